@@ -1,0 +1,44 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import vue from '@vitejs/plugin-vue'
+
+// Everything the CLI needs except native addons is bundled, so `out/main` runs on a machine
+// that has only Node and the `webgpu` addon (see docs/benchmarks.md).
+const nativeOnly = { include: ['webgpu', '@napi-rs/canvas', 'electron'] }
+
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        external: [...nativeOnly.include, /^@napi-rs\/canvas/],
+        input: {
+          index: resolve('src/main/index.ts'),
+          cli: resolve('src/main/cli.ts'),
+          'backend-host': resolve('src/main/backend-host.ts'),
+          'csv-worker': resolve('src/main/io/csv-worker.ts'),
+          'stats-worker': resolve('src/main/stats/stats-worker.ts'),
+        },
+        output: {
+          format: 'es',
+          entryFileNames: '[name].js',
+          // Chunks beside the entries: worker scripts are found relative to any chunk.
+          chunkFileNames: '[name]-[hash].js',
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    plugins: [vue()],
+  },
+})

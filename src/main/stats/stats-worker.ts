@@ -1,0 +1,4 @@
+// Worker thread entry: statistics kernels over shared columns.
+import { serveTasks } from '../workers/serve-tasks'
+
+serveTasks({})

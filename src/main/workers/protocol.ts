@@ -1,0 +1,14 @@
+// Messages between a WorkerPool and its threads.
+import type { ApiErrorShape } from '../../shared/api'
+
+export interface TaskRequest {
+  id: number
+  task: string
+  payload: unknown
+}
+
+export interface TaskReply {
+  id: number
+  result?: unknown
+  error?: ApiErrorShape
+}

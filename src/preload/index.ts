@@ -1,0 +1,1 @@
+import { contextBridge } from 'electron'; contextBridge.exposeInMainWorld('x', {})

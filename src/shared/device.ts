@@ -1,0 +1,43 @@
+// What the GPU runtime reports about the adapter it uses, and what `bench device` measures.
+
+export interface AdapterInfo {
+  vendor: string
+  architecture: string
+  device: string
+  description: string
+  /** True for a CPU-emulated adapter such as SwiftShader. */
+  isSoftware: boolean
+  /** How the adapter was found, e.g. "hardware adapter" or "SwiftShader (Vulkan ICD /usr/lib/chromium/vk_swiftshader_icd.json)". */
+  source: string
+}
+
+export interface DeviceInfo {
+  /** False when no WebGPU adapter could be found; CPU backends keep working. */
+  available: boolean
+  /** Why the GPU backend is unavailable, when it is. */
+  reason?: string
+  adapter?: AdapterInfo
+  features: string[]
+  limits: Record<string, number>
+}
+
+/** Results of `paralab bench device`; every figure carries its unit in its key. */
+export interface DeviceBenchResult {
+  adapter: AdapterInfo
+  read_bandwidth_GB_per_s: number
+  read_bytes: number
+  fma_f32_GFLOP_per_s: number
+  fma_flops: number
+  upload_GB_per_s: number
+  readback_GB_per_s: number
+  transfer_bytes: number
+  /** How GPU time was measured: "wall clock to completion" or "timestamp queries". */
+  timing: string
+  repeats: number
+}
+
+export interface BenchDeviceParams {
+  /** Bytes read by the bandwidth kernel; defaults to ≥ 256 MB on hardware, less on a software adapter. */
+  readBytes?: number
+  repeats?: number
+}

@@ -1,0 +1,81 @@
+// Accelerometer statistics: per-column CV and MAD on several backends.
+
+export const STATS_BACKENDS = ['serial', 'simd', 'workers', 'workers-simd', 'gpu'] as const
+export type StatsBackend = (typeof STATS_BACKENDS)[number]
+
+export const PRECISIONS = ['f64', 'f32'] as const
+export type Precision = (typeof PRECISIONS)[number]
+
+/** Exact f64 reference statistics of one column. */
+export interface ColumnStats {
+  /** Values used (non-missing). */
+  n: number
+  /** Empty cells skipped. */
+  missing: number
+  mean: number
+  /** Population standard deviation. */
+  std: number
+  /** std / mean. */
+  cv: number
+  median: number
+  /** median(|x − median|), unscaled. */
+  mad: number
+}
+
+/** What one backend computed for one column. */
+export interface BackendColumnStats {
+  mean: number
+  std: number
+  cv: number
+  median: number
+  mad: number
+}
+
+/** How far an f32 result lies from the f64 reference. */
+export interface Deviation {
+  cv_rel: number
+  median_abs: number
+  mad_abs: number
+}
+
+export interface BackendRun {
+  precision: Precision
+  /** Median computation time over the repeats, data already loaded (and on the GPU for `gpu`). */
+  compute_ms: number
+  /** For `gpu`: host→device upload time, reported apart from compute. */
+  upload_ms?: number
+  columns: Record<string, BackendColumnStats & { deviation?: Deviation }>
+}
+
+export interface BatchPoint {
+  /** Rows in this prefix. */
+  rows: number
+  backends: Record<string, { compute_ms: number; columns: Record<string, { cv: number; mad: number; median: number }> }>
+}
+
+export interface StatsFileResult {
+  path: string
+  rows: number
+  bytes: number
+  load_ms: number
+  columns: Record<string, ColumnStats>
+  backends: Record<string, BackendRun>
+  batches: BatchPoint[]
+}
+
+export interface StatsParams {
+  /** Files (or, from the CLI, folders expanded to their *.csv). */
+  files: string[]
+  /** Columns to analyse; default acc_x, acc_y, acc_z when present. */
+  columns?: string[]
+  backends: StatsBackend[]
+  precision: Precision
+  repeat: number
+  batches: number
+}
+
+export interface StatsResult {
+  files: StatsFileResult[]
+}
+
+export const DEFAULT_STATS_COLUMNS = ['acc_x', 'acc_y', 'acc_z']

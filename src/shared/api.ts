@@ -3,6 +3,7 @@
 import type { ChartSpec } from './charts/spec'
 import type { JobEvent, JobKind, JobParams } from './jobs'
 import type { DeviceInfo } from './device'
+import type { StatsResult } from './stats'
 
 export type ExportFormat = 'png' | 'svg'
 
@@ -24,17 +25,35 @@ export interface ExportResult {
   cancelled?: boolean
 }
 
+export interface ResultsExportRequest {
+  result: StatsResult
+  format: 'csv' | 'json'
+  fileName: string
+}
+
+/** A local file the backend may read. */
+export interface DataFile {
+  path: string
+  name: string
+  bytes: number
+}
+
 export interface ParalabApi {
   deviceInfo(): Promise<DeviceInfo>
   startJob<K extends JobKind>(kind: K, params: JobParams[K]): Promise<string>
   cancelJob(jobId: string): Promise<boolean>
   exportChart(req: ChartExportRequest): Promise<ExportResult>
+  exportResults(req: ResultsExportRequest): Promise<ExportResult>
+  /** Files the dashboard may offer: `serve`'s --data folders, or what the user opened in the app. */
+  listDataFiles(): Promise<DataFile[]>
+  /** Desktop app: the open-file dialog (returns the chosen files, now readable). `serve`: lists --data. */
+  openFiles(): Promise<DataFile[]>
   /** Subscribes to progress and completion of every job; returns the unsubscribe function. */
   onJobEvent(listener: (event: JobEvent) => void): () => void
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles'] as const
 export type ApiMethod = (typeof API_METHODS)[number]
 
 /** Error codes a request or a job can end with. */

@@ -1,15 +1,18 @@
 // Long operations are jobs: an id, progress events, cancellation, a typed result or error.
 import type { ApiErrorShape } from './api'
 import type { BenchDeviceParams, DeviceBenchResult } from './device'
+import type { StatsParams, StatsResult } from './stats'
 
 export interface JobParams {
   'bench-device': BenchDeviceParams
+  stats: StatsParams
 }
 export interface JobResults {
   'bench-device': DeviceBenchResult
+  stats: StatsResult
 }
 export type JobKind = keyof JobParams
-export const JOB_KINDS: readonly JobKind[] = ['bench-device']
+export const JOB_KINDS: readonly JobKind[] = ['bench-device', 'stats']
 
 export interface JobProgress {
   /** What the job is doing now, e.g. "read bandwidth" or "parsing". */

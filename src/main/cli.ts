@@ -1,2 +1,78 @@
 #!/usr/bin/env node
-console.log('cli')
+// `paralab`: the command line of Paralab. Exit codes: 0 success, 1 failure (one line on stderr
+// naming what went wrong), 2 usage error.
+import { ApiError } from '../shared/api'
+import { helpText, parse, UsageError, type Command } from './cli/command'
+import { benchDeviceCommand, deviceCommand } from './cli/commands/device'
+import { serveCommand } from './cli/commands/serve'
+import { shutdownGpu } from './gpu/runtime'
+import { version } from '../../package.json'
+
+const COMMANDS: Command[] = [deviceCommand, benchDeviceCommand, serveCommand]
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length))
+  return [
+    'Paralab: data-parallel computing on local files, on the CPU and the GPU.',
+    '',
+    'Usage: paralab <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `paralab <command> --help` for a command\'s options. Global: --help, --version.',
+    '',
+  ].join('\n')
+}
+
+/** The command named by the longest matching prefix of words, e.g. `bench device`. */
+function findCommand(argv: string[]): { cmd: Command; rest: string[] } | undefined {
+  let best: { cmd: Command; rest: string[] } | undefined
+  for (const cmd of COMMANDS) {
+    const words = cmd.name.split(' ')
+    if (words.every((w, i) => argv[i] === w) && (!best || words.length > best.cmd.name.split(' ').length))
+      best = { cmd, rest: argv.slice(words.length) }
+  }
+  return best
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(overview())
+    return argv.length === 0 ? 2 : 0
+  }
+  if (argv[0] === '--version') {
+    process.stdout.write(`${version}\n`)
+    return 0
+  }
+  const found = findCommand(argv)
+  if (!found) {
+    const group = COMMANDS.filter((c) => c.name.startsWith(argv[0] + ' '))
+    if (group.length) throw new UsageError(`${argv[0]} needs one of: ${group.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ')}`)
+    throw new UsageError(`unknown command "${argv[0]}" (see paralab --help)`)
+  }
+  const { values, positionals } = parse(found.cmd, found.rest)
+  if (values.help) {
+    process.stdout.write(helpText(found.cmd))
+    return 0
+  }
+  return (await found.cmd.run(values, positionals)) ?? 0
+}
+
+async function exit(code: number): Promise<never> {
+  await shutdownGpu().catch(() => undefined)
+  // Let stdout drain before exiting: Dawn's threads would otherwise keep the process alive.
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()))
+  process.exit(code)
+}
+
+main(process.argv.slice(2)).then(exit, (e: unknown) => {
+  if (e instanceof UsageError) {
+    process.stderr.write(`paralab: ${e.message}\n`)
+    return exit(2)
+  }
+  const err = ApiError.from(e)
+  process.stderr.write(`paralab: ${err.code === 'internal' ? 'error: ' : ''}${err.message.split('\n')[0]}\n`)
+  if (process.env.PARALAB_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`)
+  return exit(1)
+})

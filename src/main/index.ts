@@ -1,1 +1,172 @@
-import { app } from 'electron'; app.whenReady()
+// Electron main process: the window, menus and dialogs. It validates every IPC request and
+// forwards it to the backend process; it saves exports after asking the user where.
+import { app, BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Buffer } from 'node:buffer'
+import { API_METHODS, ApiError, type ApiMethod, type DataFile, type ExportResult } from '../shared/api'
+import { validateRequest } from '../shared/validate'
+import { IPC_JOB_EVENT, IPC_PREFIX, type WireMessage } from '../shared/wire'
+import { writeFileAtomic } from './charts/atomic-write'
+import type { HostRequest } from './host-protocol'
+
+const here = dirname(fileURLToPath(import.meta.url))
+let win: BrowserWindow | undefined
+
+/** The backend process, started on first use and again after it exits. */
+class BackendHost {
+  private proc?: UtilityProcess
+  private nextId = 1
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>()
+
+  call(method: HostRequest['method'], args: unknown[]): Promise<unknown> {
+    const proc = this.start()
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++
+      this.pending.set(id, { resolve, reject })
+      proc.postMessage({ id, method, args } satisfies HostRequest)
+    })
+  }
+
+  stop(): void {
+    this.proc?.kill()
+  }
+
+  private start(): UtilityProcess {
+    if (this.proc) return this.proc
+    const proc = utilityProcess.fork(join(here, 'backend-host.js'), [], { serviceName: 'Paralab backend' })
+    proc.on('message', (msg: WireMessage) => {
+      if ('event' in msg) return win?.webContents.send(IPC_JOB_EVENT, msg.data)
+      const p = this.pending.get(msg.id)
+      this.pending.delete(msg.id)
+      if ('error' in msg) p?.reject(new ApiError(msg.error.code, msg.error.message))
+      else p?.resolve(msg.result)
+    })
+    proc.on('exit', (code) => {
+      this.proc = undefined
+      const err = new ApiError('internal', `the backend process exited (code ${code}); the next request starts a new one`)
+      for (const p of this.pending.values()) p.reject(err)
+      this.pending.clear()
+    })
+    this.proc = proc
+    return proc
+  }
+}
+
+const host = new BackendHost()
+
+async function saveExport(sender: WebContents, made: ExportResult): Promise<ExportResult> {
+  const owner = BrowserWindow.fromWebContents(sender) ?? undefined
+  const ext = made.fileName.split('.').pop() ?? ''
+  const choice = await dialog.showSaveDialog(owner!, {
+    defaultPath: made.fileName,
+    filters: [{ name: ext.toUpperCase(), extensions: [ext] }],
+    properties: ['showOverwriteConfirmation', 'createDirectory'],
+  })
+  if (choice.canceled || !choice.filePath) return { fileName: made.fileName, mime: made.mime, cancelled: true }
+  // The dialog has asked before overwriting.
+  await writeFileAtomic(choice.filePath, Buffer.from(made.base64 ?? '', 'base64'), { overwrite: true })
+  return { fileName: made.fileName, mime: made.mime, savedPath: choice.filePath }
+}
+
+async function openFiles(sender: WebContents): Promise<DataFile[]> {
+  const owner = BrowserWindow.fromWebContents(sender) ?? undefined
+  const choice = await dialog.showOpenDialog(owner!, {
+    properties: ['openFile', 'multiSelections'],
+    filters: [{ name: 'Data files', extensions: ['csv', 'txt', 'bin', 'asc', '1'] }, { name: 'All files', extensions: ['*'] }],
+  })
+  if (choice.canceled) return []
+  return (await host.call('allowFiles', [choice.filePaths])) as DataFile[]
+}
+
+function handleIpc(): void {
+  for (const method of API_METHODS) {
+    ipcMain.handle(IPC_PREFIX + method, async (event, ...args: unknown[]) => {
+      try {
+        if (event.senderFrame?.url && !isOwnPage(event.senderFrame.url)) throw new ApiError('invalid-argument', 'request from a foreign page')
+        validateRequest(method, args)
+        return { ok: await route(event.sender, method, args) }
+      } catch (e) {
+        return { error: ApiError.from(e).toJSON() }
+      }
+    })
+  }
+  // Drag-and-drop: the preload turns dropped File objects into paths the user chose to give.
+  ipcMain.handle(IPC_PREFIX + 'dropFiles', async (_event, paths: unknown) => {
+    try {
+      if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.length === 0)) throw new ApiError('invalid-argument', 'paths must be file paths')
+      return { ok: await host.call('allowFiles', [paths]) }
+    } catch (e) {
+      return { error: ApiError.from(e).toJSON() }
+    }
+  })
+}
+
+async function route(sender: WebContents, method: ApiMethod, args: unknown[]): Promise<unknown> {
+  switch (method) {
+    case 'exportChart':
+    case 'exportResults':
+      return saveExport(sender, (await host.call(method, args)) as ExportResult)
+    case 'openFiles':
+      return openFiles(sender)
+    default:
+      return host.call(method, args)
+  }
+}
+
+function isOwnPage(url: string): boolean {
+  const dev = process.env.ELECTRON_RENDERER_URL
+  return url.startsWith('file://') || (!!dev && url.startsWith(dev))
+}
+
+function createWindow(): void {
+  win = new BrowserWindow({
+    width: 1360,
+    height: 880,
+    minWidth: 960,
+    minHeight: 640,
+    title: 'Paralab',
+    show: false,
+    webPreferences: {
+      preload: join(here, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  })
+  win.once('ready-to-show', () => win?.show())
+  const dev = process.env.ELECTRON_RENDERER_URL
+  if (dev && !app.isPackaged) void win.loadURL(dev)
+  else void win.loadFile(join(here, '../renderer/index.html'))
+}
+
+app.on('web-contents-created', (_e, contents) => {
+  contents.on('will-navigate', (e, url) => {
+    if (!isOwnPage(url)) e.preventDefault()
+  })
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+  contents.on('will-attach-webview', (e) => e.preventDefault())
+})
+
+app.whenReady().then(() => {
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+      { role: 'windowMenu' },
+    ]),
+  )
+  handleIpc()
+  createWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow()
+  })
+})
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+app.on('before-quit', () => host.stop())

@@ -1,0 +1,30 @@
+// The API as request handlers over a Backend, for transports that hand files to a browser
+// (`serve`, and the desktop app's backend process, whose main process saves them instead).
+import { Buffer } from 'node:buffer'
+import type { ApiMethod, ExportResult } from '../../shared/api'
+import { validateRequest } from '../../shared/validate'
+import type { Backend, RenderedFile } from './backend'
+
+export type ApiHandlers = Record<ApiMethod, (...args: any[]) => Promise<unknown>>
+
+function asDownload(file: RenderedFile): ExportResult {
+  return { fileName: file.fileName, mime: file.mime, base64: Buffer.from(file.bytes).toString('base64') }
+}
+
+export function apiHandlers(backend: Backend): ApiHandlers {
+  return {
+    deviceInfo: () => backend.deviceInfo(),
+    startJob: async (kind, params) => backend.startJob(kind, params),
+    cancelJob: async (jobId) => backend.cancelJob(jobId),
+    exportChart: async (req) => asDownload(await backend.renderChart(req)),
+    exportResults: async (req) => asDownload(backend.renderResults(req)),
+    listDataFiles: () => backend.listDataFiles(),
+    openFiles: () => backend.listDataFiles(),
+  }
+}
+
+/** Validates and runs one request. */
+export function handleRequest(handlers: ApiHandlers, method: unknown, args: unknown): Promise<unknown> {
+  validateRequest(method, args)
+  return handlers[method as ApiMethod](...args)
+}

@@ -1,0 +1,146 @@
+// The roofline model: attainable GFLOP/s = min(peak, bandwidth × arithmetic intensity), on log-log
+// axes, with the ridge point where the two limits meet and measured kernels placed under the roof.
+import type { ChartConfiguration, ChartDataset } from 'chart.js'
+import { ApiError } from '../api'
+import type { DeviceBenchResult } from '../device'
+import { type ChartConfigOptions, axis, decadeAbove, decadeBelow, frameOptions } from './common'
+import { formatNumber } from './format'
+import type { RooflineData, RooflineKernel } from './spec'
+import { ROOF_COLOR, seriesColor, seriesPointStyle } from './theme'
+
+/** Samples per decade of intensity: the roof is straight on log-log axes, these serve hover and tests. */
+const SAMPLES_PER_DECADE = 8
+
+/** The roof from what `bench device` measured. */
+export function rooflineFromBench(bench: DeviceBenchResult, kernels?: RooflineKernel[]): RooflineData {
+  return {
+    adapter: bench.adapter.description || bench.adapter.device || bench.adapter.vendor,
+    peak_GFLOP_per_s: bench.fma_f32_GFLOP_per_s,
+    bandwidth_GB_per_s: bench.read_bandwidth_GB_per_s,
+    ...(kernels ? { kernels } : {}),
+  }
+}
+
+/** Attainable GFLOP/s at `intensity` FLOP/byte. */
+export function roofAt(data: RooflineData, intensity: number): number {
+  return Math.min(data.peak_GFLOP_per_s, data.bandwidth_GB_per_s * intensity)
+}
+
+/** FLOP/byte where memory bandwidth stops limiting and peak compute starts. */
+export function ridgePoint(data: RooflineData): number {
+  return data.peak_GFLOP_per_s / data.bandwidth_GB_per_s
+}
+
+export interface RooflineModel {
+  ridge: number
+  /** Intensity range of the x axis: whole decades around the ridge and every kernel. */
+  xMin: number
+  xMax: number
+  yMin: number
+  yMax: number
+  /** The roof sampled log-uniformly over [xMin, xMax], the ridge point included exactly. */
+  roof: { x: number; y: number }[]
+}
+
+export function rooflineModel(data: RooflineData): RooflineModel {
+  validate(data)
+  const ridge = ridgePoint(data)
+  const kernels = data.kernels ?? []
+  const xs = kernels.map((k) => k.intensity)
+  const xMin = decadeBelow(Math.min(ridge / 100, ...xs.map((x) => x / 2)))
+  const xMax = decadeAbove(Math.max(ridge * 100, ...xs.map((x) => x * 2)))
+  const yMin = decadeBelow(Math.min(roofAt(data, xMin), ...kernels.map((k) => k.performance / 2)))
+  const yMax = decadeAbove(Math.max(data.peak_GFLOP_per_s * 1.5, ...kernels.map((k) => k.performance * 1.5)))
+
+  const decades = Math.round(Math.log10(xMax / xMin))
+  const steps = decades * SAMPLES_PER_DECADE
+  const intensities = Array.from({ length: steps + 1 }, (_, i) => xMin * 10 ** ((i * decades) / steps))
+  intensities[steps] = xMax
+  const at = intensities.findIndex((x) => x >= ridge)
+  if (intensities[at] !== ridge) intensities.splice(at, 0, ridge)
+  return { ridge, xMin, xMax, yMin, yMax, roof: intensities.map((x) => ({ x, y: roofAt(data, x) })) }
+}
+
+export function rooflineTitle(data: RooflineData): string {
+  return `Roofline — ${data.adapter}`
+}
+
+export function rooflineConfig(data: RooflineData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
+  const model = rooflineModel(data)
+  const roof = `roof: ${formatNumber(data.bandwidth_GB_per_s)} GB/s, ${formatNumber(data.peak_GFLOP_per_s)} GFLOP/s`
+  const datasets: ChartDataset<'line'>[] = [
+    {
+      label: roof,
+      data: model.roof,
+      borderColor: ROOF_COLOR,
+      backgroundColor: ROOF_COLOR,
+      borderWidth: 2.5,
+      pointRadius: 0,
+      pointHitRadius: 4,
+      pointStyle: 'line',
+      order: 2,
+    },
+    {
+      label: `ridge point: ${formatNumber(model.ridge)} FLOP/byte`,
+      data: [{ x: model.ridge, y: data.peak_GFLOP_per_s }],
+      borderColor: ROOF_COLOR,
+      backgroundColor: '#ffffff',
+      borderWidth: 2,
+      pointRadius: 5,
+      pointStyle: 'circle',
+      showLine: false,
+      order: 1,
+    },
+    ...(data.kernels ?? []).map(
+      (k, i): ChartDataset<'line'> => ({
+        label: `${k.name} (${formatNumber((100 * k.performance) / roofAt(data, k.intensity), 2)}% of roof)`,
+        data: [{ x: k.intensity, y: k.performance }],
+        borderColor: seriesColor(i),
+        backgroundColor: seriesColor(i),
+        pointStyle: seriesPointStyle(i),
+        pointRadius: 6,
+        pointHoverRadius: 8,
+        showLine: false,
+        order: 0,
+      }),
+    ),
+  ]
+  const frame = frameOptions(rooflineTitle(data), opts)
+  return {
+    type: 'line',
+    data: { datasets },
+    options: {
+      ...frame,
+      interaction: { mode: 'nearest', intersect: true },
+      plugins: {
+        ...frame.plugins,
+        tooltip: {
+          ...frame.plugins?.tooltip,
+          callbacks: {
+            title: (items) => (items[0] ? `${formatNumber(items[0].parsed.x ?? NaN, 4)} FLOP/byte` : ''),
+            label: (item) => `${item.dataset.label}: ${formatNumber(item.parsed.y ?? NaN, 4)} GFLOP/s`,
+          },
+        },
+      },
+      scales: {
+        x: axis('arithmetic intensity (FLOP/byte)', true, { min: model.xMin, max: model.xMax }),
+        y: axis('performance (GFLOP/s)', true, { min: model.yMin, max: model.yMax }),
+      },
+    },
+  }
+}
+
+function validate(data: RooflineData): void {
+  const positive = (v: number) => Number.isFinite(v) && v > 0
+  if (!positive(data.peak_GFLOP_per_s))
+    throw new ApiError('invalid-argument', `roofline for ${data.adapter}: peak compute must be a positive number of GFLOP/s, got ${data.peak_GFLOP_per_s}`)
+  if (!positive(data.bandwidth_GB_per_s))
+    throw new ApiError('invalid-argument', `roofline for ${data.adapter}: bandwidth must be a positive number of GB/s, got ${data.bandwidth_GB_per_s}`)
+  for (const k of data.kernels ?? []) {
+    if (!positive(k.intensity) || !positive(k.performance))
+      throw new ApiError(
+        'invalid-argument',
+        `roofline kernel "${k.name}": intensity and performance must be positive to sit on log axes, got ${k.intensity} FLOP/byte, ${k.performance} GFLOP/s`,
+      )
+  }
+}

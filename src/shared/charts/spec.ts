@@ -1,0 +1,49 @@
+// What a chart shows, as plain JSON: the dashboard, the exporter and the CLI all draw from this,
+// so it crosses IPC and the WebSocket unchanged.
+
+/** A measured or modelled kernel placed on a roofline. */
+export interface RooflineKernel {
+  name: string
+  /** Arithmetic intensity, FLOP per byte moved to or from memory. */
+  intensity: number
+  /** Achieved performance, GFLOP/s. */
+  performance: number
+}
+
+export interface RooflineData {
+  /** The adapter the roof was measured on, as the GPU runtime names it. */
+  adapter: string
+  /** Peak compute, GFLOP/s (f32 FMA, 2 FLOP each). */
+  peak_GFLOP_per_s: number
+  /** Memory bandwidth, GB/s (10^9 bytes). */
+  bandwidth_GB_per_s: number
+  kernels?: RooflineKernel[]
+}
+
+/** One line of a series chart; `null` leaves a gap (a backend that did not run at that size). */
+export interface ChartSeries {
+  label: string
+  values: (number | null)[]
+}
+
+/** Values against prefix size (rows), one line per backend or per column. */
+export interface SeriesChartData {
+  /** Rows in each prefix; every series has one value per entry. */
+  x: number[]
+  series: ChartSeries[]
+  /** Replaces the default title, e.g. to name the input file. */
+  title?: string
+  /** Logarithmic y axis; non-positive values are left out on it. Default: true for time, false otherwise. */
+  logY?: boolean
+  /** Logarithmic x axis, for prefixes spanning several decades. Default false. */
+  logX?: boolean
+}
+
+export type ChartSpec =
+  | { kind: 'roofline'; data: RooflineData }
+  | { kind: 'stats-time'; data: SeriesChartData }
+  | { kind: 'stats-cv'; data: SeriesChartData }
+  | { kind: 'stats-mad'; data: SeriesChartData }
+
+export type ChartKind = ChartSpec['kind']
+export const CHART_KINDS: readonly ChartKind[] = ['roofline', 'stats-time', 'stats-cv', 'stats-mad']

@@ -1,0 +1,33 @@
+// One look for every chart, on screen and in exported files: fonts, colours, series styles.
+import type { FontSpec, PointStyle } from 'chart.js'
+
+/** DejaVu Sans first: it is what the headless renderer has on Linux, so exports match the screen. */
+export const FONT_FAMILY = "'DejaVu Sans', 'Helvetica Neue', Helvetica, Arial, sans-serif"
+
+export const TEXT_COLOR = '#1f2328'
+export const MUTED_TEXT_COLOR = '#57606a'
+export const GRID_COLOR = 'rgba(0, 0, 0, 0.08)'
+export const AXIS_COLOR = '#6e7781'
+export const BACKGROUND_COLOR = '#ffffff'
+/** The roof of a roofline: neutral, so kernels keep the palette's colours. */
+export const ROOF_COLOR = '#24292f'
+
+/** Okabe–Ito, distinguishable with the common colour-vision deficiencies (its yellow, unreadable on white, left out). */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#7F7F7F'] as const
+
+/** Markers as a second cue, so lines stay apart in greyscale print. */
+export const POINT_STYLES: readonly PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star', 'cross', 'rectRounded']
+
+export function seriesColor(index: number): string {
+  return PALETTE[index % PALETTE.length]
+}
+
+export function seriesPointStyle(index: number): PointStyle {
+  return POINT_STYLES[index % POINT_STYLES.length]
+}
+
+export function font(size: number, weight: FontSpec['weight'] = 'normal'): Partial<FontSpec> {
+  return { family: FONT_FAMILY, size, weight }
+}
+
+export const FONT_SIZES = { title: 16, axisTitle: 13, ticks: 11, legend: 12 } as const

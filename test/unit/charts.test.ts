@@ -1,0 +1,351 @@
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCanvas, loadImage } from '@napi-rs/canvas'
+import type { ChartDataset } from 'chart.js'
+import { ApiError } from '../../src/shared/api'
+import { chartConfig, chartFileStem, chartTitle, formatNumber, ridgePoint, rooflineFromBench } from '../../src/shared/charts'
+import type { ChartSpec, RooflineData, SeriesChartData } from '../../src/shared/charts/spec'
+import { PALETTE } from '../../src/shared/charts/theme'
+import { writeFileAtomic } from '../../src/main/charts/atomic-write'
+import { DEFAULT_CHART_SIZE, renderChart } from '../../src/main/charts/render'
+
+const roofData: RooflineData = {
+  adapter: 'Test Adapter 9000',
+  peak_GFLOP_per_s: 24_000,
+  bandwidth_GB_per_s: 2_700,
+  kernels: [
+    { name: 'vec4 sum', intensity: 0.25, performance: 600 },
+    { name: 'SGEMM', intensity: 32, performance: 20_000 },
+  ],
+}
+const roofline: ChartSpec = { kind: 'roofline', data: roofData }
+
+const rows = [1000, 2000, 4000, 8000, 16000]
+const timeData: SeriesChartData = {
+  x: rows,
+  series: [
+    { label: 'serial', values: rows.map((n) => n * 0.01) },
+    { label: 'multithreaded', values: rows.map((n) => n * 0.003) },
+    { label: 'GPU', values: [null, 0.9, 1.1, 1.6, 2.5] },
+  ],
+}
+const cvData: SeriesChartData = {
+  x: rows,
+  series: [
+    { label: 'acc_x', values: [0.9, 0.85, 0.83, 0.82, 0.82] },
+    { label: 'acc_y', values: [-1.3, -1.2, -1.25, -1.21, -1.22] },
+  ],
+}
+
+type XY = { x: number; y: number }
+const points = (ds: ChartDataset<'line'>) => ds.data as XY[]
+
+describe('chart configurations', () => {
+  it('draws the roof as min(peak, bandwidth × intensity) with the ridge point exactly on it', () => {
+    const cfg = chartConfig(roofline)
+    const [roof, ridge, ...kernels] = cfg.data.datasets
+    const ridgeX = roofData.peak_GFLOP_per_s / roofData.bandwidth_GB_per_s
+    expect(ridgePoint(roofData)).toBe(ridgeX)
+    expect(points(roof).some((p) => p.x === ridgeX && p.y === roofData.peak_GFLOP_per_s)).toBe(true)
+    expect(points(ridge)).toEqual([{ x: ridgeX, y: roofData.peak_GFLOP_per_s }])
+    for (const p of points(roof)) {
+      const expected = p.x < ridgeX ? roofData.bandwidth_GB_per_s * p.x : roofData.peak_GFLOP_per_s
+      expect(p.y).toBeCloseTo(expected, 9)
+    }
+    // Below the ridge the roof is memory bound, above it compute bound.
+    const at = (x: number) => points(roof).find((p) => Math.abs(p.x / x - 1) < 1e-12)?.y
+    expect(at(0.1)).toBeCloseTo(270, 9)
+    expect(at(1)).toBeCloseTo(2700, 9)
+    expect(at(100)).toBe(24_000)
+    // Log-uniform samples, increasing, spanning the axis.
+    const xs = points(roof).map((p) => p.x)
+    expect(xs).toEqual([...xs].sort((a, b) => a - b))
+    expect(xs[0]).toBe(cfg.options?.scales?.x?.min)
+    expect(xs[xs.length - 1]).toBe(cfg.options?.scales?.x?.max)
+    expect(xs.length).toBeGreaterThan(20)
+
+    expect(kernels.map((k) => points(k))).toEqual([[{ x: 0.25, y: 600 }], [{ x: 32, y: 20_000 }]])
+    expect(kernels[0].label).toContain('vec4 sum')
+    expect(kernels[0].borderColor).not.toBe(kernels[1].borderColor)
+  })
+
+  it('gives the roofline log-log axes with units, a range holding every kernel, and a title naming the adapter', () => {
+    const { options } = chartConfig(roofline)
+    const { x, y } = options!.scales! as Record<string, { type: string; min: number; max: number; title: { text: string } }>
+    expect([x.type, y.type]).toEqual(['logarithmic', 'logarithmic'])
+    expect(x.title.text).toBe('arithmetic intensity (FLOP/byte)')
+    expect(y.title.text).toBe('performance (GFLOP/s)')
+    expect(x.min).toBeLessThanOrEqual(0.25 / 2)
+    expect(x.max).toBeGreaterThanOrEqual(64)
+    expect(y.max).toBeGreaterThan(24_000)
+    expect(y.min).toBeLessThan(600)
+    expect(options?.plugins?.title?.text).toBe('Roofline — Test Adapter 9000')
+    expect(chartTitle(roofline)).toBe('Roofline — Test Adapter 9000')
+    expect(chartFileStem(roofline)).toBe('roofline')
+  })
+
+  it('builds the roofline from a device benchmark', () => {
+    const data = rooflineFromBench({
+      adapter: { vendor: 'v', architecture: 'a', device: 'd', description: 'SwiftShader Device', isSoftware: true, source: 's' },
+      read_bandwidth_GB_per_s: 12.5,
+      read_bytes: 1,
+      fma_f32_GFLOP_per_s: 50,
+      fma_flops: 1,
+      upload_GB_per_s: 1,
+      readback_GB_per_s: 1,
+      transfer_bytes: 1,
+      timing: 'wall clock to completion',
+      repeats: 3,
+    })
+    expect(data).toEqual({ adapter: 'SwiftShader Device', peak_GFLOP_per_s: 50, bandwidth_GB_per_s: 12.5 })
+    expect(ridgePoint(data)).toBe(4)
+  })
+
+  it('rejects a roofline that cannot sit on log axes, naming the value', () => {
+    expect(() => chartConfig({ kind: 'roofline', data: { ...roofData, bandwidth_GB_per_s: 0 } })).toThrow(/bandwidth.*got 0/)
+    const bad = { ...roofData, kernels: [{ name: 'broken', intensity: -1, performance: 5 }] }
+    try {
+      chartConfig({ kind: 'roofline', data: bad })
+      expect.unreachable()
+    } catch (e) {
+      expect(e).toBeInstanceOf(ApiError)
+      expect((e as ApiError).code).toBe('invalid-argument')
+      expect((e as ApiError).message).toContain('"broken"')
+    }
+  })
+
+  it('draws time on a log axis by default, one line per backend, gaps where a backend did not run', () => {
+    const spec: ChartSpec = { kind: 'stats-time', data: timeData }
+    const cfg = chartConfig(spec)
+    const { x, y } = cfg.options!.scales! as Record<string, { type: string; min?: number; max?: number; title: { text: string } }>
+    expect(x.title.text).toBe('rows')
+    expect(y.title.text).toBe('time (ms)')
+    expect(x.type).toBe('linear')
+    expect(y.type).toBe('logarithmic')
+    // Whole decades around 0.9 … 160 ms.
+    expect([y.min, y.max]).toEqual([0.1, 1000])
+    expect(cfg.data.datasets.map((d) => d.label)).toEqual(['serial', 'multithreaded', 'GPU'])
+    expect(points(cfg.data.datasets[0])).toEqual(rows.map((n) => ({ x: n, y: n * 0.01 })))
+    expect(Number.isNaN(points(cfg.data.datasets[2])[0].y)).toBe(true)
+    expect(points(cfg.data.datasets[2])[1]).toEqual({ x: 2000, y: 0.9 })
+    expect(cfg.data.datasets.map((d) => d.borderColor)).toEqual(PALETTE.slice(0, 3))
+    expect(chartTitle(spec)).toBe('Time vs prefix size')
+    expect(chartFileStem(spec)).toBe('stats-time')
+
+    const linear = chartConfig(spec, { logY: false }).options!.scales!.y!
+    expect(linear.type).toBe('linear')
+  })
+
+  it('draws CV and MAD on linear axes and leaves non-positive values out only on a log axis', () => {
+    const cv = chartConfig({ kind: 'stats-cv', data: cvData })
+    expect(cv.options!.scales!.y!.type).toBe('linear')
+    expect((cv.options!.scales!.y!.title as { text: string }).text).toBe('coefficient of variation')
+    expect(points(cv.data.datasets[1]).map((p) => p.y)).toEqual([-1.3, -1.2, -1.25, -1.21, -1.22])
+    const logged = chartConfig({ kind: 'stats-cv', data: cvData }, { logY: true })
+    expect(points(logged.data.datasets[1]).every((p) => Number.isNaN(p.y))).toBe(true)
+    expect(points(logged.data.datasets[0]).map((p) => p.y)).toEqual([0.9, 0.85, 0.83, 0.82, 0.82])
+
+    const mad = chartConfig({ kind: 'stats-mad', data: { ...cvData, title: 'MAD — ACC_001.csv' } })
+    expect((mad.options!.scales!.y!.title as { text: string }).text).toBe('median absolute deviation')
+    expect(mad.options?.plugins?.title?.text).toBe('MAD — ACC_001.csv')
+    expect(chartFileStem({ kind: 'stats-mad', data: cvData })).toBe('stats-mad')
+    expect(chartTitle({ kind: 'stats-cv', data: cvData })).toBe('Coefficient of variation vs prefix size')
+  })
+
+  it('rejects a series whose length does not match the prefix sizes, naming it', () => {
+    const data = { x: rows, series: [{ label: 'acc_z', values: [1, 2] }] }
+    expect(() => chartConfig({ kind: 'stats-mad', data })).toThrow(/"acc_z" has 2 values for 5 prefix sizes/)
+  })
+
+  it('is deterministic and takes the headless settings', () => {
+    const a = chartConfig({ kind: 'stats-time', data: timeData }, { animation: false, responsive: false })
+    const b = chartConfig({ kind: 'stats-time', data: timeData }, { animation: false, responsive: false })
+    expect(a.data).toEqual(b.data)
+    expect(a.options?.animation).toBe(false)
+    expect(a.options?.responsive).toBe(false)
+    const screen = chartConfig({ kind: 'stats-time', data: timeData })
+    expect(screen.options?.responsive).toBe(true)
+    expect(screen.options?.animation).toBeUndefined()
+    expect(screen.options?.maintainAspectRatio).toBe(true)
+  })
+
+  it('formats numbers compactly and independently of the locale', () => {
+    expect(formatNumber(24_000)).toBe('24,000')
+    expect(formatNumber(0.25)).toBe('0.25')
+    expect(formatNumber(8.888888)).toBe('8.89')
+    expect(formatNumber(-0.5)).toBe('−0.5')
+    expect(formatNumber(20_000_000, 6)).toBe('20,000,000')
+    expect(formatNumber(1e-5)).toBe('10⁻⁵')
+    expect(formatNumber(2.5e12)).toBe('2.5×10¹²')
+    expect(formatNumber(0)).toBe('0')
+  })
+})
+
+/** RGBA pixels of a PNG or SVG image, rasterized at its own size. */
+async function pixels(bytes: Uint8Array): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+  const image = await loadImage(Buffer.from(bytes))
+  const canvas = createCanvas(image.width, image.height)
+  const ctx = canvas.getContext('2d')
+  ctx.drawImage(image, 0, 0)
+  return { width: image.width, height: image.height, data: ctx.getImageData(0, 0, image.width, image.height).data }
+}
+
+type Image = Awaited<ReturnType<typeof pixels>>
+function count(img: Image, box: { x0: number; y0: number; x1: number; y1: number }, test: (r: number, g: number, b: number) => boolean): number {
+  let n = 0
+  for (let y = box.y0; y < box.y1; y++)
+    for (let x = box.x0; x < box.x1; x++) {
+      const i = 4 * (y * img.width + x)
+      if (img.data[i + 3] > 0 && test(img.data[i], img.data[i + 1], img.data[i + 2])) n++
+    }
+  return n
+}
+const dark = (r: number, g: number, b: number) => r + g + b < 200
+/** Any ink, grey tick labels included. */
+const ink = (r: number, g: number, b: number) => r + g + b < 500
+const near = (hex: string) => {
+  const [R, G, B] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
+  return (r: number, g: number, b: number) => Math.abs(r - R) + Math.abs(g - G) + Math.abs(b - B) < 40
+}
+
+function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  expect(new TextDecoder().decode(bytes.slice(12, 16))).toBe('IHDR')
+  return { width: view.getUint32(16), height: view.getUint32(20) }
+}
+
+/** Checks that every element opened is closed in order; returns the element names seen. */
+function checkXml(svg: string): string[] {
+  const names: string[] = []
+  const stack: string[] = []
+  const body = svg.replace(/^<\?xml[^>]*\?>/, '').replace(/<!--[\s\S]*?-->/g, '')
+  for (const m of body.matchAll(/<(\/?)([A-Za-z][\w:-]*)([^>]*?)(\/?)>/g)) {
+    const [, closing, name, , selfClosing] = m
+    if (closing) expect(stack.pop(), `</${name}> closes the open element`).toBe(name)
+    else {
+      names.push(name)
+      if (!selfClosing) stack.push(name)
+    }
+  }
+  expect(stack).toEqual([])
+  return names
+}
+
+describe('headless rendering', () => {
+  it('renders a PNG of the requested size with a white background, a title, and the data drawn', async () => {
+    const png = await renderChart({ kind: 'stats-time', data: timeData }, 'png', { width: 800, height: 500 })
+    expect(pngSize(png)).toEqual({ width: 800, height: 500 })
+    const img = await pixels(png)
+    const white = (r: number, g: number, b: number) => r === 255 && g === 255 && b === 255
+    expect(count(img, { x0: 0, y0: 0, x1: 4, y1: 4 }, white)).toBe(16)
+    // The title is centred in the top band: text pixels, not a blank strip.
+    expect(count(img, { x0: 250, y0: 0, x1: 550, y1: 35 }, dark)).toBeGreaterThan(150)
+    // Every series colour is on the plot.
+    for (const colour of PALETTE.slice(0, 3)) expect(count(img, { x0: 0, y0: 60, x1: 800, y1: 500 }, near(colour))).toBeGreaterThan(100)
+    // Tick labels and the axis title left of the plot.
+    expect(count(img, { x0: 0, y0: 60, x1: 60, y1: 460 }, ink)).toBeGreaterThan(100)
+  })
+
+  it('honours the default size and the pixel ratio', async () => {
+    const png = await renderChart(roofline, 'png')
+    expect(pngSize(png)).toEqual({ width: DEFAULT_CHART_SIZE.width, height: DEFAULT_CHART_SIZE.height })
+    const sharp = await renderChart(roofline, 'png', { width: 400, height: 250, pixelRatio: 2 })
+    expect(pngSize(sharp)).toEqual({ width: 800, height: 500 })
+    const img = await pixels(sharp)
+    expect(count(img, { x0: 0, y0: 0, x1: 800, y1: 500 }, near(PALETTE[0]))).toBeGreaterThan(50)
+  })
+
+  it('renders true vector SVG that rasterizes to the same chart', async () => {
+    const bytes = await renderChart({ kind: 'stats-cv', data: cvData }, 'svg', { width: 640, height: 400 })
+    const svg = new TextDecoder().decode(bytes)
+    expect(svg).toMatch(/<svg [^>]*width="640"[^>]*height="400"/)
+    expect(svg).toMatch(/<svg [^>]*viewBox="0 0 640 400"/)
+    const names = checkXml(svg)
+    expect(names[0]).toBe('svg')
+    expect(names.filter((n) => n === 'path').length).toBeGreaterThan(50)
+    // No embedded bitmap; text is outlined as paths so the file needs no fonts.
+    expect(names).not.toContain('image')
+    expect(svg).not.toContain('data:image')
+    expect(names).not.toContain('text')
+
+    const img = await pixels(bytes)
+    expect([img.width, img.height]).toEqual([640, 400])
+    expect(count(img, { x0: 170, y0: 0, x1: 470, y1: 35 }, dark)).toBeGreaterThan(150)
+    expect(count(img, { x0: 0, y0: 60, x1: 640, y1: 400 }, near(PALETTE[1]))).toBeGreaterThan(50)
+  })
+
+  it('rejects sizes it cannot draw', async () => {
+    await expect(renderChart(roofline, 'png', { width: 0, height: 100 })).rejects.toThrow(/width must be a whole number.*got 0/)
+    await expect(renderChart(roofline, 'svg', { width: 100.5, height: 100 })).rejects.toThrow(ApiError)
+  })
+})
+
+describe('writeFileAtomic', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'paralab-atomic-'))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+  const fresh = async (name: string) => {
+    const sub = join(dir, name)
+    await mkdir(sub)
+    return sub
+  }
+
+  it('writes a new file and leaves nothing else', async () => {
+    const d = await fresh('new')
+    await writeFileAtomic(join(d, 'chart.svg'), '<svg/>')
+    await writeFileAtomic(join(d, 'chart.png'), new Uint8Array([1, 2, 3]))
+    expect(await readFile(join(d, 'chart.svg'), 'utf8')).toBe('<svg/>')
+    expect([...(await readFile(join(d, 'chart.png')))]).toEqual([1, 2, 3])
+    expect((await readdir(d)).sort()).toEqual(['chart.png', 'chart.svg'])
+  })
+
+  it('refuses to replace an existing file unless asked to', async () => {
+    const d = await fresh('exists')
+    const target = join(d, 'roofline.png')
+    await writeFile(target, 'old')
+    const err = await writeFileAtomic(target, 'new').catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect((err as ApiError).code).toBe('io')
+    expect((err as ApiError).message).toBe(`${target} exists (use --force to overwrite)`)
+    expect(await readFile(target, 'utf8')).toBe('old')
+    expect(await readdir(d)).toEqual(['roofline.png'])
+
+    await writeFileAtomic(target, 'new', { overwrite: true })
+    expect(await readFile(target, 'utf8')).toBe('new')
+    expect(await readdir(d)).toEqual(['roofline.png'])
+  })
+
+  it('lets exactly one of several concurrent writers create the file', async () => {
+    const d = await fresh('race')
+    const target = join(d, 'out.txt')
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => writeFileAtomic(target, `writer ${i}`)))
+    const won = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []))
+    expect(won).toHaveLength(1)
+    expect(await readFile(target, 'utf8')).toBe(`writer ${won[0]}`)
+    expect(await readdir(d)).toEqual(['out.txt'])
+  })
+
+  it('names the path when the directory is missing and writes nothing', async () => {
+    const d = await fresh('missing')
+    const target = join(d, 'no-such-dir', 'chart.png')
+    await expect(writeFileAtomic(target, 'x')).rejects.toThrow(`cannot write ${target}: directory ${join(d, 'no-such-dir')} does not exist`)
+    expect(await readdir(d)).toEqual([])
+  })
+
+  it('removes its temporary file when the final rename fails', async () => {
+    const d = await fresh('rename-fails')
+    const target = join(d, 'taken')
+    await mkdir(join(target))
+    await writeFile(join(target, 'inside'), 'keep')
+    await expect(writeFileAtomic(target, 'x', { overwrite: true })).rejects.toThrow(target)
+    expect(await readdir(d)).toEqual(['taken'])
+    expect(await readFile(join(target, 'inside'), 'utf8')).toBe('keep')
+  })
+})

@@ -18,16 +18,20 @@ export interface JobRunner<K extends JobKind> {
 
 export type JobRunners = { [K in JobKind]: JobRunner<K> }
 
-interface Running {
+interface Job {
   kind: JobKind
   controller: AbortController
-  done: Promise<unknown>
+  /** Settles with the result or the ApiError; kept a while after the job ends. */
+  outcome: Promise<unknown>
+  finished: boolean
 }
 
 const PROGRESS_INTERVAL_MS = 100
+/** Finished jobs whose outcome can still be asked for. */
+const KEEP_FINISHED = 50
 
 export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
-  private readonly running = new Map<string, Running>()
+  private readonly jobs = new Map<string, Job>()
   private gpuLane: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly runners: JobRunners) {
@@ -52,44 +56,40 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
       if (controller.signal.aborted) throw new ApiError('cancelled', 'cancelled')
       return runner.run(params, ctx)
     }
-    const done = (runner.lane === 'gpu' ? this.queueOnGpu(execute) : execute()).then(
-      (result) => this.finish({ type: 'done', jobId, kind, result }),
+    const job: Job = { kind, controller, outcome: Promise.resolve(), finished: false }
+    job.outcome = (runner.lane === 'gpu' ? this.queueOnGpu(execute) : execute()).then(
+      (result) => {
+        this.finish(job, { type: 'done', jobId, kind, result })
+        return result
+      },
       (e: unknown) => {
         const error = controller.signal.aborted ? new ApiError('cancelled', 'cancelled') : ApiError.from(e)
-        this.finish({ type: 'failed', jobId, kind, error: error.toJSON() })
+        this.finish(job, { type: 'failed', jobId, kind, error: error.toJSON() })
+        throw error
       },
     )
-    this.running.set(jobId, { kind, controller, done })
+    job.outcome.catch(() => undefined) // observed through events or result()
+    this.jobs.set(jobId, job)
     return jobId
   }
 
   /** Asks a job to stop; its 'failed' event follows with code 'cancelled'. */
   cancel(jobId: string): boolean {
-    const job = this.running.get(jobId)
-    if (!job) return false
+    const job = this.jobs.get(jobId)
+    if (!job || job.finished) return false
     job.controller.abort()
     return true
   }
 
   /** Resolves with the job's result, rejects with its ApiError. */
   result<K extends JobKind>(jobId: string): Promise<JobResults[K]> {
-    return new Promise((resolve, reject) => {
-      const onEvent = (e: JobEvent) => {
-        if (e.jobId !== jobId || e.type === 'progress') return
-        this.off('event', onEvent)
-        if (e.type === 'done') resolve(e.result as JobResults[K])
-        else reject(new ApiError(e.error.code, e.error.message))
-      }
-      this.on('event', onEvent)
-      if (!this.running.has(jobId)) {
-        this.off('event', onEvent)
-        reject(new ApiError('invalid-argument', `no running job ${jobId}`))
-      }
-    })
+    const job = this.jobs.get(jobId)
+    if (!job) return Promise.reject(new ApiError('invalid-argument', `no job ${jobId}`))
+    return job.outcome as Promise<JobResults[K]>
   }
 
   cancelAll(): void {
-    for (const job of this.running.values()) job.controller.abort()
+    for (const job of this.jobs.values()) job.controller.abort()
   }
 
   private queueOnGpu<T>(fn: () => Promise<T>): Promise<T> {
@@ -98,8 +98,10 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     return next
   }
 
-  private finish(event: JobEvent): void {
-    this.running.delete(event.jobId)
+  private finish(job: Job, event: JobEvent): void {
+    job.finished = true
+    const finished = [...this.jobs].filter(([, j]) => j.finished)
+    for (const [id] of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) this.jobs.delete(id)
     this.emit('event', event)
   }
 }

@@ -8,7 +8,8 @@ type Reply = { ok: unknown } | { error: ApiErrorShape }
 
 async function invoke(channel: string, args: unknown[]): Promise<unknown> {
   const reply = (await ipcRenderer.invoke(IPC_PREFIX + channel, ...args)) as Reply
-  if ('error' in reply) throw Object.assign(new Error(reply.error.message), { code: reply.error.code })
+  // Only an Error's message crosses the context bridge: carry the code inside it.
+  if ('error' in reply) throw new Error(JSON.stringify(reply.error))
   return reply.ok
 }
 

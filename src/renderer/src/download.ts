@@ -1,0 +1,17 @@
+// Hands bytes the backend produced (base64) to the browser as a download.
+
+export function downloadBase64(base64: string, fileName: string, mime: string): void {
+  const binary = atob(base64)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  const url = URL.createObjectURL(new Blob([bytes], { type: mime }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.style.display = 'none'
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // The download has started from the click; the next task may let the bytes go.
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}

@@ -1,0 +1,204 @@
+// @vitest-environment happy-dom
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { Chart } from 'vue-chartjs'
+import { chartConfig } from '../../src/shared/charts'
+import type { AdapterInfo, DeviceBenchResult } from '../../src/shared/device'
+import DeviceView from '../../src/renderer/src/views/DeviceView.vue'
+import { FakeApi } from './fake-api'
+import { drawn, mountWith } from './mount'
+
+const swiftshader: AdapterInfo = {
+  vendor: 'google',
+  architecture: 'swiftshader',
+  device: 'SwiftShader Device (Subzero)',
+  description: 'SwiftShader Device (Subzero)',
+  isSoftware: true,
+  source: 'SwiftShader (Vulkan ICD /usr/lib/chromium/vk_swiftshader_icd.json)',
+}
+
+const bench: DeviceBenchResult = {
+  adapter: swiftshader,
+  read_bandwidth_GB_per_s: 12.5,
+  read_bytes: 64e6,
+  fma_f32_GFLOP_per_s: 80,
+  fma_flops: 1e9,
+  upload_GB_per_s: 3.25,
+  readback_GB_per_s: 2.5,
+  transfer_bytes: 32e6,
+  timing: 'wall clock to completion',
+  repeats: 5,
+}
+
+function gpuApi(): FakeApi {
+  const api = new FakeApi()
+  api.device = { available: true, adapter: swiftshader, features: ['shader-f16', 'subgroups'], limits: { maxBufferSize: 268435456, maxBindGroups: 4 } }
+  return api
+}
+
+// happy-dom has no 2D canvas: Chart.js says so on the console, which is expected here.
+beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => {}))
+afterEach(() => {
+  vi.restoreAllMocks()
+  document.body.innerHTML = ''
+})
+
+describe('DeviceView', () => {
+  it('shows the adapter, the software badge, its source, features and limits', async () => {
+    const { wrapper } = mountWith(DeviceView, gpuApi())
+    await flushPromises()
+    expect(wrapper.get('[data-testid="adapter-name"]').text()).toBe('SwiftShader Device (Subzero)')
+    expect(wrapper.get('[data-testid="software-badge"]').text()).toBe('software adapter')
+    expect(wrapper.get('[data-testid="adapter-source"]').text()).toContain('vk_swiftshader_icd.json')
+    expect(wrapper.get('[data-testid="feature-list"]').text()).toContain('subgroups')
+    const limits = wrapper.get('[data-testid="limits-table"]').findAll('tr').map((r) => r.text())
+    expect(limits).toEqual(['maxBindGroups4', 'maxBufferSize268,435,456'])
+    expect(wrapper.find('[data-testid="gpu-unavailable"]').exists()).toBe(false)
+    expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeUndefined()
+  })
+
+  it('shows no badge for a hardware adapter', async () => {
+    const api = gpuApi()
+    api.device = { ...api.device, adapter: { ...swiftshader, isSoftware: false, description: 'NVIDIA H100 80GB HBM3' } }
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="adapter-name"]').text()).toBe('NVIDIA H100 80GB HBM3')
+    expect(wrapper.find('[data-testid="software-badge"]').exists()).toBe(false)
+  })
+
+  it('says why the GPU is unavailable and offers no benchmark', async () => {
+    const api = new FakeApi()
+    api.device = { available: false, reason: 'no Vulkan driver found (VK_ICD_FILENAMES unset)', features: [], limits: {} }
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    const box = wrapper.get('[data-testid="gpu-unavailable"]').text()
+    expect(box).toContain('no Vulkan driver found (VK_ICD_FILENAMES unset)')
+    expect(box).toContain('CPU backends')
+    expect(wrapper.find('[data-testid="adapter-name"]').exists()).toBe(false)
+    expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeDefined()
+  })
+
+  it('runs the benchmark: progress, then the figures and a roofline of the result', async () => {
+    const api = gpuApi()
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    await flushPromises()
+    expect(api.started).toEqual([{ kind: 'bench-device', params: {}, jobId: 'job-1' }])
+    expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeDefined()
+
+    api.emit({ type: 'progress', jobId: 'job-1', kind: 'bench-device', phase: 'read bandwidth', fraction: 0.25, throughput: { value: 11.5, unit: 'GB/s' } })
+    // Another job's events are not this view's.
+    api.emit({ type: 'progress', jobId: 'job-9', kind: 'bench-device', phase: 'elsewhere', fraction: 0.9 })
+    await flushPromises()
+    const progress = wrapper.get('[data-testid="job-progress"]')
+    expect(progress.text()).toContain('read bandwidth')
+    expect(progress.text()).toContain('25%')
+    expect(progress.text()).toContain('11.5 GB/s')
+    expect(progress.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('25')
+    expect(wrapper.find('[data-testid="bench-results"]').exists()).toBe(false)
+
+    api.emit({ type: 'done', jobId: 'job-1', kind: 'bench-device', result: bench })
+    await flushPromises()
+    expect(wrapper.find('[data-testid="job-progress"]').exists()).toBe(false)
+    const results = wrapper.get('[data-testid="bench-results"]')
+    expect(results.get('[data-testid="bench-read-bandwidth"]').text()).toBe('12.5 GB/s')
+    expect(results.get('[data-testid="bench-fma"]').text()).toBe('80 GFLOP/s')
+    expect(results.get('[data-testid="bench-upload"]').text()).toBe('3.25 GB/s')
+    expect(results.get('[data-testid="bench-readback"]').text()).toBe('2.5 GB/s')
+
+    const wrapperEl = wrapper.get('[data-testid="roofline-chart"]')
+    expect(wrapperEl.find('canvas').exists()).toBe(true)
+    const chart = drawn(wrapper.getComponent(Chart))
+    const expected = chartConfig({ kind: 'roofline', data: { adapter: swiftshader.description, peak_GFLOP_per_s: 80, bandwidth_GB_per_s: 12.5 } })
+    expect(chart.type).toBe('line')
+    expect(chart.data).toEqual(expected.data)
+    expect(chart.options.plugins.title.text).toBe('Roofline — SwiftShader Device (Subzero)')
+  })
+
+  it('cancel asks the backend to cancel this job, and a cancelled job is not an error', async () => {
+    const api = gpuApi()
+    const { wrapper, errors } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    await flushPromises()
+    await wrapper.get('[data-testid="cancel-job"]').trigger('click')
+    await flushPromises()
+    expect(api.cancelled).toEqual(['job-1'])
+    expect(wrapper.get('[data-testid="cancel-job"]').text()).toBe('Cancelling…')
+    api.emit({ type: 'failed', jobId: 'job-1', kind: 'bench-device', error: { code: 'cancelled', message: 'cancelled by the user' } })
+    await flushPromises()
+    expect(wrapper.find('[data-testid="job-progress"]').exists()).toBe(false)
+    expect(wrapper.text()).toContain('Benchmark cancelled.')
+    expect(errors.notices.value).toEqual([])
+  })
+
+  it('a failed benchmark reports the backend message', async () => {
+    const api = gpuApi()
+    const { wrapper, errors } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    await flushPromises()
+    api.emit({ type: 'failed', jobId: 'job-1', kind: 'bench-device', error: { code: 'device-lost', message: 'GPU device lost: destroyed' } })
+    await flushPromises()
+    expect(errors.notices.value.map((n) => n.message)).toEqual(['Device benchmark failed: GPU device lost: destroyed'])
+    expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeUndefined()
+  })
+
+  async function withResults(api: FakeApi) {
+    const mounted = mountWith(DeviceView, api)
+    await flushPromises()
+    await mounted.wrapper.get('[data-testid="run-bench"]').trigger('click')
+    await flushPromises()
+    api.emit({ type: 'done', jobId: 'job-1', kind: 'bench-device', result: bench })
+    await flushPromises()
+    return mounted
+  }
+
+  it('PNG export with bytes downloads them under the given name, then frees the URL', async () => {
+    const api = gpuApi()
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255])
+    api.exportAnswer = { fileName: 'roofline.png', mime: 'image/png', base64: Buffer.from(png).toString('base64') }
+    const { wrapper } = await withResults(api)
+
+    const blobs: Blob[] = []
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => (blobs.push(blob as Blob), 'blob:roofline'))
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {})
+    const clicked: HTMLAnchorElement[] = []
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this)
+    })
+
+    await wrapper.get('[data-testid="export-png"]').trigger('click')
+    await flushPromises()
+    expect(api.chartExports).toHaveLength(1)
+    expect(api.chartExports[0].format).toBe('png')
+    expect(api.chartExports[0].fileName).toBe('roofline.png')
+    expect(api.chartExports[0].chart).toEqual({ kind: 'roofline', data: { adapter: swiftshader.description, peak_GFLOP_per_s: 80, bandwidth_GB_per_s: 12.5 } })
+
+    expect(clicked).toHaveLength(1)
+    expect(clicked[0].download).toBe('roofline.png')
+    expect(clicked[0].href).toBe('blob:roofline')
+    expect(blobs[0].type).toBe('image/png')
+    expect(new Uint8Array(await blobs[0].arrayBuffer())).toEqual(png)
+    await vi.waitFor(() => expect(revoke).toHaveBeenCalledWith('blob:roofline'))
+  })
+
+  it('SVG export saved by the desktop app says where; a cancelled one does nothing', async () => {
+    const api = gpuApi()
+    api.exportAnswer = { fileName: 'roofline.svg', mime: 'image/svg+xml', savedPath: '/home/ana/roofline.svg' }
+    const { wrapper } = await withResults(api)
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click')
+    await wrapper.get('[data-testid="export-svg"]').trigger('click')
+    await flushPromises()
+    expect(api.chartExports[0].fileName).toBe('roofline.svg')
+    expect(wrapper.text()).toContain('Saved to /home/ana/roofline.svg')
+
+    api.exportAnswer = { fileName: 'roofline.svg', mime: 'image/svg+xml', cancelled: true }
+    await wrapper.get('[data-testid="export-svg"]').trigger('click')
+    await flushPromises()
+    expect(api.chartExports).toHaveLength(2)
+    expect(wrapper.text()).not.toContain('Saved to')
+    expect(click).not.toHaveBeenCalled()
+  })
+})

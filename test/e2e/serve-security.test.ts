@@ -76,14 +76,16 @@ describe('paralab serve', () => {
     expect(bad.error).toEqual({ code: 'invalid-argument', message: 'files must not be empty' })
     const unknown = await call(ws!, 3, 'rmrf', [])
     expect(unknown.error.code).toBe('invalid-argument')
+    // Listen before asking: the job may fail before its id comes back.
+    const events: any[] = []
+    ws!.on('message', (raw) => {
+      const m = JSON.parse(raw.toString())
+      if (m.event === 'job') events.push(m.data)
+    })
     const outside = await call(ws!, 4, 'startJob', ['stats', { files: ['/etc/passwd'], backends: ['serial'], precision: 'f64', repeat: 1, batches: 1 }])
     const jobId = outside.result
-    const failed = await new Promise<any>((resolve) =>
-      ws!.on('message', (raw) => {
-        const m = JSON.parse(raw.toString())
-        if (m.event === 'job' && m.data.jobId === jobId && m.data.type === 'failed') resolve(m.data)
-      }),
-    )
+    await expect.poll(() => events.find((e) => e.jobId === jobId && e.type === 'failed')).toBeTruthy()
+    const failed = events.find((e) => e.jobId === jobId && e.type === 'failed')
     expect(failed.error.message).toBe('/etc/passwd is outside the data folders')
     ws!.close()
   })

@@ -1,8 +1,162 @@
+// A statistics job, as the accelerometer study ran it: load each file, then run every chosen
+// backend R times on prefixes n/K, 2n/K, …, n of each column and keep the median time. The f64
+// reference results come from the fastest exact CPU backend.
+import { basename } from 'node:path'
 import { ApiError } from '../../shared/api'
-import type { StatsParams, StatsResult } from '../../shared/stats'
+import {
+  DEFAULT_STATS_COLUMNS,
+  type BackendColumnStats,
+  type BackendRun,
+  type BatchPoint,
+  type ColumnStats,
+  type Deviation,
+  type Precision,
+  type StatsBackend,
+  type StatsFileResult,
+  type StatsParams,
+  type StatsResult,
+} from '../../shared/stats'
 import type { DataAccess } from '../backend/data-files'
 import type { JobContext } from '../backend/jobs'
+import { loadCsv, readCsvHeader, type CsvTable } from '../io/csv-loader'
+import { createStatsEngine, type StatsEngine } from './engines'
 
-export async function runStatsJob(_params: StatsParams, _ctx: JobContext, _files: DataAccess): Promise<StatsResult> {
-  throw new ApiError('internal', 'statistics jobs are not available yet')
+/** The reference backend: exact in f64 like every backend, and the fastest on the CPU. */
+const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
+/** Share of a file's progress bar spent loading it. */
+const LOAD_SHARE = 0.3
+
+export async function runStatsJob(params: StatsParams, ctx: JobContext, files: DataAccess): Promise<StatsResult> {
+  const paths = await Promise.all(params.files.map((f) => files.check(f)))
+  const results: StatsFileResult[] = []
+  for (const [i, path] of paths.entries()) {
+    const report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) =>
+      ctx.progress({ phase, fraction: (i + fraction) / paths.length, throughput })
+    results.push(await statsForFile(params.files[i], path, params, ctx.signal, report))
+  }
+  return { files: results }
+}
+
+type Report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) => void
+
+async function statsForFile(shown: string, path: string, params: StatsParams, signal: AbortSignal, report: Report): Promise<StatsFileResult> {
+  const name = basename(shown)
+  const columns = await chooseColumns(shown, path, params.columns)
+  const t0 = performance.now()
+  const table = await loadCsv(path, {
+    columns,
+    signal,
+    progress: (p) => {
+      const s = (performance.now() - t0) / 1000
+      report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${name} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
+    },
+  })
+
+  const needReference = params.precision !== 'f64' || !params.backends.includes(REFERENCE_BACKEND)
+  const steps = (needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat
+  let done = 0
+  const step = (phase: string) => report(LOAD_SHARE + ((1 - LOAD_SHARE) * ++done) / steps, phase)
+
+  const backends: Record<string, BackendRun> = {}
+  const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))
+  let reference: Record<string, BackendColumnStats> | undefined
+  if (needReference) {
+    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, signal, () => step(`f64 reference · ${name}`))).full
+  }
+  for (const backend of params.backends) {
+    const run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, signal, () => step(`${backend} ${params.precision} · ${name}`))
+    if (backend === REFERENCE_BACKEND && params.precision === 'f64') reference = run.full
+    backends[backend] = { precision: params.precision, compute_ms: run.times.at(-1)!, ...(run.upload_ms !== undefined && { upload_ms: run.upload_ms }), columns: {} }
+    run.perBatch.forEach((point, k) => (batches[k].backends[backend] = point))
+    for (const c of columns) backends[backend].columns[c] = run.full[c]
+  }
+  const refColumns: Record<string, ColumnStats> = {}
+  for (const c of columns) {
+    const r = reference![c]
+    refColumns[c] = { n: table.columns[c].values.length, missing: table.columns[c].missing, ...r }
+    if (params.precision !== 'f64') for (const run of Object.values(backends)) run.columns[c] = { ...run.columns[c], deviation: deviation(run.columns[c], r) }
+  }
+  return { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }
+}
+
+/** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */
+async function chooseColumns(shown: string, path: string, requested?: string[]): Promise<string[]> {
+  if (requested?.length) return requested
+  const header = await readCsvHeader(path)
+  const present = DEFAULT_STATS_COLUMNS.filter((c) => header.includes(c))
+  if (present.length === 0)
+    throw new ApiError('invalid-input', `${shown}: none of the default columns ${DEFAULT_STATS_COLUMNS.join(', ')}; columns are: ${header.join(', ')} (choose with --columns)`)
+  return present
+}
+
+/** Row counts of the K prefixes: n/K, 2n/K, …, n. */
+export function prefixes(n: number, k: number): number[] {
+  return Array.from({ length: k }, (_, i) => Math.max(1, Math.round((n * (i + 1)) / k)))
+}
+
+interface BackendOutcome {
+  full: Record<string, BackendColumnStats>
+  /** Median compute time per prefix. */
+  times: number[]
+  perBatch: BatchPoint['backends'][string][]
+  upload_ms?: number
+}
+
+async function runBackend(
+  backend: StatsBackend,
+  precision: Precision,
+  table: CsvTable,
+  columns: string[],
+  batches: number,
+  repeat: number,
+  signal: AbortSignal,
+  step: () => void,
+): Promise<BackendOutcome> {
+  const engine: StatsEngine = await createStatsEngine(backend, { signal })
+  const prepared = []
+  try {
+    const t0 = performance.now()
+    for (const c of columns) prepared.push(await engine.prepare(table.columns[c].values, precision))
+    const prepare_ms = performance.now() - t0
+    const times: number[] = []
+    const perBatch: BackendOutcome['perBatch'] = []
+    let full: Record<string, BackendColumnStats> = {}
+    for (let k = 1; k <= batches; k++) {
+      const samples: number[] = []
+      let stats: Record<string, BackendColumnStats> = {}
+      for (let r = 0; r < repeat; r++) {
+        if (signal.aborted) throw new ApiError('cancelled', 'cancelled')
+        stats = {}
+        const t = performance.now()
+        for (const [i, c] of columns.entries()) {
+          const n = prepared[i].n
+          stats[c] = await engine.compute(prepared[i], Math.max(Math.min(n, 1), Math.round((n * k) / batches)))
+        }
+        samples.push(performance.now() - t)
+        step()
+      }
+      const ms = median(samples)
+      times.push(ms)
+      perBatch.push({ compute_ms: ms, columns: Object.fromEntries(columns.map((c) => [c, { cv: stats[c].cv, mad: stats[c].mad, median: stats[c].median }])) })
+      full = stats
+    }
+    return { full, times, perBatch, ...(backend === 'gpu' && { upload_ms: prepare_ms }) }
+  } finally {
+    for (const p of prepared) engine.release(p)
+    await engine.dispose()
+  }
+}
+
+function deviation(got: BackendColumnStats, ref: BackendColumnStats): Deviation {
+  return {
+    cv_rel: Math.abs(got.cv - ref.cv) / Math.abs(ref.cv),
+    median_abs: Math.abs(got.median - ref.median),
+    mad_abs: Math.abs(got.mad - ref.mad),
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }

@@ -23,7 +23,7 @@ export const benchDeviceCommand: Command = {
   usage: 'paralab bench device [--json] [--read-mb N] [--repeats R]',
   help: [
     '  --json        print one JSON object on stdout (figures carry their unit in the key)',
-    '  --read-mb N   megabytes read by the bandwidth kernel (default: 512 on hardware, 32 on a software adapter)',
+    '  --read-mb N   megabytes read by the bandwidth kernel (default: 256 MiB on hardware, 16 MiB on a software adapter)',
     '  --repeats R   timed repetitions per measurement; the median is reported (default 5)',
   ].join('\n'),
   options: { json: { type: 'boolean' }, 'read-mb': { type: 'string' }, repeats: { type: 'string' } },

@@ -1,0 +1,145 @@
+// Finding a WebGPU adapter: the hardware one Dawn picks by default, else SwiftShader's
+// software Vulkan driver, which Chromium and Electron ship. Never throws: failure is a reason.
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import type { AdapterInfo } from '../../shared/device'
+
+/** The `GPU` object of one Dawn instance plus how it was found; adapters are requested from it per device. */
+export interface Discovery {
+  gpu: GPU
+  /** Where the adapter came from, for AdapterInfo.source. */
+  source: string
+}
+
+export type DiscoveryResult = { ok: true; discovery: Discovery; adapter: GPUAdapter } | { ok: false; reason: string }
+
+type WebgpuModule = { create(options: string[]): GPU; globals: object }
+
+let webgpu: WebgpuModule | null = null
+
+async function loadWebgpu(): Promise<WebgpuModule> {
+  if (!webgpu) {
+    // Loaded lazily so that a missing or broken native addon makes the GPU unavailable, not the app.
+    const mod = (await import('webgpu')) as unknown as WebgpuModule
+    // GPUBufferUsage, GPUMapMode, … are globals in browsers; Dawn hands them over as an object.
+    Object.assign(globalThis, mod.globals)
+    webgpu = mod
+  }
+  return webgpu
+}
+
+export const DISABLE_ENV = 'PARALAB_GPU'
+
+/** Finds an adapter, trying SwiftShader when the default search finds no hardware one. */
+export async function discoverAdapter(): Promise<DiscoveryResult> {
+  if (process.env[DISABLE_ENV]?.toLowerCase() === 'off') return { ok: false, reason: `disabled by ${DISABLE_ENV}=off` }
+  let mod: WebgpuModule
+  try {
+    mod = await loadWebgpu()
+  } catch (e) {
+    return { ok: false, reason: `the webgpu addon failed to load: ${errorText(e)}` }
+  }
+
+  const preset = presetDriverFiles()
+  const first = await tryInstance(mod)
+  const via = preset ? ` (Vulkan ICD ${preset})` : ''
+  if (first.adapter && !isSoftwareAdapter(first.adapter)) return found(first.gpu!, first.adapter, `hardware adapter${via}`)
+  if (first.adapter && isSwiftShader(first.adapter)) return found(first.gpu!, first.adapter, `SwiftShader${via || ' (default Vulkan search)'}`)
+
+  const tried: string[] = []
+  for (const icd of swiftShaderCandidates()) {
+    if (!existsSync(icd)) {
+      tried.push(`${icd} (absent)`)
+      continue
+    }
+    const saved = { icd: process.env.VK_ICD_FILENAMES, driver: process.env.VK_DRIVER_FILES }
+    // The Vulkan loader reads these when Dawn creates its instance, so a fresh create() sees them.
+    process.env.VK_ICD_FILENAMES = icd
+    process.env.VK_DRIVER_FILES = icd
+    const next = await tryInstance(mod)
+    if (next.adapter) return found(next.gpu!, next.adapter, `SwiftShader (Vulkan ICD ${icd})`)
+    restoreEnv(saved)
+    tried.push(`${icd} (${next.error ?? 'no adapter'})`)
+  }
+
+  if (first.adapter) {
+    return found(first.gpu!, first.adapter, `software adapter ${describe(first.adapter)}${via}`)
+  }
+  const why = first.error ?? 'Dawn found no adapter'
+  return {
+    ok: false,
+    reason: `no WebGPU adapter: ${why}; SwiftShader tried: ${tried.length ? tried.join(', ') : 'none'}`,
+  }
+}
+
+/** Reads the adapter's identity; its fields are prototype getters, so they are read one by one. */
+export function adapterInfo(adapter: GPUAdapter, source: string): AdapterInfo {
+  const i = adapter.info
+  return {
+    vendor: i.vendor,
+    architecture: i.architecture,
+    device: i.device,
+    description: i.description,
+    isSoftware: isSoftwareAdapter(adapter),
+    source,
+  }
+}
+
+export function isSoftwareAdapter(adapter: GPUAdapter): boolean {
+  const i = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean }
+  return i.isFallbackAdapter === true || /swiftshader|llvmpipe|lavapipe/i.test(`${i.architecture} ${i.device} ${i.description}`)
+}
+
+function isSwiftShader(adapter: GPUAdapter): boolean {
+  return /swiftshader/i.test(`${adapter.info.architecture} ${adapter.info.description}`)
+}
+
+/** Where SwiftShader's Vulkan ICD may be: Debian's Chromium, the running Electron, the electron package. */
+export function swiftShaderCandidates(): string[] {
+  const file = 'vk_swiftshader_icd.json'
+  const list = ['/usr/lib/chromium/' + file]
+  if (process.versions.electron) list.push(join(dirname(process.execPath), file))
+  list.push(resolve('node_modules/electron/dist', file))
+  try {
+    const electronPkg = createRequire(import.meta.url).resolve('electron/package.json')
+    list.push(join(dirname(electronPkg), 'dist', file))
+  } catch {
+    // electron is not installed next to this build: nothing to add
+  }
+  return [...new Set(list)]
+}
+
+async function tryInstance(mod: WebgpuModule): Promise<{ gpu?: GPU; adapter?: GPUAdapter; error?: string }> {
+  try {
+    const gpu = mod.create([])
+    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' })
+    return adapter ? { gpu, adapter } : { gpu }
+  } catch (e) {
+    return { error: errorText(e) }
+  }
+}
+
+function found(gpu: GPU, adapter: GPUAdapter, source: string): DiscoveryResult {
+  return { ok: true, discovery: { gpu, source }, adapter }
+}
+
+function presetDriverFiles(): string | undefined {
+  return process.env.VK_DRIVER_FILES || process.env.VK_ICD_FILENAMES || undefined
+}
+
+function restoreEnv(saved: { icd?: string; driver?: string }): void {
+  if (saved.icd === undefined) delete process.env.VK_ICD_FILENAMES
+  else process.env.VK_ICD_FILENAMES = saved.icd
+  if (saved.driver === undefined) delete process.env.VK_DRIVER_FILES
+  else process.env.VK_DRIVER_FILES = saved.driver
+}
+
+function describe(adapter: GPUAdapter): string {
+  const i = adapter.info
+  return [i.vendor, i.architecture, i.description].filter(Boolean).join(' ') || 'unnamed'
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}

@@ -1,0 +1,77 @@
+// The process's GPU: created on first use, recreated after a device loss, reported as
+// unavailable (never thrown at import) when no adapter exists, so CPU work goes on.
+import { ApiError } from '../../shared/api'
+import type { DeviceInfo } from '../../shared/device'
+import { discoverAdapter, type DiscoveryResult } from './adapter'
+import { Gpu } from './gpu'
+
+let discovery: Promise<DiscoveryResult> | null = null
+/** The adapter found by discovery, used by the first device; later devices request a new one. */
+let spareAdapter: GPUAdapter | null = null
+let live: Gpu | null = null
+let opening: Promise<Gpu> | null = null
+
+/** The shared GPU. Rejects with 'gpu-unavailable' (and the reason) when there is none. */
+export function getGpu(): Promise<Gpu> {
+  if (live && live.lost === null) return Promise.resolve(live)
+  if (!opening) {
+    opening = open().finally(() => {
+      opening = null
+    })
+  }
+  return opening
+}
+
+/** What the GPU backend is; never throws. `PARALAB_GPU=off` reports it unavailable. */
+export async function gpuInfo(): Promise<DeviceInfo> {
+  try {
+    return (await getGpu()).info()
+  } catch (e) {
+    return { available: false, reason: ApiError.from(e).message, features: [], limits: {} }
+  }
+}
+
+/**
+ * Destroys the device and forgets the adapter search, so the next getGpu() looks again
+ * (and re-reads PARALAB_GPU). Jobs still running on the old device fail with 'device-lost'.
+ */
+export async function resetGpu(): Promise<void> {
+  const pending = opening
+  if (pending) await pending.catch(() => {})
+  live?.destroy()
+  live = null
+  spareAdapter = null
+  discovery = null
+}
+
+/**
+ * Releases the GPU before a process ends. Node exits by itself with a live device, so
+ * calling this is tidy rather than required.
+ */
+export const shutdownGpu = resetGpu
+
+async function open(): Promise<Gpu> {
+  discovery ??= discoverAdapter().then((d) => {
+    if (d.ok) spareAdapter = d.adapter
+    return d
+  })
+  const found = await discovery
+  if (!found.ok) throw new ApiError('gpu-unavailable', found.reason)
+  let adapter = spareAdapter
+  spareAdapter = null
+  adapter ??= await found.discovery.gpu.requestAdapter({ powerPreference: 'high-performance' })
+  if (!adapter) throw new ApiError('gpu-unavailable', `the adapter found earlier (${found.discovery.source}) is gone`)
+  const gpu = await Gpu.open(adapter, found.discovery.source, (lostGpu) => {
+    if (live === lostGpu) live = null
+  })
+  live = gpu
+  return gpu
+}
+
+export { Gpu, REQUESTED_LIMITS, OPTIONAL_FEATURES, type Work } from './gpu'
+export { throwIfAborted } from './cancel'
+export { median, batchSize, timeBatches, TIMING_METHOD, type BatchTiming } from './timing'
+export { type Binding, type Dispatch, type Workgroups } from './dispatch'
+export { type PipelineOptions } from './pipelines'
+export { type UploadOptions, type ReadOptions, DEFAULT_CHUNK_BYTES, DEFAULT_DIRECT_MAX_BYTES, MiB } from './buffers'
+export { shaderNames, shaderSource } from './shaders'

@@ -4,7 +4,7 @@ import vue from '@vitejs/plugin-vue'
 
 // Everything the CLI needs except native addons is bundled, so `out/main` runs on a machine
 // that has only Node and the `webgpu` addon (see docs/benchmarks.md).
-const nativeOnly = { include: ['webgpu', '@napi-rs/canvas', 'electron'] }
+const nativeOnly = { include: ['webgpu', '@napi-rs/canvas', '@duckdb/node-api', 'electron'] }
 
 export default defineConfig({
   main: {

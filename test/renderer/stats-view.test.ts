@@ -195,11 +195,11 @@ describe('StatsView run and results', () => {
     expect(reference[0][7]).toBe('2')
     expect(reference[1][0]).toBe('acc_y')
 
-    const gpuRows = results.get('[data-testid="stats-backend-gpu"]').findAll('tr').map((r) => r.findAll('th, td').map((c) => c.text()))
+    const gpuRows = results.get('[data-testid="stats-result-backend-gpu"]').findAll('tr').map((r) => r.findAll('th, td').map((c) => c.text()))
     expect(gpuRows[0].slice(0, 5)).toEqual(['gpu', 'f32', '20 ms', '1.5 ms', 'acc_x'])
     expect(gpuRows[0].slice(-2)).toEqual(['2×10⁻⁷', '2×10⁻⁸'])
     expect(gpuRows[1][0]).toBe('acc_y')
-    expect(results.get('[data-testid="stats-backend-serial"]').text()).toContain('—') // no upload on the CPU
+    expect(results.get('[data-testid="stats-result-backend-serial"]').text()).toContain('—') // no upload on the CPU
 
     for (const kind of ['time', 'cv', 'mad']) expect(results.find(`[data-testid="stats-chart-${kind}"] canvas`).exists()).toBe(true)
     const charts = wrapper.findAllComponents(Chart).map((c) => drawn(c))

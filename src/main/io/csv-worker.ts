@@ -1,4 +1,5 @@
-// Worker thread entry: parses byte ranges of a CSV file.
+// Worker thread entry: parses byte ranges of a CSV file into the loader's shared columns.
 import { serveTasks } from '../workers/serve-tasks'
+import { parseRange } from './csv/parse-range'
 
-serveTasks({})
+serveTasks({ parseRange })

@@ -1,6 +1,7 @@
 // A statistics job, as the accelerometer study ran it: load each file, then run every chosen
 // backend R times on prefixes n/K, 2n/K, …, n of each column and keep the median time. The f64
-// reference results come from the fastest exact CPU backend.
+// reference results are the first f64 backend's (all are exact), or for f32 runs a separate f64
+// run of the fastest CPU backend.
 import { basename } from 'node:path'
 import { ApiError } from '../../shared/api'
 import {
@@ -21,7 +22,7 @@ import type { JobContext } from '../backend/jobs'
 import { loadCsv, readCsvHeader, type CsvTable } from '../io/csv-loader'
 import { createStatsEngine, type StatsEngine } from './engines'
 
-/** The reference backend: exact in f64 like every backend, and the fastest on the CPU. */
+/** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
 const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
 /** Share of a file's progress bar spent loading it. */
 const LOAD_SHARE = 0.3
@@ -52,8 +53,9 @@ async function statsForFile(shown: string, path: string, params: StatsParams, si
     },
   })
 
-  const needReference = params.precision !== 'f64' || !params.backends.includes(REFERENCE_BACKEND)
-  const steps = (needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat
+  // Every backend is exact in f64, so an f64 run is itself the reference; f32 runs need one.
+  const needReference = params.precision !== 'f64'
+  const steps = columns.length * ((needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat)
   let done = 0
   const step = (phase: string) => report(LOAD_SHARE + ((1 - LOAD_SHARE) * ++done) / steps, phase)
 
@@ -65,7 +67,7 @@ async function statsForFile(shown: string, path: string, params: StatsParams, si
   }
   for (const backend of params.backends) {
     const run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, signal, () => step(`${backend} ${params.precision} · ${name}`))
-    if (backend === REFERENCE_BACKEND && params.precision === 'f64') reference = run.full
+    reference ??= run.full
     backends[backend] = { precision: params.precision, compute_ms: run.times.at(-1)!, ...(run.upload_ms !== undefined && { upload_ms: run.upload_ms }), columns: {} }
     run.perBatch.forEach((point, k) => (batches[k].backends[backend] = point))
     for (const c of columns) backends[backend].columns[c] = run.full[c]
@@ -96,12 +98,16 @@ export function prefixes(n: number, k: number): number[] {
 
 interface BackendOutcome {
   full: Record<string, BackendColumnStats>
-  /** Median compute time per prefix. */
+  /** Compute time per prefix: the sum over columns of each column's median time. */
   times: number[]
   perBatch: BatchPoint['backends'][string][]
   upload_ms?: number
 }
 
+/**
+ * Runs one backend over every prefix, `repeat` times each. Columns are prepared one at a time, so
+ * a backend that copies data (to wasm or GPU memory) holds one column's copy at once.
+ */
 async function runBackend(
   backend: StatsBackend,
   precision: Precision,
@@ -113,36 +119,38 @@ async function runBackend(
   step: () => void,
 ): Promise<BackendOutcome> {
   const engine: StatsEngine = await createStatsEngine(backend, { signal })
-  const prepared = []
+  const times = new Array<number>(batches).fill(0)
+  const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))
+  const full: Record<string, BackendColumnStats> = {}
+  let prepareMs = 0
   try {
-    const t0 = performance.now()
-    for (const c of columns) prepared.push(await engine.prepare(table.columns[c].values, precision))
-    const prepare_ms = performance.now() - t0
-    const times: number[] = []
-    const perBatch: BackendOutcome['perBatch'] = []
-    let full: Record<string, BackendColumnStats> = {}
-    for (let k = 1; k <= batches; k++) {
-      const samples: number[] = []
-      let stats: Record<string, BackendColumnStats> = {}
-      for (let r = 0; r < repeat; r++) {
-        if (signal.aborted) throw new ApiError('cancelled', 'cancelled')
-        stats = {}
-        const t = performance.now()
-        for (const [i, c] of columns.entries()) {
-          const n = prepared[i].n
-          stats[c] = await engine.compute(prepared[i], Math.max(Math.min(n, 1), Math.round((n * k) / batches)))
+    for (const c of columns) {
+      const t0 = performance.now()
+      const column = await engine.prepare(table.columns[c].values, precision)
+      prepareMs += performance.now() - t0
+      try {
+        for (let k = 1; k <= batches; k++) {
+          const length = Math.max(Math.min(column.n, 1), Math.round((column.n * k) / batches))
+          const samples: number[] = []
+          let stats!: BackendColumnStats
+          for (let r = 0; r < repeat; r++) {
+            if (signal.aborted) throw new ApiError('cancelled', 'cancelled')
+            const t = performance.now()
+            stats = await engine.compute(column, length)
+            samples.push(performance.now() - t)
+            step()
+          }
+          times[k - 1] += median(samples)
+          perBatch[k - 1].columns[c] = { cv: stats.cv, mad: stats.mad, median: stats.median }
+          if (k === batches) full[c] = stats
         }
-        samples.push(performance.now() - t)
-        step()
+      } finally {
+        engine.release(column)
       }
-      const ms = median(samples)
-      times.push(ms)
-      perBatch.push({ compute_ms: ms, columns: Object.fromEntries(columns.map((c) => [c, { cv: stats[c].cv, mad: stats[c].mad, median: stats[c].median }])) })
-      full = stats
     }
-    return { full, times, perBatch, ...(backend === 'gpu' && { upload_ms: prepare_ms }) }
+    times.forEach((ms, k) => (perBatch[k].compute_ms = ms))
+    return { full, times, perBatch, ...(backend === 'gpu' && { upload_ms: prepareMs }) }
   } finally {
-    for (const p of prepared) engine.release(p)
     await engine.dispose()
   }
 }

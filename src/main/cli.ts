@@ -5,10 +5,13 @@ import { ApiError } from '../shared/api'
 import { helpText, parse, UsageError, type Command } from './cli/command'
 import { benchDeviceCommand, deviceCommand } from './cli/commands/device'
 import { serveCommand } from './cli/commands/serve'
+import { statsCommand } from './cli/commands/stats'
+import { generateAccCommand } from './cli/commands/generate'
+import { benchStatsCommand } from './cli/commands/bench-stats'
 import { shutdownGpu } from './gpu/runtime'
 import { version } from '../../package.json'
 
-const COMMANDS: Command[] = [deviceCommand, benchDeviceCommand, serveCommand]
+const COMMANDS: Command[] = [statsCommand, generateAccCommand, deviceCommand, benchDeviceCommand, benchStatsCommand, serveCommand]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

@@ -2,12 +2,9 @@
 // memory of a child process.
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { median } from '../../shared/median'
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
+export { median }
 
 /** Runs `fn` `times` times and returns the median wall time in ms. */
 export async function medianMs(times: number, fn: () => Promise<unknown>): Promise<number> {

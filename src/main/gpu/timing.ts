@@ -1,13 +1,9 @@
 // Wall-clock timing of GPU work. Timestamp queries crash SwiftShader and quantize on some
 // drivers, so figures come from the time between submit and Dawn reporting the work done.
+import { median } from '../../shared/median'
 import { throwIfAborted } from './cancel'
 
-export function median(values: readonly number[]): number {
-  if (values.length === 0) throw new RangeError('median of no values')
-  const s = [...values].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
+export { median }
 
 /**
  * How many items (dispatches, copies) one timed batch should hold so that it lasts about

@@ -17,6 +17,7 @@ import {
   type StatsParams,
   type StatsResult,
 } from '../../shared/stats'
+import { median } from '../../shared/median'
 import type { DataAccess } from '../backend/data-files'
 import type { JobContext } from '../backend/jobs'
 import { loadCsv, readCsvHeader, type CsvTable } from '../io/csv-loader'
@@ -161,10 +162,4 @@ function deviation(got: BackendColumnStats, ref: BackendColumnStats): Deviation 
     median_abs: Math.abs(got.median - ref.median),
     mad_abs: Math.abs(got.mad - ref.mad),
   }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }

@@ -1,8 +1,7 @@
 // Every CPU statistics backend against an independent sort-based reference (run `npm run build`
 // first: the workers and the SIMD kernels load from out/).
-import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BackendColumnStats, Precision } from '../../src/shared/stats'
+import type { Precision } from '../../src/shared/stats'
 import {
   CPU_STATS_BACKENDS,
   type CpuStatsBackend,
@@ -12,84 +11,7 @@ import {
   referenceColumnStats,
 } from '../../src/main/stats'
 import { WasmHeap } from '../../src/main/stats/simd/wasm-module'
-
-// ---- the independent reference: sort, then exact sums ----
-
-/** Shewchuk's exact summation (Python's math.fsum): non-overlapping partials, rounded once at the end. */
-function fsum(xs: Iterable<number>): number {
-  const partials: number[] = []
-  for (let x of xs) {
-    let i = 0
-    for (let y of partials) {
-      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x]
-      const hi = x + y
-      const lo = y - (hi - x)
-      if (lo !== 0) partials[i++] = lo
-      x = hi
-    }
-    partials.length = i
-    partials.push(x)
-  }
-  let total = 0
-  for (let i = partials.length - 1; i >= 0; i--) total += partials[i]
-  return total
-}
-
-function sortedMedian(sorted: Float64Array | Float32Array, precision: Precision): number {
-  const n = sorted.length
-  const mid = sorted.length >> 1
-  if (n % 2 === 1) return sorted[mid]
-  const m = (sorted[mid - 1] + sorted[mid]) / 2
-  return precision === 'f64' ? m : Math.fround(m)
-}
-
-function sortReference(values: Float64Array, precision: Precision): BackendColumnStats {
-  const x = precision === 'f64' ? Float64Array.from(values) : Float32Array.from(values)
-  const n = x.length
-  const median = sortedMedian(x.slice().sort(), precision)
-  const dev = x.map((v) => (precision === 'f64' ? Math.abs(v - median) : Math.abs(Math.fround(v - median))))
-  const mad = sortedMedian(dev.sort(), precision)
-  const mean = fsum(x) / n
-  const std = Math.sqrt(fsum(Array.from(x, (v) => (v - mean) * (v - mean))) / n)
-  return { mean, std, cv: std / mean, median, mad }
-}
-
-function relDiff(a: number, b: number): number {
-  if (Object.is(a, b) || a === b) return 0
-  return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b))
-}
-
-// ---- data ----
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-function normal(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r())
-}
-
-function column(n: number, seed: number, gen: (r: () => number, i: number) => number): Float64Array {
-  const r = rng(seed)
-  return Float64Array.from({ length: n }, (_, i) => gen(r, i))
-}
-
-function csvColumns(path: string): Record<string, Float64Array> {
-  const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n')
-  const names = header.split(',')
-  const out: Record<string, Float64Array> = {}
-  names.forEach((name, c) => {
-    if (name !== 'datetime') out[name] = Float64Array.from(rows, (row) => Number(row.split(',')[c]))
-  })
-  return out
-}
+import { fsum, sortedMedian, sortReference, relDiff, rng, normal, column, csvColumns } from '../helpers/stats-reference'
 
 const acc = csvColumns('../shared/data/accelerometer/ACC_016_head.csv')
 

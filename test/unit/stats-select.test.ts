@@ -15,17 +15,7 @@ import {
 } from '../../src/main/stats/keys'
 import { type RadixSource, radixSelect, sumHistograms } from '../../src/main/stats/radix-select'
 import { countedMad, countedMedian, countedSquaredDeviation } from '../../src/main/stats/counting'
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { rng } from '../helpers/stats-reference'
 
 const special = [-Infinity, -Number.MAX_VALUE, -1e300, -1, -Number.MIN_VALUE, -0, 0, Number.MIN_VALUE, 2.2e-308, 1, 1 + 2 ** -52, 1e300, Number.MAX_VALUE, Infinity]
 

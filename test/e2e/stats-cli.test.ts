@@ -1,6 +1,6 @@
 // `paralab stats` and `paralab generate acc` as a user runs them: results against an independent
 // computation on the real sample, folder summaries, --out files, and bad input that writes nothing.
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,6 +23,9 @@ function expected(values: number[]) {
   const std = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length)
   return { n: values.length, mean, std, cv: std / mean, median, mad: med(values.map((v) => Math.abs(v - median)).sort((a, b) => a - b)) }
 }
+
+// The GPU backend compiles its shaders on the software adapter first (~15 s per precision).
+vi.setConfig({ testTimeout: 240_000 })
 
 let dir: string
 beforeAll(() => {

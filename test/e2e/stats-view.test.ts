@@ -1,7 +1,7 @@
 // The Statistics view in Chromium against the real backend: a generated file from a --data folder,
 // every backend (the GPU one on the software adapter), the results table, three drawn charts and
 // an SVG export.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,9 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { CLI, startServe, type ServeProcess } from '../helpers/serve'
 import { launchChromium } from '../helpers/browser'
+
+// The GPU backend compiles its shaders on the software adapter first (~15 s per precision).
+vi.setConfig({ testTimeout: 240_000 })
 
 let serve: ServeProcess
 let browser: Browser

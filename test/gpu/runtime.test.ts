@@ -126,6 +126,18 @@ describe('transfers', () => {
     buf.destroy()
   })
 
+  it('uploads views of shared memory, small and staged (the CSV loader hands those over)', async () => {
+    const gpu = await getGpu()
+    const shared = new Float64Array(new SharedArrayBuffer(8 * 1000))
+    shared.forEach((_, i) => (shared[i] = i * 1.5 - 7))
+    for (const directMaxBytes of [1 << 20, 0]) {
+      const buf = await gpu.storage('shared', 8 * 1000)
+      await gpu.upload(buf, shared.subarray(1), { directMaxBytes, chunkBytes: 1024 })
+      expect([...new Float64Array(await gpu.read(buf, { size: 8 * 999 }))]).toEqual([...shared.subarray(1)])
+      buf.destroy()
+    }
+  })
+
   it('rejects ranges outside the buffer with the buffer named', async () => {
     const gpu = await getGpu()
     const buf = await gpu.storage('small', 16)

@@ -72,7 +72,10 @@ export async function upload(host: TransferHost, buffer: GPUBuffer, data: ArrayB
   const len = bytes.byteLength
   if (len <= directMaxBytes) {
     const whole = len & ~3
-    if (whole > 0) device.queue.writeBuffer(buffer, offset, bytes, 0, whole)
+    // Dawn's writeBuffer crashes the process on views of shared memory (the CSV loader's
+    // columns live there): small shared data goes from a private copy.
+    const source = bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes
+    if (whole > 0) device.queue.writeBuffer(buffer, offset, source, 0, whole)
     if (whole < len) {
       const tail = new Uint8Array(4)
       tail.set(bytes.subarray(whole))

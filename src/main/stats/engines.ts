@@ -1,7 +1,7 @@
 // One interface over every statistics backend, CPU or GPU.
-import { ApiError } from '../../shared/api'
 import type { BackendColumnStats, Precision, StatsBackend } from '../../shared/stats'
 import { createCpuStatsEngine, type PreparedColumn } from './engine'
+import { createGpuStatsEngine } from './gpu/engine'
 
 export interface StatsEngine {
   /** Makes a column ready (copies it to shared, wasm or GPU memory where the backend needs it). */
@@ -13,6 +13,6 @@ export interface StatsEngine {
 }
 
 export async function createStatsEngine(backend: StatsBackend, opts: { signal?: AbortSignal }): Promise<StatsEngine> {
-  if (backend === 'gpu') throw new ApiError('gpu-unavailable', 'the gpu statistics backend is not built yet')
+  if (backend === 'gpu') return createGpuStatsEngine(opts)
   return createCpuStatsEngine(backend, opts)
 }

@@ -1,0 +1,281 @@
+// Column statistics, part 2 of 4 (f64): values are raw IEEE-754 doubles, two u32 words each.
+// WGSL has no f64, so everything here is integer arithmetic on the bits:
+//  - |a − b| correctly rounded to nearest-even, as the CPU's Math.abs(a - b), subnormals included;
+//  - sums in 128-bit fixed point: a value m·2^e (m < 2^53) is added as m shifted to the
+//    accumulator's unit, which rises with the largest term seen. A thread drops bits below
+//    2^-101 of its largest term, the total of ≤ 1024 workgroup partials below 2^-85, so a sum
+//    is accurate to about 2^-75 of its largest term, whatever the order or the cancellation.
+
+alias Word = vec2<u32>;
+
+fn is_nonfinite(w: Word) -> bool {
+  return (w.y & 0x7ff00000u) == 0x7ff00000u;
+}
+
+// The key of the value selected on: x, or |x − median| in the deviation pass.
+fn word_key(w: Word) -> vec2<u32> {
+  if DEV { return f64_key(absdiff_f64(w, params.center)); }
+  return f64_key(w);
+}
+
+// The key of x itself, in either pass.
+fn value_key(w: Word) -> vec2<u32> {
+  return f64_key(w);
+}
+
+// ---- exact |a − b| ----
+
+// value = m · 2^(e − 1075), with e ≥ 1 (subnormals get e = 1 and no hidden bit).
+struct Unpacked {
+  e: u32,
+  m: vec2<u32>,
+}
+
+fn unpack_f64(bits: vec2<u32>) -> Unpacked {
+  let e = (bits.y >> 20u) & 0x7ffu;
+  let frac = vec2<u32>(bits.x, bits.y & 0xfffffu);
+  if e == 0u { return Unpacked(1u, frac); }
+  return Unpacked(e, vec2<u32>(frac.x, frac.y | 0x100000u));
+}
+
+// |a − b| of finite doubles, rounded to nearest-even: the textbook adder with guard, round and
+// sticky bits (the mantissas carry 3 extra low bits, so 56 bits in all). The result comes
+// unpacked (e ≥ 2047 means it overflowed to infinity).
+fn absdiff_parts(a: vec2<u32>, b: vec2<u32>) -> Unpacked {
+  var big = vec2<u32>(a.x, a.y & 0x7fffffffu);
+  var small = vec2<u32>(b.x, b.y & 0x7fffffffu);
+  if lt64(big, small) {
+    let t = big;
+    big = small;
+    small = t;
+  }
+  // Same signs: the magnitudes subtract; opposite signs: they add.
+  let subtract = ((a.y ^ b.y) & 0x80000000u) == 0u;
+  let x = unpack_f64(big);
+  let y = unpack_f64(small);
+  let d = x.e - y.e;
+  let mx = shl64(x.m, 3u);
+  var my = shl64(y.m, 3u);
+  if d >= 56u {
+    my = vec2<u32>(select(0u, 1u, any(y.m != ZERO64)), 0u);
+  } else if d > 0u {
+    let kept = shr64(my, d);
+    let sticky = any(shl64(kept, d) != my);
+    my = vec2<u32>(kept.x | select(0u, 1u, sticky), kept.y);
+  }
+  var e = x.e;
+  var r: vec2<u32>;
+  if subtract {
+    r = sub64(mx, my);
+  } else {
+    r = add64(mx, my);
+  }
+  if (r.y >> 24u) != 0u {
+    // 57 bits: one step right, the bit shifted out joins the sticky bit.
+    r = vec2<u32>((r.x >> 1u) | (r.y << 31u) | (r.x & 1u), r.y >> 1u);
+    e += 1u;
+  } else {
+    if all(r == ZERO64) { return Unpacked(1u, ZERO64); }
+    let len = bitlen64(r);
+    // Normalize to 56 bits, but never below the subnormal exponent.
+    if len < 56u {
+      let s = min(56u - len, e - 1u);
+      r = shl64(r, s);
+      e -= s;
+    }
+  }
+  let grs = r.x & 7u;
+  r = shr64(r, 3u);
+  if grs > 4u || (grs == 4u && (r.x & 1u) == 1u) { r = add64(r, ONE64); }
+  if (r.y >> 21u) != 0u {
+    r = shr64(r, 1u);
+    e += 1u;
+  }
+  return Unpacked(e, r);
+}
+
+fn absdiff_f64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  let d = absdiff_parts(a, b);
+  if d.e >= 2047u { return vec2<u32>(0u, 0x7ff00000u); }
+  // No hidden bit: a subnormal result (e is 1), whose exponent field is 0.
+  if (d.m.y & 0x100000u) == 0u { return d.m; }
+  return vec2<u32>(d.m.x, (d.m.y & 0xfffffu) | (d.e << 20u));
+}
+
+// ---- 128-bit fixed point ----
+
+fn add128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+  let w0 = a.x + b.x;
+  let c0 = select(0u, 1u, w0 < a.x);
+  let s1 = a.y + b.y;
+  let w1 = s1 + c0;
+  let c1 = select(0u, 1u, s1 < a.y) + select(0u, 1u, w1 < s1);
+  let s2 = a.z + b.z;
+  let w2 = s2 + c1;
+  let c2 = select(0u, 1u, s2 < a.z) + select(0u, 1u, w2 < s2);
+  return vec4<u32>(w0, w1, w2, a.w + b.w + c2);
+}
+
+// a >> s, the vacated high bits set to `fill` (0, or all ones for a negative two's complement).
+// Whole words move by selects: a runtime index into a vector can cost a trip to local memory.
+fn shr128(a: vec4<u32>, s: u32, fill: u32) -> vec4<u32> {
+  if s >= 128u { return vec4<u32>(fill); }
+  var v = a;
+  if s >= 64u { v = vec4<u32>(v.zw, fill, fill); }
+  if (s & 32u) != 0u { v = vec4<u32>(v.yzw, fill); }
+  let b = s & 31u;
+  if b == 0u { return v; }
+  let c = 32u - b;
+  return vec4<u32>((v.x >> b) | (v.y << c), (v.y >> b) | (v.z << c), (v.z >> b) | (v.w << c), (v.w >> b) | (fill << c));
+}
+
+fn shl128(a: vec4<u32>, s: u32) -> vec4<u32> {
+  if s >= 128u { return vec4<u32>(0u); }
+  var v = a;
+  if s >= 64u { v = vec4<u32>(0u, 0u, v.xy); }
+  if (s & 32u) != 0u { v = vec4<u32>(0u, v.xyz); }
+  let b = s & 31u;
+  if b == 0u { return v; }
+  let c = 32u - b;
+  return vec4<u32>(v.x << b, (v.y << b) | (v.x >> c), (v.z << b) | (v.y >> c), (v.w << b) | (v.z >> c));
+}
+
+fn sub128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+  let w0 = a.x - b.x;
+  let c0 = select(0u, 1u, a.x < b.x);
+  let s1 = a.y - b.y;
+  let w1 = s1 - c0;
+  let c1 = select(0u, 1u, a.y < b.y) + select(0u, 1u, s1 < c0);
+  let s2 = a.z - b.z;
+  let w2 = s2 - c1;
+  let c2 = select(0u, 1u, a.z < b.z) + select(0u, 1u, s2 < c1);
+  return vec4<u32>(w0, w1, w2, a.w - b.w - c2);
+}
+
+// 32 × 32 → 64-bit product from 16-bit halves (WGSL has no wide multiply).
+fn mul32(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu;
+  let a1 = a >> 16u;
+  let b0 = b & 0xffffu;
+  let b1 = b >> 16u;
+  let p00 = a0 * b0;
+  let p01 = a0 * b1;
+  let p10 = a1 * b0;
+  let mid = p01 + p10;
+  let mid_carry = select(0u, 0x10000u, mid < p01);
+  let lo = p00 + (mid << 16u);
+  let lo_carry = select(0u, 1u, lo < p00);
+  return vec2<u32>(lo, a1 * b1 + (mid >> 16u) + mid_carry + lo_carry);
+}
+
+// m² of a mantissa m < 2^53: 106 bits.
+fn square53(m: vec2<u32>) -> vec4<u32> {
+  let ll = mul32(m.x, m.x);
+  let lh = mul32(m.x, m.y);
+  let hh = mul32(m.y, m.y);
+  let lh2 = vec2<u32>(lh.x << 1u, (lh.y << 1u) | (lh.x >> 31u));
+  let w1 = ll.y + lh2.x;
+  let c1 = select(0u, 1u, w1 < ll.y);
+  let s2 = lh2.y + hh.x;
+  let w2 = s2 + c1;
+  let c2 = select(0u, 1u, s2 < lh2.y) + select(0u, 1u, w2 < s2);
+  return vec4<u32>(ll.x, w1, w2, hh.y + c2);
+}
+
+// A signed 128-bit sum in units of 2^unit. Every term is below 2^TERM_BITS units when added, so
+// 2^26 terms fit; a workgroup adds far fewer.
+struct Sum {
+  v: vec4<u32>,
+  unit: i32,
+}
+
+const EMPTY_UNIT = -1000000;
+const TERM_BITS = 101;
+
+fn sum_empty() -> Sum {
+  return Sum(vec4<u32>(0u), EMPTY_UNIT);
+}
+
+fn sign_fill(v: vec4<u32>) -> u32 {
+  return select(0u, 0xffffffffu, (v.w >> 31u) != 0u);
+}
+
+// The sum's value in units of 2^unit (unit ≥ s.unit); low bits are dropped.
+fn rescale(s: Sum, unit: i32) -> vec4<u32> {
+  return shr128(s.v, u32(unit - s.unit), sign_fill(s.v));
+}
+
+fn sum_merge(a: Sum, b: Sum) -> Sum {
+  let unit = max(a.unit, b.unit);
+  return Sum(add128(rescale(a, unit), rescale(b, unit)), unit);
+}
+
+// Makes room for a term below 2^(top) (an exponent): the unit rises when the term needs it.
+fn raise_unit(acc: ptr<function, Sum>, top: i32) {
+  let need = top - TERM_BITS;
+  if need > (*acc).unit {
+    (*acc).v = rescale(*acc, need);
+    (*acc).unit = need;
+  }
+}
+
+// Adds ±m · 2^e for a mantissa m < 2^53: shifted left at most 48 bits, or right.
+fn add_value(acc: ptr<function, Sum>, m: vec2<u32>, e: i32, negative: bool) {
+  raise_unit(acc, e + 53);
+  let sh = e - (*acc).unit;
+  var t: vec4<u32>;
+  if sh >= 0 {
+    let s = u32(sh);
+    if s >= 32u {
+      let b = s - 32u;
+      t = vec4<u32>(0u, m.x << b, select((m.y << b) | (m.x >> (32u - b)), m.y, b == 0u), select(m.y >> (32u - b), 0u, b == 0u));
+    } else {
+      t = vec4<u32>(m.x << s, select((m.y << s) | (m.x >> (32u - s)), m.y, s == 0u), select(m.y >> (32u - s), 0u, s == 0u), 0u);
+    }
+  } else {
+    t = vec4<u32>(shr64(m, u32(-sh)), 0u, 0u);
+  }
+  if negative {
+    (*acc).v = sub128((*acc).v, t);
+  } else {
+    (*acc).v = add128((*acc).v, t);
+  }
+}
+
+// Adds sq · 2^e for a square sq < 2^106: always shifted right (by 5 or more).
+fn add_square(acc: ptr<function, Sum>, sq: vec4<u32>, e: i32) {
+  raise_unit(acc, e + 106);
+  (*acc).v = add128((*acc).v, shr128(sq, u32((*acc).unit - e), 0u));
+}
+
+// x, or (x − mean)² with x − mean rounded as in f64 and then squared exactly.
+fn sum_add(acc: ptr<function, Sum>, w: Word) {
+  if DEV {
+    let d = absdiff_parts(w, params.mean);
+    if any(d.m != ZERO64) {
+      add_square(acc, square53(d.m), 2 * (i32(d.e) - 1075));
+    }
+  } else {
+    let x = unpack_f64(w);
+    if any(x.m != ZERO64) {
+      add_value(acc, x.m, i32(x.e) - 1075, (w.y >> 31u) != 0u);
+    }
+  }
+}
+
+fn store_partial(g: u32, s: Sum) {
+  partials[2u * g] = s.v;
+  partials[2u * g + 1u] = vec4<u32>(bitcast<u32>(s.unit), 0u, 0u, 0u);
+}
+
+// A workgroup's partial, 16 bits lower so that 2^16 partials add without overflow.
+fn load_partial_for_total(g: u32) -> Sum {
+  let v = partials[2u * g];
+  let unit = bitcast<i32>(partials[2u * g + 1u].x);
+  return Sum(shr128(v, 16u, sign_fill(v)), unit + 16);
+}
+
+fn store_total(s: Sum) {
+  state.sum = s.v;
+  state.sum_unit = s.unit;
+}

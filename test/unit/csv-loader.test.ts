@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/api'
 import { loadCsv, readCsvHeader, type LoadCsvOptions } from '../../src/main/io/csv-loader'
+import { failure } from '../helpers/failure'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-csv-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -48,16 +48,6 @@ function reference(text: string, columns: string[]) {
     })
   }
   return { rows, values: out, missing }
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError)
-    return e as ApiError
-  }
-  return expect.fail('expected the load to fail')
 }
 
 async function invalid(p: Promise<unknown>, message: string): Promise<void> {

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/api'
 import { generateAccCsv } from '../../src/main/stats/generate-acc'
 import { loadCsv } from '../../src/main/io/csv-loader'
+import { failure } from '../helpers/failure'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-gen-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -16,16 +16,6 @@ const ROW = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}),(-?\d+\.0),(-?
 function micros(m: RegExpMatchArray): number {
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number)
   return Date.UTC(y, mo - 1, d, h, mi, s) * 1000 + Number(m[7])
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError)
-    return e as ApiError
-  }
-  return expect.fail('expected a failure')
 }
 
 describe('generateAccCsv', () => {

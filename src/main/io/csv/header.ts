@@ -1,6 +1,5 @@
 // The header line of a CSV file: column names and where the data starts.
-import { open } from 'node:fs/promises'
-import { csvError, ioError } from './errors'
+import { csvError, ioError, openForReading } from './errors'
 import { splitLine } from './fields'
 
 export interface CsvHeader {
@@ -16,12 +15,7 @@ const BOM = [0xef, 0xbb, 0xbf]
 const PROBE = 64 * 1024
 
 export async function readHeader(path: string): Promise<CsvHeader> {
-  let file
-  try {
-    file = await open(path, 'r')
-  } catch (e) {
-    throw ioError(path, e)
-  }
+  const file = await openForReading(path)
   try {
     const size = (await file.stat()).size
     // Read until the first line feed; a header is rarely longer than one probe.

@@ -1,6 +1,6 @@
 // Splits a file's data into byte ranges of whole lines, so threads can parse them independently.
-import { open, type FileHandle } from 'node:fs/promises'
-import { ioError } from './errors'
+import type { FileHandle } from 'node:fs/promises'
+import { ioError, openForReading } from './errors'
 
 export interface ByteRange {
   start: number
@@ -17,12 +17,7 @@ const PROBE = 64 * 1024
 export async function splitRanges(path: string, start: number, end: number, rangeBytes: number): Promise<ByteRange[]> {
   const ranges: ByteRange[] = []
   if (start >= end) return ranges
-  let file
-  try {
-    file = await open(path, 'r')
-  } catch (e) {
-    throw ioError(path, e)
-  }
+  const file = await openForReading(path)
   try {
     const probe = Buffer.alloc(PROBE)
     let from = start

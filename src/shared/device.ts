@@ -41,3 +41,12 @@ export interface BenchDeviceParams {
   readBytes?: number
   repeats?: number
 }
+
+/**
+ * The adapter's name for people. Some drivers (NVIDIA's Vulkan driver) describe themselves only
+ * by vendor and version ("NVIDIA: 580.159.04 …"); the device name says more there.
+ */
+export function adapterName(a: Pick<AdapterInfo, 'description' | 'device' | 'vendor'>): string {
+  const versionOnly = /^[^:]*:\s*[\d.\s]+$/.test(a.description)
+  return (versionOnly ? a.device : a.description) || a.description || a.device || a.vendor || 'unnamed adapter'
+}

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../shared/api'
 import { DEFAULT_STATS_COLUMNS, type StatsBackend } from '../../shared/stats'
+import { adapterName } from '../../shared/device'
 import { gpuInfo } from '../gpu/runtime'
 import { loadCsv, type CsvTable } from '../io/csv-loader'
 import { generateAccCsv } from '../stats/generate-acc'
@@ -137,7 +138,7 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
   duck?.close()
 
   return {
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memory_GB: Math.round(totalmem() / 2 ** 30), gpu: gpu.available ? gpu.adapter!.description : `none (${gpu.reason})` },
+    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memory_GB: Math.round(totalmem() / 2 ** 30), gpu: gpu.available ? adapterName(gpu.adapter!) : `none (${gpu.reason})` },
     file: { path, rows: table.rows, bytes },
     load: { paralab_ms: loadMs, duckdb_ms: duckLoadMs, ratio_vs_duckdb: duckLoadMs ? loadMs / duckLoadMs : undefined, threads: cpus().length },
     compute,

@@ -2,7 +2,7 @@
 // axes, with the ridge point where the two limits meet and measured kernels placed under the roof.
 import type { ChartConfiguration, ChartDataset } from 'chart.js'
 import { ApiError } from '../api'
-import type { DeviceBenchResult } from '../device'
+import { adapterName, type DeviceBenchResult } from '../device'
 import { type ChartConfigOptions, axis, decadeAbove, decadeBelow, frameOptions } from './common'
 import { formatNumber } from './format'
 import type { RooflineData, RooflineKernel } from './spec'
@@ -14,7 +14,7 @@ const SAMPLES_PER_DECADE = 8
 /** The roof from what `bench device` measured. */
 export function rooflineFromBench(bench: DeviceBenchResult, kernels?: RooflineKernel[]): RooflineData {
   return {
-    adapter: bench.adapter.description || bench.adapter.device || bench.adapter.vendor,
+    adapter: adapterName(bench.adapter),
     peak_GFLOP_per_s: bench.fma_f32_GFLOP_per_s,
     bandwidth_GB_per_s: bench.read_bandwidth_GB_per_s,
     ...(kernels ? { kernels } : {}),

@@ -1,4 +1,4 @@
-import type { DeviceBenchResult, DeviceInfo } from '../../../shared/device'
+import { adapterName, type DeviceBenchResult, type DeviceInfo } from '../../../shared/device'
 import { gpuInfo } from '../../gpu/runtime'
 import { intOption, writeJson, type Command } from '../command'
 import { runJob } from '../run-job'
@@ -41,7 +41,8 @@ function describeDevice(info: DeviceInfo): string {
   if (!info.available) return `GPU backend unavailable: ${info.reason}\nCPU backends keep working.\n`
   const a = info.adapter!
   const lines = [
-    `adapter       ${a.description || a.device}${a.isSoftware ? '  (software adapter)' : ''}`,
+    `adapter       ${adapterName(a)}${a.isSoftware ? '  (software adapter)' : ''}`,
+    `description   ${a.description}`,
     `vendor        ${a.vendor}`,
     `architecture  ${a.architecture}`,
     `device        ${a.device}`,
@@ -55,7 +56,7 @@ function describeDevice(info: DeviceInfo): string {
 
 function describeBench(r: DeviceBenchResult): string {
   return [
-    `adapter            ${r.adapter.description}${r.adapter.isSoftware ? ' (software adapter)' : ''}`,
+    `adapter            ${adapterName(r.adapter)}${r.adapter.isSoftware ? ' (software adapter)' : ''}`,
     `read bandwidth     ${r.read_bandwidth_GB_per_s.toFixed(1)} GB/s  (${(r.read_bytes / 1e6).toFixed(0)} MB)`,
     `f32 FMA            ${r.fma_f32_GFLOP_per_s.toFixed(1)} GFLOP/s`,
     `upload             ${r.upload_GB_per_s.toFixed(2)} GB/s`,

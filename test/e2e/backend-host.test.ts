@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fork, type ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
+import { realpathSync } from 'node:fs'
 
 const HOST = resolve(__dirname, '../../out/main/backend-host.js')
 const PORT = resolve(__dirname, '../fixtures/parent-port.mjs')
@@ -52,7 +53,8 @@ describe('backend process of the desktop app', () => {
     expect((await call('listDataFiles', [])).result).toEqual([])
 
     const picked = (await call('allowFiles', [[SAMPLE]])).result
-    expect(picked).toEqual([{ path: SAMPLE, name: 'ACC_016_head.csv', bytes: expect.any(Number) }])
+    // Picked files are remembered by their real path.
+    expect(picked).toEqual([{ path: realpathSync(SAMPLE), name: 'ACC_016_head.csv', bytes: expect.any(Number) }])
     const jobId = (await call('startJob', ['stats', params])).result
     await expect.poll(() => events.find((e) => e.jobId === jobId && e.type !== 'progress')?.type, { timeout: 30_000 }).toBe('done')
     expect(events.some((e) => e.jobId === jobId && e.type === 'progress')).toBe(true)

@@ -56,13 +56,14 @@ class BackendHost {
 const host = new BackendHost()
 
 async function saveExport(sender: WebContents, made: ExportResult): Promise<ExportResult> {
-  const owner = BrowserWindow.fromWebContents(sender) ?? undefined
+  const owner = BrowserWindow.fromWebContents(sender)
   const ext = made.fileName.split('.').pop() ?? ''
-  const choice = await dialog.showSaveDialog(owner!, {
+  const options: Electron.SaveDialogOptions = {
     defaultPath: made.fileName,
     filters: [{ name: ext.toUpperCase(), extensions: [ext] }],
     properties: ['showOverwriteConfirmation', 'createDirectory'],
-  })
+  }
+  const choice = await (owner ? dialog.showSaveDialog(owner, options) : dialog.showSaveDialog(options))
   if (choice.canceled || !choice.filePath) return { fileName: made.fileName, mime: made.mime, cancelled: true }
   // The dialog has asked before overwriting.
   await writeFileAtomic(choice.filePath, Buffer.from(made.base64 ?? '', 'base64'), { overwrite: true })
@@ -70,11 +71,12 @@ async function saveExport(sender: WebContents, made: ExportResult): Promise<Expo
 }
 
 async function openFiles(sender: WebContents): Promise<DataFile[]> {
-  const owner = BrowserWindow.fromWebContents(sender) ?? undefined
-  const choice = await dialog.showOpenDialog(owner!, {
+  const owner = BrowserWindow.fromWebContents(sender)
+  const options: Electron.OpenDialogOptions = {
     properties: ['openFile', 'multiSelections'],
     filters: [{ name: 'Data files', extensions: ['csv', 'txt', 'bin', 'asc', '1'] }, { name: 'All files', extensions: ['*'] }],
-  })
+  }
+  const choice = await (owner ? dialog.showOpenDialog(owner, options) : dialog.showOpenDialog(options))
   if (choice.canceled) return []
   return (await host.call('allowFiles', [choice.filePaths])) as DataFile[]
 }

@@ -2,7 +2,7 @@
 // forwards it to the backend process; it saves exports after asking the user where.
 import { app, BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Buffer } from 'node:buffer'
 import { API_METHODS, ApiError, type ApiMethod, type DataFile, type ExportResult } from '../shared/api'
 import { validateRequest } from '../shared/validate'
@@ -116,9 +116,12 @@ async function route(sender: WebContents, method: ApiMethod, args: unknown[]): P
   }
 }
 
+const RENDERER_PAGE = pathToFileURL(join(here, '../renderer/index.html')).href
+
+/** The dashboard page (or the dev server's), with any hash: nothing else may talk to the backend. */
 function isOwnPage(url: string): boolean {
   const dev = process.env.ELECTRON_RENDERER_URL
-  return url.startsWith('file://') || (!!dev && url.startsWith(dev))
+  return url.split('#')[0] === RENDERER_PAGE || (!!dev && !app.isPackaged && url.startsWith(dev))
 }
 
 function createWindow(): void {

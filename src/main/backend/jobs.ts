@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../../shared/api'
+import { throwIfAborted } from '../../shared/cancel'
 import type { JobEvent, JobKind, JobParams, JobProgress, JobResults } from '../../shared/jobs'
 
 export interface JobContext {
@@ -53,7 +54,7 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
       },
     }
     const execute = async () => {
-      if (controller.signal.aborted) throw new ApiError('cancelled', 'cancelled')
+      throwIfAborted(controller.signal)
       return runner.run(params, ctx)
     }
     const job: Job = { kind, controller, outcome: Promise.resolve(), finished: false }

@@ -69,7 +69,7 @@ async function open(): Promise<Gpu> {
 }
 
 export { Gpu, REQUESTED_LIMITS, OPTIONAL_FEATURES, type Work } from './gpu'
-export { throwIfAborted } from './cancel'
+export { throwIfAborted } from '../../shared/cancel'
 export { median, batchSize, timeBatches, TIMING_METHOD, type BatchTiming } from './timing'
 export { type Binding, type Dispatch, type Workgroups } from './dispatch'
 export { type PipelineOptions } from './pipelines'

@@ -1,7 +1,7 @@
 // Wall-clock timing of GPU work. Timestamp queries crash SwiftShader and quantize on some
 // drivers, so figures come from the time between submit and Dawn reporting the work done.
 import { median } from '../../shared/median'
-import { throwIfAborted } from './cancel'
+import { throwIfAborted } from '../../shared/cancel'
 
 export { median }
 

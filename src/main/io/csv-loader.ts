@@ -3,6 +3,7 @@
 // loader appends those chunks to the columns in row order and lends the memory again.
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../shared/api'
+import { throwIfAborted } from '../../shared/cancel'
 import { withPool } from '../workers/pool'
 import { ColumnSink } from './csv/column-sink'
 import { csvError } from './csv/errors'
@@ -141,6 +142,3 @@ function positive(name: string, value: number): number {
   return value
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
-}

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { open, rename, stat, unlink } from 'node:fs/promises'
 import { ApiError } from '../../shared/api'
+import { throwIfAborted } from '../../shared/cancel'
 
 export interface GenerateAccOptions {
   rows: number
@@ -216,6 +217,3 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
-}

@@ -17,6 +17,7 @@ import {
   type StatsParams,
   type StatsResult,
 } from '../../shared/stats'
+import { throwIfAborted } from '../../shared/cancel'
 import { median } from '../../shared/median'
 import type { DataAccess } from '../backend/data-files'
 import type { JobContext } from '../backend/jobs'
@@ -135,7 +136,7 @@ async function runBackend(
           const samples: number[] = []
           let stats!: BackendColumnStats
           for (let r = 0; r < repeat; r++) {
-            if (signal.aborted) throw new ApiError('cancelled', 'cancelled')
+            throwIfAborted(signal)
             const t = performance.now()
             stats = await engine.compute(column, length)
             samples.push(performance.now() - t)

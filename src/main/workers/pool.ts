@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../shared/api'
+import { throwIfAborted } from '../../shared/cancel'
 import type { TaskReply, TaskRequest } from './protocol'
 
 /** Path of a built worker entry. From sources (tests) the entries come from `out/main`, built by `npm run build`. */
@@ -110,7 +111,7 @@ export async function withPool<T>(
   signal: AbortSignal | undefined,
   fn: (pool: WorkerPool) => Promise<T>,
 ): Promise<T> {
-  if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
+  throwIfAborted(signal)
   const pool = new WorkerPool(script, size)
   const onAbort = () => void pool.terminate()
   signal?.addEventListener('abort', onAbort, { once: true })

@@ -1,7 +1,7 @@
 // Host↔device transfer bandwidth through the runtime's chunked upload and readback, the
 // paths every workload's data takes.
 import { ApiError } from '../../../shared/api'
-import { throwIfAborted } from '../cancel'
+import { throwIfAborted } from '../../../shared/cancel'
 import type { Gpu } from '../gpu'
 import { median } from '../timing'
 import { gbPerS } from './read-bandwidth'

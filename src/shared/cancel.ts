@@ -1,0 +1,7 @@
+// Cooperative cancellation: work that cannot be interrupted (a GPU dispatch, a parsing loop)
+// checks its job's signal between steps.
+import { ApiError } from './api'
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
+}

@@ -1,9 +1,17 @@
-import { resolve } from 'node:path'
+import { readdirSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
 
 // Everything the CLI needs except native addons is bundled, so `out/main` runs on a machine
 // that has only Node and the `webgpu` addon (see docs/benchmarks.md).
+// Worker thread entries are found by name: every `src/main/**/*-worker.ts` is built beside the CLI.
+const workerEntries = Object.fromEntries(
+  readdirSync('src/main', { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('-worker.ts'))
+    .map((f) => [basename(f, '.ts'), resolve(join('src/main', f))]),
+)
+
 const nativeOnly = { include: ['webgpu', '@napi-rs/canvas', '@duckdb/node-api', 'electron'] }
 
 export default defineConfig({
@@ -16,8 +24,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/cli.ts'),
           'backend-host': resolve('src/main/backend-host.ts'),
-          'csv-worker': resolve('src/main/io/csv-worker.ts'),
-          'stats-worker': resolve('src/main/stats/stats-worker.ts'),
+          ...workerEntries,
         },
         output: {
           format: 'es',

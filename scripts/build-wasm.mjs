@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const entry = 'src/main/stats/simd/assembly/index.ts'
+const entry = 'src/main/workloads/stats/simd/assembly/index.ts'
 const outFile = 'out/wasm/stats.wasm'
 
 mkdirSync(resolve(root, 'out/wasm'), { recursive: true })

@@ -3,11 +3,11 @@
 // naming what went wrong), 2 usage error.
 import { ApiError } from '../shared/api'
 import { helpText, parse, UsageError, type Command } from './cli/command'
-import { benchDeviceCommand, deviceCommand } from './cli/commands/device'
+import { benchDeviceCommand, deviceCommand } from './workloads/device/cli'
 import { serveCommand } from './cli/commands/serve'
-import { statsCommand } from './cli/commands/stats'
-import { generateAccCommand } from './cli/commands/generate'
-import { benchStatsCommand } from './cli/commands/bench-stats'
+import { statsCommand } from './workloads/stats/cli'
+import { generateAccCommand } from './workloads/stats/generate-command'
+import { benchStatsCommand } from './workloads/stats/bench-command'
 import { shutdownGpu } from './gpu/runtime'
 import { version } from '../../package.json'
 

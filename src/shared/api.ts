@@ -3,7 +3,7 @@
 import type { ChartSpec } from './charts/spec'
 import type { JobEvent, JobKind, JobParams } from './jobs'
 import type { DeviceInfo } from './device'
-import type { StatsResult } from './stats'
+import type { StatsResult } from './workloads/stats/types'
 
 export type ExportFormat = 'png' | 'svg'
 

@@ -1,7 +1,7 @@
 // Long operations are jobs: an id, progress events, cancellation, a typed result or error.
 import type { ApiErrorShape } from './api'
 import type { BenchDeviceParams, DeviceBenchResult } from './device'
-import type { StatsParams, StatsResult } from './stats'
+import type { StatsParams, StatsResult } from './workloads/stats/types'
 
 export interface JobParams {
   'bench-device': BenchDeviceParams

@@ -2,7 +2,7 @@
 // whatever crosses a process boundary is untrusted until it passes here.
 import { API_METHODS, ApiError, type ApiMethod } from './api'
 import { JOB_KINDS, type JobKind } from './jobs'
-import { PRECISIONS, STATS_BACKENDS } from './stats'
+import { PRECISIONS, STATS_BACKENDS } from './workloads/stats/types'
 import { CHART_KINDS } from './charts/spec'
 
 function fail(message: string): never {

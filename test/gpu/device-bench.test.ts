@@ -1,9 +1,9 @@
 // `bench device` on the software adapter, with tiny sizes: figures, their checks, cancellation.
 import { afterAll, describe, expect, it } from 'vitest'
 import type { JobProgress } from '../../src/shared/jobs'
-import { benchDevice } from '../../src/main/gpu/device-bench'
-import { fmaThread, measureFma } from '../../src/main/gpu/bench/fma'
-import { measureReadBandwidth } from '../../src/main/gpu/bench/read-bandwidth'
+import { benchDevice } from '../../src/main/workloads/device/bench'
+import { fmaThread, measureFma } from '../../src/main/workloads/device/fma'
+import { measureReadBandwidth } from '../../src/main/workloads/device/read-bandwidth'
 import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { timeBatches } from '../../src/main/gpu/timing'
 

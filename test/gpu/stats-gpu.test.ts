@@ -1,13 +1,13 @@
 // The gpu statistics backend on the software adapter, against an independent sort-based
 // reference and against referenceColumnStats: median and MAD bit for bit, CV within 1e-12 (f64).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BackendColumnStats, Precision } from '../../src/shared/stats'
+import type { BackendColumnStats, Precision } from '../../src/shared/workloads/stats/types'
 import { resetGpu, shaderSource } from '../../src/main/gpu/runtime'
-import { createStatsEngine } from '../../src/main/stats/engines'
-import { type GpuStatsEngine, createGpuStatsEngine } from '../../src/main/stats/gpu/engine'
-import { fixedToNumber, scaledToNumber } from '../../src/main/stats/gpu/fixed-point'
-import { PARAMS_WORDS } from '../../src/main/stats/gpu/layout'
-import { referenceColumnStats } from '../../src/main/stats/reference'
+import { createStatsEngine } from '../../src/main/workloads/stats/stats-engine'
+import { type GpuStatsEngine, createGpuStatsEngine } from '../../src/main/workloads/stats/gpu/gpu-engine'
+import { fixedToNumber, scaledToNumber } from '../../src/main/workloads/stats/gpu/fixed-point'
+import { PARAMS_WORDS } from '../../src/main/workloads/stats/gpu/layout'
+import { referenceColumnStats } from '../../src/main/workloads/stats/reference'
 import { column, csvColumns, fsum, normal, relDiff, rng, sortedMedian, sortReference } from '../helpers/stats-reference'
 
 const acc = csvColumns('../shared/data/accelerometer/ACC_016_head.csv')

@@ -1,7 +1,7 @@
 // The independent reference the statistics tests check every backend against: a sort for the
 // median and MAD, exact (Shewchuk) sums for mean and σ; and the test data generators.
 import { readFileSync } from 'node:fs'
-import type { BackendColumnStats, Precision } from '../../src/shared/stats'
+import type { BackendColumnStats, Precision } from '../../src/shared/workloads/stats/types'
 
 /** Shewchuk's exact summation (Python's math.fsum): non-overlapping partials, rounded once at the end. */
 export function fsum(xs: Iterable<number>): number {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import App from '../../src/renderer/src/App.vue'
+import App from '../../src/renderer/App.vue'
 import { FakeApi } from './fake-api'
 import { mountWith } from './mount'
 

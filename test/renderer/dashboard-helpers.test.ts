@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ChartSpec } from '../../src/shared/charts/spec'
-import { defaultLogY, shownConfig, shownSpec } from '../../src/renderer/src/charts/panel'
-import { createErrorLog } from '../../src/renderer/src/composables/errors'
-import { formatBytes, formatThroughput } from '../../src/renderer/src/format'
-import { statsChartSpecs } from '../../src/shared/charts/stats-charts'
-import { formProblem, parseColumns, statsParams, type StatsForm } from '../../src/renderer/src/stats/params'
+import { defaultLogY, shownConfig, shownSpec } from '../../src/renderer/charts/panel'
+import { createErrorLog } from '../../src/renderer/composables/errors'
+import { formatBytes, formatThroughput } from '../../src/renderer/format'
+import { statsChartSpecs } from '../../src/shared/workloads/stats/charts'
+import { formProblem, parseColumns, statsParams, type StatsForm } from '../../src/renderer/workloads/stats/params'
 import { statsFile } from './stats-fixture'
 
 const form: StatsForm = { files: ['/d/a.csv'], columns: 'acc_x, acc_y, acc_z', backends: ['gpu', 'serial'], precision: 'f64', repeat: 10, batches: 1 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Chart } from 'vue-chartjs'
 import { chartConfig } from '../../src/shared/charts'
 import type { AdapterInfo, DeviceBenchResult } from '../../src/shared/device'
-import DeviceView from '../../src/renderer/src/views/DeviceView.vue'
+import DeviceView from '../../src/renderer/workloads/device/DeviceView.vue'
 import { FakeApi } from './fake-api'
 import { drawn, mountWith } from './mount'
 

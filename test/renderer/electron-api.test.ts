@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/shared/api'
-import { electronApi, ipcError } from '../../src/renderer/src/api/electron'
-import type { PreloadApi } from '../../src/renderer/src/api/types'
+import { electronApi, ipcError } from '../../src/renderer/api/electron'
+import type { PreloadApi } from '../../src/renderer/api/types'
 
 describe('ipcError', () => {
   it('keeps the message of an IPC rejection without Electron prefix', () => {

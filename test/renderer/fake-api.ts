@@ -3,7 +3,7 @@
 import type { ChartExportRequest, DataFile, ExportResult, ResultsExportRequest } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
 import type { JobEvent, JobKind, JobParams } from '../../src/shared/jobs'
-import type { DashboardApi } from '../../src/renderer/src/api/types'
+import type { DashboardApi } from '../../src/renderer/api/types'
 
 export class FakeApi implements DashboardApi {
   readonly transport = 'websocket' as const

@@ -1,8 +1,8 @@
 // Mounting a dashboard component with a fake backend, as main.ts mounts the real one.
 import { mount } from '@vue/test-utils'
 import type { Component } from 'vue'
-import { dashboardProvides } from '../../src/renderer/src/composables/api'
-import { createErrorLog } from '../../src/renderer/src/composables/errors'
+import { dashboardProvides } from '../../src/renderer/composables/api'
+import { createErrorLog } from '../../src/renderer/composables/errors'
 import type { FakeApi } from './fake-api'
 
 export function mountWith(component: Component, api: FakeApi) {

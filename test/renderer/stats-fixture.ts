@@ -1,5 +1,5 @@
 // A small StatsResult as the backend would send it, computed here from a few values per column.
-import type { BackendRun, BatchPoint, ColumnStats, StatsFileResult, StatsResult } from '../../src/shared/stats'
+import type { BackendRun, BatchPoint, ColumnStats, StatsFileResult, StatsResult } from '../../src/shared/workloads/stats/types'
 
 function median(sorted: number[]): number {
   const m = sorted.length >> 1

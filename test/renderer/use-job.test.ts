@@ -2,7 +2,7 @@ import { effectScope } from 'vue'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import type { DeviceBenchResult } from '../../src/shared/device'
-import { useJob } from '../../src/renderer/src/composables/useJob'
+import { useJob } from '../../src/renderer/composables/useJob'
 import { FakeApi } from './fake-api'
 
 const result = { read_bandwidth_GB_per_s: 1 } as DeviceBenchResult

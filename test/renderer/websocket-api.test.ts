@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import type { JobEvent } from '../../src/shared/jobs'
 import type { WireRequest } from '../../src/shared/wire'
-import { WebSocketApi, type SocketLike } from '../../src/renderer/src/api/websocket'
-import { createApi } from '../../src/renderer/src/api'
+import { WebSocketApi, type SocketLike } from '../../src/renderer/api/websocket'
+import { createApi } from '../../src/renderer/api'
 
 /** A socket the test drives: it records what the client sends and plays what a server would. */
 class FakeSocket implements SocketLike {

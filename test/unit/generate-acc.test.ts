@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { generateAccCsv } from '../../src/main/stats/generate-acc'
+import { generateAccCsv } from '../../src/main/workloads/stats/generate-acc'
 import { loadCsv } from '../../src/main/io/csv-loader'
 import { failure } from '../helpers/failure'
 

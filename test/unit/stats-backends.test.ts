@@ -1,7 +1,7 @@
 // Every CPU statistics backend against an independent sort-based reference (run `npm run build`
 // first: the workers and the SIMD kernels load from out/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Precision } from '../../src/shared/stats'
+import type { Precision } from '../../src/shared/workloads/stats/types'
 import {
   CPU_STATS_BACKENDS,
   type CpuStatsBackend,
@@ -9,8 +9,8 @@ import {
   computeColumnStats,
   createCpuStatsEngine,
   referenceColumnStats,
-} from '../../src/main/stats'
-import { WasmHeap } from '../../src/main/stats/simd/wasm-module'
+} from '../../src/main/workloads/stats/cpu'
+import { WasmHeap } from '../../src/main/workloads/stats/simd/wasm-module'
 import { fsum, sortedMedian, sortReference, relDiff, rng, normal, column, csvColumns } from '../helpers/stats-reference'
 
 const acc = csvColumns('../shared/data/accelerometer/ACC_016_head.csv')

@@ -12,9 +12,9 @@ import {
   keyToF64,
   matchesPrefix,
   wordsToKey,
-} from '../../src/main/stats/keys'
-import { type RadixSource, radixSelect, sumHistograms } from '../../src/main/stats/radix-select'
-import { countedMad, countedMedian, countedSquaredDeviation } from '../../src/main/stats/counting'
+} from '../../src/main/workloads/stats/keys'
+import { type RadixSource, radixSelect, sumHistograms } from '../../src/main/workloads/stats/radix-select'
+import { countedMad, countedMedian, countedSquaredDeviation } from '../../src/main/workloads/stats/counting'
 import { rng } from '../helpers/stats-reference'
 
 const special = [-Infinity, -Number.MAX_VALUE, -1e300, -1, -Number.MIN_VALUE, -0, 0, Number.MIN_VALUE, 2.2e-308, 1, 1 + 2 ** -52, 1e300, Number.MAX_VALUE, Infinity]

@@ -1,6 +1,6 @@
 // Which code runs each kind of job.
-import { benchDevice } from '../gpu/device-bench'
-import { runStatsJob } from '../stats/stats-job'
+import { benchDevice } from '../workloads/device/bench'
+import { runStatsJob } from '../workloads/stats/run-stats'
 import type { DataAccess } from './data-files'
 import type { JobRunners } from './jobs'
 

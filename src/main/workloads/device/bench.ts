@@ -1,0 +1,140 @@
+// `bench device`: what the GPU can do at best (read bandwidth, f32 FMA throughput, transfers),
+// the ceilings that workload timings and rooflines are compared with.
+import { ApiError } from '../../../shared/api'
+import type { BenchDeviceParams, DeviceBenchResult } from '../../../shared/device'
+import type { JobProgress } from '../../../shared/jobs'
+import { MiB } from '../../gpu/buffers'
+import { throwIfAborted } from '../../../shared/cancel'
+import { benchData } from './data'
+import { measureFma } from './fma'
+import { measureReadBandwidth } from './read-bandwidth'
+import { measureReadback, measureUpload } from './transfers'
+import type { Gpu } from '../../gpu/gpu'
+import { getGpu } from '../../gpu/runtime'
+import { TIMING_METHOD } from '../../gpu/timing'
+
+/** Kernel shapes and batch sizes; the defaults suit an H100 or a software adapter, tune them on others. */
+export interface DeviceBenchTuning {
+  read: { workgroupSize: number; workgroups: number }
+  fma: { workgroupSize: number; workgroups: number; iters: number }
+  /** Timed batches aim to last this long, so that submit latency is a small part. */
+  targetBatchMs: number
+  /** Most dispatches per timed batch. */
+  maxBatch: number
+  /** Transfer chunk size; defaults to the runtime's. */
+  chunkBytes?: number
+}
+
+export interface BenchDeviceOptions extends BenchDeviceParams {
+  tuning?: Partial<Omit<DeviceBenchTuning, 'read' | 'fma'>> & {
+    read?: Partial<DeviceBenchTuning['read']>
+    fma?: Partial<DeviceBenchTuning['fma']>
+  }
+}
+
+export interface BenchContext {
+  signal?: AbortSignal
+  progress?(p: JobProgress): void
+  /** Defaults to the shared GPU. */
+  gpu?: Gpu
+}
+
+// Tuned on an H100 (132 SMs × 2048 threads): 8192 × 256 readers of a 256 MiB buffer (8 vec4
+// loads each) read ≈2.9 TB/s; 16 K × 256 FMA threads, 4 times the resident ones, reach ≈63 TFLOP/s.
+// Workgroup size mattered little (128…1024); far more readers than data/8 lost bandwidth.
+const HARDWARE: DeviceBenchTuning & { readBytes: number; repeats: number } = {
+  readBytes: 256 * MiB,
+  repeats: 5,
+  read: { workgroupSize: 256, workgroups: 8192 },
+  fma: { workgroupSize: 256, workgroups: 16384, iters: 2048 },
+  targetBatchMs: 50,
+  maxBatch: 500,
+}
+// SwiftShader runs kernels on the CPU: small enough to finish in about a second.
+const SOFTWARE: typeof HARDWARE = {
+  readBytes: 16 * MiB,
+  repeats: 3,
+  read: { workgroupSize: 64, workgroups: 64 },
+  fma: { workgroupSize: 64, workgroups: 8, iters: 256 },
+  targetBatchMs: 5,
+  maxBatch: 4,
+}
+
+// Share of the job's progress per phase, roughly in proportion to its time.
+const PHASES = { upload: [0, 0.15], 'read bandwidth': [0.15, 0.5], readback: [0.5, 0.65], 'fma f32': [0.65, 1] } as const
+
+export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext = {}): Promise<DeviceBenchResult> {
+  const { signal } = ctx
+  throwIfAborted(signal)
+  const gpu = ctx.gpu ?? (await getGpu())
+  const base = gpu.isSoftware ? SOFTWARE : HARDWARE
+  const t = params.tuning ?? {}
+  const tuning: DeviceBenchTuning = { ...base, ...t, read: { ...base.read, ...t.read }, fma: { ...base.fma, ...t.fma } }
+  const repeats = params.repeats ?? base.repeats
+  if (!Number.isInteger(repeats) || repeats < 1 || repeats > 1000)
+    throw new ApiError('invalid-argument', `repeats must be an integer in 1…1000, got ${params.repeats}`)
+  const readBytes = chooseReadBytes(gpu, params.readBytes ?? base.readBytes, params.readBytes !== undefined)
+
+  const report = (phase: keyof typeof PHASES, done: number, value?: number, unit?: string): void => {
+    const [from, to] = PHASES[phase]
+    ctx.progress?.({ phase, fraction: from + (to - from) * done, ...(value !== undefined && unit ? { throughput: { value, unit } } : {}) })
+  }
+  const repeatHook = (phase: keyof typeof PHASES, unit: string) => (n: number, value: number) => report(phase, n / repeats, value, unit)
+
+  report('upload', 0)
+  const { data, sum } = benchData(readBytes)
+  throwIfAborted(signal)
+  const buffer = await gpu.storage('device bench data', readBytes)
+  try {
+    const transfer = { repeats, chunkBytes: tuning.chunkBytes, signal }
+    const upload = await measureUpload(gpu, buffer, data, { ...transfer, onRepeat: repeatHook('upload', 'GB/s') })
+
+    report('read bandwidth', 0)
+    const read = await measureReadBandwidth(gpu, buffer, readBytes, sum, {
+      ...tuning.read,
+      repeats,
+      targetBatchMs: tuning.targetBatchMs,
+      maxBatch: tuning.maxBatch,
+      signal,
+      onRepeat: repeatHook('read bandwidth', 'GB/s'),
+    })
+
+    report('readback', 0)
+    const readback = await measureReadback(gpu, buffer, data, { ...transfer, onRepeat: repeatHook('readback', 'GB/s') })
+
+    report('fma f32', 0)
+    const fma = await measureFma(gpu, {
+      ...tuning.fma,
+      repeats,
+      targetBatchMs: tuning.targetBatchMs,
+      maxBatch: tuning.maxBatch,
+      signal,
+      onRepeat: repeatHook('fma f32', 'GFLOP/s'),
+    })
+
+    return {
+      adapter: gpu.adapter,
+      read_bandwidth_GB_per_s: read.GB_per_s,
+      read_bytes: read.bytes,
+      fma_f32_GFLOP_per_s: fma.GFLOP_per_s,
+      fma_flops: fma.flops,
+      upload_GB_per_s: upload,
+      readback_GB_per_s: readback,
+      transfer_bytes: readBytes,
+      timing: TIMING_METHOD,
+      repeats,
+    }
+  } finally {
+    buffer.destroy()
+  }
+}
+
+/** The bytes to read: a multiple of 16 (vec4<f32>) within what one binding and one buffer may hold. */
+function chooseReadBytes(gpu: Gpu, wanted: number, explicit: boolean): number {
+  const limit = Math.min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize)
+  if (!Number.isSafeInteger(wanted) || wanted < 16)
+    throw new ApiError('invalid-argument', `readBytes must be an integer ≥ 16, got ${wanted}`)
+  if (explicit && wanted > limit)
+    throw new ApiError('invalid-argument', `readBytes ${wanted} exceeds what this device binds at once (${limit} bytes)`)
+  return Math.floor(Math.min(wanted, limit) / 16) * 16
+}

@@ -1,0 +1,69 @@
+import { writeFile } from 'node:fs/promises'
+import { STATS_BACKENDS, type StatsBackend } from '../../../shared/workloads/stats/types'
+import { BENCH_ROWS, benchStats, type StatsBenchResult } from './bench'
+import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+
+export const benchStatsCommand: Command = {
+  name: 'bench stats',
+  summary: 'Benchmark the accelerometer workload: loading, each backend, end to end, memory; against DuckDB.',
+  usage: 'paralab bench stats [--rows N] [--file PATH] [--backend B,…] [--repeat R] [--load-repeat L] [--no-duckdb] [--json] [--save FILE]',
+  help: [
+    `  --rows N          rows of the generated file (default ${BENCH_ROWS}, the size of the dataset's ACC_001)`,
+    '  --file PATH       use this CSV instead of the generated one',
+    `  --backend B,…     backends to time (default: all; gpu when a GPU is available)`,
+    '  --repeat R        computations per backend; the median is reported (default 10)',
+    '  --load-repeat L   loads and end-to-end runs; the median is reported (default 3)',
+    '  --e2e-backend B   backend of the end-to-end run (default workers-simd)',
+    '  --no-duckdb       skip the DuckDB comparisons',
+    '  --json            print the figures as one JSON object on stdout',
+    '  --save FILE       also write that JSON object to FILE',
+  ].join('\n'),
+  options: {
+    rows: { type: 'string' },
+    file: { type: 'string' },
+    backend: { type: 'string' },
+    repeat: { type: 'string' },
+    'load-repeat': { type: 'string' },
+    'e2e-backend': { type: 'string' },
+    'no-duckdb': { type: 'boolean' },
+    json: { type: 'boolean' },
+    save: { type: 'string' },
+  },
+  async run(values) {
+    const backends = (values.backend ?? STATS_BACKENDS.join(',')).split(',') as StatsBackend[]
+    for (const b of [...backends, values['e2e-backend'] ?? 'workers-simd'])
+      if (!(STATS_BACKENDS as readonly string[]).includes(b)) throw new UsageError(`unknown backend "${b}"`)
+    const result = await benchStats({
+      rows: intOption(values.rows, 'rows', 1, 2 ** 40) ?? BENCH_ROWS,
+      file: values.file,
+      backends,
+      repeat: intOption(values.repeat, 'repeat', 1, 1000) ?? 10,
+      loadRepeat: intOption(values['load-repeat'], 'load-repeat', 1, 100) ?? 3,
+      e2eBackend: (values['e2e-backend'] ?? 'workers-simd') as StatsBackend,
+      duckdb: !values['no-duckdb'],
+      log: (line) => process.stderr.write(`${line}\n`),
+    })
+    if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+    if (values.json) writeJson(result)
+    else process.stdout.write(describe(result))
+    return 0
+  },
+}
+
+function describe(r: StatsBenchResult): string {
+  const ms = (v?: number) => (v === undefined ? 'n/a' : `${v.toFixed(v < 10 ? 2 : 0)} ms`)
+  const ratio = (v?: number) => (v === undefined ? '' : `  (${v.toFixed(2)}×)`)
+  const lines = [
+    `machine   ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_GB} GB; GPU: ${r.machine.gpu}`,
+    `file      ${r.file.path}: ${r.file.rows} rows, ${(r.file.bytes / 1e6).toFixed(0)} MB`,
+    `load      paralab ${ms(r.load.paralab_ms)}, DuckDB ${ms(r.load.duckdb_ms)}${ratio(r.load.ratio_vs_duckdb)}`,
+    'compute   (3 columns, f64, median)',
+    ...Object.entries(r.compute).map(([b, c]) => `  ${b.padEnd(13)} ${ms(c.compute_ms)}${c.upload_ms !== undefined ? `  upload ${ms(c.upload_ms)}` : ''}${ratio(c.ratio_vs_serial)}`),
+  ]
+  if (r.end_to_end)
+    lines.push(
+      `end to end paralab stats --backend ${r.end_to_end.backend}: ${ms(r.end_to_end.paralab_ms)}, DuckDB load + SQL ${ms(r.end_to_end.duckdb_ms)}${ratio(r.end_to_end.ratio_vs_duckdb)}`,
+      `peak RSS  ${r.end_to_end.peak_rss_MB?.toFixed(0) ?? 'n/a'} MB`,
+    )
+  return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
+}

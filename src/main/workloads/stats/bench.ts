@@ -1,0 +1,148 @@
+// `paralab bench stats`: the accelerometer workload against DuckDB on one generated file of the
+// dataset's size — load time, computation time per backend, end to end, and peak memory.
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { tmpdir, cpus, totalmem } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ApiError } from '../../../shared/api'
+import { DEFAULT_STATS_COLUMNS, type StatsBackend } from '../../../shared/workloads/stats/types'
+import { adapterName } from '../../../shared/device'
+import { gpuInfo } from '../../gpu/runtime'
+import { loadCsv, type CsvTable } from '../../io/csv-loader'
+import { generateAccCsv } from './generate-acc'
+import { createStatsEngine } from './stats-engine'
+import type { PreparedColumn } from './cpu-engine'
+import { median, medianMs, runChild } from './measure'
+
+export const BENCH_ROWS = 20_296_428
+export const BENCH_SEED = 1
+
+export interface StatsBenchOptions {
+  rows: number
+  file?: string
+  backends: StatsBackend[]
+  repeat: number
+  loadRepeat: number
+  e2eBackend: StatsBackend
+  duckdb: boolean
+  log: (line: string) => void
+}
+
+export interface StatsBenchResult {
+  machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
+  file: { path: string; rows: number; bytes: number }
+  load: { paralab_ms: number; duckdb_ms?: number; ratio_vs_duckdb?: number; threads: number }
+  compute: Record<string, { compute_ms: number; upload_ms?: number; ratio_vs_serial?: number }>
+  end_to_end?: { backend: string; paralab_ms: number; duckdb_ms?: number; ratio_vs_duckdb?: number; peak_rss_MB?: number }
+  notes: string[]
+}
+
+/** DuckDB is a dev dependency of this benchmark only; without it the comparisons are skipped. */
+async function openDuckDb(): Promise<{ run(sql: string): Promise<void>; all(sql: string): Promise<Record<string, unknown>[]>; close(): void } | undefined> {
+  try {
+    const { DuckDBInstance } = await import('@duckdb/node-api')
+    const instance = await DuckDBInstance.create(':memory:')
+    const con = await instance.connect()
+    return {
+      run: async (sql) => void (await con.run(sql)),
+      all: async (sql) => (await con.runAndReadAll(sql)).getRowObjects() as Record<string, unknown>[],
+      close: () => con.closeSync(),
+    }
+  } catch {
+    return undefined
+  }
+}
+
+export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchResult> {
+  const notes: string[] = []
+  const path = opts.file ?? join(tmpdir(), 'paralab-bench', `acc-${opts.rows}-seed${BENCH_SEED}.csv`)
+  let bytes: number
+  if (!existsSync(path)) {
+    opts.log(`generating ${path} (${opts.rows} rows, seed ${BENCH_SEED})…`)
+    await mkdir(dirname(path), { recursive: true })
+    bytes = (await generateAccCsv(path, { rows: opts.rows, seed: BENCH_SEED })).bytes
+  }
+  const gpu = await gpuInfo()
+  const sql = (s: string) => s.replaceAll('$FILE', path.replaceAll("'", "''"))
+
+  // Load: the parallel loader against DuckDB reading the same file into a table (warm page cache).
+  let table!: CsvTable
+  await loadCsv(path, { columns: DEFAULT_STATS_COLUMNS })
+  const loadMs = await medianMs(opts.loadRepeat, async () => {
+    table = await loadCsv(path, { columns: DEFAULT_STATS_COLUMNS })
+  })
+  bytes = table.bytes
+  opts.log(`load: paralab ${loadMs.toFixed(0)} ms`)
+  const duck = opts.duckdb ? await openDuckDb() : undefined
+  if (opts.duckdb && !duck) notes.push('DuckDB (@duckdb/node-api) is not installed: comparisons with it were skipped')
+  let duckLoadMs: number | undefined
+  if (duck) {
+    duckLoadMs = await medianMs(opts.loadRepeat, async () => {
+      await duck.run('DROP TABLE IF EXISTS t')
+      await duck.run(sql(`CREATE TABLE t AS SELECT * FROM read_csv('$FILE')`))
+    })
+    await duck.run('DROP TABLE IF EXISTS t')
+    opts.log(`load: duckdb ${duckLoadMs.toFixed(0)} ms`)
+  }
+
+  // Computation of all three columns in f64, data already loaded (and uploaded, for the GPU).
+  const compute: StatsBenchResult['compute'] = {}
+  for (const backend of opts.backends) {
+    if (backend === 'gpu' && !gpu.available) {
+      notes.push(`gpu skipped: ${gpu.reason}`)
+      continue
+    }
+    const engine = await createStatsEngine(backend, {})
+    try {
+      const t = performance.now()
+      const cols: PreparedColumn[] = []
+      for (const c of DEFAULT_STATS_COLUMNS) cols.push(await engine.prepare(table.columns[c].values, 'f64'))
+      const prepareMs = performance.now() - t
+      const ms = await medianMs(opts.repeat, async () => {
+        for (const col of cols) await engine.compute(col)
+      })
+      compute[backend] = { compute_ms: ms, ...(backend === 'gpu' && { upload_ms: prepareMs }) }
+      opts.log(`compute: ${backend} ${ms.toFixed(2)} ms${backend === 'gpu' ? ` (upload ${prepareMs.toFixed(0)} ms)` : ''}`)
+      for (const col of cols) engine.release(col)
+    } finally {
+      await engine.dispose()
+    }
+  }
+  if (compute.serial) for (const r of Object.values(compute)) r.ratio_vs_serial = r.compute_ms / compute.serial.compute_ms
+
+  // End to end: `paralab stats` as a user runs it, against DuckDB loading and computing CV and MAD in SQL.
+  let endToEnd: StatsBenchResult['end_to_end']
+  const cli = join(dirname(fileURLToPath(import.meta.url)), 'cli.js')
+  if (existsSync(cli)) {
+    const runs = []
+    for (let i = 0; i < opts.loadRepeat; i++) {
+      const r = await runChild(process.execPath, [cli, 'stats', path, '--backend', opts.e2eBackend, '--repeat', '1', '--json'])
+      if (r.code !== 0) throw new ApiError('internal', `paralab stats failed: ${r.stderr.trim().split('\n').pop()}`)
+      runs.push(r)
+    }
+    endToEnd = { backend: opts.e2eBackend, paralab_ms: median(runs.map((r) => r.ms)), peak_rss_MB: Math.max(...runs.map((r) => r.peakRssMb ?? 0)) || undefined }
+    opts.log(`end to end: paralab stats ${endToEnd.paralab_ms.toFixed(0)} ms, peak RSS ${endToEnd.peak_rss_MB?.toFixed(0)} MB`)
+    if (duck) {
+      const select = DEFAULT_STATS_COLUMNS.map((c) => `stddev_pop(${c}) / avg(${c}) AS cv_${c}, mad(${c}) AS mad_${c}`).join(', ')
+      endToEnd.duckdb_ms = await medianMs(opts.loadRepeat, async () => {
+        await duck.run('DROP TABLE IF EXISTS t')
+        await duck.run(sql(`CREATE TABLE t AS SELECT * FROM read_csv('$FILE')`))
+        await duck.all(`SELECT ${select} FROM t`)
+      })
+      await duck.run('DROP TABLE IF EXISTS t')
+      endToEnd.ratio_vs_duckdb = endToEnd.paralab_ms / endToEnd.duckdb_ms
+      opts.log(`end to end: duckdb ${endToEnd.duckdb_ms.toFixed(0)} ms`)
+    }
+  } else notes.push('end to end skipped: run from the built CLI (out/main/cli.js)')
+  duck?.close()
+
+  return {
+    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memory_GB: Math.round(totalmem() / 2 ** 30), gpu: gpu.available ? adapterName(gpu.adapter!) : `none (${gpu.reason})` },
+    file: { path, rows: table.rows, bytes },
+    load: { paralab_ms: loadMs, duckdb_ms: duckLoadMs, ratio_vs_duckdb: duckLoadMs ? loadMs / duckLoadMs : undefined, threads: cpus().length },
+    compute,
+    end_to_end: endToEnd,
+    notes,
+  }
+}

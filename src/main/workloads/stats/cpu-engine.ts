@@ -1,0 +1,208 @@
+// CPU statistics engines: one per backend, holding its worker pool and SIMD instance across
+// repeats so that timing `compute` measures the computation only.
+//
+//   const engine = await createCpuStatsEngine('workers-simd', { signal })
+//   const column = engine.prepare(values, 'f64')       // copies into shared/wasm memory if needed
+//   const stats = await engine.compute(column)          // or compute(column, rows) for a prefix
+//   engine.release(column); await engine.dispose()
+import { availableParallelism } from 'node:os'
+import { ApiError } from '../../../shared/api'
+import type { BackendColumnStats, Precision, StatsBackend } from '../../../shared/workloads/stats/types'
+import { WorkerPool } from '../../workers/pool'
+import { columnStats } from './column-stats'
+import { type ColumnRef, REGION_BYTES, REGION_WORDS, bytesPerValue } from './slice-kernels'
+import { WasmKernels } from './simd/wasm-kernels'
+import { WasmHeap, createStatsMemory, loadStatsWasm, regionPtr } from './simd/wasm-module'
+import { LocalRunner, PoolRunner, type SliceRunner, type Workspace } from './slice-runner'
+import { TsKernels } from './js-kernels'
+
+export type CpuStatsBackend = Exclude<StatsBackend, 'gpu'>
+export const CPU_STATS_BACKENDS: readonly CpuStatsBackend[] = ['serial', 'simd', 'workers', 'workers-simd']
+
+export interface CpuStatsEngineOptions {
+  /** Worker threads of the `workers*` backends; default os.availableParallelism(). */
+  threads?: number
+  /** Aborting stops the workers at once; every pending and later compute rejects with code 'cancelled'. */
+  signal?: AbortSignal
+}
+
+/** A column made ready for one engine and precision (f32 columns hold the values rounded to f32). */
+export interface PreparedColumn {
+  readonly n: number
+  readonly precision: Precision
+}
+
+export interface CpuStatsEngine {
+  readonly backend: CpuStatsBackend
+  /** Threads the computation runs on. */
+  readonly threads: number
+  prepare(values: Float64Array, precision: Precision): PreparedColumn
+  /** Statistics of the column's first `length` values (default all). */
+  compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
+  /** Frees the column's copy, if the engine made one. */
+  release(column: PreparedColumn): void
+  dispose(): Promise<void>
+}
+
+class Column implements PreparedColumn {
+  released = false
+  constructor(
+    readonly owner: Engine,
+    readonly ref: ColumnRef,
+    readonly bytes: number,
+  ) {}
+  get n(): number {
+    return this.ref.length
+  }
+  get precision(): Precision {
+    return this.ref.precision
+  }
+}
+
+/** Where an engine keeps columns: as given (or copied to shared memory), or in wasm memory. */
+interface ColumnStore {
+  place(values: Float64Array, precision: Precision): { ref: ColumnRef; bytes: number }
+  free(ref: ColumnRef, bytes: number): void
+}
+
+let nextWorkspaceId = 1
+
+export async function createCpuStatsEngine(backend: CpuStatsBackend, options: CpuStatsEngineOptions = {}): Promise<CpuStatsEngine> {
+  const { signal } = options
+  if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
+  const parallel = backend === 'workers' || backend === 'workers-simd'
+  const threads = parallel ? (options.threads ?? availableParallelism()) : 1
+  if (!Number.isInteger(threads) || threads < 1) throw new ApiError('invalid-argument', `threads must be a positive integer, got ${threads}`)
+  const simd = backend === 'simd' || backend === 'workers-simd'
+
+  let store: ColumnStore
+  let workspace: Workspace | undefined
+  let local: SliceRunner | undefined
+  if (simd) {
+    const module = await loadStatsWasm()
+    const memory = createStatsMemory(threads)
+    store = wasmStore(memory, new WasmHeap(memory, regionPtr(threads)))
+    if (parallel) workspace = { kind: 'wasm', id: nextWorkspaceId++, module, memory }
+    else local = new LocalRunner(new WasmKernels(module, memory), () => new Int32Array(memory.buffer, regionPtr(0), REGION_WORDS), signal)
+  } else {
+    store = bufferStore(parallel)
+    if (parallel) workspace = { kind: 'ts', regions: new SharedArrayBuffer(threads * REGION_BYTES) }
+    else {
+      const regions = new Int32Array(REGION_WORDS)
+      local = new LocalRunner(new TsKernels(regions), () => regions, signal)
+    }
+  }
+  const pool = parallel ? new WorkerPool('stats-worker', threads) : undefined
+  const runner = pool ? new PoolRunner(pool, threads, workspace!) : local!
+  return new Engine(backend, threads, store, runner, pool, signal)
+}
+
+class Engine implements CpuStatsEngine {
+  private disposed = false
+  private queue: Promise<unknown> = Promise.resolve()
+  private readonly onAbort = () => void this.pool?.terminate()
+
+  constructor(
+    readonly backend: CpuStatsBackend,
+    readonly threads: number,
+    private readonly store: ColumnStore,
+    private readonly runner: SliceRunner,
+    private readonly pool: WorkerPool | undefined,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener('abort', this.onAbort, { once: true })
+  }
+
+  prepare(values: Float64Array, precision: Precision): PreparedColumn {
+    this.assertLive()
+    const { ref, bytes } = this.store.place(values, precision)
+    return new Column(this, ref, bytes)
+  }
+
+  compute(column: PreparedColumn, length = column.n): Promise<BackendColumnStats> {
+    // One computation at a time: they share the slices' scratch regions.
+    const run = this.queue.then(() => this.computeNow(column, length))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private async computeNow(column: PreparedColumn, length: number): Promise<BackendColumnStats> {
+    this.assertLive()
+    if (this.signal?.aborted) throw new ApiError('cancelled', 'cancelled')
+    const c = this.own(column)
+    if (!Number.isInteger(length) || length < 0 || length > c.n)
+      throw new ApiError('invalid-argument', `length ${length} is outside 0…${c.n} (the prepared column's values)`)
+    return columnStats(this.runner, c.ref, length)
+  }
+
+  release(column: PreparedColumn): void {
+    const c = this.own(column)
+    c.released = true
+    this.store.free(c.ref, c.bytes)
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    this.signal?.removeEventListener('abort', this.onAbort)
+    await this.pool?.terminate()
+  }
+
+  private own(column: PreparedColumn): Column {
+    if (!(column instanceof Column) || column.owner !== this) throw new ApiError('invalid-argument', `the column was prepared by another engine`)
+    if (column.released) throw new ApiError('invalid-argument', 'the column was released')
+    return column
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new ApiError('internal', `the ${this.backend} statistics engine was disposed`)
+  }
+}
+
+/** Typed-array columns; the workers need them in shared memory, so others are copied there once. */
+function bufferStore(shared: boolean): ColumnStore {
+  return {
+    place(values, precision) {
+      const n = values.length
+      const bytes = n * bytesPerValue(precision)
+      if (precision === 'f64' && (!shared || values.buffer instanceof SharedArrayBuffer))
+        return { ref: { precision, length: n, where: 'buffer', buffer: values.buffer, byteOffset: values.byteOffset }, bytes: 0 }
+      const buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes)
+      if (precision === 'f64') new Float64Array(buffer).set(values)
+      else new Float32Array(buffer).set(values) // rounds to nearest f32, as Math.fround
+      return { ref: { precision, length: n, where: 'buffer', buffer, byteOffset: 0 }, bytes }
+    },
+    free() {
+      // Garbage collected with the column.
+    },
+  }
+}
+
+function wasmStore(memory: WebAssembly.Memory, heap: WasmHeap): ColumnStore {
+  return {
+    place(values, precision) {
+      const n = values.length
+      const bytes = n * bytesPerValue(precision)
+      const ptr = heap.alloc(bytes)
+      if (precision === 'f64') new Float64Array(memory.buffer, ptr, n).set(values)
+      else new Float32Array(memory.buffer, ptr, n).set(values)
+      return { ref: { precision, length: n, where: 'wasm', ptr }, bytes }
+    },
+    free(ref, bytes) {
+      if (ref.where === 'wasm') heap.release(ref.ptr, bytes)
+    },
+  }
+}
+
+/** One-off computation: an engine for one column, disposed afterwards. */
+export async function computeColumnStats(
+  values: Float64Array,
+  options: CpuStatsEngineOptions & { backend: CpuStatsBackend; precision?: Precision },
+): Promise<BackendColumnStats> {
+  const engine = await createCpuStatsEngine(options.backend, options)
+  try {
+    return await engine.compute(engine.prepare(values, options.precision ?? 'f64'))
+  } finally {
+    await engine.dispose()
+  }
+}

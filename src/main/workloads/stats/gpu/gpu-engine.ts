@@ -1,0 +1,396 @@
+// The `gpu` statistics backend: WebGPU kernels for the sums and for the median and MAD.
+//
+//   const engine = await createGpuStatsEngine({ signal })
+//   const column = await engine.prepare(values, 'f64')   // uploads the column (raw doubles)
+//   const stats = await engine.compute(column, rows)      // data stays on the GPU
+//
+// A compute is two submits, each ending in one small read of the selection state:
+//   1. sample → scan (Σx, bracket counts, candidates) → combine → bracket → 3 × (refine, pick):
+//      Σx and the keys of the two middle values (a column that needs more levels gets a
+//      second submit of 3);
+//   2. the same over (x − mean)² and |x − median|, bracketed by the host from the values pass's
+//      sample (deviation-bracket.ts): Σ(x − mean)² and the MAD's middle keys.
+// The host turns sums and keys into numbers between and after (shaders/stats/select.wgsl
+// explains the selection). f64 is exact: the median and MAD are the reference's bit for bit,
+// and the sums are accurate to ~2^-75 of their largest term (shaders/stats/f64.wgsl).
+import { ApiError } from '../../../../shared/api'
+import type { BackendColumnStats, Precision } from '../../../../shared/workloads/stats/types'
+import { type Gpu, getGpu, throwIfAborted } from '../../../gpu/runtime'
+import { midpoint } from '../counting'
+import { type Key, keyToValue } from '../keys'
+import type { StatsEngine } from '../stats-engine'
+import type { PreparedColumn } from '../cpu-engine'
+import { type DeviationBracket, deviationBracket } from './deviation-bracket'
+import { fixedToNumber } from './fixed-point'
+import { type Entry, BINDINGS, type StatsKernels, statsKernels } from './stats-shaders'
+import {
+  BINS,
+  FIRST_LEVELS,
+  LEVELS,
+  MAX_REFINE_GROUPS,
+  MAX_SCAN_GROUPS,
+  PARAMS,
+  PARAMS_WORDS,
+  PARTIAL_BYTES,
+  SAMPLE,
+  SCAN_TILE,
+  SLOT_BYTES,
+  STATE,
+} from './layout'
+
+export interface GpuStatsEngineOptions {
+  /** Aborting makes pending and later computes reject with code 'cancelled' (checked between submits). */
+  signal?: AbortSignal
+  /** Defaults to the shared GPU. */
+  gpu?: Gpu
+  /** Keys per workgroup of a selection level (tuning; defaults suit SwiftShader and an H100). */
+  levelKeys?: number
+}
+
+/** How one selection went, for benchmarks and tests. */
+export interface SelectionTrace {
+  /** Keys in the sample's bracket. */
+  inside: number
+  /** Whether the levels ran over the bracket's keys only (else over the whole column). */
+  compacted: boolean
+  /** Wall-clock milliseconds from the submit to the state read back on the host. */
+  ms: number
+}
+
+export interface GpuStatsEngine extends StatsEngine {
+  readonly gpu: Gpu
+  prepare(values: Float64Array, precision: Precision): Promise<PreparedColumn>
+  /** The last compute's selections: of the median, then of the MAD. */
+  readonly lastTrace: { median: SelectionTrace; mad: SelectionTrace } | null
+}
+
+const BYTES_PER_VALUE: Record<Precision, number> = { f64: 8, f32: 4 }
+
+class GpuColumn implements PreparedColumn {
+  released = false
+  /** Per pass (deviation or not): each entry's pipeline and bind group over `boundTo`'s buffers. */
+  readonly bound = new Map<boolean, Map<Entry, { pipeline: GPUComputePipeline; group: GPUBindGroup }>>()
+  boundTo: Scratch | null = null
+  constructor(
+    readonly owner: Engine,
+    readonly buffer: GPUBuffer,
+    readonly n: number,
+    readonly precision: Precision,
+  ) {}
+}
+
+export async function createGpuStatsEngine(opts: GpuStatsEngineOptions = {}): Promise<GpuStatsEngine> {
+  throwIfAborted(opts.signal)
+  const gpu = opts.gpu ?? (await getGpu())
+  return new Engine(gpu, opts.signal, opts.levelKeys)
+}
+
+/** Buffers every compute uses, grown to the largest column seen. */
+interface Scratch {
+  params: GPUBuffer
+  state: GPUBuffer
+  partials: GPUBuffer
+  candidates: GPUBuffer
+  /** Candidate keys `candidates` holds. */
+  capacity: number
+  hist: GPUBuffer
+  slots: GPUBuffer
+  /** The values pass's sorted sample, for the deviation pass. */
+  sample: GPUBuffer
+  readback: GPUBuffer
+}
+
+/** One dispatch. */
+interface Step {
+  entry: Entry
+  pipeline: GPUComputePipeline
+  group: GPUBindGroup
+  workgroups: number
+}
+
+function repeat<T>(items: readonly T[], times: number): T[] {
+  return Array.from({ length: times }, () => items).flat()
+}
+
+function targetsDone(words: Uint32Array): boolean {
+  return [0, 1].every((j) => words[STATE.targets + j * STATE.targetWords + 5] === 1)
+}
+
+function encodeSteps(pass: GPUComputePassEncoder, steps: readonly Step[]): void {
+  for (const { pipeline, group, workgroups } of steps) {
+    pass.setPipeline(pipeline)
+    pass.setBindGroup(0, group)
+    pass.dispatchWorkgroups(workgroups)
+  }
+}
+
+/** What a pass computes: sums and keys of x, or of the deviations (bracketed by the host). */
+interface PassSpec {
+  deviation: boolean
+  mean: number
+  center: number
+  bracket?: DeviationBracket
+}
+
+/** One pass's outcome, read from the state buffer. */
+interface PassResult {
+  /** The values pass's sorted sample keys (lo, hi words). */
+  sample?: Uint32Array
+  sumWords: Uint32Array
+  sumUnit: number
+  keys: [Key, Key]
+  trace: SelectionTrace
+}
+
+class Engine implements GpuStatsEngine {
+  lastTrace: GpuStatsEngine['lastTrace'] = null
+  private scratch: Scratch | null = null
+  private readonly columns = new Set<GpuColumn>()
+  private queue: Promise<unknown> = Promise.resolve()
+  private disposed = false
+  /**
+   * Keys per workgroup of a selection level. SwiftShader spends milliseconds clearing each
+   * workgroup's histogram, so there fewer, busier workgroups win; GPUs want many.
+   */
+  private readonly levelKeys: number
+
+  constructor(
+    readonly gpu: Gpu,
+    private readonly signal: AbortSignal | undefined,
+    levelKeys?: number,
+  ) {
+    this.levelKeys = levelKeys ?? (gpu.isSoftware ? 65536 : 8192)
+    if (!Number.isInteger(this.levelKeys) || this.levelKeys < 1) throw new ApiError('invalid-argument', `levelKeys must be a positive integer, got ${levelKeys}`)
+  }
+
+  async prepare(values: Float64Array, precision: Precision): Promise<PreparedColumn> {
+    this.assertLive()
+    throwIfAborted(this.signal)
+    if (precision !== 'f64' && precision !== 'f32') throw new ApiError('invalid-argument', `precision must be f64 or f32, got ${precision}`)
+    const n = values.length
+    const bytes = n * BYTES_PER_VALUE[precision]
+    const limit = this.gpu.limits.maxStorageBufferBindingSize
+    if (bytes > limit)
+      throw new ApiError(
+        'invalid-argument',
+        `a column of ${n} ${precision} values (${bytes} bytes) exceeds the GPU's storage binding limit of ${limit} bytes`,
+      )
+    const data = precision === 'f64' ? values : Float32Array.from(values)
+    // Compiling (the first time) overlaps the upload rather than the first compute; a failure
+    // shows again, with its message, when compute needs the pipeline.
+    statsKernels(this.gpu.device, precision)
+      .warm()
+      .catch(() => {})
+    // At least one value's worth, so that an empty column still binds.
+    const buffer =
+      n > 0 ? await this.gpu.storage(`stats column (${n} ${precision})`, data, { signal: this.signal }) : await this.gpu.storage('stats column (empty)', 16)
+    const column = new GpuColumn(this, buffer, n, precision)
+    this.columns.add(column)
+    return column
+  }
+
+  async compute(column: PreparedColumn, length = column.n): Promise<BackendColumnStats> {
+    this.assertLive()
+    const c = this.own(column)
+    if (!Number.isInteger(length) || length < 0 || length > c.n)
+      throw new ApiError('invalid-argument', `length ${length} is outside 0…${c.n} (the prepared column's values)`)
+    // Computes share the scratch buffers: one at a time.
+    const run = this.queue.then(() => this.computeNow(c, length))
+    this.queue = run.catch(() => {})
+    return run
+  }
+
+  release(column: PreparedColumn): void {
+    const c = this.own(column)
+    c.released = true
+    this.columns.delete(c)
+    c.buffer.destroy()
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    await this.queue
+    for (const c of this.columns) c.buffer.destroy()
+    this.columns.clear()
+    if (this.scratch) for (const b of Object.values(this.scratch)) if (typeof b === 'object') b.destroy()
+    this.scratch = null
+  }
+
+  private async computeNow(c: GpuColumn, n: number): Promise<BackendColumnStats> {
+    throwIfAborted(this.signal)
+    if (n === 0) return { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
+    const precision = c.precision
+    const round = precision === 'f64' ? (x: number) => x : Math.fround
+    const kernels = statsKernels(this.gpu.device, precision)
+    const s = this.ensureScratch(c.n)
+
+    const first = await this.pass(kernels, s, c, n, { deviation: false, mean: 0, center: 0 })
+    const mean = round(this.sumValue(first, precision) / n)
+    const median = midpoint(keyToValue(first.keys[0], precision), keyToValue(first.keys[1], precision), precision)
+    const bracket = deviationBracket(first.sample!, Math.min(n, SAMPLE), n, median, precision)
+
+    throwIfAborted(this.signal)
+    const second = await this.pass(kernels, s, c, n, { deviation: true, mean, center: median, bracket })
+    const squares = this.sumValue(second, precision)
+    const mad = midpoint(keyToValue(second.keys[0], precision), keyToValue(second.keys[1], precision), precision)
+    const std = round(Math.sqrt(round(squares / n)))
+    this.lastTrace = { median: first.trace, mad: second.trace }
+    return { mean, std, cv: round(std / mean), median, mad }
+  }
+
+  private sumValue(r: PassResult, precision: Precision): number {
+    if (precision === 'f64') return fixedToNumber(r.sumWords, r.sumUnit)
+    const f = new Float32Array(r.sumWords.buffer, r.sumWords.byteOffset, 2)
+    return Math.fround(f[0] + f[1])
+  }
+
+  /** One pass: the sums and the selection of the middle keys, of x or of the deviations. */
+  private async pass(kernels: StatsKernels, s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<PassResult> {
+    const steps = await this.steps(kernels, s, c, n, spec)
+    const deviation = spec.deviation
+    const label = `stats ${deviation ? 'deviations' : 'values'} (${n} ${c.precision})`
+    const t0 = performance.now()
+    const submit = async (work: Step[], first: boolean) => {
+      await this.gpu.run(
+        label,
+        (encoder) => {
+          if (first) encoder.clearBuffer(s.hist)
+          const pass = encoder.beginComputePass({ label })
+          encodeSteps(pass, work)
+          pass.end()
+          encoder.copyBufferToBuffer(s.state, 0, s.readback, 0, STATE.words * 4)
+          // The values pass's sorted sample brackets the deviations.
+          if (!deviation) encoder.copyBufferToBuffer(s.sample, 0, s.readback, STATE.words * 4, SAMPLE * 8)
+        },
+        { signal: this.signal },
+      )
+      return this.readState(s.readback, deviation ? STATE.words : STATE.words + 2 * SAMPLE)
+    }
+    // Most columns need two or three levels: the rest go in a second submit only when needed,
+    // since idle levels still cost a dispatch each.
+    let words = await submit([...steps.head, ...repeat(steps.level, FIRST_LEVELS)], true)
+    if (!targetsDone(words)) words = await submit(repeat(steps.level, LEVELS - FIRST_LEVELS), false)
+    const ms = performance.now() - t0
+    const nonfinite = words[STATE.nonfinite]
+    if (!deviation && nonfinite > 0)
+      throw new ApiError('invalid-input', `the column holds ${nonfinite} non-finite values (NaN or ±Infinity) among its first ${n}`)
+    if (words[STATE.error] !== 0)
+      throw new ApiError('internal', `${label}: selection of target ${words[STATE.error] - 1} found fewer keys than its rank`)
+    const keys = [0, 1].map((j) => {
+      const t = STATE.targets + j * STATE.targetWords
+      if (words[t + 5] !== 1) throw new ApiError('internal', `${label}: selection of target ${j} did not finish in ${LEVELS} levels`)
+      return { lo: words[t + 6], hi: words[t + 7] }
+    }) as [Key, Key]
+    return {
+      sample: deviation ? undefined : words.subarray(STATE.words),
+      sumWords: words.slice(STATE.sum, STATE.sum + 4),
+      sumUnit: words[STATE.sumUnit] | 0,
+      keys,
+      trace: { inside: words[STATE.inside], compacted: words[STATE.compacted] === 1, ms },
+    }
+  }
+
+  /** The dispatches of one pass, its parameters written. */
+  private async steps(kernels: StatsKernels, s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<{ head: Step[]; level: Step[] }> {
+    const { deviation, mean, center, bracket } = spec
+    const scanGroups = Math.min(Math.ceil(n / SCAN_TILE), MAX_SCAN_GROUPS)
+    // Sized for the candidates of a typical bracket (~10 % of the keys). Indirect dispatches sized
+    // on the GPU would fit better, but cost about a millisecond each on an H100 (Dawn, Vulkan).
+    const refineGroups = Math.min(Math.max(1, Math.ceil(n / (8 * this.levelKeys))), MAX_REFINE_GROUPS)
+    const params = new ArrayBuffer(PARAMS_WORDS * 4)
+    const words = new Uint32Array(params)
+    words.set([n, s.capacity, scanGroups, refineGroups])
+    if (c.precision === 'f64') {
+      new Float64Array(params, PARAMS.mean * 4, 1)[0] = mean
+      new Float64Array(params, PARAMS.center * 4, 1)[0] = center
+    } else {
+      new Float32Array(params, PARAMS.mean * 4, 1)[0] = mean
+      new Float32Array(params, PARAMS.center * 4, 1)[0] = center
+    }
+    if (bracket) {
+      const put = (at: number, k: Key) => words.set([k.lo, k.hi], at)
+      put(PARAMS.bracketLo, bracket.lo)
+      put(PARAMS.bracketHi, bracket.hi)
+      put(PARAMS.innerLo, bracket.inner[0])
+      put(PARAMS.innerHi, bracket.inner[1])
+      put(PARAMS.outerLo, bracket.outer[0])
+      put(PARAMS.outerHi, bracket.outer[1])
+      words[PARAMS.exact] = bracket.exact ? 1 : 0
+    }
+    this.gpu.device.queue.writeBuffer(s.params, 0, params)
+
+    const buffers: Record<number, GPUBuffer> = {
+      0: c.buffer,
+      1: s.params,
+      2: s.state,
+      3: s.partials,
+      4: s.candidates,
+      5: s.hist,
+      6: s.slots,
+      8: s.sample,
+    }
+    const head: Entry[] = [deviation ? 'start' : 'sample', 'scan', 'combine', 'bracket']
+    const level: Entry[] = ['refine', 'pick']
+    // Pipelines and bind groups stay valid while the column and the scratch buffers do.
+    let bound = c.bound.get(deviation)
+    if (!bound || c.boundTo !== s) {
+      if (c.boundTo !== s) c.bound.clear()
+      c.boundTo = s
+      bound = new Map()
+      for (const e of [...head, ...level]) {
+        const pipeline = await kernels.pipeline(e, deviation)
+        bound.set(e, { pipeline, group: this.gpu.bind(pipeline, Object.fromEntries(BINDINGS[e].map((b) => [b, buffers[b]]))) })
+      }
+      c.bound.set(deviation, bound)
+    }
+    const groups: Record<Entry, number> = { sample: 1, start: 1, scan: scanGroups, combine: 1, bracket: 1, refine: refineGroups, pick: 1 }
+    const step = (entry: Entry): Step => ({ entry, ...bound!.get(entry)!, workgroups: groups[entry] })
+    return { head: head.map(step), level: level.map(step) }
+  }
+
+  private async readState(readback: GPUBuffer, count: number): Promise<Uint32Array> {
+    try {
+      await readback.mapAsync(GPUMapMode.READ, 0, count * 4)
+    } catch (e) {
+      throw await this.gpu.failure(e, 'reading the statistics state')
+    }
+    const words = new Uint32Array(readback.getMappedRange(0, count * 4).slice(0))
+    readback.unmap()
+    return words
+  }
+
+  private ensureScratch(n: number): Scratch {
+    // Candidates: the bracket holds ~9 % of the keys; room for half keeps heavy ties compacted too.
+    const capacity = Math.max(4096, Math.ceil(n / 2))
+    const s = this.scratch
+    if (s && s.capacity >= capacity) return s
+    if (s) for (const b of Object.values(s)) if (typeof b === 'object') b.destroy()
+    const g = this.gpu
+    const storage = GPUBufferUsage.STORAGE
+    const limit = g.limits.maxStorageBufferBindingSize
+    const cap = Math.min(capacity, Math.floor(limit / 8))
+    this.scratch = {
+      params: g.buffer(PARAMS_WORDS * 4, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, 'stats params'),
+      state: g.buffer(STATE.words * 4, storage | GPUBufferUsage.COPY_SRC, 'stats state'),
+      partials: g.buffer(MAX_SCAN_GROUPS * PARTIAL_BYTES, storage, 'stats partial sums'),
+      candidates: g.buffer(cap * 8, storage, 'stats candidate keys'),
+      capacity: cap,
+      hist: g.buffer(2 * BINS * 4, storage | GPUBufferUsage.COPY_DST, 'stats histograms'),
+      slots: g.buffer(MAX_REFINE_GROUPS * SLOT_BYTES, storage, 'stats key bounds'),
+      sample: g.buffer(SAMPLE * 8, storage | GPUBufferUsage.COPY_SRC, 'stats sorted sample'),
+      readback: g.buffer(STATE.words * 4 + SAMPLE * 8, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'stats state readback'),
+    }
+    return this.scratch
+  }
+
+  private own(column: PreparedColumn): GpuColumn {
+    if (!(column instanceof GpuColumn) || column.owner !== this) throw new ApiError('invalid-argument', 'the column was prepared by another engine')
+    if (column.released) throw new ApiError('invalid-argument', 'the column was released')
+    return column
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new ApiError('internal', 'the gpu statistics engine was disposed')
+  }
+}

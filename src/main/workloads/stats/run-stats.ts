@@ -1,0 +1,166 @@
+// A statistics job, as the accelerometer study ran it: load each file, then run every chosen
+// backend R times on prefixes n/K, 2n/K, …, n of each column and keep the median time. The f64
+// reference results are the first f64 backend's (all are exact), or for f32 runs a separate f64
+// run of the fastest CPU backend.
+import { basename } from 'node:path'
+import { ApiError } from '../../../shared/api'
+import {
+  DEFAULT_STATS_COLUMNS,
+  type BackendColumnStats,
+  type BackendRun,
+  type BatchPoint,
+  type ColumnStats,
+  type Deviation,
+  type Precision,
+  type StatsBackend,
+  type StatsFileResult,
+  type StatsParams,
+  type StatsResult,
+} from '../../../shared/workloads/stats/types'
+import { throwIfAborted } from '../../../shared/cancel'
+import { median } from '../../../shared/median'
+import type { DataAccess } from '../../backend/data-files'
+import type { JobContext } from '../../backend/jobs'
+import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
+import { createStatsEngine, type StatsEngine } from './stats-engine'
+
+/** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
+const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
+/** Share of a file's progress bar spent loading it. */
+const LOAD_SHARE = 0.3
+
+export async function runStatsJob(params: StatsParams, ctx: JobContext, files: DataAccess): Promise<StatsResult> {
+  const paths = await Promise.all(params.files.map((f) => files.check(f)))
+  const results: StatsFileResult[] = []
+  for (const [i, path] of paths.entries()) {
+    const report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) =>
+      ctx.progress({ phase, fraction: (i + fraction) / paths.length, throughput })
+    results.push(await statsForFile(params.files[i], path, params, ctx.signal, report))
+  }
+  return { files: results }
+}
+
+type Report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) => void
+
+async function statsForFile(shown: string, path: string, params: StatsParams, signal: AbortSignal, report: Report): Promise<StatsFileResult> {
+  const name = basename(shown)
+  const columns = await chooseColumns(shown, path, params.columns)
+  const t0 = performance.now()
+  const table = await loadCsv(path, {
+    columns,
+    signal,
+    progress: (p) => {
+      const s = (performance.now() - t0) / 1000
+      report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${name} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
+    },
+  })
+
+  // Every backend is exact in f64, so an f64 run is itself the reference; f32 runs need one.
+  const needReference = params.precision !== 'f64'
+  const steps = columns.length * ((needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat)
+  let done = 0
+  const step = (phase: string) => report(LOAD_SHARE + ((1 - LOAD_SHARE) * ++done) / steps, phase)
+
+  const backends: Record<string, BackendRun> = {}
+  const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))
+  let reference: Record<string, BackendColumnStats> | undefined
+  if (needReference) {
+    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, signal, () => step(`f64 reference · ${name}`))).full
+  }
+  for (const backend of params.backends) {
+    const run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, signal, () => step(`${backend} ${params.precision} · ${name}`))
+    reference ??= run.full
+    backends[backend] = { precision: params.precision, compute_ms: run.times.at(-1)!, ...(run.upload_ms !== undefined && { upload_ms: run.upload_ms }), columns: {} }
+    run.perBatch.forEach((point, k) => (batches[k].backends[backend] = point))
+    for (const c of columns) backends[backend].columns[c] = run.full[c]
+  }
+  const refColumns: Record<string, ColumnStats> = {}
+  for (const c of columns) {
+    const r = reference![c]
+    refColumns[c] = { n: table.columns[c].values.length, missing: table.columns[c].missing, ...r }
+    if (params.precision !== 'f64') for (const run of Object.values(backends)) run.columns[c] = { ...run.columns[c], deviation: deviation(run.columns[c], r) }
+  }
+  return { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }
+}
+
+/** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */
+async function chooseColumns(shown: string, path: string, requested?: string[]): Promise<string[]> {
+  if (requested?.length) return requested
+  const header = await readCsvHeader(path)
+  const present = DEFAULT_STATS_COLUMNS.filter((c) => header.includes(c))
+  if (present.length === 0)
+    throw new ApiError('invalid-input', `${shown}: none of the default columns ${DEFAULT_STATS_COLUMNS.join(', ')}; columns are: ${header.join(', ')} (choose with --columns)`)
+  return present
+}
+
+/** Row counts of the K prefixes: n/K, 2n/K, …, n. */
+export function prefixes(n: number, k: number): number[] {
+  return Array.from({ length: k }, (_, i) => Math.max(1, Math.round((n * (i + 1)) / k)))
+}
+
+interface BackendOutcome {
+  full: Record<string, BackendColumnStats>
+  /** Compute time per prefix: the sum over columns of each column's median time. */
+  times: number[]
+  perBatch: BatchPoint['backends'][string][]
+  upload_ms?: number
+}
+
+/**
+ * Runs one backend over every prefix, `repeat` times each. Columns are prepared one at a time, so
+ * a backend that copies data (to wasm or GPU memory) holds one column's copy at once.
+ */
+async function runBackend(
+  backend: StatsBackend,
+  precision: Precision,
+  table: CsvTable,
+  columns: string[],
+  batches: number,
+  repeat: number,
+  signal: AbortSignal,
+  step: () => void,
+): Promise<BackendOutcome> {
+  const engine: StatsEngine = await createStatsEngine(backend, { signal })
+  const times = new Array<number>(batches).fill(0)
+  const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))
+  const full: Record<string, BackendColumnStats> = {}
+  let prepareMs = 0
+  try {
+    for (const c of columns) {
+      const t0 = performance.now()
+      const column = await engine.prepare(table.columns[c].values, precision)
+      prepareMs += performance.now() - t0
+      try {
+        for (let k = 1; k <= batches; k++) {
+          const length = Math.max(Math.min(column.n, 1), Math.round((column.n * k) / batches))
+          const samples: number[] = []
+          let stats!: BackendColumnStats
+          for (let r = 0; r < repeat; r++) {
+            throwIfAborted(signal)
+            const t = performance.now()
+            stats = await engine.compute(column, length)
+            samples.push(performance.now() - t)
+            step()
+          }
+          times[k - 1] += median(samples)
+          perBatch[k - 1].columns[c] = { cv: stats.cv, mad: stats.mad, median: stats.median }
+          if (k === batches) full[c] = stats
+        }
+      } finally {
+        engine.release(column)
+      }
+    }
+    times.forEach((ms, k) => (perBatch[k].compute_ms = ms))
+    return { full, times, perBatch, ...(backend === 'gpu' && { upload_ms: prepareMs }) }
+  } finally {
+    await engine.dispose()
+  }
+}
+
+function deviation(got: BackendColumnStats, ref: BackendColumnStats): Deviation {
+  return {
+    cv_rel: Math.abs(got.cv - ref.cv) / Math.abs(ref.cv),
+    median_abs: Math.abs(got.median - ref.median),
+    mad_abs: Math.abs(got.mad - ref.mad),
+  }
+}

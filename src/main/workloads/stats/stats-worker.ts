@@ -1,0 +1,20 @@
+// Worker thread entry: runs the statistics kernels on one slice of a column in shared memory.
+import { serveTasks } from '../../workers/serve-tasks'
+import type { SliceKernels } from './slice-kernels'
+import { WasmKernels } from './simd/wasm-kernels'
+import type { SliceTask, Workspace } from './slice-runner'
+import { TsKernels } from './js-kernels'
+
+// An engine's pool serves one workspace; instantiate its wasm module once per thread.
+let wasm: { id: number; kernels: WasmKernels } | undefined
+
+function kernelsFor(ws: Workspace): SliceKernels {
+  if (ws.kind === 'ts') return new TsKernels(new Int32Array(ws.regions))
+  if (wasm?.id !== ws.id) wasm = { id: ws.id, kernels: new WasmKernels(ws.module, ws.memory) }
+  return wasm.kernels
+}
+
+serveTasks({
+  scan: (t: SliceTask) => kernelsFor(t.workspace).scan(t.column, t.start, t.end, t.slice),
+  pass: (t: SliceTask) => kernelsFor(t.workspace).pass(t.column, t.start, t.end, t.slice, t.spec!),
+})

@@ -1,0 +1,40 @@
+// Picks the transport: the desktop app's preload when present, else `paralab serve`'s WebSocket.
+import { ApiError } from '../../shared/api'
+import { WIRE_PATH } from '../../shared/wire'
+import { electronApi } from './electron'
+import type { DashboardApi } from './types'
+import { WebSocketApi } from './websocket'
+
+export type { DashboardApi } from './types'
+
+export function createApi(win: Window = window): DashboardApi {
+  if (win.paralab) return electronApi(win.paralab)
+  const token = new URLSearchParams(win.location.search).get('token')
+  const scheme = win.location.protocol === 'https:' ? 'wss' : 'ws'
+  const where = `${scheme}://${win.location.host}${WIRE_PATH}`
+  if (!token)
+    return unreachableApi(
+      `This page's address has no session token, so it cannot reach the Paralab server at ${where}. Open the address that \`paralab serve\` printed (it ends in ?token=…).`,
+    )
+  return new WebSocketApi(new WebSocket(`${where}?token=${encodeURIComponent(token)}`), where)
+}
+
+/** An API whose every call fails with `message`: the page still renders and says what is wrong. */
+export function unreachableApi(message: string): DashboardApi {
+  const fail = () => Promise.reject(new ApiError('io', message))
+  return {
+    transport: 'websocket',
+    deviceInfo: fail,
+    startJob: fail,
+    cancelJob: fail,
+    exportChart: fail,
+    exportResults: fail,
+    listDataFiles: fail,
+    openFiles: fail,
+    onJobEvent: () => () => {},
+    onConnectionError(listener) {
+      listener(message)
+      return () => {}
+    },
+  }
+}

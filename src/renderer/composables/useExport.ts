@@ -1,0 +1,40 @@
+// Exports of charts and results: a download in the browser, a saved file in the desktop app.
+import { ref } from 'vue'
+import type { ExportFormat, ExportResult } from '../../shared/api'
+import type { ChartSpec } from '../../shared/charts/spec'
+import type { StatsResult } from '../../shared/workloads/stats/types'
+import { downloadBase64 } from '../download'
+import { useApi } from './api'
+import { useErrorLog } from './errors'
+
+export function useExport() {
+  const api = useApi()
+  const errors = useErrorLog()
+  /** Where the last export was written, for the "Saved to …" line. */
+  const savedTo = ref<string | null>(null)
+  const busy = ref(false)
+
+  async function run(what: string, produce: () => Promise<ExportResult>): Promise<void> {
+    busy.value = true
+    savedTo.value = null
+    try {
+      const out = await produce()
+      if (out.cancelled) return
+      if (out.base64 !== undefined) downloadBase64(out.base64, out.fileName, out.mime)
+      else if (out.savedPath) savedTo.value = out.savedPath
+    } catch (e) {
+      errors.report(e, `Export of ${what} failed`)
+    } finally {
+      busy.value = false
+    }
+  }
+
+  return {
+    savedTo,
+    busy,
+    chart: (chart: ChartSpec, format: ExportFormat, fileName: string) =>
+      run(fileName, () => api.exportChart({ chart, format, fileName })),
+    results: (result: StatsResult, format: 'csv' | 'json', fileName: string) =>
+      run(fileName, () => api.exportResults({ result, format, fileName })),
+  }
+}

@@ -1,0 +1,79 @@
+// One kind of job as a view runs it: start, follow its progress events, cancel, keep the outcome.
+import { getCurrentScope, onScopeDispose, ref, shallowRef } from 'vue'
+import { ApiError, type ApiErrorShape, type ParalabApi } from '../../shared/api'
+import type { JobEvent, JobKind, JobParams, JobProgress, JobResults } from '../../shared/jobs'
+
+export function useJob<K extends JobKind>(api: ParalabApi, kind: K) {
+  const jobId = ref<string | null>(null)
+  const running = ref(false)
+  const cancelling = ref(false)
+  const cancelled = ref(false)
+  const progress = shallowRef<JobProgress | null>(null)
+  const result = shallowRef<JobResults[K] | null>(null)
+  const error = shallowRef<ApiErrorShape | null>(null)
+
+  // A backend may report progress before startJob's answer names the job: hold those events.
+  let starting = false
+  let early: JobEvent[] = []
+
+  const unsubscribe = api.onJobEvent((event) => {
+    if (event.kind !== kind) return
+    if (jobId.value === null) {
+      if (starting) early.push(event)
+    } else if (event.jobId === jobId.value) {
+      apply(event)
+    }
+  })
+  if (getCurrentScope()) onScopeDispose(unsubscribe)
+
+  function apply(event: JobEvent): void {
+    if (!running.value) return
+    if (event.type === 'progress') {
+      progress.value = { phase: event.phase, fraction: event.fraction, throughput: event.throughput }
+      return
+    }
+    running.value = false
+    cancelling.value = false
+    if (event.type === 'done') result.value = event.result as JobResults[K]
+    else if (event.error.code === 'cancelled') cancelled.value = true
+    else error.value = event.error
+  }
+
+  async function start(params: JobParams[K]): Promise<void> {
+    if (running.value) return
+    jobId.value = null
+    progress.value = { phase: 'starting', fraction: 0 }
+    result.value = null
+    error.value = null
+    cancelled.value = false
+    running.value = true
+    starting = true
+    early = []
+    try {
+      const id = await api.startJob(kind, params)
+      jobId.value = id
+      for (const event of early) if (event.jobId === id) apply(event)
+    } catch (e) {
+      running.value = false
+      error.value = ApiError.from(e).toJSON()
+    } finally {
+      starting = false
+      early = []
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    if (!running.value || jobId.value === null) return
+    cancelling.value = true
+    try {
+      await api.cancelJob(jobId.value)
+    } catch (e) {
+      cancelling.value = false
+      error.value = ApiError.from(e).toJSON()
+    }
+  }
+
+  return { jobId, running, cancelling, cancelled, progress, result, error, start, cancel, dispose: unsubscribe }
+}
+
+export type Job<K extends JobKind> = ReturnType<typeof useJob<K>>

@@ -1,17 +1,16 @@
 #!/usr/bin/env node
 // `paralab`: the command line of Paralab. Exit codes: 0 success, 1 failure (one line on stderr
 // naming what went wrong), 2 usage error.
-import { ApiError } from '../shared/api'
+import { ApiError } from '../shared/errors'
 import { helpText, parse, UsageError, type Command } from './cli/command'
-import { benchDeviceCommand, deviceCommand } from './workloads/device/cli'
 import { serveCommand } from './cli/commands/serve'
-import { statsCommand } from './workloads/stats/cli'
-import { generateAccCommand } from './workloads/stats/generate-command'
-import { benchStatsCommand } from './workloads/stats/bench-command'
+import { workloadsCommand } from './cli/commands/workloads'
+import { engineCommands } from './cli/workload-command'
 import { shutdownGpu } from './gpu/runtime'
+import { ENGINES } from './workloads'
 import { version } from '../../package.json'
 
-const COMMANDS: Command[] = [statsCommand, generateAccCommand, deviceCommand, benchDeviceCommand, benchStatsCommand, serveCommand]
+const COMMANDS: Command[] = [...ENGINES.flatMap(engineCommands), workloadsCommand, serveCommand]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

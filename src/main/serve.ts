@@ -7,12 +7,13 @@ import { readFile, stat } from 'node:fs/promises'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { ApiError } from '../shared/api'
+import { ApiError } from '../shared/errors'
 import type { JobEvent } from '../shared/jobs'
 import { WIRE_PATH, type WireMessage, type WireRequest } from '../shared/wire'
 import { Backend } from './backend/backend'
 import { apiHandlers, handleRequest } from './backend/api-handlers'
 import { CONTENT_SECURITY_POLICY } from './csp'
+import { ENGINES } from './workloads'
 
 export interface ServeOptions {
   port?: number
@@ -43,7 +44,7 @@ const COOKIE = 'paralab_token'
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = randomBytes(24).toString('base64url')
-  const backend = new Backend({ dataDirs: opts.dataDirs })
+  const backend = new Backend({ engines: ENGINES, dataDirs: opts.dataDirs })
   const handlers = apiHandlers(backend)
   const root = resolve(opts.rendererDir)
   await stat(join(root, 'index.html')).catch(() => {

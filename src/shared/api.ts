@@ -1,9 +1,10 @@
 // The one API of Paralab. The Electron preload (IPC) and `paralab serve` (WebSocket) are two
 // transports of it; the dashboard only ever talks to this interface.
 import type { ChartSpec } from './charts/spec'
-import type { JobEvent, JobKind, JobParams } from './jobs'
+import type { JobEvent } from './jobs'
 import type { DeviceInfo } from './device'
-import type { StatsResult } from './workloads/stats/types'
+import type { ResultEnvelope } from './workloads/envelope'
+import type { InputOf, WorkloadId } from './workloads'
 
 export type ExportFormat = 'png' | 'svg'
 
@@ -26,9 +27,18 @@ export interface ExportResult {
 }
 
 export interface ResultsExportRequest {
-  result: StatsResult
+  envelope: ResultEnvelope
+  /** `json`: the whole envelope; `csv`: one of the workload's result tables. */
   format: 'csv' | 'json'
+  /** For `csv`: the table's name; default the workload's first table. */
+  table?: string
   fileName: string
+}
+
+/** A workload's example, ready to run: its parameters with the example's input files. */
+export interface ExampleSetup {
+  params: Record<string, unknown>
+  files: DataFile[]
 }
 
 /** A local file the backend may read. */
@@ -40,7 +50,8 @@ export interface DataFile {
 
 export interface ParalabApi {
   deviceInfo(): Promise<DeviceInfo>
-  startJob<K extends JobKind>(kind: K, params: JobParams[K]): Promise<string>
+  /** Starts a job running `workload`; the parameters are validated against its definition. */
+  startJob<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string>
   cancelJob(jobId: string): Promise<boolean>
   exportChart(req: ChartExportRequest): Promise<ExportResult>
   exportResults(req: ResultsExportRequest): Promise<ExportResult>
@@ -48,52 +59,16 @@ export interface ParalabApi {
   listDataFiles(): Promise<DataFile[]>
   /** Desktop app: the open-file dialog (returns the chosen files, now readable). `serve`: lists --data. */
   openFiles(): Promise<DataFile[]>
+  /** The workload's example (its input made on first use and made readable). */
+  example(workload: WorkloadId): Promise<ExampleSetup>
   /** Subscribes to progress and completion of every job; returns the unsubscribe function. */
   onJobEvent(listener: (event: JobEvent) => void): () => void
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles', 'example'] as const
 export type ApiMethod = (typeof API_METHODS)[number]
 
-/** Error codes a request or a job can end with. */
-export type ErrorCode =
-  | 'invalid-argument'
-  | 'cancelled'
-  | 'gpu-unavailable'
-  | 'device-lost'
-  | 'invalid-input'
-  | 'io'
-  | 'internal'
 
-export interface ApiErrorShape {
-  code: ErrorCode
-  message: string
-}
-
-/** An error that crosses the transport with its code intact. */
-export class ApiError extends Error implements ApiErrorShape {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'ApiError'
-  }
-
-  static from(e: unknown): ApiError {
-    if (e instanceof ApiError) return e
-    if (e && typeof e === 'object' && 'code' in e && 'message' in e && isErrorCode((e as ApiErrorShape).code))
-      return new ApiError((e as ApiErrorShape).code, String((e as ApiErrorShape).message))
-    return new ApiError('internal', e instanceof Error ? e.message : String(e))
-  }
-
-  toJSON(): ApiErrorShape {
-    return { code: this.code, message: this.message }
-  }
-}
-
-const ERROR_CODES: readonly ErrorCode[] = ['invalid-argument', 'cancelled', 'gpu-unavailable', 'device-lost', 'invalid-input', 'io', 'internal']
-function isErrorCode(c: unknown): c is ErrorCode {
-  return typeof c === 'string' && (ERROR_CODES as readonly string[]).includes(c)
-}
+// Until every module imports these from './errors'.
+export { ApiError, type ApiErrorShape, type ErrorCode } from './errors'

@@ -1,6 +1,6 @@
 // Cooperative cancellation: work that cannot be interrupted (a GPU dispatch, a parsing loop)
 // checks its job's signal between steps.
-import { ApiError } from './api'
+import { ApiError } from './errors'
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')

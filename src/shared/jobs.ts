@@ -1,21 +1,10 @@
-// Long operations are jobs: an id, progress events, cancellation, a typed result or error.
-import type { ApiErrorShape } from './api'
-import type { BenchDeviceParams, DeviceBenchResult } from './device'
-import type { StatsParams, StatsResult } from './workloads/stats/types'
-
-export interface JobParams {
-  'bench-device': BenchDeviceParams
-  stats: StatsParams
-}
-export interface JobResults {
-  'bench-device': DeviceBenchResult
-  stats: StatsResult
-}
-export type JobKind = keyof JobParams
-export const JOB_KINDS: readonly JobKind[] = ['bench-device', 'stats']
+// Long operations are jobs: an id, progress events, cancellation, a result envelope or an error.
+import type { ApiErrorShape } from './errors'
+import type { ResultEnvelope } from './workloads/envelope'
+import type { WorkloadId } from './workloads'
 
 export interface JobProgress {
-  /** What the job is doing now, e.g. "read bandwidth" or "parsing". */
+  /** What the job is doing now, beginning with one of its workload's phases, e.g. "loading acc.csv". */
   phase: string
   /** 0…1 over the whole job. */
   fraction: number
@@ -24,6 +13,6 @@ export interface JobProgress {
 }
 
 export type JobEvent =
-  | ({ type: 'progress'; jobId: string; kind: JobKind } & JobProgress)
-  | { type: 'done'; jobId: string; kind: JobKind; result: JobResults[JobKind] }
-  | { type: 'failed'; jobId: string; kind: JobKind; error: ApiErrorShape }
+  | ({ type: 'progress'; jobId: string; workload: WorkloadId } & JobProgress)
+  | { type: 'done'; jobId: string; workload: WorkloadId; envelope: ResultEnvelope }
+  | { type: 'failed'; jobId: string; workload: WorkloadId; error: ApiErrorShape }

@@ -14,12 +14,13 @@ function asDownload(file: RenderedFile): ExportResult {
 export function apiHandlers(backend: Backend): ApiHandlers {
   return {
     deviceInfo: () => backend.deviceInfo(),
-    startJob: async (kind, params) => backend.startJob(kind, params),
+    startJob: async (workload, params) => backend.startJob(workload, params),
     cancelJob: async (jobId) => backend.cancelJob(jobId),
     exportChart: async (req) => asDownload(await backend.renderChart(req)),
     exportResults: async (req) => asDownload(backend.renderResults(req)),
     listDataFiles: () => backend.listDataFiles(),
     openFiles: () => backend.listDataFiles(),
+    example: (workload) => backend.example(workload),
   }
 }
 

@@ -1,13 +1,21 @@
-// The transport-independent backend: the services behind every API call.
-import { ApiError, type ChartExportRequest, type DataFile, type ResultsExportRequest } from '../../shared/api'
-import type { DeviceInfo } from '../../shared/device'
-import type { JobKind, JobParams } from '../../shared/jobs'
-import { gpuInfo } from '../gpu/runtime'
+// The transport-independent backend: the services behind every API call, for any workload engine
+// it is given (the registry in src/main/workloads is handed in by the CLI, `serve` and the app).
+import { access, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ChartExportRequest, DataFile, ExampleSetup, ResultsExportRequest } from '../../shared/api'
+import type { AdapterInfo, DeviceInfo } from '../../shared/device'
+import { ApiError } from '../../shared/errors'
+import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
+import type { InputFile } from '../../shared/workloads/envelope'
+import { validateParams } from '../../shared/workloads/schema'
+import { tableCsv } from '../../shared/workloads/tables'
+import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
+import { getGpu, gpuInfo } from '../gpu/runtime'
 import { renderChart } from '../charts/render'
-import { formatResults } from '../workloads/stats/results-format'
 import { DataAccess } from './data-files'
+import { envelope, inputFile } from './envelope'
+import { defaultExampleDir } from './examples'
 import { JobManager } from './jobs'
-import { jobRunners } from './runners'
 
 /** A file produced in memory, ready to be saved or handed to the browser. */
 export interface RenderedFile {
@@ -19,29 +27,80 @@ export interface RenderedFile {
 const MIME = { png: 'image/png', svg: 'image/svg+xml', csv: 'text/csv', json: 'application/json' } as const
 
 export interface BackendOptions {
+  /** The workload engines this backend runs. */
+  engines: readonly AnyEngine[]
   /** Folders whose files may be read; undefined means any file (the CLI). */
   dataDirs?: string[]
+  /** Where examples' input files are made; default a per-user cache folder. */
+  exampleDir?: string
 }
 
 export class Backend {
   readonly files: DataAccess
-  readonly jobs: JobManager
+  readonly jobs = new JobManager()
+  private readonly engines: ReadonlyMap<string, AnyEngine>
+  private readonly exampleDir: string
+  private readonly examples = new Map<string, Promise<string[]>>()
 
-  constructor(opts: BackendOptions = {}) {
+  constructor(opts: BackendOptions) {
     this.files = new DataAccess(opts.dataDirs)
-    this.jobs = new JobManager(jobRunners(this.files))
+    this.engines = new Map(opts.engines.map((e) => [e.definition.id, e]))
+    this.exampleDir = opts.exampleDir ?? defaultExampleDir()
   }
 
   deviceInfo(): Promise<DeviceInfo> {
     return gpuInfo()
   }
 
-  startJob<K extends JobKind>(kind: K, params: JobParams[K]): string {
-    return this.jobs.start(kind, params)
+  /** Validates `params` against the workload's definition (filling defaults) and starts its job. */
+  startJob<Id extends WorkloadId>(id: Id, params: InputOf<Id>): string {
+    const engine = this.engine(id)
+    const def = engine.definition
+    const valid = validateParams(def.id, def.params, params)
+    return this.jobs.start({
+      workload: def.id,
+      lane: engine.lane,
+      run: async (control) => {
+        const createdAt = new Date()
+        const inputs: InputFile[] = []
+        let adapter: AdapterInfo | undefined
+        const ctx: JobContext = {
+          ...control,
+          input: async (path) => {
+            const real = await this.files.check(path)
+            inputs.push(await inputFile(real))
+            return real
+          },
+          gpu: async () => {
+            const gpu = await getGpu()
+            adapter = gpu.adapter
+            return gpu
+          },
+        }
+        // The registry pairs each engine with its definition, so `valid` fits this engine's run.
+        const outcome: EngineOutcome<unknown> = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
+        return envelope(def.id, valid, outcome, { createdAt, inputs, adapter })
+      },
+    })
   }
 
   cancelJob(jobId: string): boolean {
     return this.jobs.cancel(jobId)
+  }
+
+  /** The workload's example: its input files made on first use (seeded), readable, with its parameters. */
+  async example(id: WorkloadId): Promise<ExampleSetup> {
+    const engine = this.engine(id)
+    const { example, params } = engine.definition
+    let made = this.examples.get(id)
+    if (!made) {
+      made = this.makeExample(engine)
+      this.examples.set(id, made)
+      made.catch(() => this.examples.delete(id))
+    }
+    const files = await this.files.allow(await made)
+    const fileParam = Object.entries(params).find(([, spec]) => spec.type === 'files')?.[0]
+    return { params: { ...example.params, ...(fileParam && { [fileParam]: files.map((f) => f.path) }) }, files }
   }
 
   async renderChart(req: ChartExportRequest): Promise<RenderedFile> {
@@ -50,7 +109,7 @@ export class Backend {
   }
 
   renderResults(req: ResultsExportRequest): RenderedFile {
-    const text = formatResults(req.result, req.format)
+    const text = req.format === 'json' ? JSON.stringify(req.envelope, null, 2) + '\n' : this.tableText(req)
     return { fileName: withExtension(req.fileName, req.format), mime: MIME[req.format], bytes: new TextEncoder().encode(text) }
   }
 
@@ -65,6 +124,40 @@ export class Backend {
 
   dispose(): void {
     this.jobs.cancelAll()
+  }
+
+  private engine(id: unknown): AnyEngine {
+    const def = workload(id)
+    const engine = this.engines.get(def.id)
+    if (!engine) throw new ApiError('invalid-argument', `workload ${def.id} has no engine in this backend`)
+    return engine
+  }
+
+  private tableText(req: ResultsExportRequest): string {
+    const def = workload(req.envelope.workload)
+    let tables
+    try {
+      tables = def.tables(req.envelope.results as never)
+    } catch (e) {
+      throw new ApiError('invalid-argument', `envelope.results are not ${def.id} results: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    const table = req.table === undefined ? tables[0] : tables.find((t) => t.name === req.table)
+    if (!table) throw new ApiError('invalid-argument', `${def.id} has no table ${JSON.stringify(req.table)}; tables: ${tables.map((t) => t.name).join(', ')}`)
+    return tableCsv(table)
+  }
+
+  private async makeExample(engine: AnyEngine): Promise<string[]> {
+    const { id, example } = engine.definition
+    if (example.files.length === 0) return []
+    const dir = join(this.exampleDir, id)
+    const paths = example.files.map((f) => join(dir, f))
+    const missing = (await Promise.all(paths.map((p) => access(p).then(() => false, () => true)))).some(Boolean)
+    if (missing) {
+      if (!engine.makeExample) throw new ApiError('internal', `workload ${id} names example files but cannot make them`)
+      await mkdir(dir, { recursive: true })
+      await engine.makeExample(dir, new AbortController().signal)
+    }
+    return paths
   }
 }
 

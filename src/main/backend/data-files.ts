@@ -2,7 +2,8 @@
 // folders, or files the user picked in the desktop app's dialog.
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, join, resolve, sep } from 'node:path'
-import { ApiError, type DataFile } from '../../shared/api'
+import { type DataFile } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 
 const LIST_DEPTH = 3
 const LIST_LIMIT = 2000

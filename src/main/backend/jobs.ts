@@ -1,26 +1,28 @@
 // Every long operation is a job: an id, throttled progress events, cancellation through an
-// AbortSignal, and a typed result or error. GPU jobs run one at a time per device.
+// AbortSignal, and a result envelope or an error. GPU jobs run one at a time per device.
 import { EventEmitter } from 'node:events'
 import { randomUUID } from 'node:crypto'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { throwIfAborted } from '../../shared/cancel'
-import type { JobEvent, JobKind, JobParams, JobProgress, JobResults } from '../../shared/jobs'
+import type { JobEvent, JobProgress } from '../../shared/jobs'
+import type { WorkloadId } from '../../shared/workloads'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
 
-export interface JobContext {
+/** What the job manager gives a job: its signal and its (throttled) progress. */
+export interface JobControl {
   signal: AbortSignal
   progress(p: JobProgress): void
 }
 
-export interface JobRunner<K extends JobKind> {
+export interface JobSpec {
+  workload: WorkloadId
   /** 'gpu' jobs are serialized: one device, one job at a time. */
   lane: 'gpu' | 'cpu'
-  run(params: JobParams[K], ctx: JobContext): Promise<JobResults[K]>
+  run(control: JobControl): Promise<ResultEnvelope>
 }
 
-export type JobRunners = { [K in JobKind]: JobRunner<K> }
-
 interface Job {
-  kind: JobKind
+  workload: WorkloadId
   controller: AbortController
   /** Settles with the result or the ApiError; kept a while after the job ends. */
   outcome: Promise<unknown>
@@ -35,37 +37,33 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
   private readonly jobs = new Map<string, Job>()
   private gpuLane: Promise<unknown> = Promise.resolve()
 
-  constructor(private readonly runners: JobRunners) {
-    super()
-  }
-
-  start<K extends JobKind>(kind: K, params: JobParams[K]): string {
+  start(spec: JobSpec): string {
+    const { workload } = spec
     const jobId = randomUUID()
     const controller = new AbortController()
-    const runner = this.runners[kind] as JobRunner<K>
     let lastEmit = 0
-    const ctx: JobContext = {
+    const control: JobControl = {
       signal: controller.signal,
       progress: (p) => {
         const now = Date.now()
         if (p.fraction < 1 && now - lastEmit < PROGRESS_INTERVAL_MS) return
         lastEmit = now
-        this.emit('event', { type: 'progress', jobId, kind, ...p })
+        this.emit('event', { type: 'progress', jobId, workload, ...p })
       },
     }
     const execute = async () => {
       throwIfAborted(controller.signal)
-      return runner.run(params, ctx)
+      return spec.run(control)
     }
-    const job: Job = { kind, controller, outcome: Promise.resolve(), finished: false }
-    job.outcome = (runner.lane === 'gpu' ? this.queueOnGpu(execute) : execute()).then(
-      (result) => {
-        this.finish(job, { type: 'done', jobId, kind, result })
-        return result
+    const job: Job = { workload, controller, outcome: Promise.resolve(), finished: false }
+    job.outcome = (spec.lane === 'gpu' ? this.queueOnGpu(execute) : execute()).then(
+      (envelope) => {
+        this.finish(job, { type: 'done', jobId, workload, envelope })
+        return envelope
       },
       (e: unknown) => {
         const error = controller.signal.aborted ? new ApiError('cancelled', 'cancelled') : ApiError.from(e)
-        this.finish(job, { type: 'failed', jobId, kind, error: error.toJSON() })
+        this.finish(job, { type: 'failed', jobId, workload, error: error.toJSON() })
         throw error
       },
     )
@@ -82,11 +80,11 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     return true
   }
 
-  /** Resolves with the job's result, rejects with its ApiError. */
-  result<K extends JobKind>(jobId: string): Promise<JobResults[K]> {
+  /** Resolves with the job's envelope, rejects with its ApiError. */
+  result(jobId: string): Promise<ResultEnvelope> {
     const job = this.jobs.get(jobId)
     if (!job) return Promise.reject(new ApiError('invalid-argument', `no job ${jobId}`))
-    return job.outcome as Promise<JobResults[K]>
+    return job.outcome as Promise<ResultEnvelope>
   }
 
   cancelAll(): void {

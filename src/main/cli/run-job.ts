@@ -1,11 +1,20 @@
-// Runs one backend job from the command line: progress bar on stderr, Ctrl-C cancels.
-import type { JobEvent, JobKind, JobParams, JobResults } from '../../shared/jobs'
+// Runs one workload job from the command line: progress bar on stderr, Ctrl-C cancels.
+import type { JobEvent } from '../../shared/jobs'
+import type { WorkloadId } from '../../shared/workloads'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { Backend } from '../backend/backend'
+import { ENGINES } from '../workloads'
 import { progressBar } from './progress'
 
-export async function runJob<K extends JobKind>(kind: K, params: JobParams[K], backend = new Backend()): Promise<JobResults[K]> {
+/** `prepare` may complete the parameters with the backend's help (e.g. the example's files). */
+export async function runJob(
+  workload: WorkloadId,
+  params: Record<string, unknown>,
+  prepare: (backend: Backend) => Promise<Record<string, unknown>> = async () => params,
+): Promise<ResultEnvelope> {
+  const backend = new Backend({ engines: ENGINES })
   const bar = progressBar()
-  const id = backend.startJob(kind, params)
+  const id = backend.startJob(workload, (await prepare(backend)) as never)
   const onEvent = (e: JobEvent) => {
     if (e.jobId === id && e.type === 'progress') bar.update(e)
   }
@@ -13,7 +22,7 @@ export async function runJob<K extends JobKind>(kind: K, params: JobParams[K], b
   const onSigint = () => backend.cancelJob(id)
   process.once('SIGINT', onSigint)
   try {
-    return await backend.jobs.result<K>(id)
+    return await backend.jobs.result(id)
   } finally {
     process.off('SIGINT', onSigint)
     backend.jobs.off('event', onEvent)

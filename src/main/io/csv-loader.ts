@@ -2,7 +2,7 @@
 // whole lines, threads parse ranges straight into shared memory lent for each range, and the
 // loader appends those chunks to the columns in row order and lends the memory again.
 import { availableParallelism } from 'node:os'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { throwIfAborted } from '../../shared/cancel'
 import { withPool } from '../workers/pool'
 import { ColumnSink } from './csv/column-sink'

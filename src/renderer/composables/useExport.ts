@@ -2,7 +2,7 @@
 import { ref } from 'vue'
 import type { ExportFormat, ExportResult } from '../../shared/api'
 import type { ChartSpec } from '../../shared/charts/spec'
-import type { StatsResult } from '../../shared/workloads/stats/types'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { downloadBase64 } from '../download'
 import { useApi } from './api'
 import { useErrorLog } from './errors'
@@ -34,7 +34,8 @@ export function useExport() {
     busy,
     chart: (chart: ChartSpec, format: ExportFormat, fileName: string) =>
       run(fileName, () => api.exportChart({ chart, format, fileName })),
-    results: (result: StatsResult, format: 'csv' | 'json', fileName: string) =>
-      run(fileName, () => api.exportResults({ result, format, fileName })),
+    /** The envelope as JSON, or one of its result tables as CSV. */
+    results: (envelope: ResultEnvelope, format: 'csv' | 'json', fileName: string, table?: string) =>
+      run(fileName, () => api.exportResults({ envelope, format, fileName, ...(table !== undefined && { table }) })),
   }
 }

@@ -1,15 +1,20 @@
-// One kind of job as a view runs it: start, follow its progress events, cancel, keep the outcome.
-import { getCurrentScope, onScopeDispose, ref, shallowRef } from 'vue'
-import { ApiError, type ApiErrorShape, type ParalabApi } from '../../shared/api'
-import type { JobEvent, JobKind, JobParams, JobProgress, JobResults } from '../../shared/jobs'
+// One workload's job as a view runs it: start, follow its progress events, cancel, keep the
+// result envelope.
+import { computed, getCurrentScope, onScopeDispose, ref, shallowRef } from 'vue'
+import type { ParalabApi } from '../../shared/api'
+import { ApiError, type ApiErrorShape } from '../../shared/errors'
+import type { JobEvent, JobProgress } from '../../shared/jobs'
+import type { InputOf, ResultsOf, WorkloadId } from '../../shared/workloads'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
 
-export function useJob<K extends JobKind>(api: ParalabApi, kind: K) {
+export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
   const jobId = ref<string | null>(null)
   const running = ref(false)
   const cancelling = ref(false)
   const cancelled = ref(false)
   const progress = shallowRef<JobProgress | null>(null)
-  const result = shallowRef<JobResults[K] | null>(null)
+  const envelope = shallowRef<ResultEnvelope<ResultsOf<Id>> | null>(null)
+  const result = computed(() => envelope.value?.results ?? null)
   const error = shallowRef<ApiErrorShape | null>(null)
 
   // A backend may report progress before startJob's answer names the job: hold those events.
@@ -17,7 +22,7 @@ export function useJob<K extends JobKind>(api: ParalabApi, kind: K) {
   let early: JobEvent[] = []
 
   const unsubscribe = api.onJobEvent((event) => {
-    if (event.kind !== kind) return
+    if (event.workload !== workload) return
     if (jobId.value === null) {
       if (starting) early.push(event)
     } else if (event.jobId === jobId.value) {
@@ -34,23 +39,23 @@ export function useJob<K extends JobKind>(api: ParalabApi, kind: K) {
     }
     running.value = false
     cancelling.value = false
-    if (event.type === 'done') result.value = event.result as JobResults[K]
+    if (event.type === 'done') envelope.value = event.envelope as ResultEnvelope<ResultsOf<Id>>
     else if (event.error.code === 'cancelled') cancelled.value = true
     else error.value = event.error
   }
 
-  async function start(params: JobParams[K]): Promise<void> {
+  async function start(params: InputOf<Id>): Promise<void> {
     if (running.value) return
     jobId.value = null
     progress.value = { phase: 'starting', fraction: 0 }
-    result.value = null
+    envelope.value = null
     error.value = null
     cancelled.value = false
     running.value = true
     starting = true
     early = []
     try {
-      const id = await api.startJob(kind, params)
+      const id = await api.startJob(workload, params)
       jobId.value = id
       for (const event of early) if (event.jobId === id) apply(event)
     } catch (e) {
@@ -73,7 +78,7 @@ export function useJob<K extends JobKind>(api: ParalabApi, kind: K) {
     }
   }
 
-  return { jobId, running, cancelling, cancelled, progress, result, error, start, cancel, dispose: unsubscribe }
+  return { jobId, running, cancelling, cancelled, progress, envelope, result, error, start, cancel, dispose: unsubscribe }
 }
 
-export type Job<K extends JobKind> = ReturnType<typeof useJob<K>>
+export type Job<Id extends WorkloadId> = ReturnType<typeof useJob<Id>>

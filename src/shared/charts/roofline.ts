@@ -1,7 +1,7 @@
 // The roofline model: attainable GFLOP/s = min(peak, bandwidth × arithmetic intensity), on log-log
 // axes, with the ridge point where the two limits meet and measured kernels placed under the roof.
 import type { ChartConfiguration, ChartDataset } from 'chart.js'
-import { ApiError } from '../api'
+import { ApiError } from '../errors'
 import { adapterName, type DeviceBenchResult } from '../device'
 import { type ChartConfigOptions, axis, decadeAbove, decadeBelow, frameOptions } from './common'
 import { formatNumber } from './format'

@@ -1,43 +1,18 @@
-// Values against prefix size, one line per backend or per column: the accelerometer study's
-// time, coefficient-of-variation and median-absolute-deviation charts.
+// Lines of values against a numeric x: e.g. the accelerometer study's time, coefficient-of-variation
+// and median-absolute-deviation charts against prefix size.
 import type { ChartConfiguration, ChartDataset } from 'chart.js'
-import { ApiError } from '../api'
+import { ApiError } from '../errors'
 import { type ChartConfigOptions, axis, decadeRange, frameOptions, plottable } from './common'
 import { formatNumber } from './format'
 import type { SeriesChartData } from './spec'
 import { seriesColor, seriesPointStyle } from './theme'
 
-export type SeriesKind = 'stats-time' | 'stats-cv' | 'stats-mad'
-
-const TITLES: Record<SeriesKind, string> = {
-  'stats-time': 'Time vs prefix size',
-  'stats-cv': 'Coefficient of variation vs prefix size',
-  'stats-mad': 'Median absolute deviation vs prefix size',
-}
-
-export const Y_AXIS_TITLES: Record<SeriesKind, string> = {
-  'stats-time': 'time (ms)',
-  'stats-cv': 'coefficient of variation',
-  'stats-mad': 'median absolute deviation',
-}
-
-export const X_AXIS_TITLE = 'rows'
-
 /** Beyond this many points per line, markers would hide the line: draw the line alone. */
 const MAX_MARKED_POINTS = 40
 
-export function seriesTitle(kind: SeriesKind, data: SeriesChartData): string {
-  return data.title ?? TITLES[kind]
-}
-
-/** Time spans orders of magnitude between backends, so it is logarithmic unless asked otherwise. */
-export function seriesLogY(kind: SeriesKind, data: SeriesChartData, opts: ChartConfigOptions = {}): boolean {
-  return opts.logY ?? data.logY ?? kind === 'stats-time'
-}
-
-export function seriesConfig(kind: SeriesKind, data: SeriesChartData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
-  validate(kind, data)
-  const logY = seriesLogY(kind, data, opts)
+export function seriesConfig(data: SeriesChartData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
+  validate(data)
+  const logY = opts.logY ?? data.logY ?? false
   const logX = data.logX ?? false
   const marked = data.x.length <= MAX_MARKED_POINTS
   const datasets = data.series.map(
@@ -54,8 +29,7 @@ export function seriesConfig(kind: SeriesKind, data: SeriesChartData, opts: Char
       spanGaps: false,
     }),
   )
-  const frame = frameOptions(seriesTitle(kind, data), opts)
-  const yTitle = Y_AXIS_TITLES[kind]
+  const frame = frameOptions(data.title, opts)
   return {
     type: 'line',
     data: { datasets },
@@ -67,25 +41,25 @@ export function seriesConfig(kind: SeriesKind, data: SeriesChartData, opts: Char
         tooltip: {
           ...frame.plugins?.tooltip,
           callbacks: {
-            title: (items) => (items[0] ? `${formatNumber(items[0].parsed.x ?? NaN, 9)} rows` : ''),
+            title: (items) => (items[0] ? `${data.xLabel} ${formatNumber(items[0].parsed.x ?? NaN, 9)}` : ''),
             label: (item) => `${item.dataset.label}: ${formatNumber(item.parsed.y ?? NaN, 4)}`,
           },
         },
       },
       scales: {
-        x: axis(X_AXIS_TITLE, logX, (logX && decadeRange(data.x)) || {}),
-        y: axis(yTitle, logY, (logY && decadeRange(data.series.flatMap((s) => s.values).filter((v) => v !== null))) || {}),
+        x: axis(data.xLabel, logX, (logX && decadeRange(data.x)) || {}),
+        y: axis(data.yLabel, logY, (logY && decadeRange(data.series.flatMap((s) => s.values).filter((v) => v !== null))) || {}),
       },
     },
   }
 }
 
-function validate(kind: SeriesKind, data: SeriesChartData): void {
+function validate(data: SeriesChartData): void {
   data.x.forEach((x, i) => {
-    if (!Number.isFinite(x)) throw new ApiError('invalid-argument', `${kind} chart: x[${i}] is ${x}, not a row count`)
+    if (!Number.isFinite(x)) throw new ApiError('invalid-argument', `chart "${data.title}": x[${i}] is ${x}, not a number`)
   })
   for (const s of data.series) {
     if (s.values.length !== data.x.length)
-      throw new ApiError('invalid-argument', `${kind} chart: series "${s.label}" has ${s.values.length} values for ${data.x.length} prefix sizes`)
+      throw new ApiError('invalid-argument', `chart "${data.title}": series "${s.label}" has ${s.values.length} values for ${data.x.length} x values`)
   }
 }

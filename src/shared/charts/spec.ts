@@ -26,24 +26,23 @@ export interface ChartSeries {
   values: (number | null)[]
 }
 
-/** Values against prefix size (rows), one line per backend or per column. */
+/** Lines of values against a numeric x (e.g. time or CV against prefix size), one per backend or column. */
 export interface SeriesChartData {
-  /** Rows in each prefix; every series has one value per entry. */
+  title: string
+  /** Axis titles with their units, e.g. "rows" and "time (ms)". */
+  xLabel: string
+  yLabel: string
+  /** Every series has one value per entry. */
   x: number[]
   series: ChartSeries[]
-  /** Replaces the default title, e.g. to name the input file. */
-  title?: string
-  /** Logarithmic y axis; non-positive values are left out on it. Default: true for time, false otherwise. */
+  /** Logarithmic y axis; non-positive values are left out on it. Default false. */
   logY?: boolean
   /** Logarithmic x axis, for prefixes spanning several decades. Default false. */
   logX?: boolean
 }
 
-export type ChartSpec =
-  | { kind: 'roofline'; data: RooflineData }
-  | { kind: 'stats-time'; data: SeriesChartData }
-  | { kind: 'stats-cv'; data: SeriesChartData }
-  | { kind: 'stats-mad'; data: SeriesChartData }
+/** Chart kinds are kinds of drawing, shared by every workload. */
+export type ChartSpec = { kind: 'roofline'; data: RooflineData } | { kind: 'series'; data: SeriesChartData }
 
 export type ChartKind = ChartSpec['kind']
-export const CHART_KINDS: readonly ChartKind[] = ['roofline', 'stats-time', 'stats-cv', 'stats-mad']
+export const CHART_KINDS: readonly ChartKind[] = ['roofline', 'series']

@@ -1,7 +1,7 @@
 // Errors about a CSV file's content name the file and, when there is one, the 1-based line
 // (the header is line 1), like a compiler: `ACC_001.csv:1234: column "acc_y": "abc" is not a number`.
 import { open, type FileHandle } from 'node:fs/promises'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 
 export function csvError(path: string, line: number | undefined, message: string): ApiError {
   return new ApiError('invalid-input', line === undefined ? `${path}: ${message}` : `${path}:${line}: ${message}`)

@@ -2,7 +2,7 @@
 // reads the range in blocks into one reused Buffer and parses numbers straight from the bytes into
 // shared memory that the loader lends for the range.
 import { closeSync, openSync, readSync } from 'node:fs'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import { bytes } from './bytes'
 import { ioError } from './errors'
 import { countFields, readField } from './fields'

@@ -1,7 +1,7 @@
 // `bench device`: what the GPU can do at best (read bandwidth, f32 FMA throughput, transfers),
 // the ceilings that workload timings and rooflines are compared with.
-import { ApiError } from '../../../shared/api'
-import type { BenchDeviceParams, DeviceBenchResult } from '../../../shared/device'
+import { ApiError } from '../../../shared/errors'
+import type { DeviceBenchResult } from '../../../shared/device'
 import type { JobProgress } from '../../../shared/jobs'
 import { MiB } from '../../gpu/buffers'
 import { throwIfAborted } from '../../../shared/cancel'
@@ -25,7 +25,10 @@ export interface DeviceBenchTuning {
   chunkBytes?: number
 }
 
-export interface BenchDeviceOptions extends BenchDeviceParams {
+export interface BenchDeviceOptions {
+  /** Bytes read by the bandwidth kernel; defaults to ≥ 256 MB on hardware, less on a software adapter. */
+  readBytes?: number
+  repeats?: number
   tuning?: Partial<Omit<DeviceBenchTuning, 'read' | 'fma'>> & {
     read?: Partial<DeviceBenchTuning['read']>
     fma?: Partial<DeviceBenchTuning['fma']>
@@ -37,6 +40,8 @@ export interface BenchContext {
   progress?(p: JobProgress): void
   /** Defaults to the shared GPU. */
   gpu?: Gpu
+  /** Gets the milliseconds of each timed repetition of each measurement. */
+  sample?(measurement: keyof typeof PHASES, ms: number): void
 }
 
 // Tuned on an H100 (132 SMs × 2048 threads): 8192 × 256 readers of a 256 MiB buffer (8 vec4
@@ -79,7 +84,15 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
     const [from, to] = PHASES[phase]
     ctx.progress?.({ phase, fraction: from + (to - from) * done, ...(value !== undefined && unit ? { throughput: { value, unit } } : {}) })
   }
-  const repeatHook = (phase: keyof typeof PHASES, unit: string) => (n: number, value: number) => report(phase, n / repeats, value, unit)
+  // Each repetition reports its throughput (per 10^9); the work of one dispatch or copy turns it into time.
+  const rates: Record<keyof typeof PHASES, number[]> = { upload: [], 'read bandwidth': [], readback: [], 'fma f32': [] }
+  const repeatHook = (phase: keyof typeof PHASES, unit: string) => (n: number, value: number) => {
+    report(phase, n / repeats, value, unit)
+    rates[phase].push(value)
+  }
+  const sample = (phase: keyof typeof PHASES, work: number) => {
+    for (const rate of rates[phase]) ctx.sample?.(phase, work / rate / 1e6)
+  }
 
   report('upload', 0)
   const { data, sum } = benchData(readBytes)
@@ -112,6 +125,10 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
       onRepeat: repeatHook('fma f32', 'GFLOP/s'),
     })
 
+    sample('upload', readBytes)
+    sample('read bandwidth', read.bytes)
+    sample('readback', readBytes)
+    sample('fma f32', fma.flops)
     return {
       adapter: gpu.adapter,
       read_bandwidth_GB_per_s: read.GB_per_s,

@@ -5,7 +5,7 @@
 //   2a. small integers: median, MAD and Σ(x − mean)² from the counts — no further pass;
 //   2b. otherwise: radix selection of the median (its first pass also sums (x − mean)²), then radix
 //       selection of the median of |x − median|, computed on the fly.
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import type { BackendColumnStats, Precision } from '../../../shared/workloads/stats/types'
 import { combineSums } from './compensated'
 import { countedStats } from './counting'

@@ -6,7 +6,7 @@
 //   const stats = await engine.compute(column)          // or compute(column, rows) for a prefix
 //   engine.release(column); await engine.dispose()
 import { availableParallelism } from 'node:os'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import type { BackendColumnStats, Precision, StatsBackend } from '../../../shared/workloads/stats/types'
 import { WorkerPool } from '../../workers/pool'
 import { columnStats } from './column-stats'

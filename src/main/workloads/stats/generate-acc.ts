@@ -6,7 +6,7 @@
 // oscillations) after which the posture shifts. Deterministic for a seed.
 import { randomBytes } from 'node:crypto'
 import { open, rename, stat, unlink } from 'node:fs/promises'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 
 export interface GenerateAccOptions {

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import { generateAccCsv } from './generate-acc'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
 import { progressBar } from '../../cli/progress'

@@ -3,7 +3,7 @@
 // reference results are the first f64 backend's (all are exact), or for f32 runs a separate f64
 // run of the fastest CPU backend.
 import { basename } from 'node:path'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import {
   DEFAULT_STATS_COLUMNS,
   type BackendColumnStats,
@@ -14,13 +14,13 @@ import {
   type Precision,
   type StatsBackend,
   type StatsFileResult,
-  type StatsParams,
   type StatsResult,
 } from '../../../shared/workloads/stats/types'
+import type { StatsParams } from '../../../shared/workloads/stats'
+import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
-import type { DataAccess } from '../../backend/data-files'
-import type { JobContext } from '../../backend/jobs'
+import type { EngineOutcome, JobContext } from '../../engine'
 import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 
@@ -29,20 +29,34 @@ const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
 /** Share of a file's progress bar spent loading it. */
 const LOAD_SHARE = 0.3
 
-export async function runStatsJob(params: StatsParams, ctx: JobContext, files: DataAccess): Promise<StatsResult> {
-  const paths = await Promise.all(params.files.map((f) => files.check(f)))
+export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise<EngineOutcome<StatsResult>> {
+  const paths: string[] = []
+  for (const f of params.files) paths.push(await ctx.input(f))
   const results: StatsFileResult[] = []
+  const timings: Record<string, Timing> = {}
   for (const [i, path] of paths.entries()) {
     const report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) =>
       ctx.progress({ phase, fraction: (i + fraction) / paths.length, throughput })
-    results.push(await statsForFile(params.files[i], path, params, ctx.signal, report))
+    const file = await statsForFile(params.files[i], path, params, ctx, report)
+    results.push(file.result)
+    // One file: timings by backend; several: by file and backend.
+    for (const [backend, samples] of Object.entries(file.samples))
+      timings[paths.length === 1 ? backend : `${basename(params.files[i])}: ${backend}`] = timingOf(samples)
   }
-  return { files: results }
+  return { results: { files: results }, timings }
 }
 
 type Report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) => void
 
-async function statsForFile(shown: string, path: string, params: StatsParams, signal: AbortSignal, report: Report): Promise<StatsFileResult> {
+/** One file's statistics, and per backend the milliseconds of each repeat over all its columns (whole column). */
+async function statsForFile(
+  shown: string,
+  path: string,
+  params: StatsParams,
+  ctx: JobContext,
+  report: Report,
+): Promise<{ result: StatsFileResult; samples: Record<string, number[]> }> {
+  const { signal } = ctx
   const name = basename(shown)
   const columns = await chooseColumns(shown, path, params.columns)
   const t0 = performance.now()
@@ -65,10 +79,12 @@ async function statsForFile(shown: string, path: string, params: StatsParams, si
   const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))
   let reference: Record<string, BackendColumnStats> | undefined
   if (needReference) {
-    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, signal, () => step(`f64 reference · ${name}`))).full
+    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${name}`))).full
   }
+  const samples: Record<string, number[]> = {}
   for (const backend of params.backends) {
-    const run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, signal, () => step(`${backend} ${params.precision} · ${name}`))
+    const run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, ctx, () => step(`${backend} ${params.precision} · ${name}`))
+    samples[backend] = run.fullSamples
     reference ??= run.full
     backends[backend] = { precision: params.precision, compute_ms: run.times.at(-1)!, ...(run.upload_ms !== undefined && { upload_ms: run.upload_ms }), columns: {} }
     run.perBatch.forEach((point, k) => (batches[k].backends[backend] = point))
@@ -80,7 +96,7 @@ async function statsForFile(shown: string, path: string, params: StatsParams, si
     refColumns[c] = { n: table.columns[c].values.length, missing: table.columns[c].missing, ...r }
     if (params.precision !== 'f64') for (const run of Object.values(backends)) run.columns[c] = { ...run.columns[c], deviation: deviation(run.columns[c], r) }
   }
-  return { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }
+  return { result: { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }, samples }
 }
 
 /** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */
@@ -103,6 +119,8 @@ interface BackendOutcome {
   /** Compute time per prefix: the sum over columns of each column's median time. */
   times: number[]
   perBatch: BatchPoint['backends'][string][]
+  /** Milliseconds of each repeat on the whole columns, summed over the columns. */
+  fullSamples: number[]
   upload_ms?: number
 }
 
@@ -117,10 +135,12 @@ async function runBackend(
   columns: string[],
   batches: number,
   repeat: number,
-  signal: AbortSignal,
+  ctx: JobContext,
   step: () => void,
 ): Promise<BackendOutcome> {
-  const engine: StatsEngine = await createStatsEngine(backend, { signal })
+  const { signal } = ctx
+  const engine: StatsEngine = await createStatsEngine(backend, { signal, gpu: ctx.gpu })
+  const fullSamples = new Array<number>(repeat).fill(0)
   const times = new Array<number>(batches).fill(0)
   const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))
   const full: Record<string, BackendColumnStats> = {}
@@ -140,6 +160,7 @@ async function runBackend(
             const t = performance.now()
             stats = await engine.compute(column, length)
             samples.push(performance.now() - t)
+            if (k === batches) fullSamples[r] += samples[r]
             step()
           }
           times[k - 1] += median(samples)
@@ -151,7 +172,7 @@ async function runBackend(
       }
     }
     times.forEach((ms, k) => (perBatch[k].compute_ms = ms))
-    return { full, times, perBatch, ...(backend === 'gpu' && { upload_ms: prepareMs }) }
+    return { full, times, perBatch, fullSamples, ...(backend === 'gpu' && { upload_ms: prepareMs }) }
   } finally {
     await engine.dispose()
   }

@@ -1,7 +1,7 @@
 // Runs a kernel over the slices of a column: all on this thread (serial, simd) or one slice per
 // worker of a pool (workers, workers-simd). Partials come back in slice order, so combining them
 // is deterministic for a given thread count.
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import type { WorkerPool } from '../../workers/pool'
 import { type ColumnRef, type PassPartial, type PassSpec, REGION_WORDS, type ScanPartial, type SliceKernels } from './slice-kernels'
 import { regionPtr } from './simd/wasm-module'

@@ -2,6 +2,7 @@
 import type { BackendColumnStats, Precision, StatsBackend } from '../../../shared/workloads/stats/types'
 import { createCpuStatsEngine, type PreparedColumn } from './cpu-engine'
 import { createGpuStatsEngine } from './gpu/gpu-engine'
+import type { Gpu } from '../../gpu/runtime'
 
 export interface StatsEngine {
   /** Makes a column ready (copies it to shared, wasm or GPU memory where the backend needs it). */
@@ -12,7 +13,8 @@ export interface StatsEngine {
   dispose(): Promise<void>
 }
 
-export async function createStatsEngine(backend: StatsBackend, opts: { signal?: AbortSignal }): Promise<StatsEngine> {
-  if (backend === 'gpu') return createGpuStatsEngine(opts)
+/** `gpu` is the device of the `gpu` backend (the job's, so that the envelope names it). */
+export async function createStatsEngine(backend: StatsBackend, opts: { signal?: AbortSignal; gpu?: () => Promise<Gpu> }): Promise<StatsEngine> {
+  if (backend === 'gpu') return createGpuStatsEngine({ signal: opts.signal, gpu: await opts.gpu?.() })
   return createCpuStatsEngine(backend, opts)
 }

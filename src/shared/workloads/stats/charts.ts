@@ -2,8 +2,9 @@
 // time (one line per backend), CV and MAD (one line per column, or per column and backend when
 // several backends ran). The dashboard and `paralab stats --out` draw the same specs.
 import type { StatsFileResult } from './types'
-import type { ChartSeries, ChartSpec, SeriesChartData } from '../../charts/spec'
-import { seriesTitle } from '../../charts/series'
+import type { ChartSeries, ChartSpec } from '../../charts/spec'
+import type { NamedChart } from '../definition'
+import type { StatsResult } from './types'
 
 export interface StatsChartSpecs {
   time: ChartSpec
@@ -43,9 +44,23 @@ export function statsChartSpecs(file: StatsFileResult): StatsChartSpecs {
       })),
     )
 
-  const spec = (kind: 'stats-time' | 'stats-cv' | 'stats-mad', series: ChartSeries[]): ChartSpec => {
-    const data: SeriesChartData = { x, series }
-    return { kind, data: { ...data, title: `${seriesTitle(kind, data)} — ${name}` } }
+  const spec = (title: string, yLabel: string, series: ChartSeries[], logY: boolean): ChartSpec => ({
+    kind: 'series',
+    data: { title: `${title} — ${name}`, xLabel: 'rows', yLabel, x, series, logY },
+  })
+  return {
+    // Time spans orders of magnitude between backends: logarithmic.
+    time: spec('Time vs prefix size', 'time (ms)', time, true),
+    cv: spec('Coefficient of variation vs prefix size', 'coefficient of variation', perColumn('cv'), false),
+    mad: spec('Median absolute deviation vs prefix size', 'median absolute deviation', perColumn('mad'), false),
   }
-  return { time: spec('stats-time', time), cv: spec('stats-cv', perColumn('cv')), mad: spec('stats-mad', perColumn('mad')) }
+}
+
+/** Every file's three charts, named `<file stem>-time|cv|mad`; inputs sharing a name get numbered stems. */
+export function statsCharts(result: StatsResult): NamedChart[] {
+  const stems = result.files.map((f) => (f.path.split(/[\\/]/).pop() ?? f.path).replace(/\.[^.]*$/, ''))
+  return result.files.flatMap((file, i) => {
+    const stem = stems.indexOf(stems[i]) === stems.lastIndexOf(stems[i]) ? stems[i] : `${i + 1}-${stems[i]}`
+    return Object.entries(statsChartSpecs(file)).map(([chart, spec]) => ({ name: `${stem}-${chart}`, spec }))
+  })
 }

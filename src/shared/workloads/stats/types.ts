@@ -63,16 +63,6 @@ export interface StatsFileResult {
   batches: BatchPoint[]
 }
 
-export interface StatsParams {
-  /** Files (or, from the CLI, folders expanded to their *.csv). */
-  files: string[]
-  /** Columns to analyse; default acc_x, acc_y, acc_z when present. */
-  columns?: string[]
-  backends: StatsBackend[]
-  precision: Precision
-  repeat: number
-  batches: number
-}
 
 export interface StatsResult {
   files: StatsFileResult[]

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ApiError } from '../../../../shared/api'
+import { ApiError } from '../../../../shared/errors'
 import { REGION_BYTES } from '../slice-kernels'
 
 /** Path of stats.wasm: beside out/main when bundled, under out/wasm of the repository from sources. */

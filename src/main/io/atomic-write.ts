@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { access, link, open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 
 export interface WriteFileAtomicOptions {
   /** Replace an existing file. Without it an existing target is an error and stays untouched. */

@@ -1,0 +1,53 @@
+// The envelope around a job's results: what ran, when, on which host and device, with which
+// parameters and inputs, and how long each backend took.
+import { cpus, arch, availableParallelism, release, totalmem, type } from 'node:os'
+import { stat } from 'node:fs/promises'
+import { adapterName, type AdapterInfo } from '../../shared/device'
+import type { DeviceSummary, HostInfo, InputFile, ResultEnvelope, Timing } from '../../shared/workloads/envelope'
+import { version } from '../../../package.json'
+
+export function hostInfo(): HostInfo {
+  return {
+    cpu: cpus()[0]?.model.trim() || arch(),
+    cores: availableParallelism(),
+    memoryBytes: totalmem(),
+    os: `${type()} ${release()} ${arch()}`,
+    node: process.version,
+  }
+}
+
+/** Dawn's native API per platform: Vulkan on Linux, Metal on macOS, Direct3D 12 on Windows. */
+const NATIVE_API: Partial<Record<NodeJS.Platform, string>> = { linux: 'Vulkan', darwin: 'Metal', win32: 'D3D12' }
+
+export function deviceSummary(a: AdapterInfo): DeviceSummary {
+  return {
+    adapter: adapterName(a),
+    vendor: a.vendor,
+    backend: `WebGPU (Dawn) on ${NATIVE_API[process.platform] ?? process.platform}, ${a.source}`,
+    software: a.isSoftware,
+  }
+}
+
+export async function inputFile(path: string): Promise<InputFile> {
+  const s = await stat(path)
+  return { path, bytes: s.size, modified: s.mtime.toISOString() }
+}
+
+export function envelope<R, P>(
+  workload: string,
+  params: P,
+  outcome: { results: R; timings: Record<string, Timing> },
+  context: { createdAt: Date; inputs: InputFile[]; adapter?: AdapterInfo },
+): ResultEnvelope<R, P> {
+  return {
+    workload,
+    paralabVersion: version,
+    createdAt: context.createdAt.toISOString(),
+    params,
+    input: { files: context.inputs },
+    host: hostInfo(),
+    ...(context.adapter && { device: deviceSummary(context.adapter) }),
+    timings: outcome.timings,
+    results: outcome.results,
+  }
+}

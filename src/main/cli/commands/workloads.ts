@@ -1,0 +1,18 @@
+import { WORKLOADS } from '../../../shared/workloads'
+import { writeJson, type Command } from '../command'
+
+export const workloadsCommand: Command = {
+  name: 'workloads',
+  summary: 'List the workloads, with their backends and parameters.',
+  usage: 'paralab workloads [--json]',
+  help: '  --json      print them as one JSON object on stdout',
+  options: { json: { type: 'boolean' } },
+  async run(values) {
+    if (values.json)
+      writeJson(WORKLOADS.map((w) => ({ id: w.id, title: w.title, summary: w.summary, backends: w.backends, params: w.params, phases: w.phases, example: w.example })))
+    else
+      for (const w of WORKLOADS)
+        process.stdout.write(`${w.id.padEnd(10)} ${w.summary}\n${' '.repeat(11)}backends: ${w.backends.map((b) => b.id).join(', ')}; run \`paralab ${w.id} --help\`\n`)
+    return 0
+  },
+}

@@ -1,0 +1,138 @@
+// `paralab <workload>`: one command per workload, its flags and help made from the workload's
+// parameter schema, plus --example, --out, --force and --json, which every workload has.
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ApiError } from '../../shared/errors'
+import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
+import type { AnyEngine } from '../engine'
+import { writeOutputs } from '../backend/outputs'
+import { UsageError, writeJson, type Command } from './command'
+import { runJob } from './run-job'
+
+const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '' }
+
+const COMMON_HELP = [
+  '  --example        run the workload\'s example (its input is made on first use)',
+  '  --out DIR        write results.json (the envelope), the result tables as CSV and the charts as SVG and PNG',
+  '  --force          replace files that already exist in --out',
+  '  --json           print the result envelope as one JSON object on stdout',
+]
+
+function flagHelp(name: string, spec: ParamSpec): string {
+  const head = `  --${flagName(name, spec)}${ARG[spec.type]}`
+  const def = defaultOf(spec)
+  const shown = Array.isArray(def) ? def.join(',') : def
+  const detail = spec.type === 'boolean' ? '' : ` (${allowedText(spec)}${spec.type === 'choices' ? ', or all' : ''}${spec.unit ? `, in ${spec.unit}` : ''}${shown !== undefined && shown !== false ? `; default ${shown}` : ''})`
+  return `${head.padEnd(18)} ${spec.help}${detail}`
+}
+
+function filesParam(schema: ParamSchema): [string, Extract<ParamSpec, { type: 'files' }>] | undefined {
+  return Object.entries(schema).find((e): e is [string, Extract<ParamSpec, { type: 'files' }>] => e[1].type === 'files')
+}
+
+/** A flag's text as the parameter's value, or a usage error naming the flag and what it accepts. */
+function parseFlag(name: string, spec: ParamSpec, raw: string | boolean): unknown {
+  const flag = `--${flagName(name, spec)}`
+  if (spec.type === 'boolean') return raw
+  const text = String(raw)
+  const list = () => text.split(',').map((s) => s.trim()).filter(Boolean)
+  switch (spec.type) {
+    case 'int':
+    case 'number': {
+      const n = Number(text)
+      if (text.trim() === '' || !Number.isFinite(n) || (spec.type === 'int' && !Number.isInteger(n)) || n < spec.min || n > spec.max)
+        throw new UsageError(`${flag} must be ${allowedText(spec)}, got "${text}"`)
+      return n
+    }
+    case 'choice':
+      if (!spec.choices.includes(text)) throw new UsageError(`${flag} must be ${allowedText(spec)}, got "${text}"`)
+      return text
+    case 'choices': {
+      if (text === 'all') return [...spec.choices]
+      const picked = list()
+      const unknown = picked.find((c) => !spec.choices.includes(c))
+      if (unknown !== undefined || picked.length === 0) throw new UsageError(`${flag} must be ${spec.choices.join(', ')} or all, got "${unknown ?? text}"`)
+      return picked
+    }
+    case 'names':
+      return [...new Set(list())]
+    case 'files':
+      throw new UsageError(`${flag}: files are given as arguments`)
+  }
+}
+
+/** Files as given; a folder stands for its files with the parameter's extensions, sorted. */
+async function expandInputs(inputs: string[], extensions: readonly string[]): Promise<string[]> {
+  const files: string[] = []
+  for (const input of inputs) {
+    const s = await stat(input).catch(() => {
+      throw new ApiError('io', `${input}: no such file or directory`)
+    })
+    if (!s.isDirectory()) {
+      files.push(input)
+      continue
+    }
+    const found = (await readdir(input)).filter((f) => extensions.some((e) => f.toLowerCase().endsWith(`.${e}`))).sort()
+    if (found.length === 0) throw new ApiError('invalid-input', `${input}: no ${extensions.map((e) => `*.${e}`).join(' or ')} files in this folder`)
+    files.push(...found.map((f) => join(input, f)))
+  }
+  return files
+}
+
+/** The command that runs `engine`'s workload, optionally under another name with parameters fixed. */
+export function workloadCommand(engine: AnyEngine, preset?: { name: string; summary: string; params: Record<string, unknown> }): Command {
+  const def = engine.definition
+  const schema: ParamSchema = def.params
+  const fixed = preset?.params ?? {}
+  const free = Object.entries(schema).filter(([name, spec]) => spec.type !== 'files' && !(name in fixed))
+  const files = filesParam(schema)
+  const name = preset?.name ?? def.id
+  const usage = `paralab ${name}${files ? ` <${files[1].extensions.join('|')} file|folder>…` : ''} [options]`
+  return {
+    name,
+    summary: preset?.summary ?? def.summary,
+    usage,
+    help: [
+      ...(files ? [`  <files>          ${files[1].help}`] : []),
+      ...free.map(([n, spec]) => flagHelp(n, spec)),
+      ...COMMON_HELP,
+      '',
+      `Backends: ${def.backends.map((b) => `${b.id} (${b.summary})`).join('; ')}.`,
+      `Example: ${def.example.summary}`,
+    ].join('\n'),
+    options: {
+      ...Object.fromEntries(free.map(([n, spec]) => [flagName(n, spec), { type: spec.type === 'boolean' ? ('boolean' as const) : ('string' as const) }])),
+      example: { type: 'boolean' },
+      out: { type: 'string' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    allowPositionals: !!files,
+    async run(values, positionals) {
+      const params: Record<string, unknown> = {}
+      for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
+      Object.assign(params, fixed)
+      const result = await runJob(def.id, params, async (backend) => {
+        if (values.example) {
+          if (positionals.length) throw new UsageError(`--example brings its own input; drop ${positionals.join(' ')}`)
+          return { ...(await backend.example(def.id)).params, ...params }
+        }
+        if (files) {
+          if (positionals.length === 0) throw new UsageError(`${name} needs at least one ${files[1].extensions.join(' or ')} file or folder (or --example)`)
+          params[files[0]] = await expandInputs(positionals, files[1].extensions)
+        }
+        return params
+      })
+      // Outputs are rendered in full before the first file is written: nothing half-written.
+      if (values.out) await writeOutputs(values.out, result, { force: values.force })
+      if (values.json) writeJson(result)
+      else process.stdout.write((engine.cli.describe as (r: unknown) => string)(result.results))
+      return 0
+    },
+  }
+}
+
+/** Every command of an engine: its workload's, its presets and its own extra commands. */
+export function engineCommands(engine: AnyEngine): Command[] {
+  return [workloadCommand(engine), ...(engine.cli.presets ?? []).map((p) => workloadCommand(engine, p)), ...(engine.cli.commands ?? [])]
+}

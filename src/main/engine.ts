@@ -1,0 +1,51 @@
+// The engine side of the workload contract: what a workload's engine (src/main/workloads/<id>)
+// gives the backend, and what the backend gives it while it runs. The backend, the CLI and
+// `serve` work with any engine through this interface and never name a workload.
+import type { JobProgress } from '../shared/jobs'
+import type { ResultEnvelope, Timing } from '../shared/workloads/envelope'
+import type { ParamsOf, ResultsOf, WorkloadId, WorkloadOf } from '../shared/workloads'
+import type { Gpu } from './gpu/runtime'
+import type { Command } from './cli/command'
+
+/** What a running job may use. */
+export interface JobContext {
+  signal: AbortSignal
+  /** Throttled by the backend; `fraction` runs 0…1 over the whole job. */
+  progress(p: JobProgress): void
+  /** The readable real path of a requested input file (recorded in the envelope), or an error naming it. */
+  input(path: string): Promise<string>
+  /** The shared GPU; using it puts the adapter into the envelope. */
+  gpu(): Promise<Gpu>
+}
+
+export interface EngineOutcome<R> {
+  results: R
+  /** Milliseconds per backend or variant, of repeated runs. */
+  timings: Record<string, Timing>
+}
+
+/** How the CLI presents a workload beyond what its definition declares. */
+export interface EngineCli<R> {
+  /** The results for people, on stdout (without --json). */
+  describe(results: R): string
+  /** Commands that run this workload with some parameters fixed, e.g. `bench device` = `device --measure`. */
+  presets?: { name: string; summary: string; params: Record<string, unknown> }[]
+  /** More commands of this workload, e.g. `generate acc` or `bench stats`. */
+  commands?: Command[]
+}
+
+export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
+  definition: WorkloadOf<Id>
+  /** 'gpu' jobs are serialized: one device, one job at a time. */
+  lane: 'gpu' | 'cpu'
+  run(params: ParamsOf<Id>, ctx: JobContext): Promise<EngineOutcome<ResultsOf<Id>>>
+  /** Writes the example's input files (named in the definition) into `dir`, seeded: the same bytes every time. */
+  makeExample?(dir: string, signal: AbortSignal): Promise<void>
+  cli: EngineCli<ResultsOf<Id>>
+}
+
+/** An engine of any workload, as the registry holds them. */
+export type AnyEngine = { [Id in WorkloadId]: WorkloadEngine<Id> }[WorkloadId]
+
+/** A finished job's envelope, typed by its workload. */
+export type EnvelopeOf<Id extends WorkloadId> = ResultEnvelope<ResultsOf<Id>, ParamsOf<Id>>

@@ -1,0 +1,30 @@
+// How the device workload reads on a terminal.
+import { adapterName, type DeviceBenchResult, type DeviceInfo } from '../../../shared/device'
+
+export function describeDevice(info: DeviceInfo): string {
+  if (!info.available) return `GPU backend unavailable: ${info.reason}\nCPU backends keep working.\n`
+  const a = info.adapter!
+  const lines = [
+    `adapter       ${adapterName(a)}${a.isSoftware ? '  (software adapter)' : ''}`,
+    `description   ${a.description}`,
+    `vendor        ${a.vendor}`,
+    `architecture  ${a.architecture}`,
+    `device        ${a.device}`,
+    `found by      ${a.source}`,
+    `features      ${info.features.join(', ')}`,
+    'limits',
+    ...Object.entries(info.limits).map(([k, v]) => `  ${k.padEnd(42)} ${v}`),
+  ]
+  return lines.join('\n') + '\n'
+}
+
+export function describeBench(r: DeviceBenchResult): string {
+  return [
+    `adapter            ${adapterName(r.adapter)}${r.adapter.isSoftware ? ' (software adapter)' : ''}`,
+    `read bandwidth     ${r.read_bandwidth_GB_per_s.toFixed(1)} GB/s  (${(r.read_bytes / 1e6).toFixed(0)} MB)`,
+    `f32 FMA            ${r.fma_f32_GFLOP_per_s.toFixed(1)} GFLOP/s`,
+    `upload             ${r.upload_GB_per_s.toFixed(2)} GB/s`,
+    `readback           ${r.readback_GB_per_s.toFixed(2)} GB/s  (${(r.transfer_bytes / 1e6).toFixed(0)} MB)`,
+    `timing             ${r.timing}, median of ${r.repeats}`,
+  ].join('\n') + '\n'
+}

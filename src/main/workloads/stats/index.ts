@@ -1,0 +1,25 @@
+// The statistics workload's engine: CSV columns loaded in parallel, then CV and MAD on every
+// chosen backend (serial, SIMD, worker threads, GPU), timed.
+import { join } from 'node:path'
+import { statsWorkload } from '../../../shared/workloads/stats'
+import type { WorkloadEngine } from '../../engine'
+import { benchStatsCommand } from './bench-command'
+import { describeStats } from './describe'
+import { generateAccCsv } from './generate-acc'
+import { generateAccCommand } from './generate-command'
+import { runStatsJob } from './run-stats'
+
+/** Rows of the example recording: 10 minutes at 32 Hz. */
+const EXAMPLE_ROWS = 20_000
+
+export const statsEngine: WorkloadEngine<'stats'> = {
+  definition: statsWorkload,
+  // The gpu backend needs the device: stats jobs queue behind other GPU work.
+  lane: 'gpu',
+  run: runStatsJob,
+  async makeExample(dir, signal) {
+    const [file] = statsWorkload.example.files
+    await generateAccCsv(join(dir, file), { rows: EXAMPLE_ROWS, seed: 1, signal })
+  },
+  cli: { describe: describeStats, commands: [generateAccCommand, benchStatsCommand] },
+}

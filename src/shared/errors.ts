@@ -1,0 +1,43 @@
+// Errors that cross a transport (IPC, WebSocket, worker threads) with their code intact.
+
+/** Error codes a request or a job can end with. */
+export type ErrorCode =
+  | 'invalid-argument'
+  | 'cancelled'
+  | 'gpu-unavailable'
+  | 'device-lost'
+  | 'invalid-input'
+  | 'io'
+  | 'internal'
+
+export interface ApiErrorShape {
+  code: ErrorCode
+  message: string
+}
+
+/** An error that crosses the transport with its code intact. */
+export class ApiError extends Error implements ApiErrorShape {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+
+  static from(e: unknown): ApiError {
+    if (e instanceof ApiError) return e
+    if (e && typeof e === 'object' && 'code' in e && 'message' in e && isErrorCode((e as ApiErrorShape).code))
+      return new ApiError((e as ApiErrorShape).code, String((e as ApiErrorShape).message))
+    return new ApiError('internal', e instanceof Error ? e.message : String(e))
+  }
+
+  toJSON(): ApiErrorShape {
+    return { code: this.code, message: this.message }
+  }
+}
+
+const ERROR_CODES: readonly ErrorCode[] = ['invalid-argument', 'cancelled', 'gpu-unavailable', 'device-lost', 'invalid-input', 'io', 'internal']
+function isErrorCode(c: unknown): c is ErrorCode {
+  return typeof c === 'string' && (ERROR_CODES as readonly string[]).includes(c)
+}

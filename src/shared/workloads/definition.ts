@@ -1,0 +1,60 @@
+// What a workload is, declared once in pure TypeScript: its parameters, phases, backends, example,
+// and how its results become tables (CSV) and charts. Engines (src/main/workloads/<id>) run it;
+// views (src/renderer/workloads/<id>) show it; the CLI, validation and forms derive from it.
+import type { ChartSpec } from '../charts/spec'
+import type { ParamInput, ParamSchema } from './schema'
+
+/** One table of results: the unit of CSV export. */
+export interface ResultTable {
+  /** File-name friendly, e.g. `results` → `results.csv`. */
+  name: string
+  columns: string[]
+  rows: (string | number | boolean | null)[][]
+}
+
+/** A chart of the results with a file-name friendly name, e.g. `acc-time`. */
+export interface NamedChart {
+  name: string
+  spec: ChartSpec
+}
+
+export interface Backend {
+  id: string
+  summary: string
+  /** Variants of the backend (e.g. GPU kernels), each selectable and timed. */
+  variants?: readonly string[]
+}
+
+export interface Phase {
+  /** How progress events of this phase begin, e.g. `loading`. */
+  id: string
+  summary: string
+}
+
+export interface WorkloadExample {
+  /** What the example shows, in one sentence. */
+  summary: string
+  /** Parameters besides the input files. */
+  params: Record<string, unknown>
+  /** Names of the input files the engine makes (seeded) on first use; none when the workload reads no files. */
+  files: readonly string[]
+}
+
+export interface WorkloadDefinition<Id extends string = string, S extends ParamSchema = ParamSchema, R = unknown> {
+  id: Id
+  /** For navigation and headings, e.g. "Statistics". */
+  title: string
+  /** One line, for `paralab --help`, `paralab workloads` and tooltips. */
+  summary: string
+  params: S
+  phases: readonly Phase[]
+  backends: readonly Backend[]
+  example: WorkloadExample & { params: Partial<ParamInput<S>> }
+  tables(results: R): ResultTable[]
+  charts(results: R): NamedChart[]
+}
+
+/** Declares a workload; `R` is its result type (the `results` of its envelope). */
+export function defineWorkload<R>() {
+  return <const Id extends string, const S extends ParamSchema>(d: WorkloadDefinition<Id, S, R>): WorkloadDefinition<Id, S, R> => d
+}

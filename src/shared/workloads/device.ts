@@ -1,0 +1,67 @@
+// Device: the WebGPU adapter Paralab uses, its features and limits, and (when measured) the
+// ceilings every GPU timing is compared with: read bandwidth, f32 FMA throughput, transfers.
+import { rooflineFromBench } from '../charts/roofline'
+import { adapterName, type DeviceBenchResult, type DeviceInfo } from '../device'
+import { defineWorkload, type NamedChart, type ResultTable } from './definition'
+import type { ParamValues } from './schema'
+
+export interface DeviceResult {
+  info: DeviceInfo
+  /** Present when the job measured the device. */
+  bench?: DeviceBenchResult
+}
+
+function deviceTables(r: DeviceResult): ResultTable[] {
+  const a = r.info.adapter
+  const rows: ResultTable['rows'] = [
+    ['available', r.info.available, ''],
+    ...(a ? ([['adapter', adapterName(a), ''], ['software adapter', a.isSoftware, ''], ['found by', a.source, '']] as ResultTable['rows']) : []),
+  ]
+  const b = r.bench
+  if (b)
+    rows.push(
+      ['read bandwidth', b.read_bandwidth_GB_per_s, 'GB/s'],
+      ['f32 FMA', b.fma_f32_GFLOP_per_s, 'GFLOP/s'],
+      ['upload', b.upload_GB_per_s, 'GB/s'],
+      ['readback', b.readback_GB_per_s, 'GB/s'],
+    )
+  return [
+    { name: 'device', columns: ['quantity', 'value', 'unit'], rows },
+    { name: 'limits', columns: ['limit', 'value'], rows: Object.entries(r.info.limits) },
+  ]
+}
+
+function deviceCharts(r: DeviceResult): NamedChart[] {
+  return r.bench ? [{ name: 'roofline', spec: { kind: 'roofline', data: rooflineFromBench(r.bench) } }] : []
+}
+
+export const deviceWorkload = defineWorkload<DeviceResult>()({
+  id: 'device',
+  title: 'Device',
+  summary: 'The WebGPU adapter Paralab uses, its features and limits; --measure adds bandwidth and FMA ceilings.',
+  params: {
+    measure: { type: 'boolean', label: 'Measure', default: false, help: 'also measure read bandwidth, f32 FMA throughput, upload and readback' },
+    readMb: {
+      type: 'int',
+      label: 'Read size',
+      unit: 'MB',
+      min: 1,
+      max: 16384,
+      optional: true,
+      help: 'megabytes read by the bandwidth kernel (default: 256 MiB on hardware, 16 MiB on a software adapter)',
+    },
+    repeats: { type: 'int', label: 'Repeats', min: 1, max: 100, optional: true, help: 'timed repetitions per measurement; the median is reported (default 5, 3 on a software adapter)' },
+  },
+  phases: [
+    { id: 'upload', summary: 'host → GPU copies' },
+    { id: 'read bandwidth', summary: 'a kernel reading a large buffer' },
+    { id: 'readback', summary: 'GPU → host copies' },
+    { id: 'fma f32', summary: 'a compute-bound FMA kernel' },
+  ],
+  backends: [{ id: 'gpu', summary: 'the WebGPU adapter in use' }],
+  example: { summary: 'The adapter in use, measured with small buffers.', files: [], params: { measure: true, readMb: 16, repeats: 3 } },
+  tables: deviceTables,
+  charts: deviceCharts,
+})
+
+export type DeviceParams = ParamValues<typeof deviceWorkload.params>

@@ -1,0 +1,58 @@
+// One results envelope for every workload: JSON export, `--json`, the dashboard and the charts all
+// carry it, so a result file says what ran, on what, with which parameters, and how long it took.
+import { median } from '../median'
+
+export interface InputFile {
+  path: string
+  bytes: number
+  /** ISO 8601 modification time. */
+  modified: string
+}
+
+export interface HostInfo {
+  cpu: string
+  cores: number
+  memoryBytes: number
+  /** e.g. "linux 6.1.0 x64". */
+  os: string
+  /** Node.js version, e.g. "v20.20.2". */
+  node: string
+}
+
+/** The GPU a job ran on. */
+export interface DeviceSummary {
+  adapter: string
+  vendor: string
+  /** How the adapter is reached, e.g. "Vulkan (hardware adapter)". */
+  backend: string
+  software: boolean
+}
+
+/** Milliseconds of repeated runs of one backend or variant. */
+export interface Timing {
+  median: number
+  min: number
+  max: number
+  runs: number
+}
+
+export interface ResultEnvelope<R = unknown, P = unknown> {
+  workload: string
+  paralabVersion: string
+  /** ISO 8601. */
+  createdAt: string
+  params: P
+  input: { files: InputFile[] }
+  host: HostInfo
+  /** Present when a GPU ran. */
+  device?: DeviceSummary
+  /** Per backend or variant. */
+  timings: Record<string, Timing>
+  results: R
+}
+
+/** Summary of timing samples (ms). */
+export function timingOf(samples: readonly number[]): Timing {
+  if (samples.length === 0) throw new RangeError('timing of no runs')
+  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs: samples.length }
+}

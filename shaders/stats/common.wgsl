@@ -1,9 +1,8 @@
-// Column statistics, part 1 of 4: what every kernel shares. The host composes one module per
-// precision from common.wgsl, f64.wgsl or f32.wgsl, sums.wgsl and select.wgsl (WGSL has no
-// includes), so these declarations are written once.
+// Column statistics, common part: what every kernel shares, written once and included by the
+// other parts. `Word` (a value's bits) comes from the precision part, f64.wgsl or f32.wgsl.
 //
 // 64-bit integers are vec2<u32>(lo, hi); 128-bit ones vec4<u32>, least significant word first.
-// A key is the order-preserving image of a value (see src/main/stats/keys.ts): unsigned key
+// A key is the order-preserving image of a value (see src/main/workloads/stats/keys.ts): unsigned key
 // order is numeric order, −0 just below +0. f32 keys sit in the high word with lo = 0.
 
 override WG: u32 = 256u; // threads per workgroup, a power of two
@@ -47,7 +46,7 @@ struct Target {
   key: vec2<u32>,
 }
 
-// Word offsets are mirrored in src/main/stats/gpu/layout.ts.
+// Word offsets are mirrored in src/main/workloads/stats/gpu/layout.ts.
 struct State {
   // The bracket of the middle ranks, in selection keys (of x, or of |x − median|).
   bracket_lo: vec2<u32>,

@@ -1,7 +1,9 @@
-// Column statistics, part 2 of 4 (f32): values are f32 bits, computed in f32 as the studies'
+// Column statistics, precision part (f32): values are f32 bits, computed in f32 as the studies'
 // "float" versions did. Sums are compensated (Neumaier) in f32. |x − median| is rounded from
 // the exact difference in integers, so that it equals the CPU's Math.fround(x - median) even
 // where a GPU would flush subnormals.
+
+#include "stats/common"
 
 alias Word = u32;
 

@@ -1,10 +1,12 @@
-// Column statistics, part 2 of 4 (f64): values are raw IEEE-754 doubles, two u32 words each.
+// Column statistics, precision part (f64): values are raw IEEE-754 doubles, two u32 words each.
 // WGSL has no f64, so everything here is integer arithmetic on the bits:
 //  - |a − b| correctly rounded to nearest-even, as the CPU's Math.abs(a - b), subnormals included;
 //  - sums in 128-bit fixed point: a value m·2^e (m < 2^53) is added as m shifted to the
 //    accumulator's unit, which rises with the largest term seen. A thread drops bits below
 //    2^-101 of its largest term, the total of ≤ 1024 workgroup partials below 2^-85, so a sum
 //    is accurate to about 2^-75 of its largest term, whatever the order or the cancellation.
+
+#include "stats/common"
 
 alias Word = vec2<u32>;
 

@@ -1,4 +1,4 @@
-// Column statistics, part 4 of 4: exact selection of the two middle order statistics by key,
+// Column statistics, selection part: exact selection of the two middle order statistics by key,
 // resident on the GPU (no host round trip between levels).
 //
 //   sample   sorts SAMPLE evenly spaced keys and brackets the middle ranks with them

@@ -1,4 +1,4 @@
-// Column statistics, part 3 of 4: the one pass over every value, and the total of its sums.
+// Column statistics, sums part: the one pass over every value, and the total of its sums.
 //
 // scan: each workgroup walks tiles of WG × PER_THREAD values (grid-stride over tiles). Per value:
 // the sum term (x, or (x − mean)²), and the place of the value against the bracket set by

@@ -1,9 +1,7 @@
 // Requests from the desktop app's main process to its backend process: the API methods plus
-// `allowFiles`, which makes files the user picked readable.
+// `allowFiles`, which makes files the user picked readable. The backend process answers with
+// WireMessages: replies and job events, as `paralab serve` sends them.
 import type { ApiMethod } from '../shared/api'
+import type { WireRequest } from '../shared/wire'
 
-export interface HostRequest {
-  id: number
-  method: ApiMethod | 'allowFiles'
-  args: unknown[]
-}
+export type HostRequest = WireRequest<ApiMethod | 'allowFiles'>

@@ -4,10 +4,12 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type Utility
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Buffer } from 'node:buffer'
-import { API_METHODS, ApiError, type ApiMethod, type DataFile, type ExportResult } from '../shared/api'
+import { API_METHODS, type ApiMethod, type DataFile, type ExportResult } from '../shared/api'
+import { ApiError } from '../shared/errors'
 import { validateRequest } from '../shared/validate'
-import { IPC_JOB_EVENT, IPC_PREFIX, type WireMessage } from '../shared/wire'
-import { writeFileAtomic } from './charts/atomic-write'
+import { RequestTracker } from '../shared/rpc'
+import { IPC_JOB_EVENT, IPC_PREFIX, type IpcReply, type WireMessage } from '../shared/wire'
+import { writeFileAtomic } from './io/atomic-write'
 import type { HostRequest } from './host-protocol'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -16,16 +18,11 @@ let win: BrowserWindow | undefined
 /** The backend process, started on first use and again after it exits. */
 class BackendHost {
   private proc?: UtilityProcess
-  private nextId = 1
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>()
+  private readonly requests = new RequestTracker()
 
   call(method: HostRequest['method'], args: unknown[]): Promise<unknown> {
     const proc = this.start()
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++
-      this.pending.set(id, { resolve, reject })
-      proc.postMessage({ id, method, args } satisfies HostRequest)
-    })
+    return this.requests.request((id) => proc.postMessage({ id, method, args } satisfies HostRequest))
   }
 
   stop(): void {
@@ -36,17 +33,12 @@ class BackendHost {
     if (this.proc) return this.proc
     const proc = utilityProcess.fork(join(here, 'backend-host.js'), [], { serviceName: 'Paralab backend' })
     proc.on('message', (msg: WireMessage) => {
-      if ('event' in msg) return win?.webContents.send(IPC_JOB_EVENT, msg.data)
-      const p = this.pending.get(msg.id)
-      this.pending.delete(msg.id)
-      if ('error' in msg) p?.reject(new ApiError(msg.error.code, msg.error.message))
-      else p?.resolve(msg.result)
+      if ('event' in msg) win?.webContents.send(IPC_JOB_EVENT, msg.data)
+      else this.requests.settle(msg)
     })
     proc.on('exit', (code) => {
       this.proc = undefined
-      const err = new ApiError('internal', `the backend process exited (code ${code}); the next request starts a new one`)
-      for (const p of this.pending.values()) p.reject(err)
-      this.pending.clear()
+      this.requests.failAll(new ApiError('internal', `the backend process exited (code ${code}); the next request starts a new one`))
     })
     this.proc = proc
     return proc
@@ -83,25 +75,30 @@ async function openFiles(sender: WebContents): Promise<DataFile[]> {
 
 function handleIpc(): void {
   for (const method of API_METHODS) {
-    ipcMain.handle(IPC_PREFIX + method, async (event, ...args: unknown[]) => {
-      try {
+    ipcMain.handle(IPC_PREFIX + method, (event, ...args: unknown[]) =>
+      ipcReply(async () => {
         if (event.senderFrame?.url && !isOwnPage(event.senderFrame.url)) throw new ApiError('invalid-argument', 'request from a foreign page')
         validateRequest(method, args)
-        return { ok: await route(event.sender, method, args) }
-      } catch (e) {
-        return { error: ApiError.from(e).toJSON() }
-      }
-    })
+        return route(event.sender, method, args)
+      }),
+    )
   }
   // Drag-and-drop: the preload turns dropped File objects into paths the user chose to give.
-  ipcMain.handle(IPC_PREFIX + 'dropFiles', async (_event, paths: unknown) => {
-    try {
+  ipcMain.handle(IPC_PREFIX + 'dropFiles', (_event, paths: unknown) =>
+    ipcReply(async () => {
       if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.length === 0)) throw new ApiError('invalid-argument', 'paths must be file paths')
-      return { ok: await host.call('allowFiles', [paths]) }
-    } catch (e) {
-      return { error: ApiError.from(e).toJSON() }
-    }
-  })
+      return host.call('allowFiles', [paths])
+    }),
+  )
+}
+
+/** Runs an IPC request; its reply keeps an error's code, which ipcRenderer.invoke's rejections would lose. */
+async function ipcReply(run: () => Promise<unknown>): Promise<IpcReply> {
+  try {
+    return { ok: await run() }
+  } catch (e) {
+    return { error: ApiError.from(e).toJSON() }
+  }
 }
 
 async function route(sender: WebContents, method: ApiMethod, args: unknown[]): Promise<unknown> {

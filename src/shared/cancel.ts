@@ -2,6 +2,6 @@
 // checks its job's signal between steps.
 import { ApiError } from './errors'
 
-export function throwIfAborted(signal: AbortSignal | undefined): void {
+export function throwIfAborted(signal: { readonly aborted: boolean } | undefined): void {
   if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
 }

@@ -1,18 +1,24 @@
-// Messages of the WebSocket transport (`paralab serve`). The Electron transport carries the
-// same calls over IPC channels named `paralab:<method>` and events on `paralab:job-event`.
-import type { ApiErrorShape, ApiMethod } from './api'
+// Messages of the WebSocket transport (`paralab serve`), also spoken between the desktop app's
+// main process and its backend process. The Electron window carries the same calls over IPC
+// channels named `paralab:<method>` and events on `paralab:job-event`.
+import type { ApiMethod } from './api'
+import type { ApiErrorShape } from './errors'
 import type { JobEvent } from './jobs'
 
-export interface WireRequest {
+/** A call of `method`; its reply carries the same id. */
+export interface WireRequest<Method extends string = ApiMethod> {
   id: number
-  method: ApiMethod
+  method: Method
   args: unknown[]
 }
 
-export type WireMessage =
-  | { id: number; result: unknown }
-  | { id: number; error: ApiErrorShape }
-  | { event: 'job'; data: JobEvent }
+/** The answer to request `id`: its result, or the error it ended with. */
+export type WireReply = { id: number; result: unknown } | { id: number; error: ApiErrorShape }
+
+export type WireMessage = WireReply | { event: 'job'; data: JobEvent }
+
+/** What the main process answers an IPC call with: ApiErrors do not survive ipcRenderer.invoke's rejections. */
+export type IpcReply = { ok: unknown } | { error: ApiErrorShape }
 
 /** Path of the API socket; the session token goes in the `token` query parameter. */
 export const WIRE_PATH = '/api'

@@ -42,7 +42,7 @@ describe('backend process of the desktop app', () => {
   })
 
   it('validates requests', async () => {
-    const reply = await call('startJob', ['stats', { files: [SAMPLE] }])
+    const reply = await call('startJob', ['stats', { files: [SAMPLE], repeat: 0 }])
     expect(reply.error.code).toBe('invalid-argument')
   })
 
@@ -59,7 +59,7 @@ describe('backend process of the desktop app', () => {
     await expect.poll(() => events.find((e) => e.jobId === jobId && e.type !== 'progress')?.type, { timeout: 30_000 }).toBe('done')
     expect(events.some((e) => e.jobId === jobId && e.type === 'progress')).toBe(true)
     const done = events.find((e) => e.jobId === jobId && e.type === 'done')
-    expect(done.result.files[0].columns.acc_x.median).toBe(-38)
+    expect(done.envelope.results.files[0].columns.acc_x.median).toBe(-38)
   })
 
   it('renders exports as files for the main process to save', async () => {

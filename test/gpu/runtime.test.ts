@@ -1,12 +1,13 @@
-// The WebGPU runtime on the software adapter: discovery, limits, pipelines, transfers,
-// kernels against the CPU, device loss, cancellation, the no-GPU path and process exit.
+// The WebGPU runtime on the software adapter: discovery, limits, transfers, kernels against
+// the CPU, device loss, cancellation, the no-GPU path and process exit (kernels.test.ts: the
+// pipeline cache, includes, runAndRead).
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { build } from 'vite'
 import { ApiError } from '../../src/shared/api'
-import { REQUESTED_LIMITS, getGpu, gpuInfo, resetGpu, shaderNames, throwIfAborted, type Gpu } from '../../src/main/gpu/runtime'
+import { REQUESTED_LIMITS, getGpu, gpuInfo, resetGpu, throwIfAborted, type Gpu } from '../../src/main/gpu/runtime'
 
 afterAll(() => resetGpu())
 
@@ -50,31 +51,6 @@ describe('adapter and device', () => {
 
   it('is one device for the process', async () => {
     expect(await getGpu()).toBe(await getGpu())
-  })
-})
-
-describe('pipelines', () => {
-  it('compiles a pipeline once per name and constants, and reuses it', async () => {
-    const gpu = await getGpu()
-    expect(shaderNames()).toEqual(expect.arrayContaining(['device/read_bandwidth', 'device/fma_f32']))
-    const before = gpu.pipelineCount
-    const a = await gpu.pipeline('device/read_bandwidth', { constants: { WG: 32 } })
-    const b = await gpu.pipeline('device/read_bandwidth', { constants: { WG: 32 } })
-    const c = await gpu.pipeline('device/read_bandwidth', { constants: { WG: 16 } })
-    expect(b).toBe(a)
-    expect(c).not.toBe(a)
-    expect(gpu.pipelineCount).toBe(before + 2)
-  })
-
-  it('names the shader and the constant at fault', async () => {
-    const gpu = await getGpu()
-    const missing = await rejection(gpu.pipeline('device/nope'))
-    expect(missing.message).toMatch(/shaders\/device\/nope\.wgsl.*device\/read_bandwidth/)
-    const badConstant = await rejection(gpu.pipeline('device/fma_f32', { constants: { NOT_DECLARED: 1 } }))
-    expect(badConstant.code).toBe('internal')
-    expect(badConstant.message).toContain('device/fma_f32:main{NOT_DECLARED=1}')
-    const notFinite = await rejection(gpu.pipeline('device/fma_f32', { constants: { WG: NaN } }))
-    expect(notFinite.code).toBe('invalid-argument')
   })
 })
 
@@ -169,10 +145,10 @@ describe('kernels', () => {
     for (let i = 0; i < data.length; i++) data[i] = (i * 7919) % 101
     const cpu = data.reduce((s, v) => s + v, 0)
     const workgroups = 5
-    const pipeline = await gpu.pipeline('device/read_bandwidth', { constants: { WG: 32 } })
+    const kernel = await gpu.kernel('device/read_bandwidth', { constants: { WG: 32 } })
     const input = await gpu.storage('reduce input', data)
     const partials = await gpu.storage('reduce partials', workgroups * 4)
-    const ms = await gpu.run('reduce', [{ pipeline, bindGroups: gpu.bind(pipeline, [input, partials]), workgroups }])
+    const ms = await gpu.run('reduce', [kernel.dispatch(kernel.bind([input, partials]), workgroups)])
     expect(ms).toBeGreaterThan(0)
     const sums = await gpu.readF32(partials)
     expect(sums.reduce((s, v) => s + v, 0)).toBe(cpu)
@@ -182,14 +158,14 @@ describe('kernels', () => {
 
   it('reports a validation error with the work label', async () => {
     const gpu = await getGpu()
-    const pipeline = await gpu.pipeline('device/read_bandwidth', { constants: { WG: 32 } })
+    const kernel = await gpu.kernel('device/read_bandwidth', { constants: { WG: 32 } })
     const input = await gpu.storage('in', 64)
     const partials = await gpu.storage('parts', 4)
-    const group = gpu.bind(pipeline, [input, partials])
+    const group = kernel.bind([input, partials])
     const err = await rejection(gpu.run('bad copy', (enc) => enc.copyBufferToBuffer(input, 0, partials, 0, 64)))
     expect(err.message).toMatch(/^bad copy: GPU validation error/)
     // The device is still usable afterwards.
-    expect(await gpu.run('good', [{ pipeline, bindGroups: group, workgroups: 1 }])).toBeGreaterThan(0)
+    expect(await gpu.run('good', [kernel.dispatch(group, 1)])).toBeGreaterThan(0)
     input.destroy()
     partials.destroy()
   })
@@ -265,10 +241,10 @@ describe('in a child process', () => {
 const info = await gpuInfo()
 if (!info.available) { console.log(JSON.stringify(info)); process.exitCode = 3 } else {
   const gpu = await getGpu()
-  const pipeline = await gpu.pipeline('device/read_bandwidth', { constants: { WG: 64 } })
+  const kernel = await gpu.kernel('device/read_bandwidth', { constants: { WG: 64 } })
   const input = await gpu.storage('in', new Float32Array(4096).fill(2))
   const partials = await gpu.storage('partials', 16)
-  await gpu.run('sum', [{ pipeline, bindGroups: gpu.bind(pipeline, [input, partials]), workgroups: 4 }])
+  await gpu.run('sum', [kernel.dispatch(kernel.bind([input, partials]), 4)])
   const p = await gpu.readF32(partials)
   console.log(JSON.stringify({ sum: p[0] + p[1] + p[2] + p[3], source: info.adapter.source }))
 }

@@ -2,7 +2,7 @@
 // reference and against referenceColumnStats: median and MAD bit for bit, CV within 1e-12 (f64).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BackendColumnStats, Precision } from '../../src/shared/workloads/stats/types'
-import { resetGpu, shaderSource } from '../../src/main/gpu/runtime'
+import { resetGpu } from '../../src/main/gpu/runtime'
 import { createStatsEngine } from '../../src/main/workloads/stats/stats-engine'
 import { type GpuStatsEngine, createGpuStatsEngine } from '../../src/main/workloads/stats/gpu/gpu-engine'
 import { fixedToNumber, scaledToNumber } from '../../src/main/workloads/stats/gpu/fixed-point'
@@ -198,17 +198,15 @@ describe('the engine', () => {
 })
 
 describe('the kernels\' integer arithmetic, bit for bit', () => {
-  // A test kernel composed with the statistics module's parts, as the engine composes its own.
-  async function run(precision: Precision, kernel: string, input: Uint32Array, count: number): Promise<{ out: Uint32Array; wide: Uint32Array }> {
+  // A test kernel over the statistics module's precision part (which includes the common one).
+  async function run(precision: Precision, code: string, input: Uint32Array, count: number): Promise<{ out: Uint32Array; wide: Uint32Array }> {
     const gpu = engine.gpu
-    const code = [shaderSource('stats/common'), shaderSource(`stats/${precision}`), kernel].join('\n')
-    const module = gpu.device.createShaderModule({ code })
-    const pipeline = await gpu.device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'check' } })
+    const kernel = await gpu.kernel({ label: `stats check (${precision})`, code: `#include "stats/${precision}"\n${code}` }, { entryPoint: 'check' })
     const data = await gpu.storage('check input', input)
     const params = gpu.uniform('check params', new Uint32Array(PARAMS_WORDS).fill(count, 0, 1))
     const out = await gpu.storage('check output', count * 8)
     const wide = await gpu.storage('check wide output', count * 16)
-    await gpu.run('check', [{ pipeline, bindGroups: gpu.bind(pipeline, { 0: data, 1: params, 3: wide, 4: out }), workgroups: Math.ceil(count / 64) }])
+    await gpu.run('check', [kernel.dispatch(kernel.bind({ 0: data, 1: params, 3: wide, 4: out }), Math.ceil(count / 64))])
     const result = { out: await gpu.readU32(out), wide: await gpu.readU32(wide) }
     for (const b of [data, params, out, wide]) b.destroy()
     return result

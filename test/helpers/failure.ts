@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { ApiError } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/errors'
 
 /** The ApiError a promise rejects with; fails the test if it resolves or throws something else. */
 export async function failure(p: Promise<unknown>): Promise<ApiError> {

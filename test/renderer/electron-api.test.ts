@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/errors'
 import { electronApi, ipcError } from '../../src/renderer/api/electron'
 import type { PreloadApi } from '../../src/renderer/api/types'
 
@@ -31,8 +31,8 @@ describe('electronApi', () => {
       dropFiles: vi.fn(async () => [{ path: '/home/ana/a.csv', name: 'a.csv', bytes: 3 }]),
     } as unknown as PreloadApi
     const api = electronApi(bridge)
-    await expect(api.startJob('bench-device', { repeats: 2 })).resolves.toBe('job-3')
-    expect(bridge.startJob).toHaveBeenCalledWith('bench-device', { repeats: 2 })
+    await expect(api.startJob('device', { measure: true, repeats: 2 })).resolves.toBe('job-3')
+    expect(bridge.startJob).toHaveBeenCalledWith('device', { measure: true, repeats: 2 })
     await expect(api.listDataFiles()).rejects.toMatchObject({ code: 'internal', message: 'permission denied' })
     const listener = () => {}
     expect(api.onJobEvent(listener)).toBe(off)

@@ -1,6 +1,6 @@
 import { effectScope } from 'vue'
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/errors'
 import type { DeviceBenchResult } from '../../src/shared/device'
 import { useJob } from '../../src/renderer/composables/useJob'
 import { FakeApi } from './fake-api'

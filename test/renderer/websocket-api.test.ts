@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/errors'
 import type { JobEvent } from '../../src/shared/jobs'
 import type { WireRequest } from '../../src/shared/wire'
 import { WebSocketApi, type SocketLike } from '../../src/renderer/api/websocket'
@@ -79,10 +79,10 @@ describe('WebSocketApi', () => {
     const b: JobEvent[] = []
     const offA = api.onJobEvent((e) => a.push(e))
     api.onJobEvent((e) => b.push(e))
-    const progress: JobEvent = { type: 'progress', jobId: 'job-1', kind: 'stats', phase: 'parsing', fraction: 0.5 }
+    const progress: JobEvent = { type: 'progress', jobId: 'job-1', workload: 'stats', phase: 'parsing', fraction: 0.5 }
     socket.receive({ event: 'job', data: progress })
     offA()
-    const done: JobEvent = { type: 'failed', jobId: 'job-1', kind: 'stats', error: { code: 'cancelled', message: 'cancelled' } }
+    const done: JobEvent = { type: 'failed', jobId: 'job-1', workload: 'stats', error: { code: 'cancelled', message: 'cancelled' } }
     socket.receive({ event: 'job', data: done })
     socket.receive({ id: 99, result: 'stray' })
     expect(a).toEqual([progress])

@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import type { ChartDataset } from 'chart.js'
-import { ApiError } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/errors'
 import { chartConfig, chartFileStem, chartTitle, formatNumber, ridgePoint, rooflineFromBench } from '../../src/shared/charts'
 import type { ChartSpec, RooflineData, SeriesChartData } from '../../src/shared/charts/spec'
 import { PALETTE } from '../../src/shared/charts/theme'
-import { writeFileAtomic } from '../../src/main/charts/atomic-write'
+import { writeFileAtomic } from '../../src/main/io/atomic-write'
 import { DEFAULT_CHART_SIZE, renderChart } from '../../src/main/charts/render'
 
 const roofData: RooflineData = {

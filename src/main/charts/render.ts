@@ -1,7 +1,7 @@
 // Headless chart rendering: the dashboard's Chart.js configurations drawn on @napi-rs/canvas, to PNG
 // (raster, white background) or SVG (vector, text as paths so it looks the same without the fonts).
 import type { Chart as ChartType, ChartConfiguration, Plugin } from 'chart.js'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { ASPECT_RATIO, chartConfig } from '../../shared/charts'
 import type { ChartSpec } from '../../shared/charts/spec'
 import { BACKGROUND_COLOR, FONT_FAMILY } from '../../shared/charts/theme'

@@ -1,12 +1,14 @@
-// One WebGPU device with what kernels need around it: limits, cached pipelines, buffers,
-// chunked transfers, timed submits and device-loss reporting.
+// One WebGPU device with what kernels need around it: limits, cached kernels, buffers,
+// chunked transfers, timed submits and readbacks, and device-loss reporting.
 import { ApiError } from '../../shared/api'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { adapterInfo, errorText } from './adapter'
 import * as buffers from './buffers'
 import { throwIfAborted } from '../../shared/cancel'
-import { bindGroup, encodeDispatches, workgroupGrid, type Binding, type Dispatch } from './dispatch'
-import { PipelineCache, type PipelineOptions } from './pipelines'
+import { encodeDispatches, workgroupGrid, type Dispatch } from './dispatch'
+import type { Kernel } from './kernel'
+import { PipelineCache, type KernelOptions } from './pipelines'
+import type { InlineShader } from './shaders'
 import { StagingPool } from './staging'
 
 /** Limits requested at the adapter's maxima: kernels size their buffers and workgroups from them. */
@@ -25,7 +27,7 @@ export const REQUESTED_LIMITS = [
 /** Optional features enabled when the adapter has them (WGSL still needs `enable …;`). Never timestamp-query: it crashes SwiftShader. */
 export const OPTIONAL_FEATURES = ['subgroups', 'shader-f16'] as const
 
-/** Work for one submit: dispatches in one compute pass, or commands recorded by a function. */
+/** Work for one submit: dispatches in one compute pass, or commands recorded by a function (which may use `encodeDispatches`). */
 export type Work = readonly Dispatch[] | ((encoder: GPUCommandEncoder) => void)
 
 export class Gpu implements buffers.TransferHost {
@@ -95,10 +97,13 @@ export class Gpu implements buffers.TransferHost {
     return { available: true, adapter: this.adapter, features: this.features, limits: this.limits }
   }
 
-  /** The compute pipeline of `shaders/<name>.wgsl`, compiled once per name, entry point and constants. */
-  pipeline(name: string, options?: PipelineOptions): Promise<GPUComputePipeline> {
+  /**
+   * The kernel of `shaders/<name>.wgsl` (or of inline WGSL), includes expanded, for an entry
+   * point and constants; compiled once per device for each source, entry point and constants.
+   */
+  kernel(shader: string | InlineShader, options?: KernelOptions): Promise<Kernel> {
     this.assertAlive()
-    return this.pipelines.get(name, options)
+    return this.pipelines.get(shader, options)
   }
 
   /** Number of pipelines compiled on this device. */
@@ -180,15 +185,17 @@ export class Gpu implements buffers.TransferHost {
     return new Uint32Array(await this.read(buffer, options))
   }
 
-  /** A bind group for `pipeline`: binding i is resources[i] (or the object's key i). */
-  bind(pipeline: GPUComputePipeline, resources: readonly Binding[] | Readonly<Record<number, Binding>>, group = 0): GPUBindGroup {
-    this.assertAlive()
-    return bindGroup(this.device, pipeline, resources, group)
-  }
-
   /** Workgroup counts for `count` workgroups, split over x and y when x alone cannot hold them. */
   grid(count: number): [number, number, number] {
     return workgroupGrid(count, this.limits.maxComputeWorkgroupsPerDimension)
+  }
+
+  /**
+   * Records `dispatches` in one compute pass of `encoder`, as `run` does with a list: for work
+   * functions that also clear or copy buffers around the pass.
+   */
+  encodeDispatches(encoder: GPUCommandEncoder, dispatches: readonly Dispatch[]): void {
+    encodeDispatches(encoder, dispatches, this.limits.maxComputeWorkgroupsPerDimension)
   }
 
   /**
@@ -196,34 +203,35 @@ export class Gpu implements buffers.TransferHost {
    * milliseconds from submit to completion. Validation and out-of-memory errors of the
    * work reject with the label; a lost device rejects with 'device-lost'.
    */
-  async run(label: string, work: Work, options: { signal?: AbortSignal } = {}): Promise<number> {
-    this.assertAlive()
-    throwIfAborted(options.signal)
-    const device = this.device
-    let t0 = 0
-    const { errors } = withErrorScopes(device, () => {
-      const encoder = device.createCommandEncoder({ label })
-      try {
-        if (typeof work === 'function') work(encoder)
-        else encodeDispatches(encoder, work, this.limits.maxComputeWorkgroupsPerDimension)
-      } catch (e) {
-        throw e instanceof ApiError ? e : new ApiError('internal', `${label}: ${errorText(e)}`)
-      }
-      const commands = encoder.finish()
-      t0 = performance.now()
-      device.queue.submit([commands])
-    })
+  run(label: string, work: Work, options: { signal?: AbortSignal } = {}): Promise<number> {
+    return this.submit(label, work, options.signal, () => this.device.queue.onSubmittedWorkDone())
+  }
+
+  /**
+   * Submits `work`, which ends by copying its results into `readback` (MAP_READ | COPY_DST),
+   * and reads back the first `bytes` (default: all) of it as words. `ms` is the wall clock from
+   * submit to the words on the host: the timing that works on every adapter. Errors as `run`.
+   */
+  async runAndRead(
+    label: string,
+    work: Work,
+    readback: GPUBuffer,
+    options: { bytes?: number; signal?: AbortSignal } = {},
+  ): Promise<{ words: Uint32Array; ms: number }> {
+    const bytes = options.bytes ?? readback.size
+    if (!Number.isSafeInteger(bytes) || bytes <= 0 || bytes % 4 !== 0 || bytes > readback.size)
+      throw new ApiError('invalid-argument', `${label}: cannot read ${bytes} bytes of ${readback.label} (${readback.size} bytes) as words`)
+    let ms: number
     try {
-      await device.queue.onSubmittedWorkDone()
+      ms = await this.submit(label, work, options.signal, () => readback.mapAsync(GPUMapMode.READ, 0, bytes))
     } catch (e) {
-      throw await this.failure(e, label)
+      // Mapped while the work failed validation, or still pending on a lost device.
+      if (readback.mapState !== 'unmapped') readback.unmap()
+      throw e
     }
-    const ms = performance.now() - t0
-    this.assertAlive()
-    const { validation, oom } = await errors
-    if (oom) throw new ApiError('internal', `${label}: GPU out of memory: ${oom.message}`)
-    if (validation) throw new ApiError('internal', `${label}: GPU validation error: ${validation.message}${this.earlierError()}`)
-    return ms
+    const words = new Uint32Array(readback.getMappedRange(0, bytes).slice(0))
+    readback.unmap()
+    return { words, ms }
   }
 
   /** Waits until everything submitted so far has finished. */
@@ -243,6 +251,43 @@ export class Gpu implements buffers.TransferHost {
   destroy(): void {
     this.staging.clear()
     this.device.destroy()
+  }
+
+  /**
+   * Encodes and submits `work` inside error scopes, then waits for `settled` (completion, or a
+   * map that completion allows). Returns the milliseconds from submit to settled.
+   */
+  private async submit(label: string, work: Work, signal: AbortSignal | undefined, settled: () => Promise<unknown>): Promise<number> {
+    this.assertAlive()
+    throwIfAborted(signal)
+    const device = this.device
+    let t0 = 0
+    const { value: done, errors } = withErrorScopes(device, () => {
+      const encoder = device.createCommandEncoder({ label })
+      try {
+        if (typeof work === 'function') work(encoder)
+        else this.encodeDispatches(encoder, work)
+      } catch (e) {
+        throw e instanceof ApiError ? e : new ApiError('internal', `${label}: ${errorText(e)}`)
+      }
+      const commands = encoder.finish()
+      t0 = performance.now()
+      device.queue.submit([commands])
+      const wait = settled()
+      wait.catch(() => {}) // awaited below, after the scopes are popped
+      return wait
+    })
+    try {
+      await done
+    } catch (e) {
+      throw await this.failure(e, label)
+    }
+    const ms = performance.now() - t0
+    this.assertAlive()
+    const { validation, oom } = await errors
+    if (oom) throw new ApiError('internal', `${label}: GPU out of memory: ${oom.message}`)
+    if (validation) throw new ApiError('internal', `${label}: GPU validation error: ${validation.message}${this.earlierError()}`)
+    return ms
   }
 
   /** The last error no scope caught, reported once with the next failure it probably caused. */

@@ -1,16 +1,19 @@
-// Compute pipelines compiled once per device and reused, keyed by shader name, entry point
-// and the values of the WGSL `override` constants.
+// Kernels compiled once per device and reused, keyed by the shader's source after include
+// expansion, the entry point and the values of the WGSL `override` constants.
 import { ApiError } from '../../shared/api'
-import { shaderPath, shaderSource } from './shaders'
+import { type ExpandedSource, sourceLocation } from './include'
+import { Kernel } from './kernel'
+import { type InlineShader, expandedShader } from './shaders'
 
-export interface PipelineOptions {
+export interface KernelOptions {
   /** Values for the shader's `override` declarations, e.g. `{ WG: 256 }`. */
   constants?: Record<string, number>
   /** Defaults to `main`. */
   entryPoint?: string
 }
 
-export function pipelineKey(name: string, options: PipelineOptions = {}): string {
+/** `name:entry{constants}`: the pipeline's label. */
+function pipelineLabel(name: string, options: KernelOptions = {}): string {
   const constants = Object.entries(options.constants ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
@@ -18,65 +21,81 @@ export function pipelineKey(name: string, options: PipelineOptions = {}): string
   return `${name}:${options.entryPoint ?? 'main'}${constants ? `{${constants}}` : ''}`
 }
 
+interface Module {
+  /** Stands for the source in the kernels' keys. */
+  id: number
+  module: GPUShaderModule
+  source: ExpandedSource
+}
+
 export class PipelineCache {
-  private readonly modules = new Map<string, GPUShaderModule>()
-  private readonly pipelines = new Map<string, Promise<GPUComputePipeline>>()
+  /** By expanded source: one module (and one pipeline per entry point and constants) whatever names reach it. */
+  private readonly modules = new Map<string, Module>()
+  private readonly kernels = new Map<string, Promise<Kernel>>()
 
   constructor(private readonly device: GPUDevice) {}
 
-  /** The pipeline for `shaders/<name>.wgsl`, compiled on first use. */
-  get(name: string, options: PipelineOptions = {}): Promise<GPUComputePipeline> {
-    const key = pipelineKey(name, options)
-    let p = this.pipelines.get(key)
-    if (!p) {
-      p = this.compile(name, key, options)
-      this.pipelines.set(key, p)
-      // A failed compilation is not cached, so a fixed shader or other constants can be retried.
-      p.catch(() => this.pipelines.delete(key))
+  /** The kernel of `shader` (a name under shaders/, or inline WGSL), compiled on first use. */
+  get(shader: string | InlineShader, options: KernelOptions = {}): Promise<Kernel> {
+    const name = typeof shader === 'string' ? shader : shader.label
+    const label = pipelineLabel(name, options)
+    let module: Module
+    try {
+      module = this.module(expandedShader(shader))
+    } catch (e) {
+      return Promise.reject(e)
     }
-    return p
+    const key = pipelineLabel(String(module.id), options)
+    let k = this.kernels.get(key)
+    if (!k) {
+      k = this.compile(module, label, options)
+      this.kernels.set(key, k)
+      // A failed compilation is not cached, so other constants can be retried.
+      k.catch(() => this.kernels.delete(key))
+    }
+    return k
   }
 
   /** Number of distinct pipelines compiled (or compiling). */
   get size(): number {
-    return this.pipelines.size
+    return this.kernels.size
   }
 
-  private async compile(name: string, key: string, options: PipelineOptions): Promise<GPUComputePipeline> {
+  private async compile({ module, source }: Module, label: string, options: KernelOptions): Promise<Kernel> {
     for (const [k, v] of Object.entries(options.constants ?? {}))
       if (typeof v !== 'number' || !Number.isFinite(v))
-        throw new ApiError('invalid-argument', `override ${k} of ${shaderPath(name)} must be a finite number, got ${v}`)
-    const module = this.module(name)
+        throw new ApiError('invalid-argument', `override ${k} of ${source.path} must be a finite number, got ${v}`)
     try {
-      return await this.device.createComputePipelineAsync({
-        label: key,
+      const pipeline = await this.device.createComputePipelineAsync({
+        label,
         layout: 'auto',
         compute: { module, entryPoint: options.entryPoint ?? 'main', constants: options.constants },
       })
+      return new Kernel(this.device, pipeline)
     } catch (e) {
-      const diagnostics = await compilationErrors(module, name)
+      const diagnostics = await compilationErrors(module, source)
       const detail = diagnostics || (e instanceof Error ? e.message : String(e))
-      throw new ApiError('internal', `pipeline ${key} failed: ${detail}`)
+      throw new ApiError('internal', `pipeline ${label} failed: ${detail}`)
     }
   }
 
-  private module(name: string): GPUShaderModule {
-    let m = this.modules.get(name)
+  private module(source: ExpandedSource): Module {
+    let m = this.modules.get(source.code)
     if (!m) {
-      m = this.device.createShaderModule({ label: shaderPath(name), code: shaderSource(name) })
-      this.modules.set(name, m)
+      m = { id: this.modules.size, module: this.device.createShaderModule({ label: source.path, code: source.code }), source }
+      this.modules.set(source.code, m)
     }
     return m
   }
 }
 
-/** Compiler errors as `shaders/x.wgsl:line:col: message`, one per line. */
-async function compilationErrors(module: GPUShaderModule, name: string): Promise<string> {
+/** Compiler errors as `shaders/<file>.wgsl:line:col: message`, one per line, located in the file the line came from. */
+async function compilationErrors(module: GPUShaderModule, source: ExpandedSource): Promise<string> {
   try {
     const info = await module.getCompilationInfo()
     return info.messages
       .filter((m) => m.type === 'error')
-      .map((m) => `${shaderPath(name)}:${m.lineNum}:${m.linePos}: ${m.message}`)
+      .map((m) => (m.lineNum > 0 ? `${sourceLocation(source, m.lineNum)}:${m.linePos}: ${m.message}` : `${source.path}: ${m.message}`))
       .join('\n')
   } catch {
     return ''

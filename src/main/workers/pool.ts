@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os'
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { throwIfAborted } from '../../shared/cancel'
 import type { TaskReply, TaskRequest } from './protocol'
 

@@ -1,5 +1,5 @@
 // Messages between a WorkerPool and its threads.
-import type { ApiErrorShape } from '../../shared/api'
+import type { ApiErrorShape } from '../../shared/errors'
 
 export interface TaskRequest {
   id: number

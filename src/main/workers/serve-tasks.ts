@@ -1,6 +1,6 @@
 // The thread side of WorkerPool: answers task requests with the named handler.
 import { parentPort, type TransferListItem } from 'node:worker_threads'
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import type { TaskReply, TaskRequest } from './protocol'
 
 /** A handler returns its result, and optionally buffers to transfer instead of copy. */

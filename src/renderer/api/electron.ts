@@ -1,18 +1,14 @@
 // The desktop transport: the preload's `window.paralab`, with IPC errors turned back into ApiErrors.
-import { ApiError } from '../../shared/api'
-import type { JobKind, JobParams } from '../../shared/jobs'
+import type { ApiMethod } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import { apiClient } from '../../shared/rpc'
 import type { DashboardApi, PreloadApi } from './types'
 
 export function electronApi(bridge: PreloadApi): DashboardApi {
+  const call = (method: ApiMethod, args: unknown[]) => guarded(() => (bridge[method] as (...args: unknown[]) => Promise<unknown>)(...args))
   return {
     transport: 'electron',
-    deviceInfo: () => guarded(() => bridge.deviceInfo()),
-    startJob: <K extends JobKind>(kind: K, params: JobParams[K]) => guarded(() => bridge.startJob(kind, params)),
-    cancelJob: (jobId) => guarded(() => bridge.cancelJob(jobId)),
-    exportChart: (req) => guarded(() => bridge.exportChart(req)),
-    exportResults: (req) => guarded(() => bridge.exportResults(req)),
-    listDataFiles: () => guarded(() => bridge.listDataFiles()),
-    openFiles: () => guarded(() => bridge.openFiles()),
+    ...apiClient(call),
     onJobEvent: (listener) => bridge.onJobEvent(listener),
     ...(bridge.dropFiles ? { dropFiles: (files: File[]) => guarded(() => bridge.dropFiles!(files)) } : {}),
     // IPC to the main process cannot drop; if the main process dies, so does this window.

@@ -1,5 +1,6 @@
 // Picks the transport: the desktop app's preload when present, else `paralab serve`'s WebSocket.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import { apiClient } from '../../shared/rpc'
 import { WIRE_PATH } from '../../shared/wire'
 import { electronApi } from './electron'
 import type { DashboardApi } from './types'
@@ -24,13 +25,7 @@ export function unreachableApi(message: string): DashboardApi {
   const fail = () => Promise.reject(new ApiError('io', message))
   return {
     transport: 'websocket',
-    deviceInfo: fail,
-    startJob: fail,
-    cancelJob: fail,
-    exportChart: fail,
-    exportResults: fail,
-    listDataFiles: fail,
-    openFiles: fail,
+    ...apiClient(fail),
     onJobEvent: () => () => {},
     onConnectionError(listener) {
       listener(message)

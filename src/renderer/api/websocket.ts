@@ -1,6 +1,8 @@
 // The browser transport: `paralab serve`'s WebSocket (messages in src/shared/wire.ts).
-import { ApiError, type ApiMethod } from '../../shared/api'
-import type { JobEvent, JobKind, JobParams } from '../../shared/jobs'
+import type { ApiMethod } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import type { JobEvent } from '../../shared/jobs'
+import { apiClient, RequestTracker, type ApiCalls } from '../../shared/rpc'
 import type { WireMessage, WireRequest } from '../../shared/wire'
 import type { DashboardApi } from './types'
 
@@ -18,15 +20,12 @@ const OPEN = 1
 /** Close codes a server may use to turn a session away (policy violation, or 4000-range "unauthorized"). */
 const REFUSED_CODES = new Set([1008, 4001, 4003, 4401, 4403])
 
-interface Pending {
-  resolve(value: unknown): void
-  reject(error: ApiError): void
-}
+// Merged into the class: the request/response methods, which the constructor assigns from apiClient.
+export interface WebSocketApi extends ApiCalls {}
 
 export class WebSocketApi implements DashboardApi {
   readonly transport = 'websocket' as const
-  private nextId = 1
-  private readonly pending = new Map<number, Pending>()
+  private readonly requests = new RequestTracker()
   private readonly queued: string[] = []
   private readonly jobListeners = new Set<(event: JobEvent) => void>()
   private readonly lostListeners = new Set<(message: string) => void>()
@@ -38,6 +37,7 @@ export class WebSocketApi implements DashboardApi {
     private readonly socket: SocketLike,
     private readonly where: string,
   ) {
+    Object.assign(this, apiClient((method, args) => this.call(method, args)))
     this.opened = socket.readyState === OPEN
     socket.addEventListener('open', () => {
       this.opened = true
@@ -46,14 +46,6 @@ export class WebSocketApi implements DashboardApi {
     socket.addEventListener('message', (event) => this.receive(event.data))
     socket.addEventListener('close', (event) => this.closed(event.code, event.reason))
   }
-
-  deviceInfo = () => this.call<Awaited<ReturnType<DashboardApi['deviceInfo']>>>('deviceInfo', [])
-  startJob = <K extends JobKind>(kind: K, params: JobParams[K]) => this.call<string>('startJob', [kind, params])
-  cancelJob = (jobId: string) => this.call<boolean>('cancelJob', [jobId])
-  exportChart: DashboardApi['exportChart'] = (req) => this.call('exportChart', [req])
-  exportResults: DashboardApi['exportResults'] = (req) => this.call('exportResults', [req])
-  listDataFiles: DashboardApi['listDataFiles'] = () => this.call('listDataFiles', [])
-  openFiles: DashboardApi['openFiles'] = () => this.call('openFiles', [])
 
   onJobEvent(listener: (event: JobEvent) => void): () => void {
     this.jobListeners.add(listener)
@@ -66,13 +58,10 @@ export class WebSocketApi implements DashboardApi {
     return () => this.lostListeners.delete(listener)
   }
 
-  private call<T>(method: ApiMethod, args: unknown[]): Promise<T> {
+  private call(method: ApiMethod, args: unknown[]): Promise<unknown> {
     if (this.lost !== null) return Promise.reject(new ApiError('io', this.lost))
-    const id = this.nextId++
-    const request: WireRequest = { id, method, args }
-    const text = JSON.stringify(request)
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
+    return this.requests.request((id) => {
+      const text = JSON.stringify({ id, method, args } satisfies WireRequest)
       if (this.socket.readyState === OPEN) this.socket.send(text)
       else this.queued.push(text)
     })
@@ -90,11 +79,7 @@ export class WebSocketApi implements DashboardApi {
       if (message.event === 'job') for (const listener of [...this.jobListeners]) listener(message.data)
       return
     }
-    const pending = this.pending.get(message.id)
-    if (!pending) return // an answer to a request this page no longer waits for
-    this.pending.delete(message.id)
-    if ('error' in message) pending.reject(ApiError.from(message.error))
-    else pending.resolve(message.result)
+    this.requests.settle(message)
   }
 
   private closed(code: number, reason: string): void {
@@ -105,9 +90,7 @@ export class WebSocketApi implements DashboardApi {
         ? `The connection to the Paralab server at ${this.where} closed (${detail}). Restart \`paralab serve\` if it stopped, then reload this page.`
         : `Could not connect to the Paralab server at ${this.where} (${detail}): it is not running, or it refused this page's session token. Open the address that \`paralab serve\` printed.`
     this.lost = message
-    const error = new ApiError('io', message)
-    for (const pending of this.pending.values()) pending.reject(error)
-    this.pending.clear()
+    this.requests.failAll(new ApiError('io', message))
     this.queued.length = 0
     this.report(message)
   }

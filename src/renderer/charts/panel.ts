@@ -12,13 +12,13 @@ export interface PanelView {
   xMax?: number | null
 }
 
-export function isSeriesSpec(spec: ChartSpec): spec is Exclude<ChartSpec, { kind: 'roofline' }> {
-  return spec.kind !== 'roofline'
+export function isSeriesSpec(spec: ChartSpec): spec is Extract<ChartSpec, { kind: 'series' }> {
+  return spec.kind === 'series'
 }
 
-/** The log-axis default the chart configs apply: time is logarithmic, the rest linear. */
+/** The log-axis default the chart configs apply: the spec's own choice, else linear. */
 export function defaultLogY(spec: ChartSpec): boolean {
-  return isSeriesSpec(spec) ? (spec.data.logY ?? spec.kind === 'stats-time') : false
+  return isSeriesSpec(spec) ? (spec.data.logY ?? false) : false
 }
 
 export function shownSpec(spec: ChartSpec, view: PanelView): ChartSpec {

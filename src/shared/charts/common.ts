@@ -1,5 +1,5 @@
 // What every chart shares: the frame (title, legend, sizing, animation) and how axes look.
-import type { ChartOptions, Scale, Tick } from 'chart.js'
+import type { ChartOptions, Scale, ScriptableScaleContext, Tick } from 'chart.js'
 import { formatNumber } from './format'
 import { AXIS_COLOR, FONT_SIZES, GRID_COLOR, MUTED_TEXT_COLOR, TEXT_COLOR, font } from './theme'
 
@@ -63,7 +63,7 @@ export function axis(title: string, log: boolean, range: { min?: number; max?: n
       callback: log ? logTickLabel : (value) => formatNumber(Number(value), 6),
     },
     // Decades stand out from the minor grid on log axes.
-    grid: { color: (ctx) => (log && ctx.tick?.major ? 'rgba(0, 0, 0, 0.16)' : GRID_COLOR) },
+    grid: { color: (ctx: ScriptableScaleContext) => (log && ctx.tick?.major ? 'rgba(0, 0, 0, 0.16)' : GRID_COLOR) },
     border: { color: AXIS_COLOR },
   } as AxisOptions
 }

@@ -1,7 +1,6 @@
 // f32 FMA throughput: a register-bound kernel (shaders/device/fma_f32.wgsl) timed over batches.
 import { ApiError } from '../../../shared/api'
-import type { Gpu } from '../../gpu/gpu'
-import { timeBatches } from '../../gpu/timing'
+import { type Gpu, timeBatches } from '../../gpu/runtime'
 
 /** Scalar fmas per loop trip per thread in fma_f32.wgsl: 16 vec4 fmas. */
 export const FMAS_PER_TRIP = 64
@@ -42,12 +41,12 @@ export async function measureFma(gpu: Gpu, o: FmaOptions): Promise<FmaResult> {
   const threads = wg * workgroups
   const flops = threads * iters * FMAS_PER_TRIP * 2
 
-  const pipeline = await gpu.pipeline('device/fma_f32', { constants: { WG: wg, ITERS: iters } })
+  const kernel = await gpu.kernel('device/fma_f32', { constants: { WG: wg, ITERS: iters } })
   const out = await gpu.storage('fma results', threads * 16)
   const params = gpu.uniform('fma params', new Float32Array([A, A, A, A, B, B, B, B]))
   try {
-    const group = gpu.bind(pipeline, [params, out])
-    const batch = (count: number) => Array.from({ length: count }, () => ({ pipeline, bindGroups: group, workgroups }))
+    const dispatch = kernel.dispatch(kernel.bind([params, out]), workgroups)
+    const batch = (count: number) => Array.from({ length: count }, () => dispatch)
     const checkedThreads = [...new Set([0, threads - 1])]
     const check = async (when: string): Promise<void> => {
       for (const t of checkedThreads) {

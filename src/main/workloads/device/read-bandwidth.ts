@@ -1,7 +1,6 @@
 // Memory read bandwidth: a vec4 reduction over a device buffer, timed over batches of dispatches.
 import { ApiError } from '../../../shared/api'
-import type { Gpu } from '../../gpu/gpu'
-import { timeBatches } from '../../gpu/timing'
+import { type Gpu, timeBatches } from '../../gpu/runtime'
 import { MAX_VALUE } from './data'
 
 export interface ReadBandwidthOptions {
@@ -44,11 +43,11 @@ export async function measureReadBandwidth(
   const exactMin = Math.ceil((4 * MAX_VALUE * vec4s) / 2 ** 24)
   const workgroups = Math.min(gpu.limits.maxComputeWorkgroupsPerDimension, Math.max(exactMin, Math.min(o.workgroups, Math.ceil(vec4s / wg))))
 
-  const pipeline = await gpu.pipeline('device/read_bandwidth', { constants: { WG: wg } })
+  const kernel = await gpu.kernel('device/read_bandwidth', { constants: { WG: wg } })
   const partialsBuf = await gpu.storage('read bandwidth partials', workgroups * 4)
   try {
-    const group = gpu.bind(pipeline, [{ buffer: data, size: byteLength }, partialsBuf])
-    const batch = (count: number) => Array.from({ length: count }, () => ({ pipeline, bindGroups: group, workgroups }))
+    const dispatch = kernel.dispatch(kernel.bind([{ buffer: data, size: byteLength }, partialsBuf]), workgroups)
+    const batch = (count: number) => Array.from({ length: count }, () => dispatch)
     const check = async (when: string): Promise<number> => {
       const p = await gpu.readF32(partialsBuf, { size: workgroups * 4 })
       let s = 0

@@ -2,8 +2,7 @@
 // paths every workload's data takes.
 import { ApiError } from '../../../shared/api'
 import { throwIfAborted } from '../../../shared/cancel'
-import type { Gpu } from '../../gpu/gpu'
-import { median } from '../../gpu/timing'
+import { type Gpu, median } from '../../gpu/runtime'
 import { gbPerS } from './read-bandwidth'
 
 export interface TransferOptions {

@@ -15,14 +15,13 @@
 // and the sums are accurate to ~2^-75 of their largest term (shaders/stats/f64.wgsl).
 import { ApiError } from '../../../../shared/api'
 import type { BackendColumnStats, Precision } from '../../../../shared/workloads/stats/types'
-import { type Gpu, getGpu, throwIfAborted } from '../../../gpu/runtime'
+import { type Dispatch, type Gpu, type Kernel, getGpu, throwIfAborted } from '../../../gpu/runtime'
 import { midpoint } from '../counting'
 import { type Key, keyToValue } from '../keys'
-import type { StatsEngine } from '../stats-engine'
 import type { PreparedColumn } from '../cpu-engine'
 import { type DeviationBracket, deviationBracket } from './deviation-bracket'
 import { fixedToNumber } from './fixed-point'
-import { type Entry, BINDINGS, type StatsKernels, statsKernels } from './stats-shaders'
+import { type Entry, BINDINGS, statsKernel, warmStatsKernels } from './kernels'
 import {
   BINS,
   FIRST_LEVELS,
@@ -53,13 +52,19 @@ export interface SelectionTrace {
   inside: number
   /** Whether the levels ran over the bracket's keys only (else over the whole column). */
   compacted: boolean
-  /** Wall-clock milliseconds from the submit to the state read back on the host. */
+  /** Wall-clock milliseconds from submit to the state read back on the host, summed over the selection's submits. */
   ms: number
 }
 
-export interface GpuStatsEngine extends StatsEngine {
+// A StatsEngine (stats-engine.ts), declared in full as the CPU engine is: stats-engine.ts imports
+// this file, and importing its interface back would make a cycle.
+export interface GpuStatsEngine {
   readonly gpu: Gpu
   prepare(values: Float64Array, precision: Precision): Promise<PreparedColumn>
+  /** Statistics of the column's first `length` values (default all). */
+  compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
+  release(column: PreparedColumn): void
+  dispose(): Promise<void>
   /** The last compute's selections: of the median, then of the MAD. */
   readonly lastTrace: { median: SelectionTrace; mad: SelectionTrace } | null
 }
@@ -68,8 +73,8 @@ const BYTES_PER_VALUE: Record<Precision, number> = { f64: 8, f32: 4 }
 
 class GpuColumn implements PreparedColumn {
   released = false
-  /** Per pass (deviation or not): each entry's pipeline and bind group over `boundTo`'s buffers. */
-  readonly bound = new Map<boolean, Map<Entry, { pipeline: GPUComputePipeline; group: GPUBindGroup }>>()
+  /** Per pass (deviation or not): each entry's kernel and bind group over `boundTo`'s buffers. */
+  readonly bound = new Map<boolean, Map<Entry, { kernel: Kernel; group: GPUBindGroup }>>()
   boundTo: Scratch | null = null
   constructor(
     readonly owner: Engine,
@@ -100,28 +105,12 @@ interface Scratch {
   readback: GPUBuffer
 }
 
-/** One dispatch. */
-interface Step {
-  entry: Entry
-  pipeline: GPUComputePipeline
-  group: GPUBindGroup
-  workgroups: number
-}
-
 function repeat<T>(items: readonly T[], times: number): T[] {
   return Array.from({ length: times }, () => items).flat()
 }
 
 function targetsDone(words: Uint32Array): boolean {
   return [0, 1].every((j) => words[STATE.targets + j * STATE.targetWords + 5] === 1)
-}
-
-function encodeSteps(pass: GPUComputePassEncoder, steps: readonly Step[]): void {
-  for (const { pipeline, group, workgroups } of steps) {
-    pass.setPipeline(pipeline)
-    pass.setBindGroup(0, group)
-    pass.dispatchWorkgroups(workgroups)
-  }
 }
 
 /** What a pass computes: sums and keys of x, or of the deviations (bracketed by the host). */
@@ -178,9 +167,7 @@ class Engine implements GpuStatsEngine {
     const data = precision === 'f64' ? values : Float32Array.from(values)
     // Compiling (the first time) overlaps the upload rather than the first compute; a failure
     // shows again, with its message, when compute needs the pipeline.
-    statsKernels(this.gpu.device, precision)
-      .warm()
-      .catch(() => {})
+    warmStatsKernels(this.gpu, precision).catch(() => {})
     // At least one value's worth, so that an empty column still binds.
     const buffer =
       n > 0 ? await this.gpu.storage(`stats column (${n} ${precision})`, data, { signal: this.signal }) : await this.gpu.storage('stats column (empty)', 16)
@@ -222,16 +209,15 @@ class Engine implements GpuStatsEngine {
     if (n === 0) return { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
     const precision = c.precision
     const round = precision === 'f64' ? (x: number) => x : Math.fround
-    const kernels = statsKernels(this.gpu.device, precision)
     const s = this.ensureScratch(c.n)
 
-    const first = await this.pass(kernels, s, c, n, { deviation: false, mean: 0, center: 0 })
+    const first = await this.pass(s, c, n, { deviation: false, mean: 0, center: 0 })
     const mean = round(this.sumValue(first, precision) / n)
     const median = midpoint(keyToValue(first.keys[0], precision), keyToValue(first.keys[1], precision), precision)
     const bracket = deviationBracket(first.sample!, Math.min(n, SAMPLE), n, median, precision)
 
     throwIfAborted(this.signal)
-    const second = await this.pass(kernels, s, c, n, { deviation: true, mean, center: median, bracket })
+    const second = await this.pass(s, c, n, { deviation: true, mean, center: median, bracket })
     const squares = this.sumValue(second, precision)
     const mad = midpoint(keyToValue(second.keys[0], precision), keyToValue(second.keys[1], precision), precision)
     const std = round(Math.sqrt(round(squares / n)))
@@ -246,32 +232,31 @@ class Engine implements GpuStatsEngine {
   }
 
   /** One pass: the sums and the selection of the middle keys, of x or of the deviations. */
-  private async pass(kernels: StatsKernels, s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<PassResult> {
-    const steps = await this.steps(kernels, s, c, n, spec)
+  private async pass(s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<PassResult> {
+    const steps = await this.steps(s, c, n, spec)
     const deviation = spec.deviation
     const label = `stats ${deviation ? 'deviations' : 'values'} (${n} ${c.precision})`
-    const t0 = performance.now()
-    const submit = async (work: Step[], first: boolean) => {
-      await this.gpu.run(
+    let ms = 0
+    const submit = async (work: Dispatch[], first: boolean) => {
+      const read = await this.gpu.runAndRead(
         label,
         (encoder) => {
           if (first) encoder.clearBuffer(s.hist)
-          const pass = encoder.beginComputePass({ label })
-          encodeSteps(pass, work)
-          pass.end()
+          this.gpu.encodeDispatches(encoder, work)
           encoder.copyBufferToBuffer(s.state, 0, s.readback, 0, STATE.words * 4)
           // The values pass's sorted sample brackets the deviations.
           if (!deviation) encoder.copyBufferToBuffer(s.sample, 0, s.readback, STATE.words * 4, SAMPLE * 8)
         },
-        { signal: this.signal },
+        s.readback,
+        { bytes: (deviation ? STATE.words : STATE.words + 2 * SAMPLE) * 4, signal: this.signal },
       )
-      return this.readState(s.readback, deviation ? STATE.words : STATE.words + 2 * SAMPLE)
+      ms += read.ms
+      return read.words
     }
     // Most columns need two or three levels: the rest go in a second submit only when needed,
     // since idle levels still cost a dispatch each.
     let words = await submit([...steps.head, ...repeat(steps.level, FIRST_LEVELS)], true)
     if (!targetsDone(words)) words = await submit(repeat(steps.level, LEVELS - FIRST_LEVELS), false)
-    const ms = performance.now() - t0
     const nonfinite = words[STATE.nonfinite]
     if (!deviation && nonfinite > 0)
       throw new ApiError('invalid-input', `the column holds ${nonfinite} non-finite values (NaN or ±Infinity) among its first ${n}`)
@@ -292,7 +277,7 @@ class Engine implements GpuStatsEngine {
   }
 
   /** The dispatches of one pass, its parameters written. */
-  private async steps(kernels: StatsKernels, s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<{ head: Step[]; level: Step[] }> {
+  private async steps(s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<{ head: Dispatch[]; level: Dispatch[] }> {
     const { deviation, mean, center, bracket } = spec
     const scanGroups = Math.min(Math.ceil(n / SCAN_TILE), MAX_SCAN_GROUPS)
     // Sized for the candidates of a typical bracket (~10 % of the keys). Indirect dispatches sized
@@ -332,32 +317,24 @@ class Engine implements GpuStatsEngine {
     }
     const head: Entry[] = [deviation ? 'start' : 'sample', 'scan', 'combine', 'bracket']
     const level: Entry[] = ['refine', 'pick']
-    // Pipelines and bind groups stay valid while the column and the scratch buffers do.
+    // Kernels and bind groups stay valid while the column and the scratch buffers do.
     let bound = c.bound.get(deviation)
     if (!bound || c.boundTo !== s) {
       if (c.boundTo !== s) c.bound.clear()
       c.boundTo = s
       bound = new Map()
       for (const e of [...head, ...level]) {
-        const pipeline = await kernels.pipeline(e, deviation)
-        bound.set(e, { pipeline, group: this.gpu.bind(pipeline, Object.fromEntries(BINDINGS[e].map((b) => [b, buffers[b]]))) })
+        const kernel = await statsKernel(this.gpu, c.precision, e, deviation)
+        bound.set(e, { kernel, group: kernel.bind(Object.fromEntries(BINDINGS[e].map((b) => [b, buffers[b]]))) })
       }
       c.bound.set(deviation, bound)
     }
     const groups: Record<Entry, number> = { sample: 1, start: 1, scan: scanGroups, combine: 1, bracket: 1, refine: refineGroups, pick: 1 }
-    const step = (entry: Entry): Step => ({ entry, ...bound!.get(entry)!, workgroups: groups[entry] })
-    return { head: head.map(step), level: level.map(step) }
-  }
-
-  private async readState(readback: GPUBuffer, count: number): Promise<Uint32Array> {
-    try {
-      await readback.mapAsync(GPUMapMode.READ, 0, count * 4)
-    } catch (e) {
-      throw await this.gpu.failure(e, 'reading the statistics state')
+    const step = (entry: Entry): Dispatch => {
+      const { kernel, group } = bound!.get(entry)!
+      return kernel.dispatch(group, groups[entry])
     }
-    const words = new Uint32Array(readback.getMappedRange(0, count * 4).slice(0))
-    readback.unmap()
-    return words
+    return { head: head.map(step), level: level.map(step) }
   }
 
   private ensureScratch(n: number): Scratch {

@@ -1,0 +1,151 @@
+// Where code runs decides what it may import. The type-checker enforces each runtime's globals
+// (tsconfig.<layer>.json); this test enforces the imports between folders, and that there are no cycles.
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { checkImports, formatViolation, importsOf, readSources, type Rule } from '../helpers/imports'
+
+const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/']
+const WORKLOADS = ['src/shared/workloads/', 'src/main/workloads/', 'src/renderer/workloads/']
+
+// from: the importing files; forbid: folders ('…/'), 'node:*' (Node builtins), '<other workload>', or packages.
+const RULES: Rule[] = [
+  {
+    from: ['src/shared/'],
+    forbid: ['node:*', 'electron', 'ws', 'webgpu', '@napi-rs/canvas', 'src/main/', 'src/preload/', 'src/renderer/'],
+    why: 'src/shared runs on both sides: pure TypeScript, no Node, Electron, native addons or app layers',
+  },
+  {
+    from: ['src/renderer/'],
+    forbid: ['node:*', 'electron', 'src/main/', 'src/preload/'],
+    why: 'the dashboard runs in a page and reaches the backend only through its API',
+  },
+  {
+    from: MACHINERY,
+    forbid: ['src/main/workloads/'],
+    why: 'the machinery (gpu, io, workers, charts, backend) serves every workload and names none',
+  },
+  {
+    from: WORKLOADS,
+    forbid: ['<other workload>'],
+    why: 'workloads are independent: only the registries src/*/workloads/index.ts import several',
+  },
+]
+
+const check = (files: Record<string, string>) => checkImports(new Map(Object.entries(files)), RULES).map(formatViolation)
+
+describe('import boundaries of the real tree', () => {
+  const files = readSources(fileURLToPath(new URL('../..', import.meta.url)))
+
+  it('reads the whole tree', () => {
+    expect(files.size).toBeGreaterThan(50)
+    for (const layer of ['shared', 'main', 'preload', 'renderer']) expect([...files.keys()].some((f) => f.startsWith(`src/${layer}/`))).toBe(true)
+    expect([...files.keys()].some((f) => f.endsWith('.vue'))).toBe(true)
+  })
+
+  it('follows every rule and has no import cycle', () => {
+    expect(checkImports(files, RULES).map(formatViolation)).toEqual([])
+  })
+})
+
+describe('the checker', () => {
+  it('finds every kind of import, in .ts and in .vue <script> blocks', () => {
+    const ts = [
+      "import a from './a'",
+      "import type { B } from './b'",
+      "export { c } from './c'",
+      "export * from './d'",
+      "import './e'",
+      "const f = await import('./f')",
+      "type G = typeof import('./g')",
+    ].join('\n')
+    expect(importsOf('x.ts', ts)).toEqual(['./a', './b', './c', './d', './e', './f', './g'])
+    const vue = "<template><div/></template>\n<script lang=\"ts\">import a from './a'</script>\n<script setup lang=\"ts\">import b from './b'</script>"
+    expect(importsOf('X.vue', vue)).toEqual(['./a', './b'])
+  })
+
+  it('keeps src/shared free of Node, Electron, addons and app layers', () => {
+    const found = check({
+      'src/shared/a.ts': [
+        "import { readFile } from 'node:fs/promises'",
+        "import { join } from 'path'",
+        "import { app } from 'electron'",
+        "import type { WebSocket } from 'ws'",
+        "import '@napi-rs/canvas'",
+        "const gpu = import('webgpu')",
+        "import { x } from '../main/x'",
+        "export * from '../preload/index'",
+        "import type { Y } from '../renderer/y'",
+        "import type { Ok } from './b'",
+        "import type { ChartConfiguration } from 'chart.js'",
+      ].join('\n'),
+      'src/shared/b.ts': 'export type Ok = 1',
+    })
+    expect(found).toHaveLength(9)
+    expect(found.every((v) => v.startsWith("src/shared/a.ts imports '") && v.includes('src/shared runs on both sides'))).toBe(true)
+    expect(found.join('\n')).not.toMatch(/'\.\/b'|chart\.js/)
+  })
+
+  it('keeps the renderer off main, preload, Electron and Node', () => {
+    const found = check({
+      'src/renderer/App.vue': "<script setup lang=\"ts\">\nimport { run } from '../main/backend/backend'\n</script>",
+      'src/renderer/a.ts': "import '../preload/index'\nimport { ipcRenderer } from 'electron'\nimport 'node:path'\nimport { ref } from 'vue'",
+    })
+    expect(found).toEqual([
+      "src/renderer/App.vue imports '../main/backend/backend' — the dashboard runs in a page and reaches the backend only through its API",
+      "src/renderer/a.ts imports '../preload/index' — the dashboard runs in a page and reaches the backend only through its API",
+      "src/renderer/a.ts imports 'electron' — the dashboard runs in a page and reaches the backend only through its API",
+      "src/renderer/a.ts imports 'node:path' — the dashboard runs in a page and reaches the backend only through its API",
+    ])
+  })
+
+  it('keeps the machinery from naming workloads', () => {
+    const found = check({
+      'src/main/backend/runners.ts': "import { runStats } from '../workloads/stats/run'\nimport { all } from '../workloads'",
+      'src/main/gpu/gpu.ts': "import { x } from '../io/x'",
+      'src/main/io/x.ts': 'export const x = 1',
+      'src/main/index.ts': "import { all } from './workloads'",
+    })
+    expect(found).toEqual([
+      "src/main/backend/runners.ts imports '../workloads/stats/run' — the machinery (gpu, io, workers, charts, backend) serves every workload and names none",
+      "src/main/backend/runners.ts imports '../workloads' — the machinery (gpu, io, workers, charts, backend) serves every workload and names none",
+    ])
+  })
+
+  it('keeps workloads apart, in every layer, but lets the registries import them all', () => {
+    const found = check({
+      'src/main/workloads/stats/a.ts': "import { b } from '../device/b'\nimport { c } from './gpu/c'",
+      'src/main/workloads/stats/gpu/c.ts': 'export const c = 1',
+      'src/main/workloads/device/b.ts': 'export const b = 1',
+      'src/main/workloads/index.ts': "import './stats/a'\nimport './device/b'",
+      'src/shared/workloads/device.ts': "import { s } from './stats'\nimport type { P } from './schema'",
+      'src/shared/workloads/stats/index.ts': "import type { D } from '../device'",
+      'src/shared/workloads/schema.ts': 'export type P = 1',
+      'src/shared/workloads/index.ts': "export * from './device'\nexport * from './stats'",
+      'src/renderer/workloads/stats/StatsView.vue': "<script setup lang=\"ts\">import D from '../device/DeviceView.vue'</script>",
+      'src/renderer/workloads/device/DeviceView.vue': '<template><p/></template>',
+    })
+    expect(found.filter((v) => v.includes('workloads are independent')).map((v) => v.split(' —')[0])).toEqual([
+      "src/main/workloads/stats/a.ts imports '../device/b'",
+      "src/shared/workloads/device.ts imports './stats'",
+      "src/shared/workloads/stats/index.ts imports '../device'",
+      "src/renderer/workloads/stats/StatsView.vue imports '../device/DeviceView.vue'",
+    ])
+  })
+
+  it('reports each import cycle as its files, type-only imports included', () => {
+    const found = check({
+      'src/shared/api.ts': "import type { Job } from './jobs'",
+      'src/shared/jobs.ts': "import { API } from './api'",
+      'src/main/a.ts': "import './b'",
+      'src/main/b.ts': "export * from './c/index'",
+      'src/main/c/index.ts': "const a = () => import('../a')",
+      'src/main/self.ts': "import './self'",
+      'src/main/leaf.ts': "import './a'",
+    })
+    expect(found).toEqual([
+      'import cycle src/main/a.ts → src/main/b.ts → src/main/c/index.ts → src/main/a.ts — no import cycles, type-only imports included',
+      'import cycle src/main/self.ts → src/main/self.ts — no import cycles, type-only imports included',
+      'import cycle src/shared/api.ts → src/shared/jobs.ts → src/shared/api.ts — no import cycles, type-only imports included',
+    ])
+  })
+})

@@ -68,7 +68,3 @@ export interface ParalabApi {
 /** Request/response methods, in the order transports register them. */
 export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles', 'example'] as const
 export type ApiMethod = (typeof API_METHODS)[number]
-
-
-// Until every module imports these from './errors'.
-export { ApiError, type ApiErrorShape, type ErrorCode } from './errors'

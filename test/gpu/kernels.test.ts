@@ -1,21 +1,13 @@
 // Kernels on the software adapter: WGSL includes, compiler messages located through them,
 // the one pipeline cache, and a kernel dispatched and read back with runAndRead.
 import { afterAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/errors'
 import { getGpu, resetGpu, shaderNames } from '../../src/main/gpu/runtime'
 import { type ShaderFile, expandIncludes, sourceLocation } from '../../src/main/gpu/include'
 import { expandedShader, shaderSource } from '../../src/main/gpu/shaders'
+import { failure } from '../helpers/failure'
 
 afterAll(() => resetGpu())
-
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p
-  } catch (e) {
-    return e as ApiError
-  }
-  throw new Error('expected a rejection')
-}
 
 /** Shader files in memory, named as bundled ones are. */
 function library(files: Record<string, string>): (name: string) => ShaderFile | undefined {
@@ -98,7 +90,7 @@ describe('compiler messages', () => {
     const line = sums.findIndex((l) => l.includes('array<Sum, WG>')) + 1
     const column = sums[line - 1].indexOf('Sum') + 1
     expect(line).toBeGreaterThan(0)
-    const err = await rejection(
+    const err = await failure(
       gpu.kernel({ label: 'test/no-precision', code: 'alias Word = u32;\n#include "stats/common"\n#include "stats/sums"' }, { entryPoint: 'scan' }),
     )
     expect(err.code).toBe('internal')
@@ -109,13 +101,13 @@ describe('compiler messages', () => {
   it('name the including file and its own line after an include', async () => {
     const gpu = await getGpu()
     const code = '#include "stats/f64"\n\n@compute @workgroup_size(1)\nfn main() {\n  let x: u32 = undefined_thing;\n}'
-    const err = await rejection(gpu.kernel({ label: 'test/own-error', code }))
+    const err = await failure(gpu.kernel({ label: 'test/own-error', code }))
     expect(err.message).toMatch(/^pipeline test\/own-error:main failed: test\/own-error:5:16: .*undefined_thing/)
   })
 
   it('name the missing include with the including file', async () => {
     const gpu = await getGpu()
-    const err = await rejection(gpu.kernel({ label: 'test/missing', code: 'const A = 1;\n#include "stats/nope"' }))
+    const err = await failure(gpu.kernel({ label: 'test/missing', code: 'const A = 1;\n#include "stats/nope"' }))
     expect(err.message).toBe('test/missing:2: #include "stats/nope": no such shader')
   })
 })
@@ -141,13 +133,13 @@ describe('the pipeline cache', () => {
 
   it('names the shader and the constant at fault, and caches no failure', async () => {
     const gpu = await getGpu()
-    const missing = await rejection(gpu.kernel('device/nope'))
+    const missing = await failure(gpu.kernel('device/nope'))
     expect(missing.message).toMatch(/shaders\/device\/nope\.wgsl.*device\/read_bandwidth/)
     const before = gpu.pipelineCount
-    const badConstant = await rejection(gpu.kernel('device/fma_f32', { constants: { NOT_DECLARED: 1 } }))
+    const badConstant = await failure(gpu.kernel('device/fma_f32', { constants: { NOT_DECLARED: 1 } }))
     expect(badConstant.code).toBe('internal')
     expect(badConstant.message).toContain('device/fma_f32:main{NOT_DECLARED=1}')
-    const notFinite = await rejection(gpu.kernel('device/fma_f32', { constants: { WG: NaN } }))
+    const notFinite = await failure(gpu.kernel('device/fma_f32', { constants: { WG: NaN } }))
     expect(notFinite.code).toBe('invalid-argument')
     expect(gpu.pipelineCount).toBe(before)
   })
@@ -186,11 +178,11 @@ describe('runAndRead', () => {
 
   it('rejects invalid work with its label and leaves the buffer usable', async () => {
     const { gpu, work, readback, partials, cpu, destroy } = await sumKernel(63, 5)
-    const bad = await rejection(gpu.runAndRead('too long a copy', (enc) => enc.copyBufferToBuffer(partials, 0, readback, 0, 64), readback))
+    const bad = await failure(gpu.runAndRead('too long a copy', (enc) => enc.copyBufferToBuffer(partials, 0, readback, 0, 64), readback))
     expect(bad.message).toMatch(/^too long a copy: GPU validation error/)
     expect(readback.mapState).toBe('unmapped')
-    expect((await rejection(gpu.runAndRead('odd size', work, readback, { bytes: 6 }))).code).toBe('invalid-argument')
-    const notMappable = await rejection(gpu.runAndRead('not mappable', work, partials))
+    expect((await failure(gpu.runAndRead('odd size', work, readback, { bytes: 6 }))).code).toBe('invalid-argument')
+    const notMappable = await failure(gpu.runAndRead('not mappable', work, partials))
     expect(notMappable.message).toMatch(/^not mappable/)
     const { words } = await gpu.runAndRead('after errors', work, readback, { bytes: 20 })
     expect(new Float32Array(words.buffer).reduce((s, v) => s + v, 0)).toBe(cpu)
@@ -201,7 +193,7 @@ describe('runAndRead', () => {
     const { gpu, work, readback } = await sumKernel(4099, 5)
     const pending = gpu.runAndRead('sum before loss', work, readback)
     gpu.device.destroy()
-    const err = await rejection(pending)
+    const err = await failure(pending)
     expect(err.code).toBe('device-lost')
     expect((await getGpu()).lost).toBeNull()
   })

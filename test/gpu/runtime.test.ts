@@ -6,8 +6,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { build } from 'vite'
-import { ApiError } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/errors'
 import { REQUESTED_LIMITS, getGpu, gpuInfo, resetGpu, throwIfAborted, type Gpu } from '../../src/main/gpu/runtime'
+import { failure } from '../helpers/failure'
 
 afterAll(() => resetGpu())
 
@@ -20,15 +21,6 @@ function bytes(n: number, seed: number): Uint8Array {
     out[i] = s >>> 24
   }
   return out
-}
-
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p
-  } catch (e) {
-    return e as ApiError
-  }
-  throw new Error('expected a rejection')
 }
 
 describe('adapter and device', () => {
@@ -86,7 +78,7 @@ describe('transfers', () => {
     const ac = new AbortController()
     const pending = gpu.upload(buf, bytes(8192, 2), { chunkBytes: 1024, directMaxBytes: 0, signal: ac.signal })
     ac.abort()
-    expect((await rejection(pending)).code).toBe('cancelled')
+    expect((await failure(pending)).code).toBe('cancelled')
     const data = bytes(8192, 3)
     await gpu.upload(buf, data, { chunkBytes: 1024, directMaxBytes: 0 })
     expect(new Uint8Array(await gpu.read(buf, { chunkBytes: 2048 }))).toEqual(data)
@@ -117,9 +109,9 @@ describe('transfers', () => {
   it('rejects ranges outside the buffer with the buffer named', async () => {
     const gpu = await getGpu()
     const buf = await gpu.storage('small', 16)
-    expect((await rejection(gpu.read(buf, { offset: 8, size: 12 }))).message).toMatch(/read of small: 12 bytes at offset 8 exceed its 16 bytes/)
-    expect((await rejection(gpu.read(buf, { offset: 2 }))).code).toBe('invalid-argument')
-    expect((await rejection(gpu.upload(buf, new Uint8Array(20)))).message).toContain('upload to small')
+    expect((await failure(gpu.read(buf, { offset: 8, size: 12 }))).message).toMatch(/read of small: 12 bytes at offset 8 exceed its 16 bytes/)
+    expect((await failure(gpu.read(buf, { offset: 2 }))).code).toBe('invalid-argument')
+    expect((await failure(gpu.upload(buf, new Uint8Array(20)))).message).toContain('upload to small')
     expect(() => gpu.buffer(gpu.limits.maxBufferSize + 4, GPUBufferUsage.STORAGE, 'huge')).toThrow(/huge.*maxBufferSize/)
     buf.destroy()
   })
@@ -129,8 +121,8 @@ describe('transfers', () => {
     const buf = await gpu.storage('cancel', 4096)
     const ac = new AbortController()
     ac.abort()
-    expect((await rejection(gpu.upload(buf, new Uint8Array(4096), { signal: ac.signal }))).code).toBe('cancelled')
-    expect((await rejection(gpu.read(buf, { signal: ac.signal }))).code).toBe('cancelled')
+    expect((await failure(gpu.upload(buf, new Uint8Array(4096), { signal: ac.signal }))).code).toBe('cancelled')
+    expect((await failure(gpu.read(buf, { signal: ac.signal }))).code).toBe('cancelled')
     expect(() => throwIfAborted(ac.signal)).toThrow('cancelled')
     expect(() => throwIfAborted(undefined)).not.toThrow()
     buf.destroy()
@@ -162,7 +154,7 @@ describe('kernels', () => {
     const input = await gpu.storage('in', 64)
     const partials = await gpu.storage('parts', 4)
     const group = kernel.bind([input, partials])
-    const err = await rejection(gpu.run('bad copy', (enc) => enc.copyBufferToBuffer(input, 0, partials, 0, 64)))
+    const err = await failure(gpu.run('bad copy', (enc) => enc.copyBufferToBuffer(input, 0, partials, 0, 64)))
     expect(err.message).toMatch(/^bad copy: GPU validation error/)
     // The device is still usable afterwards.
     expect(await gpu.run('good', [kernel.dispatch(group, 1)])).toBeGreaterThan(0)
@@ -188,10 +180,10 @@ describe('device loss', () => {
     const buf = await gpu.storage('before loss', new Uint32Array([1, 2, 3, 4]))
     const pending = gpu.read(buf)
     gpu.device.destroy() // what a driver reset looks like to the runtime
-    const err = await rejection(pending)
+    const err = await failure(pending)
     expect(err.code).toBe('device-lost')
     expect(err.message).toMatch(/^GPU device lost: /)
-    expect((await rejection(gpu.run('after loss', () => {}))).code).toBe('device-lost')
+    expect((await failure(gpu.run('after loss', () => {}))).code).toBe('device-lost')
     const next = await getGpu()
     expect(next).not.toBe(gpu)
     expect(next.lost).toBeNull()
@@ -207,7 +199,7 @@ describe('without a GPU', () => {
     try {
       const info = await gpuInfo()
       expect(info).toEqual({ available: false, reason: 'disabled by PARALAB_GPU=off', features: [], limits: {} })
-      const err = await rejection(getGpu())
+      const err = await failure(getGpu())
       expect(err).toBeInstanceOf(ApiError)
       expect(err.code).toBe('gpu-unavailable')
     } finally {

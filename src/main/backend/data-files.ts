@@ -2,14 +2,17 @@
 // folders, or files the user picked in the desktop app's dialog.
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, join, resolve, sep } from 'node:path'
-import { type DataFile } from '../../shared/api'
+import { notAFile } from '../io/file-kind'
+import type { DataFile } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 
 const LIST_DEPTH = 3
 const LIST_LIMIT = 2000
 
 export class DataAccess {
+  /** Real paths of picked files, and the paths they were picked by. */
   private readonly picked = new Set<string>()
+  private readonly pickedAs = new Set<string>()
 
   /** `roots` undefined: any file is readable (the CLI). Otherwise only files under a root or picked ones. */
   constructor(private readonly roots?: string[]) {}
@@ -18,25 +21,44 @@ export class DataAccess {
     return this.roots !== undefined
   }
 
-  /** Resolves a requested path to a readable real path, or throws naming the path. */
+  /**
+   * Resolves a requested path to the real path of a readable regular file, or throws naming the
+   * path. A path outside the data folders gets one answer whether it exists or not, so that
+   * requests cannot probe for files; the file system is asked only about paths inside.
+   */
   async check(path: string): Promise<string> {
+    const wanted = resolve(path)
+    const outside = new ApiError('invalid-argument', `${path} is outside the data folders`)
+    if (!(await this.readable(wanted))) throw outside
     let real: string
     try {
-      real = await realpath(resolve(path))
+      real = await realpath(wanted)
     } catch {
       throw new ApiError('io', `${path}: no such file`)
     }
-    if (!this.roots || this.picked.has(real)) return real
-    for (const root of await this.realRoots()) if (real === root || real.startsWith(root + sep)) return real
-    throw new ApiError('invalid-argument', `${path} is outside the data folders`)
+    // A link inside a data folder may point anywhere.
+    if (!(await this.readable(real))) throw outside
+    const s = await stat(real)
+    if (!s.isFile()) throw new ApiError('invalid-input', `${path} is ${notAFile(s)}, not a data file`)
+    return real
+  }
+
+  /** Whether `path` (absolute) is picked or lies in a data folder, by name only. */
+  private async readable(path: string): Promise<boolean> {
+    if (!this.roots || this.picked.has(path) || this.pickedAs.has(path)) return true
+    const roots = [...this.roots.map((r) => resolve(r)), ...(await this.realRoots())]
+    return roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep))
   }
 
   /** Makes files chosen by the user readable (desktop app). */
   async allow(paths: string[]): Promise<DataFile[]> {
     const files: DataFile[] = []
     for (const p of paths) {
-      const real = await realpath(resolve(p))
+      const real = await realpath(resolve(p)).catch(() => {
+        throw new ApiError('io', `${p}: no such file`)
+      })
       this.picked.add(real)
+      this.pickedAs.add(resolve(p))
       files.push(await describe(real))
     }
     return files

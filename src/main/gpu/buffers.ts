@@ -1,6 +1,6 @@
 // Buffers: creation within the device's limits, and chunked transfers so that gigabyte
 // inputs never need a staging copy of their full size.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { throwIfAborted } from '../../shared/cancel'
 import { MiB, align4 } from './sizes'
 import type { StagingPool } from './staging'

@@ -1,5 +1,5 @@
 // Compute dispatches: bind groups by position and many dispatches in one compute pass.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 
 /** A buffer bound whole, or a range of it. */
 export type Binding = GPUBuffer | GPUBufferBinding

@@ -1,6 +1,6 @@
 // One WebGPU device with what kernels need around it: limits, cached kernels, buffers,
 // chunked transfers, timed submits and readbacks, and device-loss reporting.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { adapterInfo, errorText } from './adapter'
 import * as buffers from './buffers'

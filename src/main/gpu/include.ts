@@ -3,7 +3,7 @@
 // file enters a module once (later includes of it leave a blank line), so parts may include
 // what they use. Every line of the result keeps the file and line it came from, so compiler
 // messages can name them.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 
 /** Where a line of expanded source came from. */
 export interface SourceLine {

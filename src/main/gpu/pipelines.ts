@@ -1,6 +1,6 @@
 // Kernels compiled once per device and reused, keyed by the shader's source after include
 // expansion, the entry point and the values of the WGSL `override` constants.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { type ExpandedSource, sourceLocation } from './include'
 import { Kernel } from './kernel'
 import { type InlineShader, expandedShader } from './shaders'

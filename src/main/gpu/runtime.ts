@@ -1,6 +1,6 @@
 // The process's GPU: created on first use, recreated after a device loss, reported as
 // unavailable (never thrown at import) when no adapter exists, so CPU work goes on.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import type { DeviceInfo } from '../../shared/device'
 import { discoverAdapter, type DiscoveryResult } from './adapter'
 import { Gpu } from './gpu'

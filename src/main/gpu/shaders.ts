@@ -1,6 +1,6 @@
 // WGSL sources of every kernel, bundled as text. A shader is named by its path under
 // `shaders/` without the extension, e.g. `device/read_bandwidth`; includes use the same names.
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { type ExpandedSource, type ShaderFile, expandIncludes } from './include'
 
 const files = import.meta.glob('../../../shaders/**/*.wgsl', { query: '?raw', import: 'default', eager: true }) as Record<

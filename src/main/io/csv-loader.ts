@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/errors'
 import { throwIfAborted } from '../../shared/cancel'
 import { withPool } from '../workers/pool'
 import { ColumnSink } from './csv/column-sink'
-import { csvError } from './csv/errors'
+import { csvError, nameList, quoteText } from './csv/errors'
 import { readHeader } from './csv/header'
 import type { RangeResult, RangeTask } from './csv/parse-range'
 import { splitRanges } from './csv/ranges'
@@ -66,7 +66,7 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
   const slots = head.names.map(() => -1)
   wanted.forEach((name, slot) => {
     const at = head.names.indexOf(name)
-    if (at < 0) throw csvError(path, undefined, `no column "${name}"; columns are: ${head.names.join(', ')}`)
+    if (at < 0) throw csvError(path, undefined, `no column ${quoteText(name)}; columns are: ${nameList(head.names)}`)
     slots[at] = slot
   })
   const ranges = await splitRanges(path, head.dataStart, head.bytes, rangeBytes)
@@ -121,7 +121,7 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
         if (r.fault) throw csvError(path, lines + r.fault.line, r.fault.message)
         wanted.forEach((name, s) => {
           if (!sinks[s].append(new Float64Array(output[s], 0, r.counts[s])))
-            throw csvError(path, undefined, `column "${name}" has more values than one column can hold`)
+            throw csvError(path, undefined, `column ${quoteText(name)} has more values than one column can hold`)
           missing[s] += r.missing[s]
         })
         free.push(output)

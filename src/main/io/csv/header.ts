@@ -1,5 +1,6 @@
 // The header line of a CSV file: column names and where the data starts.
-import { csvError, ioError, openForReading } from './errors'
+import { ApiError } from '../../../shared/errors'
+import { csvError, ioError, nameList, openForReading, quoteText } from './errors'
 import { splitLine } from './fields'
 
 export interface CsvHeader {
@@ -13,6 +14,46 @@ export interface CsvHeader {
 
 const BOM = [0xef, 0xbb, 0xbf]
 const PROBE = 64 * 1024
+
+const startsWith = (head: Buffer, bytes: number[]) => bytes.every((x, i) => head[i] === x)
+
+/**
+ * Why the file's start is not UTF-8 CSV text, or null. UTF-16 and UTF-32 show as byte-order marks
+ * or as NUL bytes between ASCII characters; other encodings as invalid UTF-8 in the header line.
+ */
+export function encodingProblem(head: Buffer, headerLine: Buffer): string | null {
+  const resave = 'save it as UTF-8 (e.g. "CSV UTF-8" in a spreadsheet, or iconv -f <encoding> -t UTF-8)'
+  if (startsWith(head, [0xff, 0xfe, 0, 0]) || startsWith(head, [0, 0, 0xfe, 0xff])) return `is UTF-32 text (it starts with a UTF-32 byte-order mark); ${resave}`
+  if (startsWith(head, [0xff, 0xfe])) return `is UTF-16 text (little-endian, with a byte-order mark); ${resave}`
+  if (startsWith(head, [0xfe, 0xff])) return `is UTF-16 text (big-endian, with a byte-order mark); ${resave}`
+  const probe = head.subarray(0, 512)
+  const nul = probe.indexOf(0)
+  if (nul >= 0) {
+    // ASCII in UTF-16 is every other byte zero: at odd offsets little-endian, at even ones big-endian.
+    const zeros = (parity: number) => probe.filter((b, i) => i % 2 === parity && b === 0).length
+    const half = probe.length / 2
+    if (zeros(1) > half * 0.8 && zeros(0) < half * 0.2) return `is UTF-16 text (little-endian, without a byte-order mark); ${resave}`
+    if (zeros(0) > half * 0.8 && zeros(1) < half * 0.2) return `is UTF-16 text (big-endian, without a byte-order mark); ${resave}`
+    return `holds NUL bytes (at byte ${nul}): a binary file, not CSV text`
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(headerLine)
+  } catch {
+    return `is not UTF-8 text: its header line holds bytes that are not UTF-8 (Latin-1 or Windows-1252?); ${resave}`
+  }
+  return null
+}
+
+/** The first two columns that share a name, as an error message, or null. */
+function duplicateNames(names: string[]): string | null {
+  const seen = new Map<string, number>()
+  for (const [i, n] of names.entries()) {
+    const first = seen.get(n)
+    if (first !== undefined) return `columns ${first + 1} and ${i + 1} are both named ${quoteText(n)}; rename one of them`
+    seen.set(n, i)
+  }
+  return null
+}
 
 export async function readHeader(path: string): Promise<CsvHeader> {
   const file = await openForReading(path)
@@ -29,19 +70,26 @@ export async function readHeader(path: string): Promise<CsvHeader> {
       if (at >= 0) nl = head.length + at
       head = Buffer.concat([head, chunk.subarray(0, bytesRead)])
     }
-    const from = BOM.every((x, i) => head[i] === x) ? BOM.length : 0
+    const from = startsWith(head, BOM) ? BOM.length : 0
     if (head.length <= from) throw csvError(path, undefined, 'empty file')
     const lineEnd = nl < 0 ? head.length : nl
-    const line = head.toString('utf8', from, lineEnd > from && head[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd)
+    const lineBytes = head.subarray(from, lineEnd > from && head[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd)
+    const encoding = from ? null : encodingProblem(head, lineBytes)
+    if (encoding) throw csvError(path, undefined, encoding)
+    // Classic Mac files end lines with CR alone: the whole file would read as one header line.
+    if (nl < 0 && lineBytes.includes(13)) throw csvError(path, 1, 'lines end with CR alone (classic Mac line endings); convert them to LF or CRLF (e.g. tr \'\\r\' \'\\n\')')
+    const line = lineBytes.toString('utf8')
     if (line.trim() === '') throw csvError(path, 1, 'the header line is empty')
     const names: string[] = []
     for (const f of splitLine(line)) {
       if ('error' in f) throw csvError(path, 1, `header: ${f.error}`)
       names.push(f.text.trim())
     }
+    const duplicate = duplicateNames(names)
+    if (duplicate) throw csvError(path, 1, duplicate)
     return { names, dataStart: nl < 0 ? head.length : nl + 1, bytes: size }
   } catch (e) {
-    if (e instanceof Error && 'code' in e && typeof (e as NodeJS.ErrnoException).errno === 'number') throw ioError(path, e)
+    if (!(e instanceof ApiError) && e instanceof Error && typeof (e as NodeJS.ErrnoException).errno === 'number') throw ioError(path, e)
     throw e
   } finally {
     await file.close()

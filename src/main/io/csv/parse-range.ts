@@ -4,7 +4,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { ApiError } from '../../../shared/errors'
 import { bytes } from './bytes'
-import { ioError } from './errors'
+import { ioError, quoteText } from './errors'
 import { countFields, readField } from './fields'
 import { numberFromText, POW10, TWO_53 } from './number'
 
@@ -157,7 +157,7 @@ function parseLines(b: Buffer, stop: number, st: ParseState): boolean {
         if (c === QUOTE || c === SPACE || c === TAB) {
           const field = readField(b, p)
           if ('error' in field) {
-            ok = fail(st, lines, `column "${st.names[f]}": ${field.error}`)
+            ok = fail(st, lines, `column ${quoteText(st.names[f])}: ${field.error}`)
             break scan
           }
           p = field.end
@@ -247,7 +247,7 @@ function slowNumber(b: Buffer, p: number, st: ParseState, f: number, line: numbe
   const slot = st.slots[f]
   const field = readField(b, p)
   if ('error' in field) {
-    fail(st, line, `column "${st.names[f]}": ${field.error}`)
+    fail(st, line, `column ${quoteText(st.names[f])}: ${field.error}`)
     return -1
   }
   if (field.text.trim() === '') {
@@ -257,7 +257,7 @@ function slowNumber(b: Buffer, p: number, st: ParseState, f: number, line: numbe
   const v = numberFromText(field.text)
   if (!Number.isFinite(v)) {
     const what = v !== v ? 'is not a number' : 'is out of range'
-    fail(st, line, `column "${st.names[f]}": ${JSON.stringify(field.text)} ${what}`)
+    fail(st, line, `column ${quoteText(st.names[f])}: ${quoteText(field.text)} ${what}`)
     return -1
   }
   st.cols[slot][st.counts[slot]++] = v

@@ -3,15 +3,12 @@
 import { ApiError } from '../../../shared/errors'
 import type { DeviceBenchResult } from '../../../shared/device'
 import type { JobProgress } from '../../../shared/jobs'
-import { MiB } from '../../gpu/buffers'
 import { throwIfAborted } from '../../../shared/cancel'
 import { benchData } from './data'
 import { measureFma } from './fma'
 import { measureReadBandwidth } from './read-bandwidth'
 import { measureReadback, measureUpload } from './transfers'
-import type { Gpu } from '../../gpu/gpu'
-import { getGpu } from '../../gpu/runtime'
-import { TIMING_METHOD } from '../../gpu/timing'
+import { type Gpu, getGpu, MiB, TIMING_METHOD } from '../../gpu/runtime'
 
 /** Kernel shapes and batch sizes; the defaults suit an H100 or a software adapter, tune them on others. */
 export interface DeviceBenchTuning {

@@ -1,5 +1,5 @@
 // f32 FMA throughput: a register-bound kernel (shaders/device/fma_f32.wgsl) timed over batches.
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import { type Gpu, timeBatches } from '../../gpu/runtime'
 
 /** Scalar fmas per loop trip per thread in fma_f32.wgsl: 16 vec4 fmas. */

@@ -1,5 +1,5 @@
 // Memory read bandwidth: a vec4 reduction over a device buffer, timed over batches of dispatches.
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import { type Gpu, timeBatches } from '../../gpu/runtime'
 import { MAX_VALUE } from './data'
 

@@ -1,6 +1,6 @@
 // Host↔device transfer bandwidth through the runtime's chunked upload and readback, the
 // paths every workload's data takes.
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { type Gpu, median } from '../../gpu/runtime'
 import { gbPerS } from './read-bandwidth'

@@ -22,6 +22,7 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
 import type { EngineOutcome, JobContext } from '../../engine'
 import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
+import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
@@ -105,7 +106,7 @@ async function chooseColumns(shown: string, path: string, requested?: string[]):
   const header = await readCsvHeader(path)
   const present = DEFAULT_STATS_COLUMNS.filter((c) => header.includes(c))
   if (present.length === 0)
-    throw new ApiError('invalid-input', `${shown}: none of the default columns ${DEFAULT_STATS_COLUMNS.join(', ')}; columns are: ${header.join(', ')} (choose with --columns)`)
+    throw new ApiError('invalid-input', `${shown}: none of the default columns ${DEFAULT_STATS_COLUMNS.join(', ')}; columns are: ${nameList(header)} (choose with --columns)`)
   return present
 }
 

@@ -13,7 +13,7 @@
 // The host turns sums and keys into numbers between and after (shaders/stats/select.wgsl
 // explains the selection). f64 is exact: the median and MAD are the reference's bit for bit,
 // and the sums are accurate to ~2^-75 of their largest term (shaders/stats/f64.wgsl).
-import { ApiError } from '../../../../shared/api'
+import { ApiError } from '../../../../shared/errors'
 import type { BackendColumnStats, Precision } from '../../../../shared/workloads/stats/types'
 import { type Dispatch, type Gpu, type Kernel, getGpu, throwIfAborted } from '../../../gpu/runtime'
 import { midpoint } from '../counting'

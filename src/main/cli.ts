@@ -76,5 +76,6 @@ main(process.argv.slice(2)).then(exit, (e: unknown) => {
   const err = ApiError.from(e)
   process.stderr.write(`paralab: ${err.code === 'internal' ? 'error: ' : ''}${err.message.split('\n')[0]}\n`)
   if (process.env.PARALAB_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`)
-  return exit(1)
+  // Interrupted (Ctrl-C) is 128 + SIGINT, as shells report it.
+  return exit(err.code === 'cancelled' ? 130 : 1)
 })

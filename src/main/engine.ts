@@ -22,12 +22,16 @@ export interface EngineOutcome<R> {
   results: R
   /** Milliseconds per backend or variant, of repeated runs. */
   timings: Record<string, Timing>
+  /** Cancelled midway: `results` hold what had finished. */
+  partial?: boolean
 }
 
 /** How the CLI presents a workload beyond what its definition declares. */
 export interface EngineCli<R> {
   /** The results for people, on stdout (without --json). */
   describe(results: R): string
+  /** What went wrong in a run that still finished (e.g. files that could not be read): the CLI prints them and exits 1. */
+  failures?(results: R): string[]
   /** Commands that run this workload with some parameters fixed, e.g. `bench device` = `device --measure`. */
   presets?: { name: string; summary: string; params: Record<string, unknown> }[]
   /** More commands of this workload, e.g. `generate acc` or `bench stats`. */

@@ -15,4 +15,5 @@ export interface JobProgress {
 export type JobEvent =
   | ({ type: 'progress'; jobId: string; workload: WorkloadId } & JobProgress)
   | { type: 'done'; jobId: string; workload: WorkloadId; envelope: ResultEnvelope }
-  | { type: 'failed'; jobId: string; workload: WorkloadId; error: ApiErrorShape }
+  /** `partial`: a cancelled job's results so far, when it kept some. */
+  | { type: 'failed'; jobId: string; workload: WorkloadId; error: ApiErrorShape; partial?: ResultEnvelope }

@@ -58,7 +58,9 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     const job: Job = { workload, controller, outcome: Promise.resolve(), finished: false }
     job.outcome = (spec.lane === 'gpu' ? this.queueOnGpu(execute) : execute()).then(
       (envelope) => {
-        this.finish(job, { type: 'done', jobId, workload, envelope })
+        // A cancelled job that kept results ends as cancelled, with them.
+        if (envelope.partial) this.finish(job, { type: 'failed', jobId, workload, error: new ApiError('cancelled', 'cancelled').toJSON(), partial: envelope })
+        else this.finish(job, { type: 'done', jobId, workload, envelope })
         return envelope
       },
       (e: unknown) => {
@@ -80,7 +82,7 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     return true
   }
 
-  /** Resolves with the job's envelope, rejects with its ApiError. */
+  /** Resolves with the job's envelope (`partial` when cancelled after some results), rejects with its ApiError. */
   result(jobId: string): Promise<ResultEnvelope> {
     const job = this.jobs.get(jobId)
     if (!job) return Promise.reject(new ApiError('invalid-argument', `no job ${jobId}`))

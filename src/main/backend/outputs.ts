@@ -1,29 +1,107 @@
 // `--out DIR` of any workload: the envelope as results.json, each result table as <name>.csv and
-// each chart as SVG and PNG. Everything is rendered in memory and every target checked before the
-// first write, so a failure leaves nothing half-written.
-import { access, mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+// each chart as SVG and PNG. The set is whole or absent: it is written into a hidden sibling folder
+// and renamed into place at the end, so a full disk, an error or a killed process never leaves
+// half a result set under DIR (and an error leaves no temporary files either).
+import { constants } from 'node:fs'
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { ApiError } from '../../shared/errors'
 import { workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { tableCsv } from '../../shared/workloads/tables'
 import { renderChart } from '../charts/render'
-import { writeFileAtomic } from '../io/atomic-write'
 
-export async function writeOutputs(dir: string, env: ResultEnvelope, opts: { force?: boolean } = {}): Promise<string[]> {
+export interface OutputOptions {
+  /** Replace DIR if it exists. */
+  force?: boolean
+  /** Writes one file (tests inject failures such as ENOSPC here). */
+  write?: (path: string, data: Uint8Array | string) => Promise<void>
+}
+
+/** Checks, before any work, that DIR can be written: absent (or `force`), in a writable folder. */
+export async function checkOutputDir(dir: string, opts: { force?: boolean } = {}): Promise<void> {
+  const target = resolve(dir)
+  const existing = await stat(target).catch(() => null)
+  if (existing && !opts.force) throw new ApiError('io', `${dir} exists (use --force to replace it)`)
+  if (existing && !(await isResultSet(target))) throw new ApiError('io', `${dir} exists and is not a Paralab result folder, so --force will not replace it; choose another --out`)
+  const parent = dirname(target)
+  const p = await stat(parent).catch(() => null)
+  if (!p?.isDirectory()) throw new ApiError('io', `cannot write ${dir}: its folder ${parent} does not exist`)
+  await access(parent, constants.W_OK).catch(() => {
+    throw new ApiError('io', `cannot write ${dir}: its folder ${parent} is not writable`)
+  })
+}
+
+/** Whether `dir` holds a result set written here before, and nothing else (so replacing it loses nothing). */
+async function isResultSet(dir: string): Promise<boolean> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true })
+    if (entries.some((e) => !e.isFile() || !/\.(json|csv|svg|png)$/.test(e.name))) return false
+    const env = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as Partial<ResultEnvelope>
+    return typeof env.paralabVersion === 'string' && typeof env.workload === 'string'
+  } catch {
+    return false
+  }
+}
+
+/** The files of a result set, rendered in memory. */
+async function render(env: ResultEnvelope): Promise<{ name: string; data: Uint8Array | string }[]> {
   const def = workload(env.workload)
   const results = env.results as never
-  const outputs: { path: string; data: Uint8Array | string }[] = [{ path: join(dir, 'results.json'), data: JSON.stringify(env, null, 2) + '\n' }]
-  for (const table of def.tables(results)) outputs.push({ path: join(dir, `${table.name}.csv`), data: tableCsv(table) })
+  const files: { name: string; data: Uint8Array | string }[] = [{ name: 'results.json', data: JSON.stringify(env, null, 2) + '\n' }]
+  for (const table of def.tables(results)) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
   for (const chart of def.charts(results))
-    for (const format of ['svg', 'png'] as const) outputs.push({ path: join(dir, `${chart.name}.${format}`), data: await renderChart(chart.spec, format) })
+    for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format) })
+  return files
+}
 
-  if (!opts.force)
-    for (const o of outputs)
-      if (await access(o.path).then(() => true, () => false)) throw new ApiError('io', `${o.path} exists (use --force to overwrite)`)
-  await mkdir(dir, { recursive: true }).catch((e: Error) => {
-    throw new ApiError('io', `cannot create ${dir}: ${e.message}`)
-  })
-  for (const o of outputs) await writeFileAtomic(o.path, o.data, { overwrite: opts.force })
-  return outputs.map((o) => o.path)
+const TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]+\.(tmp|old)$/
+
+/** Removes what a killed earlier run left beside `target`: its temporary folders, if their process is gone. */
+async function sweep(target: string): Promise<void> {
+  const parent = dirname(target)
+  for (const name of await readdir(parent).catch(() => [])) {
+    const m = TEMP.exec(name)
+    if (!m || m[1] !== basename(target) || alive(Number(m[2]))) continue
+    await rm(join(parent, name), { recursive: true, force: true })
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export async function writeOutputs(dir: string, env: ResultEnvelope, opts: OutputOptions = {}): Promise<string[]> {
+  const target = resolve(dir)
+  await checkOutputDir(dir, opts)
+  const files = await render(env)
+  await sweep(target)
+  const sibling = (kind: 'tmp' | 'old') => join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.${kind}`)
+  const temp = sibling('tmp')
+  const write = opts.write ?? ((path, data) => writeFile(path, data, { flag: 'wx' }))
+  try {
+    await mkdir(temp)
+    for (const f of files) await write(join(temp, f.name), f.data)
+    const old = opts.force && (await stat(target).catch(() => null)) ? sibling('old') : null
+    if (old) await rename(target, old)
+    try {
+      await rename(temp, target)
+    } catch (e) {
+      if (old) await rename(old, target)
+      throw e
+    }
+    if (old) await rm(old, { recursive: true, force: true })
+  } catch (e) {
+    await rm(temp, { recursive: true, force: true })
+    const err = e as NodeJS.ErrnoException
+    if (err.code === 'ENOTEMPTY' || err.code === 'EEXIST') throw new ApiError('io', `${dir} appeared while the results were written (use --force to replace it)`)
+    throw e instanceof ApiError ? e : new ApiError('io', `cannot write ${dir}: ${err.code === 'ENOSPC' ? 'no space left on the device' : err.message}`)
+  }
+  return files.map((f) => join(target, f.name))
 }

@@ -4,16 +4,17 @@ import type { WorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { Backend } from '../backend/backend'
 import { ENGINES } from '../workloads'
-import { progressBar } from './progress'
+import { progressBar, type ProgressStyle } from './progress'
 
 /** `prepare` may complete the parameters with the backend's help (e.g. the example's files). */
 export async function runJob(
   workload: WorkloadId,
   params: Record<string, unknown>,
   prepare: (backend: Backend) => Promise<Record<string, unknown>> = async () => params,
+  progress: ProgressStyle = 'auto',
 ): Promise<ResultEnvelope> {
   const backend = new Backend({ engines: ENGINES })
-  const bar = progressBar()
+  const bar = progressBar(process.stderr, progress)
   const id = backend.startJob(workload, (await prepare(backend)) as never)
   const onEvent = (e: JobEvent) => {
     if (e.jobId === id && e.type === 'progress') bar.update(e)

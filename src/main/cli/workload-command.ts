@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import type { AnyEngine } from '../engine'
-import { writeOutputs } from '../backend/outputs'
+import { checkOutputDir, writeOutputs } from '../backend/outputs'
 import { UsageError, writeJson, type Command } from './command'
 import { runJob } from './run-job'
 
@@ -16,6 +16,7 @@ const COMMON_HELP = [
   '  --out DIR        write results.json (the envelope), the result tables as CSV and the charts as SVG and PNG',
   '  --force          replace files that already exist in --out',
   '  --json           print the result envelope as one JSON object on stdout',
+  '  --progress json  progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase)',
 ]
 
 function flagHelp(name: string, spec: ParamSpec): string {
@@ -106,12 +107,16 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       out: { type: 'string' },
       force: { type: 'boolean' },
       json: { type: 'boolean' },
+      progress: { type: 'string' },
     },
     allowPositionals: !!files,
     async run(values, positionals) {
       const params: Record<string, unknown> = {}
       for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
       Object.assign(params, fixed)
+      if (values.progress !== undefined && values.progress !== 'json') throw new UsageError(`--progress must be json, got "${values.progress}"`)
+      // A target that cannot be written is refused before any work.
+      if (values.out) await checkOutputDir(values.out, { force: values.force })
       const result = await runJob(def.id, params, async (backend) => {
         if (values.example) {
           if (positionals.length) throw new UsageError(`--example brings its own input; drop ${positionals.join(' ')}`)
@@ -122,12 +127,18 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
           params[files[0]] = await expandInputs(positionals, files[1].extensions)
         }
         return params
-      })
-      // Outputs are rendered in full before the first file is written: nothing half-written.
-      if (values.out) await writeOutputs(values.out, result, { force: values.force })
+      }, values.progress)
+      // A cancelled run prints what it had finished, and writes no result set.
+      if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force })
       if (values.json) writeJson(result)
       else process.stdout.write((engine.cli.describe as (r: unknown) => string)(result.results))
-      return 0
+      if (result.partial) {
+        process.stderr.write('paralab: cancelled; the results above are what had finished\n')
+        return 130
+      }
+      const failures = (engine.cli.failures as ((r: unknown) => string[]) | undefined)?.(result.results) ?? []
+      for (const f of failures) process.stderr.write(`paralab: ${f}\n`)
+      return failures.length ? 1 : 0
     },
   }
 }

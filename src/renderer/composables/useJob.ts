@@ -40,8 +40,11 @@ export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
     running.value = false
     cancelling.value = false
     if (event.type === 'done') envelope.value = event.envelope as ResultEnvelope<ResultsOf<Id>>
-    else if (event.error.code === 'cancelled') cancelled.value = true
-    else error.value = event.error
+    else if (event.error.code === 'cancelled') {
+      cancelled.value = true
+      // What a cancelled job had finished, when it kept anything.
+      if (event.partial) envelope.value = event.partial as ResultEnvelope<ResultsOf<Id>>
+    } else error.value = event.error
   }
 
   async function start(params: InputOf<Id>): Promise<void> {

@@ -48,6 +48,8 @@ export interface ResultEnvelope<R = unknown, P = unknown> {
   device?: DeviceSummary
   /** Per backend or variant. */
   timings: Record<string, Timing>
+  /** The job was cancelled: `results` hold only what had finished (e.g. some backends). */
+  partial?: boolean
   results: R
 }
 

@@ -1,40 +1,59 @@
-// How statistics results read on a terminal: per file, the f64 reference and each backend's
-// time and results; several files end with a summary table.
+// How statistics results read on a terminal: per file, the f64 reference and each backend's time,
+// results and (for f32) deviation from f64; then skipped backends, and with several files a summary
+// with each file's status.
 import type { StatsResult } from '../../../shared/workloads/stats/types'
 
 const num = (v: number, digits = 6) => (Number.isInteger(v) ? String(v) : v.toPrecision(digits))
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
   return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n') + '\n'
 }
 
+/** A failed file's error, naming the file once. */
+export function failureText(f: StatsResult['failed'][number]): string {
+  return f.error.message.includes(f.path) ? f.error.message : `${f.path}: ${f.error.message}`
+}
+
 export function describeStats(result: StatsResult): string {
   let out = ''
   for (const f of result.files) {
-    out += `\n${f.path}: ${f.rows} rows, ${(f.bytes / 1e6).toFixed(1)} MB, loaded in ${f.load_ms.toFixed(0)} ms\n`
+    out += `\n${f.path}: ${count(f.rows, 'row')}, ${(f.bytes / 1e6).toFixed(1)} MB, loaded in ${f.load_ms.toFixed(0)} ms\n`
+    out += 'Reference (f64, exact; std is the population standard deviation)\n'
     out += table([
       ['column', 'n', 'missing', 'mean', 'std', 'CV', 'median', 'MAD'],
       ...Object.entries(f.columns).map(([c, s]) => [c, String(s.n), String(s.missing), num(s.mean), num(s.std), num(s.cv), num(s.median), num(s.mad)]),
     ])
     const cols = Object.keys(f.columns)
+    const runs = Object.entries(f.backends)
+    // f32 results are shown with how far they lie from the f64 reference.
+    const f32 = runs.some(([, r]) => r.precision === 'f32')
+    const dev = (r: (typeof runs)[number][1], c: string) => {
+      const d = r.columns[c].deviation
+      return d ? [num(d.cv_rel, 3), num(d.median_abs, 3), num(d.mad_abs, 3)] : ['', '', '']
+    }
     out += '\n' + table([
-      ['backend', 'precision', 'compute ms', 'upload ms', ...cols.flatMap((c) => [`CV ${c}`, `MAD ${c}`])],
-      ...Object.entries(f.backends).map(([b, r]) => [
+      ['backend', 'precision', 'compute ms', 'upload ms', ...cols.flatMap((c) => [`CV ${c}`, `MAD ${c}`, ...(f32 ? [`ΔCV rel ${c}`, `Δmedian ${c}`, `ΔMAD ${c}`] : [])])],
+      ...runs.map(([b, r]) => [
         b,
         r.precision,
         r.compute_ms.toFixed(2),
         r.upload_ms === undefined ? '' : r.upload_ms.toFixed(2),
-        ...cols.flatMap((c) => [num(r.columns[c].cv), num(r.columns[c].mad)]),
+        ...cols.flatMap((c) => [num(r.columns[c].cv), num(r.columns[c].mad), ...(f32 ? dev(r, c) : [])]),
       ]),
     ])
   }
-  if (result.files.length > 1) {
-    const cols = Object.keys(result.files[0].columns)
+  for (const s of result.skipped) out += `\nskipped ${s.backend}: ${s.reason}\n`
+  if (result.files.length + result.failed.length > 1) {
+    const cols = [...new Set(result.files.flatMap((f) => Object.keys(f.columns)))]
+    const name = (p: string) => p.split(/[\\/]/).pop()!
     out += '\nSummary (f64 reference)\n' + table([
-      ['file', ...cols.flatMap((c) => [`MAD ${c}`, `CV ${c}`])],
-      ...result.files.map((f) => [f.path.split(/[\\/]/).pop()!, ...cols.flatMap((c) => (f.columns[c] ? [num(f.columns[c].mad), num(f.columns[c].cv, 5)] : ['', '']))]),
+      ['file', 'status', ...cols.flatMap((c) => [`MAD ${c}`, `CV ${c}`])],
+      ...result.files.map((f) => [name(f.path), 'ok', ...cols.flatMap((c) => (f.columns[c] ? [num(f.columns[c].mad), num(f.columns[c].cv, 5)] : ['', '']))]),
+      ...result.failed.map((f) => [name(f.path), 'failed', ...cols.flatMap(() => ['', ''])]),
     ])
+    if (result.failed.length) out += `\n${count(result.failed.length, 'file')} failed:\n${result.failed.map((f) => `  ${failureText(f)}`).join('\n')}\n`
   }
   return out
 }

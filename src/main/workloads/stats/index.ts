@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { statsWorkload } from '../../../shared/workloads/stats'
 import type { WorkloadEngine } from '../../engine'
 import { benchStatsCommand } from './bench-command'
-import { describeStats } from './describe'
+import { describeStats, failureText } from './describe'
 import { generateAccCsv } from './generate-acc'
 import { generateAccCommand } from './generate-command'
 import { runStatsJob } from './run-stats'
@@ -21,5 +21,9 @@ export const statsEngine: WorkloadEngine<'stats'> = {
     const [file] = statsWorkload.example.files
     await generateAccCsv(join(dir, file), { rows: EXAMPLE_ROWS, seed: 1, signal })
   },
-  cli: { describe: describeStats, commands: [generateAccCommand, benchStatsCommand] },
+  cli: {
+    describe: describeStats,
+    failures: (r) => r.failed.map(failureText),
+    commands: [generateAccCommand, benchStatsCommand],
+  },
 }

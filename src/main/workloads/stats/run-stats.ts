@@ -2,6 +2,7 @@
 // backend R times on prefixes n/K, 2n/K, …, n of each column and keep the median time. The f64
 // reference results are the first f64 backend's (all are exact), or for f32 runs a separate f64
 // run of the fastest CPU backend.
+import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import {
@@ -31,20 +32,65 @@ const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
 const LOAD_SHARE = 0.3
 
 export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise<EngineOutcome<StatsResult>> {
-  const paths: string[] = []
-  for (const f of params.files) paths.push(await ctx.input(f))
-  const results: StatsFileResult[] = []
+  const { signal } = ctx
+  const result: StatsResult = { files: [], failed: [], skipped: [] }
   const timings: Record<string, Timing> = {}
-  for (const [i, path] of paths.entries()) {
-    const report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) =>
-      ctx.progress({ phase, fraction: (i + fraction) / paths.length, throughput })
-    const file = await statsForFile(params.files[i], path, params, ctx, report)
-    results.push(file.result)
-    // One file: timings by backend; several: by file and backend.
-    for (const [backend, samples] of Object.entries(file.samples))
-      timings[paths.length === 1 ? backend : `${basename(params.files[i])}: ${backend}`] = timingOf(samples)
+  // A file that cannot be analysed is that file's failure; the run goes on unless failFast.
+  const fail = (path: string, e: unknown) => {
+    if (params.failFast || signal.aborted) throw e
+    result.failed.push({ path, error: ApiError.from(e).toJSON() })
   }
-  return { results: { files: results }, timings }
+  const inputs: { shown: string; path: string; bytes: number }[] = []
+  for (const shown of params.files) {
+    try {
+      const path = await ctx.input(shown)
+      inputs.push({ shown, path, bytes: (await stat(path)).size })
+    } catch (e) {
+      fail(shown, e)
+    }
+  }
+  const backends = await availableBackends(params, ctx, result)
+
+  // Progress is shared among files by size, so a big file moves the bar as much as it takes.
+  const weight = (bytes: number) => Math.max(bytes, 1)
+  const total = inputs.reduce((sum, f) => sum + weight(f.bytes), 0)
+  let before = 0
+  let partial = false
+  for (const input of inputs) {
+    const report: Report = (fraction, phase, throughput) =>
+      ctx.progress({ phase, fraction: (before + fraction * weight(input.bytes)) / total, throughput })
+    try {
+      const file = await statsForFile(input.shown, input.path, { ...params, backends }, ctx, report)
+      result.files.push(file.result)
+      partial = file.partial
+      // One file: timings by backend; several: by file and backend.
+      for (const [backend, samples] of Object.entries(file.samples))
+        timings[params.files.length === 1 ? backend : `${basename(input.shown)}: ${backend}`] = timingOf(samples)
+    } catch (e) {
+      if (signal.aborted && result.files.length > 0) partial = true
+      else fail(input.shown, e)
+    }
+    if (partial) break
+    before += weight(input.bytes)
+  }
+  return { results: result, timings, ...(partial && { partial }) }
+}
+
+/**
+ * The backends to run: the GPU is skipped, with the reason, when no adapter exists and other
+ * backends were asked for too (a run of the GPU alone fails instead, saying why).
+ */
+async function availableBackends(params: StatsParams, ctx: JobContext, result: StatsResult): Promise<StatsBackend[]> {
+  if (!params.backends.includes('gpu') || params.backends.length === 1) return params.backends
+  try {
+    await ctx.gpu()
+    return params.backends
+  } catch (e) {
+    const err = ApiError.from(e)
+    if (err.code !== 'gpu-unavailable') throw err
+    result.skipped.push({ backend: 'gpu', reason: err.message })
+    return params.backends.filter((b) => b !== 'gpu')
+  }
 }
 
 type Report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) => void
@@ -56,7 +102,7 @@ async function statsForFile(
   params: StatsParams,
   ctx: JobContext,
   report: Report,
-): Promise<{ result: StatsFileResult; samples: Record<string, number[]> }> {
+): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
   const { signal } = ctx
   const name = basename(shown)
   const columns = await chooseColumns(shown, path, params.columns)
@@ -83,8 +129,17 @@ async function statsForFile(
     reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${name}`))).full
   }
   const samples: Record<string, number[]> = {}
+  let partial = false
   for (const backend of params.backends) {
-    const run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, ctx, () => step(`${backend} ${params.precision} · ${name}`))
+    let run: BackendOutcome
+    try {
+      run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, ctx, () => step(`${backend} ${params.precision} · ${name}`))
+    } catch (e) {
+      // Cancelled: the backends that finished are kept, and the result is marked partial.
+      if (!signal.aborted || !reference || Object.keys(backends).length === 0) throw e
+      partial = true
+      break
+    }
     samples[backend] = run.fullSamples
     reference ??= run.full
     backends[backend] = { precision: params.precision, compute_ms: run.times.at(-1)!, ...(run.upload_ms !== undefined && { upload_ms: run.upload_ms }), columns: {} }
@@ -97,7 +152,7 @@ async function statsForFile(
     refColumns[c] = { n: table.columns[c].values.length, missing: table.columns[c].missing, ...r }
     if (params.precision !== 'f64') for (const run of Object.values(backends)) run.columns[c] = { ...run.columns[c], deviation: deviation(run.columns[c], r) }
   }
-  return { result: { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }, samples }
+  return { result: { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }, samples, partial }
 }
 
 /** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */

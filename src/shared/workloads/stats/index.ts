@@ -42,6 +42,12 @@ export const statsWorkload = defineWorkload<StatsResult>()({
       default: 1,
       help: 'also compute on the prefixes n/K, 2n/K, …, n of each column, for the convergence charts',
     },
+    failFast: {
+      type: 'boolean',
+      label: 'Stop at the first bad file',
+      default: false,
+      help: 'stop at the first file that cannot be analysed, instead of reporting it and going on',
+    },
   },
   phases: [
     { id: 'loading', summary: 'parsing the CSV columns on worker threads' },

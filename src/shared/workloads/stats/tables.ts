@@ -18,5 +18,13 @@ export function statsTables(result: StatsResult): ResultTable[] {
         for (const [col, s] of Object.entries(b.columns))
           rows.push([f.path, batch.rows, col, backend, f.backends[backend]?.precision ?? null, null, null, null, null, s.cv, s.median, s.mad, b.compute_ms, null])
   }
-  return [{ name: 'results', columns: COLUMNS, rows }]
+  const files: ResultTable = {
+    name: 'files',
+    columns: ['file', 'status', 'rows', 'bytes', 'load_ms', 'error'],
+    rows: [
+      ...result.files.map((f) => [f.path, 'ok', f.rows, f.bytes, f.load_ms, null]),
+      ...result.failed.map((f) => [f.path, 'failed', null, null, null, f.error.message]),
+    ],
+  }
+  return [{ name: 'results', columns: COLUMNS, rows }, files]
 }

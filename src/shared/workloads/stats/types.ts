@@ -1,4 +1,5 @@
 // Accelerometer statistics: per-column CV and MAD on several backends.
+import type { ApiErrorShape } from '../../errors'
 
 export const STATS_BACKENDS = ['serial', 'simd', 'workers', 'workers-simd', 'gpu'] as const
 export type StatsBackend = (typeof STATS_BACKENDS)[number]
@@ -64,8 +65,19 @@ export interface StatsFileResult {
 }
 
 
+/** A file that could not be analysed, and why. */
+export interface StatsFileFailure {
+  path: string
+  error: ApiErrorShape
+}
+
 export interface StatsResult {
+  /** Files analysed. */
   files: StatsFileResult[]
+  /** Files that could not be analysed (the run goes on past them unless failFast). */
+  failed: StatsFileFailure[]
+  /** Backends not run, with the reason (the GPU when no adapter exists and others were asked for). */
+  skipped: { backend: StatsBackend; reason: string }[]
 }
 
 export const DEFAULT_STATS_COLUMNS = ['acc_x', 'acc_y', 'acc_z']

@@ -1,0 +1,67 @@
+// `--out` result sets are whole or absent: a failure while writing (here an injected ENOSPC) leaves
+// neither the target nor temporary files; a finished set holds the envelope, tables and charts.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
+import { Backend } from '../../src/main/backend/backend'
+import { writeOutputs } from '../../src/main/backend/outputs'
+import { ENGINES } from '../../src/main/workloads'
+import { failure } from '../helpers/failure'
+
+const dir = mkdtempSync(join(tmpdir(), 'paralab-outputs-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+let envelope: ResultEnvelope
+beforeAll(async () => {
+  const input = join(dir, 'in.csv')
+  writeFileSync(input, 'acc_x,acc_y\n1,2\n3,5\n4,4\n')
+  const backend = new Backend({ engines: ENGINES })
+  envelope = await backend.jobs.result(backend.startJob('stats', { files: [input], backends: ['serial'], repeat: 1, batches: 2 }))
+})
+
+const siblings = (name: string) => readdirSync(dir).filter((n) => n === name || n.startsWith(`.${name}.`))
+
+describe('writeOutputs', () => {
+  it('writes the envelope, every table and every chart', async () => {
+    const out = join(dir, 'set')
+    const written = await writeOutputs(out, envelope)
+    expect(readdirSync(out).sort()).toEqual(['files.csv', 'in-cv.png', 'in-cv.svg', 'in-mad.png', 'in-mad.svg', 'in-time.png', 'in-time.svg', 'results.csv', 'results.json'])
+    expect(written).toHaveLength(9)
+    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))).toEqual(envelope)
+    expect(siblings('set')).toEqual(['set'])
+  })
+
+  it('a full disk midway leaves no target and no temporary files', async () => {
+    const out = join(dir, 'full')
+    let files = 0
+    const err = await failure(
+      writeOutputs(out, envelope, {
+        write: async (path, data) => {
+          if (++files === 4) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+          await writeFile(path, data)
+        },
+      }),
+    )
+    expect(err.message).toBe(`cannot write ${out}: no space left on the device`)
+    expect(siblings('full')).toEqual([])
+  })
+
+  it('a failure while replacing with --force keeps the earlier set', async () => {
+    const out = join(dir, 'kept')
+    await writeOutputs(out, envelope)
+    const before = readFileSync(join(out, 'results.json'), 'utf8')
+    await failure(
+      writeOutputs(out, { ...envelope, createdAt: 'later' }, {
+        force: true,
+        write: async () => {
+          throw Object.assign(new Error('EIO'), { code: 'EIO' })
+        },
+      }),
+    )
+    expect(readFileSync(join(out, 'results.json'), 'utf8')).toBe(before)
+    expect(siblings('kept')).toEqual(['kept'])
+  })
+})

@@ -8,9 +8,19 @@ import type { InputOf, WorkloadId } from './workloads'
 
 export type ExportFormat = 'png' | 'svg'
 
+/** Size of an exported chart: layout in CSS pixels, and PNG pixels per CSS pixel (default 960 × 600 at scale 2). */
+export interface ChartSize {
+  width?: number
+  height?: number
+  scale?: number
+}
+
+export const CHART_SIZE_LIMITS = { side: [100, 8000], scale: [0.5, 8] } as const
+
 export interface ChartExportRequest {
   chart: ChartSpec
   format: ExportFormat
+  size?: ChartSize
   /** Suggested file name, e.g. `roofline.png`. */
   fileName: string
 }

@@ -1,6 +1,6 @@
 // Argument checks for every API request, shared by both transports (IPC and WebSocket):
 // whatever crosses a process boundary is untrusted until it passes here.
-import { API_METHODS, type ApiMethod } from './api'
+import { API_METHODS, CHART_SIZE_LIMITS, type ApiMethod } from './api'
 import { ApiError } from './errors'
 import { CHART_KINDS } from './charts/spec'
 import { workload } from './workloads'
@@ -31,6 +31,16 @@ function fileName(v: unknown): string {
   return v
 }
 
+function chartSize(v: unknown): void {
+  const size = object(v, 'size')
+  const [lo, hi] = CHART_SIZE_LIMITS.side
+  for (const k of ['width', 'height'] as const)
+    if (size[k] !== undefined && (!Number.isInteger(size[k]) || (size[k] as number) < lo || (size[k] as number) > hi)) fail(`size.${k} must be an integer in ${lo}…${hi}; got ${quote(size[k])}`)
+  const [slo, shi] = CHART_SIZE_LIMITS.scale
+  if (size.scale !== undefined && (typeof size.scale !== 'number' || !(size.scale >= slo && size.scale <= shi))) fail(`size.scale must be a number in ${slo}…${shi}; got ${quote(size.scale)}`)
+  for (const k of Object.keys(size)) if (!['width', 'height', 'scale'].includes(k)) fail(`size has no ${quote(k)}; it takes width, height and scale`)
+}
+
 /** Per method: its arity and the checks of its arguments. */
 const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }> = {
   deviceInfo: { arity: 0 },
@@ -55,6 +65,7 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       oneOf(chart.kind, CHART_KINDS, 'chart.kind')
       object(chart.data, 'chart.data')
       oneOf(r.format, ['png', 'svg'], 'format')
+      if (r.size !== undefined) chartSize(r.size)
       fileName(r.fileName)
     },
   },

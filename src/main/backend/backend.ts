@@ -11,7 +11,7 @@ import { validateParams } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/runtime'
-import { renderChart } from '../charts/render'
+import { chartImageSize, renderChart } from '../charts/render'
 import { DataAccess } from './data-files'
 import { envelope, inputFile } from './envelope'
 import { defaultExampleDir } from './examples'
@@ -104,7 +104,7 @@ export class Backend {
   }
 
   async renderChart(req: ChartExportRequest): Promise<RenderedFile> {
-    const bytes = await renderChart(req.chart, req.format)
+    const bytes = await renderChart(req.chart, req.format, chartImageSize(req.size))
     return { fileName: withExtension(req.fileName, req.format), mime: MIME[req.format], bytes }
   }
 

@@ -10,11 +10,14 @@ import { ApiError } from '../../shared/errors'
 import { workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { tableCsv } from '../../shared/workloads/tables'
-import { renderChart } from '../charts/render'
+import type { ChartSize } from '../../shared/api'
+import { chartImageSize, renderChart } from '../charts/render'
 
 export interface OutputOptions {
   /** Replace DIR if it exists. */
   force?: boolean
+  /** Size of the charts (PNG scale default 2). */
+  chartSize?: ChartSize
   /** Writes one file (tests inject failures such as ENOSPC here). */
   write?: (path: string, data: Uint8Array | string) => Promise<void>
 }
@@ -46,13 +49,13 @@ async function isResultSet(dir: string): Promise<boolean> {
 }
 
 /** The files of a result set, rendered in memory. */
-async function render(env: ResultEnvelope): Promise<{ name: string; data: Uint8Array | string }[]> {
+async function render(env: ResultEnvelope, size: ChartSize = {}): Promise<{ name: string; data: Uint8Array | string }[]> {
   const def = workload(env.workload)
   const results = env.results as never
   const files: { name: string; data: Uint8Array | string }[] = [{ name: 'results.json', data: JSON.stringify(env, null, 2) + '\n' }]
   for (const table of def.tables(results)) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
   for (const chart of def.charts(results))
-    for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format) })
+    for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
   return files
 }
 
@@ -80,7 +83,7 @@ function alive(pid: number): boolean {
 export async function writeOutputs(dir: string, env: ResultEnvelope, opts: OutputOptions = {}): Promise<string[]> {
   const target = resolve(dir)
   await checkOutputDir(dir, opts)
-  const files = await render(env)
+  const files = await render(env, opts.chartSize)
   await sweep(target)
   const sibling = (kind: 'tmp' | 'old') => join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.${kind}`)
   const temp = sibling('tmp')

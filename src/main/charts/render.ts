@@ -1,8 +1,10 @@
 // Headless chart rendering: the dashboard's Chart.js configurations drawn on @napi-rs/canvas, to PNG
-// (raster, white background) or SVG (vector, text as paths so it looks the same without the fonts).
+// (raster, white background) or SVG (vector, text as <text> elements so it stays editable in
+// Inkscape or Illustrator).
 import type { Chart as ChartType, ChartConfiguration, Plugin } from 'chart.js'
 import { ApiError } from '../../shared/errors'
 import { ASPECT_RATIO, chartConfig } from '../../shared/charts'
+import type { ChartSize } from '../../shared/api'
 import type { ChartSpec } from '../../shared/charts/spec'
 import { BACKGROUND_COLOR, FONT_FAMILY } from '../../shared/charts/theme'
 
@@ -12,13 +14,18 @@ export interface ChartImageSize {
   /** Layout size in CSS pixels, as the chart would be laid out on screen. */
   width: number
   height: number
-  /** PNG pixels per CSS pixel (2 gives a 1920×1200 file for a 960×600 chart); SVG ignores it. Default 1. */
+  /** PNG pixels per CSS pixel (2 gives a 1920×1200 file for a 960×600 chart); SVG ignores it. Default 2, for print. */
   pixelRatio?: number
 }
 
-export const DEFAULT_CHART_SIZE: Readonly<ChartImageSize> = { width: 960, height: Math.round(960 / ASPECT_RATIO) }
+export const DEFAULT_CHART_SIZE: Readonly<ChartImageSize> = { width: 960, height: Math.round(960 / ASPECT_RATIO), pixelRatio: 2 }
 
 const MAX_SIDE = 16384
+
+/** The renderer's size from an export request's (scale is PNG pixels per CSS pixel). */
+export function chartImageSize(size: ChartSize = {}): Partial<ChartImageSize> {
+  return { width: size.width, height: size.height, pixelRatio: size.scale }
+}
 
 type CanvasModule = typeof import('@napi-rs/canvas')
 type ChartModule = typeof import('chart.js')
@@ -62,6 +69,8 @@ const whiteBackground: Plugin = {
   id: 'paralabBackground',
   beforeDraw(chart) {
     const { ctx, width, height } = chart
+    // No ligatures: "ﬁ" in an SVG <text> element would not read or search as "fi" in an editor.
+    Object.assign(ctx, { textRendering: 'optimizeSpeed' })
     ctx.save()
     ctx.fillStyle = BACKGROUND_COLOR
     ctx.fillRect(0, 0, width, height)
@@ -70,10 +79,11 @@ const whiteBackground: Plugin = {
 }
 
 /** Draws `spec` as the dashboard would at `size` and returns the file's bytes. */
-export async function renderChart(spec: ChartSpec, format: ChartImageFormat, size: ChartImageSize = DEFAULT_CHART_SIZE): Promise<Uint8Array> {
-  const { width, height } = size
-  const pixelRatio = format === 'svg' ? 1 : (size.pixelRatio ?? 1)
-  for (const [name, v] of [['width', width], ['height', height], ['width × pixel ratio', width * pixelRatio], ['height × pixel ratio', height * pixelRatio]] as const) {
+export async function renderChart(spec: ChartSpec, format: ChartImageFormat, size: Partial<ChartImageSize> = {}): Promise<Uint8Array> {
+  const width = size.width ?? DEFAULT_CHART_SIZE.width
+  const height = size.height ?? DEFAULT_CHART_SIZE.height
+  const pixelRatio = format === 'svg' ? 1 : (size.pixelRatio ?? DEFAULT_CHART_SIZE.pixelRatio!)
+  for (const [name, v] of [['width', width], ['height', height], ['width × pixel ratio', Math.round(width * pixelRatio)], ['height × pixel ratio', Math.round(height * pixelRatio)]] as const) {
     if (!Number.isInteger(v) || v < 1 || v > MAX_SIDE)
       throw new ApiError('invalid-argument', `chart ${name} must be a whole number of pixels in 1…${MAX_SIDE}, got ${v}`)
   }
@@ -82,7 +92,7 @@ export async function renderChart(spec: ChartSpec, format: ChartImageFormat, siz
   const { canvas: skia, chartjs } = await loadRuntime()
 
   if (format === 'svg') {
-    const canvas = skia.createCanvas(width, height, skia.SvgExportFlag.ConvertTextToPaths)
+    const canvas = skia.createCanvas(width, height, skia.SvgExportFlag.NoPrettyXML)
     return draw(chartjs, canvas, config, 1, () => withViewBox(canvas.getContent(), width, height))
   }
   const canvas = skia.createCanvas(width, height)

@@ -42,6 +42,14 @@ export function intOption(value: unknown, name: string, min: number, max: number
   return n
 }
 
+/** A number option within bounds, or a usage error naming the option. */
+export function numberOption(value: unknown, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (String(value).trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number in ${min}…${max}, got "${value}"`)
+  return n
+}
+
 export function writeJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n')
 }

@@ -2,11 +2,12 @@
 // parameter schema, plus --example, --out, --force and --json, which every workload has.
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import type { AnyEngine } from '../engine'
 import { checkOutputDir, writeOutputs } from '../backend/outputs'
-import { UsageError, writeJson, type Command } from './command'
+import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
 import { runJob } from './run-job'
 
 const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '' }
@@ -14,7 +15,9 @@ const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolea
 const COMMON_HELP = [
   '  --example        run the workload\'s example (its input is made on first use)',
   '  --out DIR        write results.json (the envelope), the result tables as CSV and the charts as SVG and PNG',
-  '  --force          replace files that already exist in --out',
+  '  --width N, --height N, --scale S',
+  '                   size of the charts in --out: 960 × 600 layout pixels, PNG at scale 2 (1920 × 1200) by default',
+  '  --force          replace the --out folder of an earlier run',
   '  --json           print the result envelope as one JSON object on stdout',
   '  --progress json  progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase)',
 ]
@@ -108,6 +111,9 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       force: { type: 'boolean' },
       json: { type: 'boolean' },
       progress: { type: 'string' },
+      width: { type: 'string' },
+      height: { type: 'string' },
+      scale: { type: 'string' },
     },
     allowPositionals: !!files,
     async run(values, positionals) {
@@ -115,6 +121,12 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
       Object.assign(params, fixed)
       if (values.progress !== undefined && values.progress !== 'json') throw new UsageError(`--progress must be json, got "${values.progress}"`)
+      const [lo, hi] = CHART_SIZE_LIMITS.side
+      const chartSize: ChartSize = {
+        width: intOption(values.width, 'width', lo, hi),
+        height: intOption(values.height, 'height', lo, hi),
+        scale: numberOption(values.scale, 'scale', ...CHART_SIZE_LIMITS.scale),
+      }
       // A target that cannot be written is refused before any work.
       if (values.out) await checkOutputDir(values.out, { force: values.force })
       const result = await runJob(def.id, params, async (backend) => {
@@ -129,7 +141,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
         return params
       }, values.progress)
       // A cancelled run prints what it had finished, and writes no result set.
-      if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force })
+      if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force, chartSize })
       if (values.json) writeJson(result)
       else process.stdout.write((engine.cli.describe as (r: unknown) => string)(result.results))
       if (result.partial) {

@@ -1,6 +1,6 @@
 // Finding a WebGPU adapter: the hardware one Dawn picks by default, else SwiftShader's
 // software Vulkan driver, which Chromium and Electron ship. Never throws: failure is a reason.
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import type { AdapterInfo } from '../../shared/device'
@@ -42,7 +42,9 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
   }
 
   const preset = presetDriverFiles()
-  const first = await tryInstance(mod)
+  // Without any Vulkan driver installed the default search can only fail, and Dawn says so on
+  // stderr ("vkCreateInstance: Found no drivers!"): go straight to SwiftShader then.
+  const first = preset || hasVulkanDrivers() ? await tryInstance(mod) : { error: 'no Vulkan driver is installed' }
   const via = preset ? ` (Vulkan ICD ${preset})` : ''
   if (first.adapter && !isSoftwareAdapter(first.adapter)) return found(first.gpu!, first.adapter, `hardware adapter${via}`)
   if (first.adapter && isSwiftShader(first.adapter)) return found(first.gpu!, first.adapter, `SwiftShader${via || ' (default Vulkan search)'}`)
@@ -71,6 +73,25 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
     ok: false,
     reason: `no WebGPU adapter: ${why}; SwiftShader tried: ${tried.length ? tried.join(', ') : 'none'}`,
   }
+}
+
+/** Where the Vulkan loader looks for drivers on Linux (other systems: assume there are some). */
+export function hasVulkanDrivers(): boolean {
+  if (process.platform !== 'linux') return true
+  const home = process.env.HOME ?? ''
+  const dirs = [
+    ...(process.env.XDG_CONFIG_DIRS ?? '/etc/xdg').split(':').map((d) => join(d, 'vulkan/icd.d')),
+    '/etc/vulkan/icd.d',
+    join(process.env.XDG_DATA_HOME ?? join(home, '.local/share'), 'vulkan/icd.d'),
+    ...(process.env.XDG_DATA_DIRS ?? '/usr/local/share:/usr/share').split(':').map((d) => join(d, 'vulkan/icd.d')),
+  ]
+  return dirs.some((d) => {
+    try {
+      return readdirSync(d).some((f) => f.endsWith('.json'))
+    } catch {
+      return false
+    }
+  })
 }
 
 /** Reads the adapter's identity; its fields are prototype getters, so they are read one by one. */

@@ -4,27 +4,61 @@ import { defaultLogY, shownConfig, shownSpec } from '../../src/renderer/charts/p
 import { createErrorLog } from '../../src/renderer/composables/errors'
 import { formatBytes, formatThroughput } from '../../src/renderer/format'
 import { statsChartSpecs } from '../../src/shared/workloads/stats/charts'
-import { formProblem, parseColumns, statsParams, type StatsForm } from '../../src/renderer/workloads/stats/params'
+import { fieldValue, formParams, useWorkloadForm } from '../../src/renderer/composables/useWorkloadForm'
+import { deviceWorkload } from '../../src/shared/workloads/device'
+import { defaultParams } from '../../src/shared/workloads/schema'
+import { statsWorkload } from '../../src/shared/workloads/stats'
 import { statsFile } from './stats-fixture'
 
-const form: StatsForm = { files: ['/d/a.csv'], columns: 'acc_x, acc_y, acc_z', backends: ['gpu', 'serial'], precision: 'f64', repeat: 10, batches: 1 }
+const schema = statsWorkload.params
 
-describe('stats form', () => {
-  it('parses columns: trimmed, no empties, no repeats', () => {
-    expect(parseColumns(' a ,b,,a , c ')).toEqual(['a', 'b', 'c'])
-    expect(parseColumns(' , ')).toEqual([])
+describe('workload form values', () => {
+  it('parses a names field: trimmed, no empties, no repeats; an empty one is left out', () => {
+    expect(formParams(schema, { columns: ' a ,b,,a , c ', backends: ['serial'] }).columns).toEqual(['a', 'b', 'c'])
+    expect('columns' in formParams(schema, { columns: ' , ', backends: ['serial'] })).toBe(false)
   })
-  it('puts backends in their canonical order and leaves columns out when none are typed', () => {
-    expect(statsParams(form).backends).toEqual(['serial', 'gpu'])
-    expect('columns' in statsParams({ ...form, columns: ' ' })).toBe(false)
+  it('leaves out an empty optional number, keeps a typed one as a number', () => {
+    expect(formParams(deviceWorkload.params, { measure: true, readMb: '', repeats: '' })).toEqual({ measure: true })
+    expect(formParams(deviceWorkload.params, { measure: false, readMb: '64', repeats: 3 })).toEqual({ measure: false, readMb: 64, repeats: 3 })
   })
-  it('names what is missing or wrong', () => {
-    expect(formProblem(form)).toBeNull()
-    expect(formProblem({ ...form, files: [] })).toBe('Choose at least one file.')
-    expect(formProblem({ ...form, backends: [] })).toBe('Choose at least one backend.')
-    expect(formProblem({ ...form, batches: 2.5 })).toBe('Batches must be a whole number ≥ 1 (got 2.5).')
-    expect(formProblem({ ...form, repeat: '' })).toBe('Repeat must be a whole number ≥ 1 (got "").')
-    expect(() => statsParams({ ...form, files: [] })).toThrow('Choose at least one file.')
+  it('shows parameters as fields: names as a comma list, lists copied, numbers or empty', () => {
+    expect(fieldValue(schema.columns, ['acc_x', 'acc_y'])).toBe('acc_x, acc_y')
+    expect(fieldValue(schema.columns, undefined)).toBe('')
+    const backends = ['serial', 'gpu']
+    const shown = fieldValue(schema.backends, backends)
+    expect(shown).toEqual(backends)
+    expect(shown).not.toBe(backends) // editing the form must not edit the example's parameters
+    expect(fieldValue(schema.repeat, 3)).toBe(3)
+    expect(fieldValue(deviceWorkload.params.readMb, undefined)).toBe('')
+  })
+  it('names what is missing or wrong in the validation\'s words, without the workload prefix', () => {
+    const form = useWorkloadForm(statsWorkload)
+    expect(form.problem.value).toBe('Files must be a non-empty list of file paths; got []')
+    form.values.files = ['/d/a.csv']
+    expect(form.problem.value).toBeNull()
+    form.values.backends = []
+    expect(form.problem.value).toBe('Backends must be a non-empty list of serial, simd, workers, workers-simd, gpu; got []')
+    form.values.backends = ['serial']
+    form.values.batches = 2.5
+    expect(form.problem.value).toBe('Batches must be an integer in 1…10000; got 2.5')
+    // A cleared required number is a problem, not a silent default; a cleared optional one is left out.
+    form.values.batches = 1
+    form.values.repeat = ''
+    expect(form.problem.value).toBe('Repeat must be an integer in 1…1000; got ""')
+    const device = useWorkloadForm(deviceWorkload)
+    device.values.readMb = ''
+    expect(device.problem.value).toBeNull()
+    expect(device.params.value).not.toHaveProperty('readMb')
+  })
+  it('set() fills the fields from parameters and puts the others back to their defaults', () => {
+    const form = useWorkloadForm(statsWorkload)
+    form.values.precision = 'f32'
+    form.values.columns = 'acc_z'
+    form.set({ files: ['/e/acc-example.csv'], backends: ['serial', 'simd'], repeat: 3, batches: 10 })
+    expect(form.params.value).toEqual({ ...defaultParams(schema), files: ['/e/acc-example.csv'], backends: ['serial', 'simd'], repeat: 3, batches: 10 })
+    expect(form.params.value.precision).toBe('f64')
+    expect('columns' in form.params.value).toBe(false)
+    expect(form.problem.value).toBeNull()
   })
 })
 
@@ -33,7 +67,7 @@ describe('stats chart specs', () => {
     const file = statsFile('/d/ACC_001.csv', { acc_x: [1, 2, 3, 5] }, ['serial', 'gpu'], [2, 4])
     delete (file.batches[0].backends as Record<string, unknown>).gpu
     const { time, cv } = statsChartSpecs(file)
-    if (time.kind === 'roofline' || cv.kind === 'roofline') throw new Error('series expected')
+    if (time.kind !== 'series' || cv.kind !== 'series') throw new Error('series expected')
     expect(time.data.x).toEqual([2, 4])
     expect(time.data.series).toEqual([
       { label: 'serial', values: [file.batches[0].backends.serial.compute_ms, file.batches[1].backends.serial.compute_ms] },
@@ -41,16 +75,24 @@ describe('stats chart specs', () => {
     ])
     expect(cv.data.series[1]).toEqual({ label: 'acc_x · gpu', values: [null, file.columns.acc_x.cv] })
     expect(cv.data.title).toBe('Coefficient of variation vs prefix size — ACC_001.csv')
+    // Times span orders of magnitude between backends: a log axis; CV is compared on a linear one.
+    expect([time.data.logY, cv.data.logY]).toEqual([true, false])
+    expect([time.data.xLabel, time.data.yLabel]).toEqual(['rows', 'time (ms)'])
   })
 })
 
 describe('chart panel view', () => {
-  const spec: ChartSpec = { kind: 'stats-time', data: { x: [10, 20, 30], series: [{ label: 'serial', values: [1, 2, 3] }] } }
-  it('logs time by default and applies the toggle and the x range to the spec', () => {
+  const spec: ChartSpec = {
+    kind: 'series',
+    data: { title: 'Time', xLabel: 'rows', yLabel: 'time (ms)', x: [10, 20, 30], series: [{ label: 'serial', values: [1, 2, 3] }], logY: true },
+  }
+  it('starts from the spec\'s own log choice and applies the toggle and the x range to the spec', () => {
     expect(defaultLogY(spec)).toBe(true)
-    expect(defaultLogY({ kind: 'stats-cv', data: spec.data })).toBe(false)
+    expect(defaultLogY({ kind: 'series', data: { ...spec.data, logY: undefined } })).toBe(false)
+    expect(defaultLogY({ kind: 'roofline', data: { adapter: 'A', peak_GFLOP_per_s: 1, bandwidth_GB_per_s: 1 } })).toBe(false)
     const shown = shownSpec(spec, { logY: false, xMin: 15, xMax: null })
-    expect(shown).toEqual({ kind: 'stats-time', data: { x: [20, 30], series: [{ label: 'serial', values: [2, 3] }], logY: false } })
+    expect(shown).toEqual({ kind: 'series', data: { ...spec.data, x: [20, 30], series: [{ label: 'serial', values: [2, 3] }], logY: false } })
+    expect(shownSpec(spec, { xMax: 20 })).toEqual({ kind: 'series', data: { ...spec.data, x: [10, 20], series: [{ label: 'serial', values: [1, 2] }] } })
     expect(shownSpec(spec, {})).toEqual(spec)
   })
   it('reports a spec the charts cannot draw instead of throwing', () => {

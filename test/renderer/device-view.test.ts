@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Chart } from 'vue-chartjs'
 import { chartConfig } from '../../src/shared/charts'
 import type { AdapterInfo, DeviceBenchResult } from '../../src/shared/device'
+import { ApiError } from '../../src/shared/errors'
+import type { DeviceResult } from '../../src/shared/workloads/device'
 import DeviceView from '../../src/renderer/workloads/device/DeviceView.vue'
+import { envelopeOf } from './envelope'
 import { FakeApi } from './fake-api'
 import { drawn, mountWith } from './mount'
 
@@ -28,6 +31,11 @@ const bench: DeviceBenchResult = {
   transfer_bytes: 32e6,
   timing: 'wall clock to completion',
   repeats: 5,
+}
+
+/** The envelope of a measuring device job on `api`'s adapter. */
+function benchEnvelope(api: FakeApi) {
+  return envelopeOf<DeviceResult, unknown>('device', { measure: true }, { info: api.device, bench })
 }
 
 function gpuApi(): FakeApi {
@@ -84,12 +92,15 @@ describe('DeviceView', () => {
     await flushPromises()
     await wrapper.get('[data-testid="run-bench"]').trigger('click')
     await flushPromises()
-    expect(api.started).toEqual([{ kind: 'bench-device', params: {}, jobId: 'job-1' }])
+    // The benchmark is the device workload, measuring; the optional sizes are left to the engine.
+    expect(api.started).toEqual([{ workload: 'device', params: { measure: true }, jobId: 'job-1' }])
     expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeDefined()
 
-    api.emit({ type: 'progress', jobId: 'job-1', kind: 'bench-device', phase: 'read bandwidth', fraction: 0.25, throughput: { value: 11.5, unit: 'GB/s' } })
+    api.emit({ type: 'progress', jobId: 'job-1', workload: 'device', phase: 'read bandwidth', fraction: 0.25, throughput: { value: 11.5, unit: 'GB/s' } })
     // Another job's events are not this view's.
-    api.emit({ type: 'progress', jobId: 'job-9', kind: 'bench-device', phase: 'elsewhere', fraction: 0.9 })
+    api.emit({ type: 'progress', jobId: 'job-9', workload: 'device', phase: 'elsewhere', fraction: 0.9 })
+    // Nor are another workload's, even under the same job id.
+    api.emit({ type: 'progress', jobId: 'job-1', workload: 'stats', phase: 'loading', fraction: 0.7 })
     await flushPromises()
     const progress = wrapper.get('[data-testid="job-progress"]')
     expect(progress.text()).toContain('read bandwidth')
@@ -98,7 +109,7 @@ describe('DeviceView', () => {
     expect(progress.get('[role="progressbar"]').attributes('aria-valuenow')).toBe('25')
     expect(wrapper.find('[data-testid="bench-results"]').exists()).toBe(false)
 
-    api.emit({ type: 'done', jobId: 'job-1', kind: 'bench-device', result: bench })
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'device', envelope: benchEnvelope(api) })
     await flushPromises()
     expect(wrapper.find('[data-testid="job-progress"]').exists()).toBe(false)
     const results = wrapper.get('[data-testid="bench-results"]')
@@ -126,7 +137,7 @@ describe('DeviceView', () => {
     await flushPromises()
     expect(api.cancelled).toEqual(['job-1'])
     expect(wrapper.get('[data-testid="cancel-job"]').text()).toBe('Cancelling…')
-    api.emit({ type: 'failed', jobId: 'job-1', kind: 'bench-device', error: { code: 'cancelled', message: 'cancelled by the user' } })
+    api.emit({ type: 'failed', jobId: 'job-1', workload: 'device', error: { code: 'cancelled', message: 'cancelled by the user' } })
     await flushPromises()
     expect(wrapper.find('[data-testid="job-progress"]').exists()).toBe(false)
     expect(wrapper.text()).toContain('Benchmark cancelled.')
@@ -139,10 +150,76 @@ describe('DeviceView', () => {
     await flushPromises()
     await wrapper.get('[data-testid="run-bench"]').trigger('click')
     await flushPromises()
-    api.emit({ type: 'failed', jobId: 'job-1', kind: 'bench-device', error: { code: 'device-lost', message: 'GPU device lost: destroyed' } })
+    api.emit({ type: 'failed', jobId: 'job-1', workload: 'device', error: { code: 'device-lost', message: 'GPU device lost: destroyed' } })
     await flushPromises()
     expect(errors.notices.value.map((n) => n.message)).toEqual(['Device benchmark failed: GPU device lost: destroyed'])
     expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeUndefined()
+  })
+
+  it('sends the read size and repeats typed in the fields; an invalid one shows why and blocks the run', async () => {
+    const api = gpuApi()
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    // `measure` is what the button does, not a field.
+    expect(wrapper.find('[data-testid="device-measure"]').exists()).toBe(false)
+    const readMb = wrapper.get<HTMLInputElement>('[data-testid="device-read-mb"]')
+    const repeats = wrapper.get<HTMLInputElement>('[data-testid="device-repeats"]')
+    // Optional, no default: empty, the engine picks a size for the adapter.
+    expect([readMb.element.value, repeats.element.value]).toEqual(['', ''])
+    expect(readMb.attributes('placeholder')).toBe('auto')
+
+    await readMb.setValue('0')
+    expect(wrapper.get('[data-testid="device-problem"]').text()).toBe('Read size must be an integer in 1…16384; got 0')
+    expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    expect(api.started).toEqual([])
+
+    await readMb.setValue('64')
+    await repeats.setValue('2')
+    expect(wrapper.find('[data-testid="device-problem"]').exists()).toBe(false)
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    await flushPromises()
+    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, readMb: 64, repeats: 2 }, jobId: 'job-1' }])
+    // The fields are locked while the benchmark runs.
+    expect(readMb.element.disabled).toBe(true)
+  })
+
+  it('"Try the example" fills the fields from the example and runs it', async () => {
+    const api = gpuApi()
+    const { wrapper, errors } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="device-example"]').trigger('click')
+    await flushPromises()
+    expect(api.examples).toEqual(['device'])
+    expect(wrapper.get<HTMLInputElement>('[data-testid="device-read-mb"]').element.value).toBe('16')
+    expect(wrapper.get<HTMLInputElement>('[data-testid="device-repeats"]').element.value).toBe('3')
+    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, readMb: 16, repeats: 3 }, jobId: 'job-1' }])
+    expect(wrapper.find('[data-testid="job-progress"]').exists()).toBe(true)
+    expect(wrapper.get('[data-testid="device-example"]').attributes('disabled')).toBeDefined()
+    expect(errors.notices.value).toEqual([])
+  })
+
+  it('a failing example is reported and starts nothing', async () => {
+    const api = gpuApi()
+    api.exampleFailure = new ApiError('io', 'connection lost')
+    const { wrapper, errors } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="device-example"]').trigger('click')
+    await flushPromises()
+    expect(api.examples).toEqual(['device'])
+    expect(errors.notices.value.map((n) => n.message)).toEqual(['Could not prepare the example: connection lost'])
+    expect(api.started).toEqual([])
+    expect(wrapper.get<HTMLInputElement>('[data-testid="device-read-mb"]').element.value).toBe('')
+    // The button is usable again for another try.
+    expect(wrapper.get('[data-testid="device-example"]').attributes('disabled')).toBeUndefined()
+  })
+
+  it('offers no example without a GPU', async () => {
+    const api = new FakeApi()
+    api.device = { available: false, reason: 'no adapter', features: [], limits: {} }
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="device-example"]').attributes('disabled')).toBeDefined()
   })
 
   async function withResults(api: FakeApi) {
@@ -150,10 +227,28 @@ describe('DeviceView', () => {
     await flushPromises()
     await mounted.wrapper.get('[data-testid="run-bench"]').trigger('click')
     await flushPromises()
-    api.emit({ type: 'done', jobId: 'job-1', kind: 'bench-device', result: bench })
+    const envelope = benchEnvelope(api)
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'device', envelope })
     await flushPromises()
-    return mounted
+    return { ...mounted, envelope }
   }
+
+  it('exports the job\'s envelope: each result table as CSV, the whole as JSON', async () => {
+    const api = gpuApi()
+    const { wrapper, envelope } = await withResults(api)
+    expect(wrapper.get('[data-testid="export-results-csv"]').text()).toBe('CSV: device')
+    await wrapper.get('[data-testid="export-results-csv"]').trigger('click')
+    await wrapper.get('[data-testid="export-results-csv-limits"]').trigger('click')
+    await wrapper.get('[data-testid="export-results-json"]').trigger('click')
+    await flushPromises()
+    // The very envelope of the job: not a copy, and not a Vue proxy, which IPC could not clone.
+    for (const r of api.resultExports) expect(r.envelope).toBe(envelope)
+    expect(api.resultExports.map(({ format, table, fileName }) => ({ format, table, fileName }))).toEqual([
+      { format: 'csv', table: 'device', fileName: 'device-device.csv' },
+      { format: 'csv', table: 'limits', fileName: 'device-limits.csv' },
+      { format: 'json', table: undefined, fileName: 'device-results.json' },
+    ])
+  })
 
   it('PNG export with bytes downloads them under the given name, then frees the URL', async () => {
     const api = gpuApi()

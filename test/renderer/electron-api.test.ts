@@ -24,6 +24,7 @@ describe('electronApi', () => {
     const off = vi.fn()
     const bridge = {
       startJob: vi.fn(async () => 'job-3'),
+      example: vi.fn(async () => ({ params: { measure: true }, files: [] })),
       listDataFiles: vi.fn(async () => {
         throw new Error("Error invoking remote method 'paralab:listDataFiles': Error: permission denied")
       }),
@@ -33,6 +34,8 @@ describe('electronApi', () => {
     const api = electronApi(bridge)
     await expect(api.startJob('device', { measure: true, repeats: 2 })).resolves.toBe('job-3')
     expect(bridge.startJob).toHaveBeenCalledWith('device', { measure: true, repeats: 2 })
+    await expect(api.example('device')).resolves.toEqual({ params: { measure: true }, files: [] })
+    expect(bridge.example).toHaveBeenCalledWith('device')
     await expect(api.listDataFiles()).rejects.toMatchObject({ code: 'internal', message: 'permission denied' })
     const listener = () => {}
     expect(api.onJobEvent(listener)).toBe(off)

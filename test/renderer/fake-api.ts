@@ -1,9 +1,22 @@
 // An in-memory stand-in for the backend, implementing the dashboard's API: it records calls and lets
 // a test play job events. The end-to-end tests drive the real backend; these check the dashboard.
-import type { ChartExportRequest, DataFile, ExportResult, ResultsExportRequest } from '../../src/shared/api'
+import type { ChartExportRequest, DataFile, ExampleSetup, ExportResult, ResultsExportRequest } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
-import type { JobEvent, JobKind, JobParams } from '../../src/shared/jobs'
+import type { JobEvent } from '../../src/shared/jobs'
+import { workload as definitionOf, type InputOf, type WorkloadId } from '../../src/shared/workloads'
+import type { ParamSpec } from '../../src/shared/workloads/schema'
 import type { DashboardApi } from '../../src/renderer/api/types'
+
+/** Where the fake "makes" examples' input files. */
+export const EXAMPLE_DIR = '/cache/paralab/examples'
+
+/** What the backend answers for `id`'s example: the definition's parameters with its input files, made readable. */
+export function exampleSetup(id: WorkloadId): ExampleSetup {
+  const def = definitionOf(id)
+  const files: DataFile[] = def.example.files.map((name, i) => ({ path: `${EXAMPLE_DIR}/${id}/${name}`, name, bytes: 640_000 * (i + 1) }))
+  const fileParam = Object.entries(def.params as Record<string, ParamSpec>).find(([, spec]) => spec.type === 'files')?.[0]
+  return { params: { ...def.example.params, ...(fileParam && { [fileParam]: files.map((f) => f.path) }) }, files }
+}
 
 export class FakeApi implements DashboardApi {
   readonly transport = 'websocket' as const
@@ -11,21 +24,24 @@ export class FakeApi implements DashboardApi {
   files: DataFile[] = []
   opened: DataFile[] = []
   exportAnswer: ExportResult = { fileName: 'x', mime: 'application/octet-stream', cancelled: true }
+  /** When set, example() rejects with it (e.g. the cache folder is not writable). */
+  exampleFailure: unknown = null
   dropFiles?: (files: File[]) => Promise<DataFile[]>
 
-  readonly started: { kind: JobKind; params: unknown; jobId: string }[] = []
+  readonly started: { workload: WorkloadId; params: unknown; jobId: string }[] = []
   readonly cancelled: string[] = []
   readonly chartExports: ChartExportRequest[] = []
   readonly resultExports: ResultsExportRequest[] = []
+  readonly examples: WorkloadId[] = []
   private readonly listeners = new Set<(event: JobEvent) => void>()
   private nextJob = 1
 
   async deviceInfo(): Promise<DeviceInfo> {
     return this.device
   }
-  async startJob<K extends JobKind>(kind: K, params: JobParams[K]): Promise<string> {
+  async startJob<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string> {
     const jobId = `job-${this.nextJob++}`
-    this.started.push({ kind, params, jobId })
+    this.started.push({ workload, params, jobId })
     return jobId
   }
   async cancelJob(jobId: string): Promise<boolean> {
@@ -45,6 +61,11 @@ export class FakeApi implements DashboardApi {
   }
   async openFiles(): Promise<DataFile[]> {
     return this.opened
+  }
+  async example(workload: WorkloadId): Promise<ExampleSetup> {
+    this.examples.push(workload)
+    if (this.exampleFailure) throw this.exampleFailure
+    return exampleSetup(workload)
   }
   onJobEvent(listener: (event: JobEvent) => void): () => void {
     this.listeners.add(listener)

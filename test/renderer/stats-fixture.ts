@@ -1,5 +1,10 @@
-// A small StatsResult as the backend would send it, computed here from a few values per column.
-import type { BackendRun, BatchPoint, ColumnStats, StatsFileResult, StatsResult } from '../../src/shared/workloads/stats/types'
+// A small StatsResult as the backend would send it, computed here from a few values per column, and
+// the envelope a stats job's 'done' event carries it in.
+import { statsWorkload, type StatsParams } from '../../src/shared/workloads/stats'
+import { validateParams } from '../../src/shared/workloads/schema'
+import type { BackendRun, BatchPoint, ColumnStats, StatsBackend, StatsFileResult, StatsResult } from '../../src/shared/workloads/stats/types'
+import { timingOf, type ResultEnvelope } from '../../src/shared/workloads/envelope'
+import { envelopeOf } from './envelope'
 
 function median(sorted: number[]): number {
   const m = sorted.length >> 1
@@ -55,5 +60,23 @@ export function statsFile(path: string, data: Record<string, number[]>, backends
 }
 
 export function statsResult(...files: StatsFileResult[]): StatsResult {
-  return { files }
+  return { files, failed: [], skipped: [] }
+}
+
+/** The envelope of a stats job that produced `result`: parameters and timings as the backend derives them. */
+export function statsEnvelope(result: StatsResult, params: Partial<StatsParams> = {}): ResultEnvelope<StatsResult, StatsParams> {
+  const backends = [...new Set(result.files.flatMap((f) => Object.keys(f.backends)))] as StatsBackend[]
+  // Validated as the backend validates a request, so every parameter of the schema is there.
+  const full = validateParams('stats', statsWorkload.params, {
+    // A job always had input files, even when none of them could be analysed.
+    files: result.files.length ? result.files.map((f) => f.path) : ['/data/unreadable.csv'],
+    backends: backends.length ? backends : undefined,
+    precision: result.files[0]?.backends[backends[0]]?.precision,
+    batches: result.files[0]?.batches.length || undefined,
+    ...params,
+  })
+  const timings = Object.fromEntries(backends.map((b) => [b, timingOf(result.files.flatMap((f) => f.backends[b]?.compute_ms ?? []))]))
+  const files = result.files.map((f) => ({ path: f.path, bytes: f.bytes, modified: '2025-01-01T00:00:00.000Z' }))
+  const device = backends.includes('gpu') ? { adapter: 'SwiftShader Device (Subzero)', vendor: 'google', backend: 'WebGPU (Dawn) on Vulkan, SwiftShader', software: true } : undefined
+  return envelopeOf('stats', full, result, { files, timings, device })
 }

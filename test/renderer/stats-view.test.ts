@@ -2,11 +2,13 @@
 import { flushPromises, type VueWrapper } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Chart } from 'vue-chartjs'
-import type { StatsParams } from '../../src/shared/workloads/stats/types'
+import { ApiError } from '../../src/shared/errors'
+import { statsWorkload, type StatsParams } from '../../src/shared/workloads/stats'
+import { defaultParams } from '../../src/shared/workloads/schema'
 import StatsView from '../../src/renderer/workloads/stats/StatsView.vue'
-import { FakeApi } from './fake-api'
+import { EXAMPLE_DIR, exampleSetup, FakeApi } from './fake-api'
 import { drawn, mountWith } from './mount'
-import { statsFile, statsResult } from './stats-fixture'
+import { statsEnvelope, statsFile, statsResult } from './stats-fixture'
 
 const files = [
   { path: '/data/ACC_001.csv', name: 'ACC_001.csv', bytes: 1_050_000_000 },
@@ -20,6 +22,9 @@ function fakeApi(gpu = true): FakeApi {
   return api
 }
 
+/** What the form sends for every field left alone: the schema's defaults (files and optional ones aside). */
+const defaults = defaultParams(statsWorkload.params)
+
 const checkbox = (w: VueWrapper, id: string) => w.get<HTMLInputElement>(`[data-testid="${id}"]`)
 
 beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => {}))
@@ -29,31 +34,36 @@ afterEach(() => {
 })
 
 describe('StatsView form', () => {
-  it('lists the data files; Run waits for a file; defaults are the default columns, f64, repeat 10, one batch', async () => {
+  it('lists the data files; Run waits for a file; the fields hold the schema\'s defaults', async () => {
     const { wrapper } = mountWith(StatsView, fakeApi())
     await flushPromises()
     expect(wrapper.get('[data-testid="stats-file-list"]').text()).toContain('1.05 GB')
     expect(checkbox(wrapper, 'stats-file-ACC_001.csv').element.checked).toBe(false)
     expect(wrapper.get('[data-testid="stats-run"]').attributes('disabled')).toBeDefined()
-    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Choose at least one file.')
+    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Files must be a non-empty list of file paths; got []')
 
     await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
     expect(wrapper.find('[data-testid="stats-problem"]').exists()).toBe(false)
     expect(wrapper.get('[data-testid="stats-run"]').attributes('disabled')).toBeUndefined()
-    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-columns"]').element.value).toBe('acc_x, acc_y, acc_z')
+    // Columns are optional: empty means the engine's default columns.
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-columns"]').element.value).toBe('')
+    expect(wrapper.get('[data-testid="stats-columns"]').attributes('placeholder')).toBe('default')
+    const backends = ['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => checkbox(wrapper, `stats-backend-${b}`).element.checked)
+    expect(backends).toEqual(['workers-simd'])
+    expect(checkbox(wrapper, 'stats-backend-all').element.checked).toBe(false)
     expect(wrapper.get<HTMLSelectElement>('[data-testid="stats-precision"]').element.value).toBe('f64')
     expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe('10')
     expect(wrapper.get<HTMLInputElement>('[data-testid="stats-batches"]').element.value).toBe('1')
   })
 
-  it('builds StatsParams from the controls', async () => {
+  it('builds the stats parameters from the controls', async () => {
     const api = fakeApi()
     const { wrapper } = mountWith(StatsView, api)
     await flushPromises()
     await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
     await checkbox(wrapper, 'stats-file-ACC_001.csv').setValue(true)
     await wrapper.get('[data-testid="stats-columns"]').setValue(' acc_z ,acc_x,, acc_z ')
-    await checkbox(wrapper, 'stats-backend-all').setValue(false)
+    await checkbox(wrapper, 'stats-backend-workers-simd').setValue(false)
     await checkbox(wrapper, 'stats-backend-gpu').setValue(true)
     await checkbox(wrapper, 'stats-backend-serial').setValue(true)
     await wrapper.get('[data-testid="stats-precision"]').setValue('f32')
@@ -61,33 +71,47 @@ describe('StatsView form', () => {
     await wrapper.get('[data-testid="stats-batches"]').setValue('4')
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     await flushPromises()
-    const expected: StatsParams = {
-      files: ['/data/ACC_001.csv', '/data/small.csv'],
-      columns: ['acc_z', 'acc_x'],
-      backends: ['serial', 'gpu'],
-      precision: 'f32',
-      repeat: 3,
-      batches: 4,
-    }
-    expect(api.started).toEqual([{ kind: 'stats', params: expected, jobId: 'job-1' }])
+    const { backends, ...rest } = api.started[0].params as StatsParams
+    const { backends: defaultBackends, ...otherDefaults } = defaults
+    expect(defaultBackends).toEqual(['workers-simd'])
+    expect(rest).toEqual({ ...otherDefaults, files: ['/data/ACC_001.csv', '/data/small.csv'], columns: ['acc_z', 'acc_x'], precision: 'f32', repeat: 3, batches: 4 })
+    // As a set: the backend's validation puts backends in canonical order, whatever order they were ticked in.
+    expect([...backends].sort()).toEqual(['gpu', 'serial'])
+    expect(api.started.map((s) => [s.workload, s.jobId])).toEqual([['stats', 'job-1']])
   })
 
-  it('runs with the defaults: every backend once the GPU is known, default columns', async () => {
+  it('runs with the schema\'s defaults, leaving the optional columns out', async () => {
     const api = fakeApi()
     const { wrapper } = mountWith(StatsView, api)
     await flushPromises()
-    expect(checkbox(wrapper, 'stats-backend-all').element.checked).toBe(true)
     await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     await flushPromises()
-    expect(api.started[0].params).toEqual({
-      files: ['/data/small.csv'],
-      columns: ['acc_x', 'acc_y', 'acc_z'],
-      backends: ['serial', 'simd', 'workers', 'workers-simd', 'gpu'],
-      precision: 'f64',
-      repeat: 10,
-      batches: 1,
-    })
+    expect(api.started[0].params).toEqual({ ...defaults, files: ['/data/small.csv'] })
+    expect(api.started[0].params).toMatchObject({ backends: ['workers-simd'], precision: 'f64', repeat: 10, batches: 1 })
+    expect('columns' in (api.started[0].params as object)).toBe(false)
+  })
+
+  it('"all" ticks every backend, including the GPU when there is one', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(StatsView, api)
+    await flushPromises()
+    expect(checkbox(wrapper, 'stats-backend-gpu').element.disabled).toBe(false)
+    await checkbox(wrapper, 'stats-backend-all').setValue(true)
+    await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
+    await wrapper.get('[data-testid="stats-run"]').trigger('click')
+    await flushPromises()
+    expect((api.started[0].params as StatsParams).backends).toEqual(['serial', 'simd', 'workers', 'workers-simd', 'gpu'])
+  })
+
+  it('refuses to run without a backend', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(StatsView, api)
+    await flushPromises()
+    await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
+    await checkbox(wrapper, 'stats-backend-workers-simd').setValue(false)
+    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Backends must be a non-empty list of serial, simd, workers, workers-simd, gpu; got []')
+    expect(wrapper.get('[data-testid="stats-run"]').attributes('disabled')).toBeDefined()
   })
 
   it('offers no GPU when the adapter is unavailable, and says why', async () => {
@@ -99,21 +123,26 @@ describe('StatsView form', () => {
     expect(gpu.element.checked).toBe(false)
     expect(gpu.element.closest('label')?.getAttribute('title')).toBe('GPU unavailable: no adapter: Vulkan driver missing')
     // "all" means all that can run.
-    await checkbox(wrapper, 'stats-backend-all').setValue(false)
     await checkbox(wrapper, 'stats-backend-all').setValue(true)
+    expect(checkbox(wrapper, 'stats-backend-all').element.checked).toBe(true)
     await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     await flushPromises()
     expect((api.started[0].params as StatsParams).backends).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
   })
 
-  it('refuses a repeat count that is not a whole number', async () => {
+  it('refuses a repeat count out of range, in the validation\'s words', async () => {
     const api = fakeApi()
     const { wrapper } = mountWith(StatsView, api)
     await flushPromises()
     await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
     await wrapper.get('[data-testid="stats-repeat"]').setValue('0')
-    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Repeat must be a whole number ≥ 1 (got 0).')
+    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Repeat must be an integer in 1…1000; got 0')
+    expect(wrapper.get('[data-testid="stats-run"]').attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid="stats-run"]').trigger('click')
+    await wrapper.get('[data-testid="stats-batches"]').setValue('2.5')
+    await wrapper.get('[data-testid="stats-repeat"]').setValue('5')
+    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Batches must be an integer in 1…10000; got 2.5')
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     expect(api.started).toEqual([])
   })
@@ -154,6 +183,78 @@ describe('StatsView form', () => {
   })
 })
 
+describe('StatsView example', () => {
+  const examplePath = `${EXAMPLE_DIR}/stats/acc-example.csv`
+
+  it('"Try the example" offers and ticks its file, fills the form from its parameters and runs it', async () => {
+    const api = fakeApi()
+    const { wrapper, errors } = mountWith(StatsView, api)
+    await flushPromises()
+    await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
+    await wrapper.get('[data-testid="stats-precision"]').setValue('f32')
+    await wrapper.get('[data-testid="stats-example"]').trigger('click')
+    await flushPromises()
+    expect(api.examples).toEqual(['stats'])
+
+    // The example's input joins the backend's files, ticked; the example replaces the earlier choice.
+    expect(wrapper.findAll('[data-testid="stats-file-list"] input')).toHaveLength(3)
+    expect(checkbox(wrapper, 'stats-file-acc-example.csv').element.checked).toBe(true)
+    expect(checkbox(wrapper, 'stats-file-small.csv').element.checked).toBe(false)
+    // Its parameters are in the fields; what it leaves unsaid is back at the default (f64).
+    const ticked = ['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => checkbox(wrapper, `stats-backend-${b}`).element.checked)
+    expect(ticked).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe('3')
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-batches"]').element.value).toBe('10')
+    expect(wrapper.get<HTMLSelectElement>('[data-testid="stats-precision"]').element.value).toBe('f64')
+
+    const params = { ...defaults, files: [examplePath], backends: ['serial', 'simd', 'workers', 'workers-simd'], precision: 'f64', repeat: 3, batches: 10 }
+    expect(api.started).toEqual([{ workload: 'stats', params, jobId: 'job-1' }])
+    expect(wrapper.get('[data-testid="stats-example"]').attributes('disabled')).toBeDefined()
+    expect(errors.notices.value).toEqual([])
+
+    // The form keeps the example: Run runs it again.
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult()) })
+    await flushPromises()
+    await wrapper.get('[data-testid="stats-run"]').trigger('click')
+    await flushPromises()
+    expect(api.started[1]).toEqual({ workload: 'stats', params, jobId: 'job-2' })
+  })
+
+  it('while the example is being made, its button waits (no second request)', async () => {
+    const api = fakeApi()
+    let answer!: (setup: Awaited<ReturnType<FakeApi['example']>>) => void
+    api.example = (id) => (api.examples.push(id), new Promise((resolve) => (answer = resolve)))
+    const { wrapper } = mountWith(StatsView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="stats-example"]').trigger('click')
+    expect(wrapper.get('[data-testid="stats-example"]').attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid="stats-example"]').trigger('click')
+    expect(api.examples).toEqual(['stats'])
+    expect(api.started).toEqual([])
+    answer(exampleSetup('stats'))
+    await flushPromises()
+    expect(api.started).toHaveLength(1)
+  })
+
+  it('a failing example is reported and starts nothing', async () => {
+    const api = fakeApi()
+    api.exampleFailure = new ApiError('io', 'cannot write /cache/paralab/examples: read-only file system')
+    const { wrapper, errors } = mountWith(StatsView, api)
+    await flushPromises()
+    await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
+    await wrapper.get('[data-testid="stats-example"]').trigger('click')
+    await flushPromises()
+    expect(api.examples).toEqual(['stats'])
+    expect(errors.notices.value.map((n) => n.message)).toEqual(['Could not prepare the example: cannot write /cache/paralab/examples: read-only file system'])
+    expect(api.started).toEqual([])
+    // Nothing of the example reached the form.
+    expect(wrapper.find('[data-testid="stats-file-acc-example.csv"]').exists()).toBe(false)
+    expect(checkbox(wrapper, 'stats-file-small.csv').element.checked).toBe(true)
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe('10')
+    expect(wrapper.get('[data-testid="stats-example"]').attributes('disabled')).toBeUndefined()
+  })
+})
+
 describe('StatsView run and results', () => {
   const data = { acc_x: [1, 2, 3, 4, 10, 6], acc_y: [-1, 0.5, 2, 2, 7, 3] }
   const prefixes = [2, 4, 6]
@@ -169,7 +270,7 @@ describe('StatsView run and results', () => {
 
   it('shows progress with phase, fraction and throughput; cancel cancels this job', async () => {
     const { api, wrapper } = await running()
-    api.emit({ type: 'progress', jobId: 'job-1', kind: 'stats', phase: 'parsing ACC_001.csv', fraction: 0.42, throughput: { value: 412.3, unit: 'MB/s' } })
+    api.emit({ type: 'progress', jobId: 'job-1', workload: 'stats', phase: 'parsing ACC_001.csv', fraction: 0.42, throughput: { value: 412.3, unit: 'MB/s' } })
     await flushPromises()
     const progress = wrapper.get('[data-testid="stats-progress"]').text()
     expect(progress).toContain('parsing ACC_001.csv')
@@ -184,7 +285,7 @@ describe('StatsView run and results', () => {
   it('renders the reference table, the backend table and three charts from the result', async () => {
     const { api, wrapper } = await running()
     const file = statsFile('/data/small.csv', data, ['serial', 'gpu'], prefixes, 'f32')
-    api.emit({ type: 'done', jobId: 'job-1', kind: 'stats', result: statsResult(file) })
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult(file)) })
     await flushPromises()
     const results = wrapper.get('[data-testid="stats-results"]')
 
@@ -215,7 +316,7 @@ describe('StatsView run and results', () => {
 
   it('one backend: one chart series per column', async () => {
     const { api, wrapper } = await running()
-    api.emit({ type: 'done', jobId: 'job-1', kind: 'stats', result: statsResult(statsFile('/data/small.csv', data, ['workers'], prefixes)) })
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult(statsFile('/data/small.csv', data, ['workers'], prefixes))) })
     await flushPromises()
     const cv = drawn(wrapper.findAllComponents(Chart)[1]).data
     expect(cv.datasets.map((d) => d.label)).toEqual(['acc_x', 'acc_y'])
@@ -225,7 +326,7 @@ describe('StatsView run and results', () => {
   it('exports what a chart shows: log toggle and x range included', async () => {
     const { api, wrapper } = await running()
     api.exportAnswer = { fileName: 'small-time.svg', mime: 'image/svg+xml', savedPath: '/tmp/small-time.svg' }
-    api.emit({ type: 'done', jobId: 'job-1', kind: 'stats', result: statsResult(statsFile('/data/small.csv', data, ['serial', 'simd'], prefixes)) })
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult(statsFile('/data/small.csv', data, ['serial', 'simd'], prefixes))) })
     await flushPromises()
 
     await wrapper.get('[data-testid="log-y-time"]').setValue(false)
@@ -240,8 +341,7 @@ describe('StatsView run and results', () => {
     const req = api.chartExports[0]
     expect(req.format).toBe('svg')
     expect(req.fileName).toBe('small-time.svg')
-    expect(req.chart.kind).toBe('stats-time')
-    if (req.chart.kind === 'roofline') throw new Error('unexpected roofline')
+    if (req.chart.kind !== 'series') throw new Error(`series expected, got ${req.chart.kind}`)
     expect(req.chart.data.logY).toBe(false)
     expect(req.chart.data.x).toEqual([4, 6])
     expect(req.chart.data.title).toBe('Time vs prefix size — small.csv')
@@ -249,30 +349,35 @@ describe('StatsView run and results', () => {
 
     await wrapper.get('[data-testid="export-png-mad"]').trigger('click')
     await flushPromises()
-    expect(api.chartExports[1].chart.kind).toBe('stats-mad')
-    expect(api.chartExports[1].fileName).toBe('small-mad.png')
-    if (api.chartExports[1].chart.kind === 'roofline') throw new Error('unexpected roofline')
-    expect(api.chartExports[1].chart.data.x).toEqual(prefixes)
+    const mad = api.chartExports[1]
+    expect(mad.fileName).toBe('small-mad.png')
+    if (mad.chart.kind !== 'series') throw new Error(`series expected, got ${mad.chart.kind}`)
+    expect(mad.chart.data.title).toBe('Median absolute deviation vs prefix size — small.csv')
+    expect(mad.chart.data.x).toEqual(prefixes)
   })
 
-  it('exports the results as CSV and JSON', async () => {
+  it('exports the job\'s envelope: each result table as CSV, the whole as JSON', async () => {
     const { api, wrapper } = await running()
-    const result = statsResult(statsFile('/data/small.csv', data, ['serial'], prefixes))
-    api.emit({ type: 'done', jobId: 'job-1', kind: 'stats', result })
+    const envelope = statsEnvelope(statsResult(statsFile('/data/small.csv', data, ['serial'], prefixes)))
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope })
     await flushPromises()
-    await wrapper.get('[data-testid="export-results-csv"]').trigger('click')
+    const tables = statsWorkload.tables(envelope.results).map((t) => t.name)
+    // The per-row results come first: the plain "CSV" button.
+    expect(tables[0]).toBe('results')
+    expect(wrapper.findAll('[data-testid^="export-results-csv"]')).toHaveLength(tables.length)
+    for (const [i, table] of tables.entries()) await wrapper.get(`[data-testid="export-results-csv${i ? `-${table}` : ''}"]`).trigger('click')
     await wrapper.get('[data-testid="export-results-json"]').trigger('click')
     await flushPromises()
-    expect(api.resultExports.map((r) => [r.format, r.fileName])).toEqual([
-      ['csv', 'stats-results.csv'],
-      ['json', 'stats-results.json'],
+    expect(api.resultExports).toEqual([
+      ...tables.map((table) => ({ envelope, format: 'csv', table, fileName: `stats-${table}.csv` })),
+      { envelope, format: 'json', fileName: 'stats-results.json' },
     ])
-    expect(api.resultExports[0].result).toEqual(result)
+    expect(api.resultExports[0].envelope).toBe(envelope)
   })
 
   it('a failed run reports the backend message and allows another run', async () => {
     const { api, wrapper, errors } = await running()
-    api.emit({ type: 'failed', jobId: 'job-1', kind: 'stats', error: { code: 'invalid-input', message: 'small.csv line 3: "abc" is not a number in column acc_x' } })
+    api.emit({ type: 'failed', jobId: 'job-1', workload: 'stats', error: { code: 'invalid-input', message: 'small.csv line 3: "abc" is not a number in column acc_x' } })
     await flushPromises()
     expect(errors.notices.value.map((n) => n.message)).toEqual(['Statistics failed: small.csv line 3: "abc" is not a number in column acc_x'])
     expect(wrapper.find('[data-testid="stats-results"]').exists()).toBe(false)

@@ -60,6 +60,17 @@ describe('WebSocketApi', () => {
     await expect(info).resolves.toEqual({ available: false, reason: 'no adapter', features: [], limits: {} })
   })
 
+  it('asks for a workload\'s example and hands back its setup', async () => {
+    const socket = new FakeSocket()
+    socket.open()
+    const api = new WebSocketApi(socket, WHERE)
+    const example = api.example('stats')
+    expect(socket.sent).toEqual([{ id: 1, method: 'example', args: ['stats'] }])
+    const setup = { params: { files: ['/x/acc-example.csv'], repeat: 3 }, files: [{ path: '/x/acc-example.csv', name: 'acc-example.csv', bytes: 10 }] }
+    socket.receive({ id: 1, result: setup })
+    await expect(example).resolves.toEqual(setup)
+  })
+
   it('turns an error answer into an ApiError with its code and message', async () => {
     const socket = new FakeSocket()
     socket.open()

@@ -24,7 +24,9 @@ export function formParams(schema: ParamSchema, values: Record<string, FieldValu
       const names = [...new Set(String(v).split(',').map((s) => s.trim()).filter(Boolean))]
       if (names.length) out[name] = names
     } else if (spec.type === 'int' || spec.type === 'number') {
+      // An empty required field stays empty, so validation names it instead of a default running unseen.
       if (v !== '') out[name] = typeof v === 'number' ? v : Number(v)
+      else if (!spec.optional) out[name] = v
     } else out[name] = v
   }
   return out
@@ -40,7 +42,10 @@ export function useWorkloadForm(def: WorkloadDefinition) {
       validateParams(def.id, schema, params.value)
       return null
     } catch (e) {
-      return messageOf(e).replace(`${def.id}: `, '')
+      // The backend's words, with the field's label for the parameter's name.
+      let message = messageOf(e).replace(`${def.id}: `, '')
+      for (const [name, spec] of Object.entries(schema)) message = message.replace(`parameter ${name} `, `${spec.label} `)
+      return message
     }
   })
   /** Sets the fields from parameters (e.g. an example's); the others go back to their defaults. */

@@ -50,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
   const found = findCommand(argv)
   if (!found) {
     const group = COMMANDS.filter((c) => c.name.startsWith(argv[0] + ' '))
+    if (group.length && (argv[1] === '--help' || argv[1] === '-h')) {
+      process.stdout.write(`Usage: paralab ${argv[0]} <${group.map((c) => c.name.split(' ')[1]).join('|')}> [options]\n\n${group.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`).join('\n')}\n`)
+      return 0
+    }
     if (group.length) throw new UsageError(`${argv[0]} needs one of: ${group.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ')}`)
     throw new UsageError(`unknown command "${argv[0]}" (see paralab --help)`)
   }
@@ -63,8 +67,9 @@ async function main(argv: string[]): Promise<number> {
 
 async function exit(code: number): Promise<never> {
   await shutdownGpu().catch(() => undefined)
-  // Let stdout drain before exiting: Dawn's threads would otherwise keep the process alive.
-  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()))
+  // Let stdout and stderr drain before exiting (pipes are written asynchronously); exiting rather
+  // than returning because Dawn's threads would otherwise keep the process alive.
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))))
   process.exit(code)
 }
 

@@ -12,6 +12,11 @@ export interface JobProgress {
   throughput?: { value: number; unit: string }
 }
 
+/** A phase without its changing figures: "loading a.csv · 1.2 M rows" and "… 3.4 M rows" are one phase. */
+export function phaseKey(phase: string): string {
+  return phase.replace(/\d[\d.,]*/g, '#')
+}
+
 export type JobEvent =
   | ({ type: 'progress'; jobId: string; workload: WorkloadId } & JobProgress)
   | { type: 'done'; jobId: string; workload: WorkloadId; envelope: ResultEnvelope }

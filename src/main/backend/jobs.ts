@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../../shared/errors'
 import { throwIfAborted } from '../../shared/cancel'
-import type { JobEvent, JobProgress } from '../../shared/jobs'
+import { phaseKey, type JobEvent, type JobProgress } from '../../shared/jobs'
 import type { WorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 
@@ -42,12 +42,16 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     const jobId = randomUUID()
     const controller = new AbortController()
     let lastEmit = 0
+    let lastPhase = ''
     const control: JobControl = {
       signal: controller.signal,
       progress: (p) => {
+        // Throttled, but every new phase is reported, however short.
         const now = Date.now()
-        if (p.fraction < 1 && now - lastEmit < PROGRESS_INTERVAL_MS) return
+        const phase = phaseKey(p.phase)
+        if (p.fraction < 1 && phase === lastPhase && now - lastEmit < PROGRESS_INTERVAL_MS) return
         lastEmit = now
+        lastPhase = phase
         this.emit('event', { type: 'progress', jobId, workload, ...p })
       },
     }

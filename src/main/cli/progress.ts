@@ -1,6 +1,6 @@
 // Progress of long work on stderr: a bar redrawn in place on a terminal; otherwise one line per
 // phase (a log stays readable), or with `--progress json` every event as one JSON line (NDJSON).
-import type { JobProgress } from '../../shared/jobs'
+import { phaseKey, type JobProgress } from '../../shared/jobs'
 
 export type ProgressStyle = 'auto' | 'json'
 
@@ -8,9 +8,6 @@ export interface ProgressReporter {
   update(p: JobProgress): void
   done(): void
 }
-
-/** A phase without its changing figures: "loading a.csv · 1.2 M rows" and "… 3.4 M rows" are one phase. */
-const phaseKey = (phase: string) => phase.replace(/\d[\d.,]*/g, '#')
 
 export function progressBar(stream: NodeJS.WriteStream = process.stderr, style: ProgressStyle = 'auto'): ProgressReporter {
   const started = performance.now()

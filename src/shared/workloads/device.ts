@@ -48,9 +48,9 @@ export const deviceWorkload = defineWorkload<DeviceResult>()({
       min: 1,
       max: 16384,
       optional: true,
-      help: 'megabytes read by the bandwidth kernel (default: 256 MiB on hardware, 16 MiB on a software adapter)',
+      help: 'megabytes (10^6 bytes) read by the bandwidth kernel (default: 256 on hardware, 16 on a software adapter)',
     },
-    repeats: { type: 'int', label: 'Repeats', min: 1, max: 100, optional: true, help: 'timed repetitions per measurement; the median is reported (default 5, 3 on a software adapter)' },
+    repeats: { type: 'int', label: 'Repeats', min: 1, max: 100, optional: true, help: 'timed repetitions per measurement; the median is reported (default 10 as in bench stats, 3 on a software adapter)' },
   },
   phases: [
     { id: 'upload', summary: 'host → GPU copies' },

@@ -8,7 +8,7 @@ import { benchData } from './data'
 import { measureFma } from './fma'
 import { measureReadBandwidth } from './read-bandwidth'
 import { measureReadback, measureUpload } from './transfers'
-import { type Gpu, getGpu, MiB, TIMING_METHOD } from '../../gpu/runtime'
+import { type Gpu, getGpu, TIMING_METHOD } from '../../gpu/runtime'
 
 /** Kernel shapes and batch sizes; the defaults suit an H100 or a software adapter, tune them on others. */
 export interface DeviceBenchTuning {
@@ -45,8 +45,8 @@ export interface BenchContext {
 // loads each) read ≈2.9 TB/s; 16 K × 256 FMA threads, 4 times the resident ones, reach ≈63 TFLOP/s.
 // Workgroup size mattered little (128…1024); far more readers than data/8 lost bandwidth.
 const HARDWARE: DeviceBenchTuning & { readBytes: number; repeats: number } = {
-  readBytes: 256 * MiB,
-  repeats: 5,
+  readBytes: 256e6,
+  repeats: 10,
   read: { workgroupSize: 256, workgroups: 8192 },
   fma: { workgroupSize: 256, workgroups: 16384, iters: 2048 },
   targetBatchMs: 50,
@@ -54,7 +54,7 @@ const HARDWARE: DeviceBenchTuning & { readBytes: number; repeats: number } = {
 }
 // SwiftShader runs kernels on the CPU: small enough to finish in about a second.
 const SOFTWARE: typeof HARDWARE = {
-  readBytes: 16 * MiB,
+  readBytes: 16e6,
   repeats: 3,
   read: { workgroupSize: 64, workgroups: 64 },
   fma: { workgroupSize: 64, workgroups: 8, iters: 256 },

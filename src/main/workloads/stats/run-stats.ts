@@ -120,7 +120,8 @@ async function statsForFile(
   const needReference = params.precision !== 'f64'
   const steps = columns.length * ((needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat)
   let done = 0
-  const step = (phase: string) => report(LOAD_SHARE + ((1 - LOAD_SHARE) * ++done) / steps, phase)
+  // The last step is exactly 1: rounding must not leave the bar just short of done.
+  const step = (phase: string) => report(++done === steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps, phase)
 
   const backends: Record<string, BackendRun> = {}
   const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))

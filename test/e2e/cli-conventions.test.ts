@@ -1,0 +1,57 @@
+// What the command line promises beyond each workload: group help, quiet GPU discovery, readable
+// tables (f32 deviations, "1 row"), and progress on stderr when it is not a terminal.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { CLI } from '../helpers/serve'
+
+const dir = mkdtempSync(join(tmpdir(), 'paralab-cli-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const paralab = (args: string[]) => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+describe('paralab conventions', () => {
+  it('command groups have help that exits 0', () => {
+    for (const group of ['generate', 'bench']) {
+      const r = paralab([group, '--help'])
+      expect(r.code).toBe(0)
+      expect(r.stdout).toMatch(new RegExp(`^Usage: paralab ${group} <`))
+    }
+    expect(paralab(['generate']).code).toBe(2)
+  })
+
+  it('finding the GPU prints no driver chatter', () => {
+    const r = paralab(['device'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).not.toMatch(/vkCreateInstance|Warning:|VK_ERROR/)
+  })
+
+  it('says "1 row" and shows f32 results with their deviation from f64', () => {
+    const file = join(dir, 'one.csv')
+    writeFileSync(file, 'acc_x\n0.1\n')
+    const r = paralab(['stats', file, '--backend', 'serial', '--precision', 'f32', '--repeat', '1'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain(`${file}: 1 row,`)
+    expect(r.stdout).toMatch(/ΔCV rel acc_x\s+Δmedian acc_x\s+ΔMAD acc_x/)
+    // 0.1 is not an f32: its f32 median lies about 1.5e-9 from the f64 one.
+    expect(r.stdout).toMatch(/f32 .* 1\.49\d*e-9/)
+  })
+
+  it('without a terminal, progress is one line per phase, or NDJSON with --progress json', () => {
+    const file = join(dir, 'p.csv')
+    writeFileSync(file, 'acc_x,acc_y\n' + Array.from({ length: 2000 }, (_, i) => `${i},${-i}`).join('\n') + '\n')
+    const lines = paralab(['stats', file, '--backend', 'serial,simd', '--repeat', '2']).stderr.trim().split('\n')
+    expect(lines.some((l) => /^paralab: +\d+%  loading p\.csv/.test(l))).toBe(true)
+    expect(lines.filter((l) => /serial f64/.test(l))).toHaveLength(1)
+    expect(lines.filter((l) => /simd f64/.test(l))).toHaveLength(1)
+    const events = paralab(['stats', file, '--backend', 'serial', '--repeat', '3', '--progress', 'json']).stderr.trim().split('\n').map((l) => JSON.parse(l))
+    expect(events.length).toBeGreaterThan(1)
+    for (const e of events) expect(e).toMatchObject({ type: 'progress', workload: 'stats', phase: expect.any(String), fraction: expect.any(Number), elapsed_ms: expect.any(Number) })
+    expect(events.at(-1).fraction).toBe(1)
+    expect(paralab(['stats', file, '--progress', 'bars']).code).toBe(2)
+  })
+})

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { ApiError } from '../shared/errors'
 import type { JobEvent } from '../shared/jobs'
+import { replyTo } from '../shared/rpc'
 import { WIRE_PATH, type WireMessage, type WireRequest } from '../shared/wire'
 import { Backend } from './backend/backend'
 import { apiHandlers, handleRequest } from './backend/api-handlers'
@@ -40,44 +41,67 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.json': 'application/json',
 }
-const COOKIE = 'paralab_token'
+const TEXT = 'text/plain; charset=utf-8'
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = randomBytes(24).toString('base64url')
   const backend = new Backend({ engines: ENGINES, dataDirs: opts.dataDirs })
   const handlers = apiHandlers(backend)
+  for (const dir of opts.dataDirs) {
+    const s = await stat(dir).catch(() => null)
+    if (!s?.isDirectory()) throw new ApiError('io', `--data ${dir}: ${s ? 'not a folder' : 'no such folder'}`)
+  }
   const root = resolve(opts.rendererDir)
   await stat(join(root, 'index.html')).catch(() => {
     throw new ApiError('io', `${join(root, 'index.html')} is missing: run \`npm run build\` first`)
   })
 
-  const authorized = (req: IncomingMessage): 'query' | 'cookie' | false => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+  // The dashboard lives under a path of its own, and so does its cookie: browsers send cookies to
+  // every port of a host, but only for paths under the cookie's, so other local services never get it.
+  let base = '/'
+  let cookie = 'paralab'
+  const authorized = (url: URL, req: IncomingMessage): 'query' | 'cookie' | false => {
     if (sameToken(url.searchParams.get('token'), token)) return 'query'
-    const cookie = /(?:^|;\s*)paralab_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]
-    return sameToken(cookie, token) ? 'cookie' : false
+    const given = new RegExp(`(?:^|;\\s*)${cookie}=([^;]+)`).exec(req.headers.cookie ?? '')?.[1]
+    return sameToken(given, token) ? 'cookie' : false
   }
 
   const server = createServer(async (req, res) => {
-    const how = authorized(req)
-    if (!how) return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden: this Paralab server needs the session token from the URL it printed.\n')
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed\n')
-    if (how === 'query') res.setHeader('Set-Cookie', `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`)
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-    const file = normalize(join(root, path === '/' ? 'index.html' : decodeURIComponent(path)))
-    if (file !== root && !file.startsWith(root + sep)) return send(res, 404, 'text/plain', 'Not found\n')
+    const url = requestUrl(req)
+    if (!url) return send(res, 400, TEXT, 'Bad request: malformed request target\n')
+    const how = authorized(url, req)
+    if (!how) return send(res, 403, TEXT, 'Forbidden: this Paralab server needs the session token from the URL it printed.\n')
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, TEXT, 'Method not allowed\n')
+    if (url.pathname === '/' || url.pathname === base.slice(0, -1)) {
+      res.writeHead(302, { Location: `${base}${url.search}`, 'Cache-Control': 'no-store' })
+      return res.end()
+    }
+    if (!url.pathname.startsWith(base)) return send(res, 404, TEXT, 'Not found\n')
+    if (how === 'query') res.setHeader('Set-Cookie', `${cookie}=${token}; Path=${base}; HttpOnly; SameSite=Strict`)
+    let path: string
+    try {
+      path = decodeURIComponent(url.pathname.slice(base.length))
+    } catch {
+      return send(res, 400, TEXT, 'Bad request: malformed percent-encoding\n')
+    }
+    const file = normalize(join(root, path === '' ? 'index.html' : path))
+    if (path.includes('\0') || (file !== root && !file.startsWith(root + sep))) return send(res, 404, TEXT, 'Not found\n')
     try {
       const body = await readFile(file)
       send(res, 200, TYPES[extname(file)] ?? 'application/octet-stream', body)
     } catch {
-      send(res, 404, 'text/plain', 'Not found\n')
+      send(res, 404, TEXT, 'Not found\n')
     }
   })
+  // A connection that breaks mid-request must not take the server with it.
+  server.on('clientError', (_e, socket) => socket.destroy())
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 })
+  wss.on('error', () => {})
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    if (url.pathname !== WIRE_PATH || !authorized(req) || !sameOrigin(req)) {
+    socket.on('error', () => socket.destroy())
+    const url = requestUrl(req)
+    if (!url || url.pathname !== `${base}${WIRE_PATH}` || !authorized(url, req) || !sameOrigin(req)) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
       return
     }
@@ -94,27 +118,36 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   function serveSocket(ws: WebSocket): void {
     sockets.add(ws)
     ws.on('close', () => sockets.delete(ws))
+    // Protocol errors (a frame over the size limit, invalid UTF-8, an unmasked frame, a reserved
+    // opcode): ws closes this connection with the matching code; the server goes on.
+    ws.on('error', () => sockets.delete(ws))
     ws.on('message', async (raw) => {
-      let id = -1
-      let reply: WireMessage
+      let msg: Partial<WireRequest> | null = null
       try {
-        const msg = JSON.parse(raw.toString()) as WireRequest
-        id = typeof msg.id === 'number' ? msg.id : -1
-        reply = { id, result: await handleRequest(handlers, msg.method, msg.args) }
-      } catch (e) {
-        reply = { id, error: ApiError.from(e).toJSON() }
+        msg = JSON.parse(raw.toString()) as Partial<WireRequest>
+      } catch {
+        // answered below as a bad request
       }
-      ws.send(JSON.stringify(reply))
+      const id = msg && typeof msg.id === 'number' ? msg.id : -1
+      const reply = await replyTo(id, () => {
+        if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new ApiError('bad-request', 'a request is a JSON object { id, method, args }')
+        return handleRequest(handlers, msg.method, msg.args)
+      })
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply))
     })
   }
 
   await new Promise<void>((ok, fail) => {
-    server.once('error', fail)
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      fail(e.code === 'EADDRINUSE' ? new ApiError('io', `port ${opts.port} is in use`) : new ApiError('io', `cannot listen on 127.0.0.1:${opts.port}: ${e.message}`)),
+    )
     server.listen(opts.port ?? 0, '127.0.0.1', ok)
   })
   const port = (server.address() as AddressInfo).port
+  base = `/paralab-${port}/`
+  cookie = `paralab_${port}`
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://127.0.0.1:${port}${base}?token=${token}`,
     token,
     port,
     backend,
@@ -137,6 +170,17 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
     'Cache-Control': 'no-store',
   })
   res.end(body)
+}
+
+/** The request's target as a URL, or null when it is not an origin-form path (`//`, `*`, garbage). */
+function requestUrl(req: IncomingMessage): URL | null {
+  const target = req.url ?? ''
+  if (!target.startsWith('/') || target.startsWith('//')) return null
+  try {
+    return new URL(`http://127.0.0.1${target}`)
+  } catch {
+    return null
+  }
 }
 
 function sameToken(given: string | null | undefined, token: string): boolean {

@@ -2,6 +2,7 @@
 
 /** Error codes a request or a job can end with. */
 export type ErrorCode =
+  | 'bad-request'
   | 'invalid-argument'
   | 'cancelled'
   | 'gpu-unavailable'
@@ -37,7 +38,7 @@ export class ApiError extends Error implements ApiErrorShape {
   }
 }
 
-const ERROR_CODES: readonly ErrorCode[] = ['invalid-argument', 'cancelled', 'gpu-unavailable', 'device-lost', 'invalid-input', 'io', 'internal']
+const ERROR_CODES: readonly ErrorCode[] = ['bad-request', 'invalid-argument', 'cancelled', 'gpu-unavailable', 'device-lost', 'invalid-input', 'io', 'internal']
 function isErrorCode(c: unknown): c is ErrorCode {
   return typeof c === 'string' && (ERROR_CODES as readonly string[]).includes(c)
 }

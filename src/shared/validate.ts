@@ -91,11 +91,15 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
   },
 }
 
-/** Throws ApiError('invalid-argument') unless `args` fit `method`. */
+/** Throws ApiError 'bad-request' (not an API call) or 'invalid-argument' (wrong values) unless `args` fit `method`. */
 export function validateRequest(method: unknown, args: unknown): asserts args is unknown[] {
-  const m = oneOf(method, API_METHODS, 'method')
-  if (!Array.isArray(args)) fail('args must be a list')
+  // What is not a call of the API at all is a bad request; a call with wrong values, an invalid argument.
+  const badRequest = (message: string) => new ApiError('bad-request', message)
+  if (typeof method !== 'string' || !(API_METHODS as readonly string[]).includes(method))
+    throw badRequest(`method must be one of ${API_METHODS.join(', ')}; got ${quote(method)}`)
+  const m = method as ApiMethod
+  if (!Array.isArray(args)) throw badRequest('args must be a list')
   const { arity, check } = CHECKS[m]
-  if (args.length !== arity) fail(`${m} takes ${arity} argument(s), got ${args.length}`)
+  if (args.length !== arity) throw badRequest(`${m} takes ${arity} argument(s), got ${args.length}`)
   check?.(args)
 }

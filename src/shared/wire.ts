@@ -20,7 +20,7 @@ export type WireMessage = WireReply | { event: 'job'; data: JobEvent }
 /** What the main process answers an IPC call with: ApiErrors do not survive ipcRenderer.invoke's rejections. */
 export type IpcReply = { ok: unknown } | { error: ApiErrorShape }
 
-/** Path of the API socket; the session token goes in the `token` query parameter. */
-export const WIRE_PATH = '/api'
+/** The API socket, relative to the dashboard's address; the session token goes in the `token` query parameter. */
+export const WIRE_PATH = 'api'
 export const IPC_PREFIX = 'paralab:'
 export const IPC_JOB_EVENT = 'paralab:job-event'

@@ -1,13 +1,19 @@
-// The built `paralab` command: help, exit codes, and the Device commands on the software adapter.
-import { describe, expect, it } from 'vitest'
-import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+// The built `paralab` command: help, exit codes, `workloads`, and the device workload on the
+// software adapter, its --json envelope, its example and its --out files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { CLI } from '../helpers/serve'
+import { expectEnvelope, jsonOf, paralab } from './paralab'
 
-function paralab(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'paralab-cli-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const MEASUREMENTS = ['upload', 'read bandwidth', 'readback', 'fma f32']
 
 describe('paralab CLI', () => {
   it('is built without any electron import and starts with a shebang', () => {
@@ -16,62 +22,177 @@ describe('paralab CLI', () => {
     expect(src).not.toMatch(/from ["']electron["']|require\(["']electron["']\)/)
   })
 
-  it('prints help for the program and for each command', () => {
+  it('prints help for the program and for each command, with flags made from the parameters', () => {
     const top = paralab(['--help'])
     expect(top.code).toBe(0)
-    for (const cmd of ['device', 'bench device', 'serve']) expect(top.stdout).toContain(cmd)
-    for (const cmd of [['device'], ['bench', 'device'], ['serve']]) {
+    for (const cmd of ['device', 'bench device', 'stats', 'generate acc', 'bench stats', 'workloads', 'serve']) expect(top.stdout).toContain(`  ${cmd} `)
+    for (const cmd of [['device'], ['bench', 'device'], ['stats'], ['workloads'], ['serve']]) {
       const r = paralab([...cmd, '--help'])
       expect(r.code).toBe(0)
       expect(r.stdout).toContain(`Usage: paralab ${cmd.join(' ')}`)
     }
+    const device = paralab(['device', '--help']).stdout
+    for (const flag of ['--measure', '--read-mb N', '--repeats N', '--example', '--out DIR', '--force', '--json']) expect(device).toContain(`  ${flag} `)
+    expect(device).toMatch(/--read-mb N .*\(an integer in 1…16384, in MB\)/)
+    // The preset fixes --measure.
+    const bench = paralab(['bench', 'device', '--help']).stdout
+    expect(bench).toContain('--read-mb N')
+    expect(bench).not.toContain('--measure')
+    expect(paralab(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+    // A group of commands lists its members.
+    const group = paralab(['bench', '--help'])
+    expect(group.code).toBe(0)
+    expect(group.stdout).toMatch(/^ +bench device +Measure the GPU/m)
+    expect(group.stdout).toMatch(/^ +bench stats +/m)
   })
 
-  it('exits 2 with a one-line message on usage errors', () => {
-    for (const args of [[], ['frobnicate'], ['bench'], ['device', '--nope'], ['bench', 'device', '--repeats', 'x']]) {
+  it('exits 2 with a one-line message naming the flag on usage errors', () => {
+    const cases: [string[], string | RegExp][] = [
+      [['frobnicate'], 'paralab: unknown command "frobnicate" (see paralab --help)\n'],
+      [['bench'], 'paralab: bench needs one of: device, stats\n'],
+      [['device', '--nope'], /^paralab: .*'--nope'.*\n$/],
+      [['workloads', '--nope'], /^paralab: .*'--nope'.*\n$/],
+      [['bench', 'device', '--measure'], /^paralab: .*'--measure'.*\n$/],
+      [['bench', 'device', '--repeats', 'x'], 'paralab: --repeats must be an integer in 1…100, got "x"\n'],
+      [['device', '--read-mb', '0'], 'paralab: --read-mb must be an integer in 1…16384, got "0"\n'],
+      [['device', '--read-mb', '1.5'], 'paralab: --read-mb must be an integer in 1…16384, got "1.5"\n'],
+      [['device', 'extra'], /^paralab: .*'extra'.*\n$/],
+      [['stats', 'a.csv', '--backend', 'cuda'], 'paralab: --backend must be serial, simd, workers, workers-simd, gpu or all, got "cuda"\n'],
+      [['stats', 'a.csv', '--precision', 'f16'], 'paralab: --precision must be one of f64, f32, got "f16"\n'],
+      [['stats', 'a.csv', '--repeat', '0'], 'paralab: --repeat must be an integer in 1…1000, got "0"\n'],
+      [['stats'], 'paralab: stats needs at least one csv file or folder (or --example)\n'],
+      [['stats', '--example', 'a.csv'], 'paralab: --example brings its own input; drop a.csv\n'],
+    ]
+    for (const [args, message] of cases) {
       const r = paralab(args)
       expect(r.code, args.join(' ')).toBe(2)
+      if (typeof message === 'string') expect(r.stderr, args.join(' ')).toBe(message)
+      else expect(r.stderr, args.join(' ')).toMatch(message)
+      expect(r.stdout, args.join(' ')).toBe('')
     }
-    const r = paralab(['bench', 'device', '--repeats', 'x'])
-    expect(r.stderr).toBe('paralab: --repeats must be an integer in 1…100, got "x"\n')
-    expect(paralab(['frobnicate']).stderr).toBe('paralab: unknown command "frobnicate" (see paralab --help)\n')
+    const none = paralab([])
+    expect(none.code).toBe(2)
+    expect(none.stdout).toContain('Usage: paralab <command>')
   })
 
-  it('device --json reports the software adapter with its limits', () => {
+  it('lists the workloads, as text and as JSON', () => {
+    const text = paralab(['workloads'])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/^device +The WebGPU adapter.*\n +backends: gpu; run `paralab device --help`\n/)
+    expect(text.stdout).toMatch(/\nstats +Coefficient of variation.*\n +backends: serial, simd, workers, workers-simd, gpu; run `paralab stats --help`\n$/)
+
+    const json = jsonOf(paralab(['workloads', '--json']))
+    expect(json.map((w: { id: string }) => w.id)).toEqual(['device', 'stats'])
+    const [device, stats] = json
+    expect(Object.keys(device).sort()).toEqual(['backends', 'example', 'id', 'params', 'phases', 'summary', 'title'])
+    expect(device.title).toBe('Device')
+    expect(device.params.readMb).toMatchObject({ type: 'int', min: 1, max: 16384, unit: 'MB', optional: true })
+    expect(device.phases.map((p: { id: string }) => p.id)).toEqual(MEASUREMENTS)
+    expect(device.example).toMatchObject({ files: [], params: { measure: true, readMb: 16, repeats: 3 } })
+    expect(stats.backends.map((b: { id: string }) => b.id)).toEqual(['serial', 'simd', 'workers', 'workers-simd', 'gpu'])
+    expect(stats.params.backends).toMatchObject({ type: 'choices', flag: 'backend', default: ['workers-simd'] })
+    expect(stats.params.files).toMatchObject({ type: 'files', extensions: ['csv'] })
+    expect(stats.example.files).toEqual(['acc-example.csv'])
+  })
+
+  it('device --json prints the envelope: the software adapter as device and its report as results.info', () => {
     const r = paralab(['device', '--json'])
-    expect(r.code).toBe(0)
-    const info = JSON.parse(r.stdout)
+    const env = jsonOf(r)
+    expectEnvelope(env, { workload: 'device', params: { measure: false }, device: true, timings: {}, run: r })
+    const info = env.results.info
+    expect(Object.keys(env.results)).toEqual(['info'])
     expect(info.available).toBe(true)
     expect(info.adapter.isSoftware).toBe(true)
     expect(info.adapter.description).toMatch(/SwiftShader/i)
     expect(info.adapter.source).toMatch(/swiftshader/i)
+    expect(env.device.adapter).toContain(info.adapter.description)
+    expect(env.device.vendor).toBe(info.adapter.vendor)
     expect(info.limits.maxStorageBufferBindingSize).toBeGreaterThan(0)
     expect(info.limits.maxComputeInvocationsPerWorkgroup).toBeGreaterThanOrEqual(256)
   })
 
-  it('reports the GPU as unavailable, without failing, when there is none', () => {
+  it('reports the GPU as unavailable, without failing, when there is none (and names no device)', () => {
     const r = paralab(['device', '--json'], { PARALAB_GPU: 'off' })
-    expect(r.code).toBe(0)
-    const info = JSON.parse(r.stdout)
-    expect(info.available).toBe(false)
-    expect(info.reason).toMatch(/PARALAB_GPU=off/)
+    const env = jsonOf(r)
+    expectEnvelope(env, { workload: 'device', params: { measure: false }, device: false, timings: {}, run: r })
+    expect(env.results.info.available).toBe(false)
+    expect(env.results.info.reason).toMatch(/PARALAB_GPU=off/)
+
+    const text = paralab(['device'], { PARALAB_GPU: 'off' })
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/^GPU backend unavailable: .*PARALAB_GPU=off\n/)
   })
 
-  it('bench device --json prints figures with units in the keys', () => {
+  it('bench device --json prints the envelope with the figures and a timing per measurement', () => {
     const r = paralab(['bench', 'device', '--json', '--read-mb', '4', '--repeats', '2'])
-    expect(r.code, r.stderr).toBe(0)
-    const b = JSON.parse(r.stdout)
+    const env = jsonOf(r)
+    expectEnvelope(env, {
+      workload: 'device',
+      params: { measure: true, readMb: 4, repeats: 2 },
+      device: true,
+      timings: Object.fromEntries(MEASUREMENTS.map((m) => [m, 2])),
+      run: r,
+    })
+    const b = env.results.bench
     for (const key of ['read_bandwidth_GB_per_s', 'fma_f32_GFLOP_per_s', 'upload_GB_per_s', 'readback_GB_per_s']) {
       expect(Number.isFinite(b[key]) && b[key] > 0, key).toBe(true)
     }
     expect(b.read_bytes).toBe(4e6)
+    expect(b.repeats).toBe(2)
     expect(b.adapter.isSoftware).toBe(true)
+    expect(env.results.info.available).toBe(true)
+    // The figures are the medians of the timings: bytes over median time.
+    expect(b.read_bandwidth_GB_per_s).toBeCloseTo(b.read_bytes / 1e9 / (env.timings['read bandwidth'].median / 1e3), 6)
+  })
+
+  it('device --example measures with the example\'s small buffers', () => {
+    const r = paralab(['device', '--example', '--json'], { PARALAB_EXAMPLES: join(dir, 'examples') })
+    const env = jsonOf(r)
+    expectEnvelope(env, {
+      workload: 'device',
+      params: { measure: true, readMb: 16, repeats: 3 },
+      device: true,
+      timings: Object.fromEntries(MEASUREMENTS.map((m) => [m, 3])),
+      run: r,
+    })
+    expect(env.results.bench).toMatchObject({ read_bytes: 16e6, repeats: 3 })
+    // The device example has no input files: nothing is made.
+    expect(existsSync(join(dir, 'examples'))).toBe(false)
+  })
+
+  it('bench device --out writes the envelope, the tables and the roofline, and prints the figures', () => {
+    const out = join(dir, 'bench-out')
+    const r = paralab(['bench', 'device', '--read-mb', '2', '--repeats', '1', '--out', out])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^adapter +SwiftShader/m)
+    expect(r.stdout).toMatch(/^read bandwidth +\d+(\.\d)? GB\/s +\(2 MB\)$/m)
+    expect(r.stdout).toMatch(/^timing +wall clock to completion, median of 1$/m)
+    expect(readdirSync(out).sort()).toEqual(['device.csv', 'limits.csv', 'results.json', 'roofline.png', 'roofline.svg'])
+    const env = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
+    expectEnvelope(env, {
+      workload: 'device',
+      params: { measure: true, readMb: 2, repeats: 1 },
+      device: true,
+      timings: Object.fromEntries(MEASUREMENTS.map((m) => [m, 1])),
+      run: r,
+    })
+    const device = readFileSync(join(out, 'device.csv'), 'utf8').trim().split(/\r?\n/)
+    expect(device[0]).toBe('quantity,value,unit')
+    expect(device).toContain('available,true,')
+    expect(device.find((l) => l.startsWith('read bandwidth,'))).toBe(`read bandwidth,${env.results.bench.read_bandwidth_GB_per_s},GB/s`)
+    const limits = readFileSync(join(out, 'limits.csv'), 'utf8').trim().split(/\r?\n/)
+    expect(limits[0]).toBe('limit,value')
+    expect(limits).toContain(`maxStorageBufferBindingSize,${env.results.info.limits.maxStorageBufferBindingSize}`)
+    expect([...readFileSync(join(out, 'roofline.png')).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47])
+    expect(readFileSync(join(out, 'roofline.svg'), 'utf8')).toMatch(/<svg[^>]*viewBox=/)
   })
 
   it('bench device fails with one line naming the cause when the GPU is unavailable', () => {
-    const r = paralab(['bench', 'device'], { PARALAB_GPU: 'off' })
+    const out = join(dir, 'no-gpu-out')
+    const r = paralab(['bench', 'device', '--out', out], { PARALAB_GPU: 'off' })
     expect(r.code).toBe(1)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
     expect(r.stderr).toMatch(/^paralab: .*PARALAB_GPU=off/)
+    expect(existsSync(out)).toBe(false)
   })
 })

@@ -1,7 +1,10 @@
 // The real dashboard in Debian's Chromium against the real backend (`paralab serve`) on the
-// software GPU adapter: the Device view, its benchmark, the roofline chart and its PNG export.
+// software GPU adapter: the Device view, its benchmark, the roofline chart and its PNG export, the
+// example (16 MB, 3 repeats) and the results' exports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startServe, type ServeProcess } from '../helpers/serve'
 import { launchChromium } from '../helpers/browser'
@@ -9,19 +12,30 @@ import { launchChromium } from '../helpers/browser'
 let serve: ServeProcess
 let browser: Browser
 let page: Page
+let examples: string
+const pageErrors: string[] = []
+const MEASUREMENTS = ['upload', 'read bandwidth', 'readback', 'fma f32']
 
 beforeAll(async () => {
-  serve = await startServe()
+  // The device example makes no files; a private folder all the same, never the user's cache.
+  examples = mkdtempSync(join(tmpdir(), 'paralab-e2e-device-'))
+  serve = await startServe([], { PARALAB_EXAMPLES: examples })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('pageerror', (e) => pageErrors.push(e.message))
   await page.goto(serve.url)
 })
+
+/** Clicks `testId` and returns the downloaded file's name and text. */
+async function download(testId: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()])
+  return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') }
+}
 
 afterAll(async () => {
   await browser?.close()
   await serve?.stop()
+  if (examples) rmSync(examples, { recursive: true, force: true })
 })
 
 describe('Device view in Chromium', () => {
@@ -33,8 +47,19 @@ describe('Device view in Chromium', () => {
   })
 
   it('runs the benchmark and draws the roofline chart', async () => {
+    // The optional sizes start empty ("auto": the engine chooses); the form fills them in.
+    expect(await page.getByTestId('device-read-mb').inputValue()).toBe('')
+    expect(await page.getByTestId('device-repeats').inputValue()).toBe('')
+    expect(await page.getByTestId('device-measure').count()).toBe(0)
+    await page.getByTestId('device-read-mb').fill('0')
+    await expect.poll(() => page.getByTestId('device-problem').textContent()).toMatch(/must be an integer in 1…16384; got 0/)
+    expect(await page.getByTestId('run-bench').isDisabled()).toBe(true)
+    await page.getByTestId('device-read-mb').fill('4')
+    await page.getByTestId('device-repeats').fill('2')
+    expect(await page.getByTestId('device-problem').count()).toBe(0)
     await page.getByTestId('run-bench').click()
     await page.getByTestId('bench-results').waitFor({ timeout: 120_000 })
+    await page.getByText(/median of 2 repeats; 4 MB read/).waitFor()
     const canvas = page.getByTestId('roofline-chart').locator('canvas')
     await canvas.waitFor()
     // The chart is really drawn: the canvas holds many non-transparent pixels of several colours.
@@ -61,5 +86,47 @@ describe('Device view in Chromium', () => {
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
     expect(bytes.readUInt32BE(16)).toBeGreaterThan(100) // IHDR width
     expect(bytes.length).toBeGreaterThan(5000)
+  })
+
+  it('"Try the example" measures with the example\'s 16 MB and 3 repeats and shows the figures', async () => {
+    await page.getByTestId('device-example').click()
+    // The example's run replaces the earlier one.
+    await page.getByText(/median of 3 repeats; 16 MB read/).waitFor({ timeout: 120_000 })
+    expect(await page.getByTestId('device-read-mb').inputValue()).toBe('16')
+    expect(await page.getByTestId('device-repeats').inputValue()).toBe('3')
+    for (const [id, unit] of [['bench-read-bandwidth', 'GB/s'], ['bench-fma', 'GFLOP/s'], ['bench-upload', 'GB/s'], ['bench-readback', 'GB/s']]) {
+      const text = (await page.getByTestId(id).innerText()).replace(/\s+/g, ' ').trim()
+      expect(text, id).toMatch(new RegExp(`^[\\d,.]+(×10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)? ${unit}$`))
+      expect(parseFloat(text.replace(/,/g, '')), id).toBeGreaterThan(0)
+    }
+    await page.getByTestId('roofline-chart').locator('canvas').waitFor()
+
+    const json = await download('export-results-json')
+    expect(json.name).toBe('device-results.json')
+    const env = JSON.parse(json.text)
+    expect(env).toMatchObject({
+      workload: 'device',
+      params: { measure: true, readMb: 16, repeats: 3 },
+      input: { files: [] },
+      device: { software: true, adapter: expect.stringMatching(/SwiftShader/i) },
+      results: { bench: { read_bytes: 16e6, repeats: 3 }, info: { available: true } },
+    })
+    expect(Object.keys(env.timings)).toEqual(MEASUREMENTS)
+    for (const m of MEASUREMENTS) expect(env.timings[m].runs, m).toBe(3)
+    // The figures shown are the envelope's.
+    const shown = parseFloat((await page.getByTestId('bench-fma').innerText()).replace(/,/g, ''))
+    expect(shown / env.results.bench.fma_f32_GFLOP_per_s).toBeCloseTo(1, 2)
+
+    const csv = await download('export-results-csv')
+    expect(csv.name).toBe('device-device.csv')
+    const rows = csv.text.trim().split('\n')
+    expect(rows[0]).toBe('quantity,value,unit')
+    expect(rows).toContain(`f32 FMA,${env.results.bench.fma_f32_GFLOP_per_s},GFLOP/s`)
+    const limits = await download('export-results-csv-limits')
+    expect(limits.text.split('\n')[0]).toBe('limit,value')
+  })
+
+  it('raised no page errors', () => {
+    expect(pageErrors).toEqual([])
   })
 })

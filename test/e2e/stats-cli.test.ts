@@ -1,18 +1,18 @@
 // `paralab stats` and `paralab generate acc` as a user runs them: results against an independent
-// computation on the real sample, folder summaries, --out files, and bad input that writes nothing.
-import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+// computation on the real sample, the --json envelope, the example, folder summaries, --out files,
+// and bad input.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { CLI } from '../helpers/serve'
+import { defaultParams } from '../../src/shared/workloads/schema'
+import { statsWorkload } from '../../src/shared/workloads/stats'
+import { errorLines, expectEnvelope, jsonOf, paralab } from './paralab'
 
 const SAMPLE = resolve(__dirname, '../../../shared/data/accelerometer/ACC_016_head.csv')
-
-function paralab(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 180_000 })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+const CPU_BACKENDS = ['serial', 'simd', 'workers', 'workers-simd']
+/** The schema's defaults, which every envelope's params fill in. */
+const STATS_DEFAULTS = defaultParams(statsWorkload.params)
 
 /** Sort-based statistics, independent of the engine. */
 function expected(values: number[]) {
@@ -31,13 +31,29 @@ let dir: string
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'paralab-stats-cli-'))
 })
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Every file in `d` (recursively) with its modification time. */
+function snapshot(d: string): Record<string, number> {
+  return Object.fromEntries(readdirSync(d, { recursive: true, encoding: 'utf8' }).sort().map((f) => [f, statSync(join(d, f)).mtimeMs]))
+}
 
 describe('paralab stats', () => {
   it('computes the real sample on every CPU and GPU backend, matching a sort-based reference', () => {
     const r = paralab(['stats', SAMPLE, '--backend', 'all', '--repeat', '2', '--json'])
-    expect(r.code, r.stderr).toBe(0)
-    const out = JSON.parse(r.stdout)
-    const file = out.files[0]
+    const env = jsonOf(r)
+    // The envelope: the GPU ran, so it names the (software) device; one timing per backend.
+    expectEnvelope(env, {
+      workload: 'stats',
+      params: { ...STATS_DEFAULTS, files: [SAMPLE], backends: [...CPU_BACKENDS, 'gpu'], repeat: 2 },
+      files: [SAMPLE],
+      device: true,
+      timings: Object.fromEntries([...CPU_BACKENDS, 'gpu'].map((b) => [b, 2])),
+      run: r,
+    })
+    expect(env.input.files[0].bytes).toBe(statSync(SAMPLE).size)
+    const file = env.results.files[0]
+    expect(file.path).toBe(SAMPLE)
     expect(file.rows).toBe(100)
     expect(file.load_ms).toBeGreaterThan(0)
     const rows = readFileSync(SAMPLE, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))
@@ -59,12 +75,46 @@ describe('paralab stats', () => {
       }
     }
     expect(file.backends.gpu.upload_ms).toBeGreaterThanOrEqual(0)
+    // One batch: the file's backend time is the sum over columns of each column's median, the
+    // envelope's timing the median of the per-repeat sums; both come from the same two runs.
+    for (const b of [...CPU_BACKENDS, 'gpu']) {
+      const t = env.timings[b]
+      expect(file.backends[b].compute_ms, b).toBeGreaterThanOrEqual(t.min * 0.999)
+      expect(file.backends[b].compute_ms, b).toBeLessThanOrEqual(t.max * 1.001)
+    }
+  })
+
+  it('fills in the defaults and names no device when only CPU backends ran', () => {
+    // Defaults: workers-simd, f64, 10 repeats, 1 batch; columns left to the engine.
+    const cpu = paralab(['stats', SAMPLE, '--json'])
+    const env = jsonOf(cpu)
+    expectEnvelope(env, {
+      workload: 'stats',
+      params: { ...STATS_DEFAULTS, files: [SAMPLE] },
+      files: [SAMPLE],
+      device: false,
+      timings: { 'workers-simd': 10 },
+      run: cpu,
+    })
+    expect(Object.keys(env.results.files[0].backends)).toEqual(['workers-simd'])
+    // Chosen columns are recorded as given.
+    const one = jsonOf(paralab(['stats', SAMPLE, '--columns', 'acc_z', '--backend', 'simd', '--repeat', '1', '--json']))
+    expect(one.params.columns).toEqual(['acc_z'])
+    expect(Object.keys(one.results.files[0].columns)).toEqual(['acc_z'])
   })
 
   it('states the deviation of f32 results from f64', () => {
     const r = paralab(['stats', SAMPLE, '--backend', 'serial', '--precision', 'f32', '--repeat', '1', '--json'])
-    expect(r.code, r.stderr).toBe(0)
-    const run = JSON.parse(r.stdout).files[0].backends.serial
+    const env = jsonOf(r)
+    expectEnvelope(env, {
+      workload: 'stats',
+      params: { ...STATS_DEFAULTS, files: [SAMPLE], backends: ['serial'], precision: 'f32', repeat: 1 },
+      files: [SAMPLE],
+      device: false,
+      timings: { serial: 1 },
+      run: r,
+    })
+    const run = env.results.files[0].backends.serial
     expect(run.precision).toBe('f32')
     expect(run.columns.acc_x.deviation.cv_rel).toBeLessThan(1e-5)
     expect(run.columns.acc_x.deviation.median_abs).toBe(0)
@@ -80,39 +130,119 @@ describe('paralab stats', () => {
     expect(r.stdout).toContain('Summary (f64 reference)')
     expect(r.stdout).toMatch(/a\.csv.*\n.*b\.csv/)
     const written = readdirSync(out).sort()
-    expect(written).toEqual(
-      ['a', 'b'].flatMap((s) => ['cv', 'mad', 'time'].flatMap((c) => [`${s}-${c}.png`, `${s}-${c}.svg`])).concat(['results.csv', 'results.json']).sort(),
-    )
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
-    expect(results.files[0].batches.map((b: { rows: number }) => b.rows)).toEqual([1000, 2000, 3000])
+    // results.json is the envelope; with several files the timings are per file and backend.
+    const files = ['a.csv', 'b.csv'].map((f) => join(data, f))
+    const env = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
+    // The envelope, every result table as CSV, and each file's three charts as SVG and PNG.
+    const charts = ['a', 'b'].flatMap((s) => ['cv', 'mad', 'time'].flatMap((c) => [`${s}-${c}.png`, `${s}-${c}.svg`]))
+    const tables = statsWorkload.tables(env.results).map((t) => `${t.name}.csv`)
+    expect(tables).toContain('results.csv')
+    expect(written).toEqual([...charts, ...tables, 'results.json'].sort())
+    expectEnvelope(env, {
+      workload: 'stats',
+      params: { ...STATS_DEFAULTS, files, backends: ['serial', 'workers'], batches: 3, repeat: 2 },
+      files,
+      device: false,
+      timings: Object.fromEntries(['a.csv', 'b.csv'].flatMap((f) => ['serial', 'workers'].map((b) => [`${f}: ${b}`, 2]))),
+      run: r,
+    })
+    expect(env.results.files.map((f: { path: string }) => f.path)).toEqual(files)
+    expect(env.results.files[0].batches.map((b: { rows: number }) => b.rows)).toEqual([1000, 2000, 3000])
     expect(readFileSync(join(out, 'a-time.png')).subarray(1, 4).toString()).toBe('PNG')
-    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms')
+    const svg = readFileSync(join(out, 'b-cv.svg'), 'utf8')
+    expect(svg).toMatch(/<svg[^>]*viewBox=/)
+    expect(svg).not.toContain('<image')
+    // One row per file × column: the reference, each backend, and each backend at each prefix.
+    const csv = readFileSync(join(out, 'results.csv'), 'utf8').trim().split('\n')
+    expect(csv[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms')
+    expect(csv).toHaveLength(1 + 2 * 3 * (1 + 2 + 3 * 2))
+    const ref = csv.find((l) => l.startsWith(`${files[1]},3000,acc_y,reference,f64,3000,0,`))
+    expect(ref).toBeDefined()
+    expect(ref!.split(',')[9]).toBe(String(env.results.files[1].columns.acc_y.cv))
 
-    // Without --force nothing is replaced; with it everything is.
-    const before = statSync(join(out, 'results.json')).mtimeMs
+    // Without --force nothing is replaced, nor written beside the existing files.
+    const before = snapshot(out)
     const again = paralab(['stats', data, '--backend', 'serial', '--repeat', '1', '--out', out])
     expect(again.code).toBe(1)
-    expect(again.stderr).toMatch(/^paralab: .*a-time\.svg exists \(use --force to overwrite\)\n$/)
-    expect(statSync(join(out, 'results.json')).mtimeMs).toBe(before)
-    expect(paralab(['stats', data, '--backend', 'serial', '--repeat', '1', '--out', out, '--force']).code).toBe(0)
+    expect(errorLines(again.stderr)).toEqual([expect.stringMatching(/^paralab: .*\/out(\/results\.json)? exists \(use --force to (overwrite|replace it)\)$/)])
+    expect(snapshot(out)).toEqual(before)
+    // One existing file where the results would go stops them all.
+    const partial = join(dir, 'partial')
+    mkdirSync(partial)
+    writeFileSync(join(partial, 'b-mad.png'), 'mine')
+    const blocked = paralab(['stats', data, '--backend', 'serial', '--repeat', '1', '--out', partial])
+    expect(blocked.code).toBe(1)
+    expect(errorLines(blocked.stderr)).toEqual([expect.stringMatching(/^paralab: .*\/partial(\/b-mad\.png)? exists \(use --force to (overwrite|replace it)\)$/)])
+    expect(readdirSync(partial)).toEqual(['b-mad.png'])
+    expect(readFileSync(join(partial, 'b-mad.png'), 'utf8')).toBe('mine')
+
+    // With --force everything is replaced.
+    const forced = paralab(['stats', data, '--backend', 'serial', '--repeat', '1', '--out', out, '--force'])
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(readdirSync(out).sort()).toEqual(written)
+    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).params.backends).toEqual(['serial'])
+    for (const f of written) expect(statSync(join(out, f)).mtimeMs, f).toBeGreaterThanOrEqual(before[f])
   })
 
-  it('fails on bad input with one line naming the file, and writes no output', () => {
+  it('--example makes the example recording once, then reuses it, and runs the example\'s backends', () => {
+    const examples = join(dir, 'examples')
+    const file = join(examples, 'stats', 'acc-example.csv')
+    const first = paralab(['stats', '--example', '--json'], { PARALAB_EXAMPLES: examples })
+    const env = jsonOf(first)
+    expect(existsSync(file)).toBe(true)
+    expectEnvelope(env, {
+      workload: 'stats',
+      params: { ...STATS_DEFAULTS, files: [file], backends: CPU_BACKENDS, repeat: 3, batches: 10 },
+      files: [file],
+      device: false,
+      timings: Object.fromEntries(CPU_BACKENDS.map((b) => [b, 3])),
+      run: first,
+    })
+    const result = env.results.files[0]
+    expect(result.rows).toBe(20_000)
+    expect(Object.keys(result.backends)).toEqual(CPU_BACKENDS)
+    expect(result.batches.map((b: { rows: number }) => b.rows)).toEqual(Array.from({ length: 10 }, (_, i) => 2000 * (i + 1)))
+    expect(Object.keys(result.columns)).toEqual(['acc_x', 'acc_y', 'acc_z'])
+    const modified = statSync(file).mtimeMs
+    expect(readdirSync(join(examples, 'stats'))).toEqual(['acc-example.csv'])
+
+    // The second run reuses the file (same mtime, same statistics); flags given beside --example win.
+    const second = paralab(['stats', '--example', '--json', '--backend', 'serial', '--repeat', '1'], { PARALAB_EXAMPLES: examples })
+    const again = jsonOf(second)
+    expect(statSync(file).mtimeMs).toBe(modified)
+    expect(again.input.files).toEqual(env.input.files)
+    expect(again.params).toEqual({ ...env.params, backends: ['serial'], repeat: 1 })
+    expect(Object.keys(again.results.files[0].backends)).toEqual(['serial'])
+    expect(again.results.files[0].columns).toEqual(result.columns)
+
+    // Without --json: the summary on stdout.
+    const text = paralab(['stats', '--example', '--backend', 'simd', '--repeat', '1', '--batches', '1'], { PARALAB_EXAMPLES: examples })
+    expect(text.code, text.stderr).toBe(0)
+    expect(text.stdout).toContain('acc-example.csv')
+    expect(statSync(file).mtimeMs).toBe(modified)
+  })
+
+  it('fails on bad input with one line naming the file and the cause', () => {
     const bad = join(dir, 'bad.csv')
     writeFileSync(bad, 'datetime, acc_x, acc_y, acc_z\n2020-01-01 00:00:00.000000,1.0,2.0,3.0\n2020-01-01 00:00:00.031250,1.0,oops,3.0\n')
-    const out = join(dir, 'never')
-    const r = paralab(['stats', bad, '--backend', 'serial', '--out', out])
+    const r = paralab(['stats', bad, '--backend', 'serial'])
     expect(r.code).toBe(1)
-    expect(r.stderr).toBe(`paralab: ${bad}:3: column "acc_y": "oops" is not a number\n`)
-    expect(existsSync(out)).toBe(false)
+    expect(errorLines(r.stderr)).toEqual([`paralab: ${bad}:3: column "acc_y": "oops" is not a number`])
 
-    const noColumn = paralab(['stats', SAMPLE, '--columns', 'acc_q', '--out', out])
+    const noColumn = paralab(['stats', SAMPLE, '--columns', 'acc_q'])
     expect(noColumn.code).toBe(1)
-    expect(noColumn.stderr).toContain('no column "acc_q"; columns are: datetime, acc_x, acc_y, acc_z')
-    expect(existsSync(out)).toBe(false)
+    expect(errorLines(noColumn.stderr)).toEqual([
+      expect.stringMatching(/^paralab: .*ACC_016_head\.csv: no column "acc_q"; columns are: "?datetime"?, "?acc_x"?, "?acc_y"?, "?acc_z"?$/),
+    ])
 
-    expect(paralab(['stats', join(dir, 'missing.csv')]).stderr).toMatch(/missing\.csv: no such file or directory/)
-    expect(paralab(['stats', SAMPLE, '--backend', 'cuda']).code).toBe(2)
+    // Before any work: a missing input, an unknown backend (usage: 2).
+    const out = join(dir, 'never')
+    const missing = paralab(['stats', join(dir, 'missing.csv'), '--out', out])
+    expect(missing.code).toBe(1)
+    expect(errorLines(missing.stderr)).toEqual([`paralab: ${join(dir, 'missing.csv')}: no such file or directory`])
+    expect(existsSync(out)).toBe(false)
+    expect(paralab(['stats', SAMPLE, '--backend', 'cuda', '--out', out]).code).toBe(2)
+    expect(existsSync(out)).toBe(false)
   })
 })
 

@@ -5,8 +5,13 @@ import { resolve } from 'node:path'
 export const CLI = resolve(__dirname, '../../out/main/cli.js')
 
 export interface ServeProcess {
+  /** The printed address: the dashboard with the session token. */
   url: string
   origin: string
+  /** Where the dashboard lives, e.g. http://127.0.0.1:1234/paralab-1234/ (its API socket is `${base}api`). */
+  base: string
+  /** The API socket's address, without the token. */
+  api: string
   token: string
   stop(): Promise<void>
   stderr(): string
@@ -24,7 +29,7 @@ export async function startServe(args: string[] = [], env: NodeJS.ProcessEnv = {
     const timer = setTimeout(() => fail(new Error(`serve did not start: ${err}`)), 30_000)
     child.stdout!.on('data', (d) => {
       out += d
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out)
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/paralab-\d+\/\?token=[\w-]+)/.exec(out)
       if (m) {
         clearTimeout(timer)
         ok(m[1])
@@ -36,6 +41,8 @@ export async function startServe(args: string[] = [], env: NodeJS.ProcessEnv = {
   return {
     url,
     origin: u.origin,
+    base: u.origin + u.pathname,
+    api: (u.origin + u.pathname).replace(/^http/, 'ws') + 'api',
     token: u.searchParams.get('token')!,
     stderr: () => err,
     stop: () =>

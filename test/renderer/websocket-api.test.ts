@@ -147,7 +147,7 @@ describe('WebSocketApi', () => {
 
 describe('createApi', () => {
   afterEach(() => vi.unstubAllGlobals())
-  const location = (search: string) => ({ search, protocol: 'http:', host: '127.0.0.1:7600', hash: '' })
+  const location = (search: string) => ({ search, protocol: 'http:', host: '127.0.0.1:7600', hash: '', href: `http://127.0.0.1:7600/paralab-7600/${search}#stats` })
 
   it('uses the preload bridge when the desktop app provides one', async () => {
     const bridge = { deviceInfo: vi.fn(async () => ({ available: false, features: [], limits: {} })) }
@@ -157,7 +157,7 @@ describe('createApi', () => {
     expect(bridge.deviceInfo).toHaveBeenCalledOnce()
   })
 
-  it('connects to /api on the page host with the page token', () => {
+  it('connects to the api socket beside the page, with the page token', () => {
     const sockets: FakeSocket[] = []
     vi.stubGlobal('WebSocket', function (url: string) {
       const s = new FakeSocket(url)
@@ -166,7 +166,7 @@ describe('createApi', () => {
     })
     const api = createApi({ location: location('?token=a+b%2F1&x=2') } as unknown as Window)
     expect(api.transport).toBe('websocket')
-    expect(sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:7600/api?token=a%20b%2F1'])
+    expect(sockets.map((s) => s.url)).toEqual(['ws://127.0.0.1:7600/paralab-7600/api?token=a%20b%2F1'])
   })
 
   it('without a token, every call fails saying how to open the page', async () => {

@@ -5,11 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import type { ChartDataset } from 'chart.js'
 import { ApiError } from '../../src/shared/errors'
-import { chartConfig, chartFileStem, chartTitle, formatNumber, ridgePoint, rooflineFromBench } from '../../src/shared/charts'
+import { chartConfig, chartTitle, formatNumber, ridgePoint, rooflineFromBench } from '../../src/shared/charts'
 import type { ChartSpec, RooflineData, SeriesChartData } from '../../src/shared/charts/spec'
 import { PALETTE } from '../../src/shared/charts/theme'
 import { writeFileAtomic } from '../../src/main/io/atomic-write'
 import { DEFAULT_CHART_SIZE, renderChart } from '../../src/main/charts/render'
+import { backendsOf, columnsOf, statsChartSpecs, statsCharts } from '../../src/shared/workloads/stats/charts'
+import { statsWorkload } from '../../src/shared/workloads/stats'
+import type { StatsFileResult } from '../../src/shared/workloads/stats/types'
+import { statsFile } from '../renderer/stats-fixture'
 
 const roofData: RooflineData = {
   adapter: 'Test Adapter 9000',
@@ -24,6 +28,10 @@ const roofline: ChartSpec = { kind: 'roofline', data: roofData }
 
 const rows = [1000, 2000, 4000, 8000, 16000]
 const timeData: SeriesChartData = {
+  title: 'Time vs prefix size',
+  xLabel: 'rows',
+  yLabel: 'time (ms)',
+  logY: true,
   x: rows,
   series: [
     { label: 'serial', values: rows.map((n) => n * 0.01) },
@@ -32,6 +40,9 @@ const timeData: SeriesChartData = {
   ],
 }
 const cvData: SeriesChartData = {
+  title: 'Coefficient of variation vs prefix size',
+  xLabel: 'rows',
+  yLabel: 'coefficient of variation',
   x: rows,
   series: [
     { label: 'acc_x', values: [0.9, 0.85, 0.83, 0.82, 0.82] },
@@ -83,7 +94,6 @@ describe('chart configurations', () => {
     expect(y.min).toBeLessThan(600)
     expect(options?.plugins?.title?.text).toBe('Roofline — Test Adapter 9000')
     expect(chartTitle(roofline)).toBe('Roofline — Test Adapter 9000')
-    expect(chartFileStem(roofline)).toBe('roofline')
   })
 
   it('builds the roofline from a device benchmark', () => {
@@ -116,8 +126,8 @@ describe('chart configurations', () => {
     }
   })
 
-  it('draws time on a log axis by default, one line per backend, gaps where a backend did not run', () => {
-    const spec: ChartSpec = { kind: 'stats-time', data: timeData }
+  it('draws a series chart with logY on a log axis, one line per backend, gaps where a backend did not run', () => {
+    const spec: ChartSpec = { kind: 'series', data: timeData }
     const cfg = chartConfig(spec)
     const { x, y } = cfg.options!.scales! as Record<string, { type: string; min?: number; max?: number; title: { text: string } }>
     expect(x.title.text).toBe('rows')
@@ -132,40 +142,55 @@ describe('chart configurations', () => {
     expect(points(cfg.data.datasets[2])[1]).toEqual({ x: 2000, y: 0.9 })
     expect(cfg.data.datasets.map((d) => d.borderColor)).toEqual(PALETTE.slice(0, 3))
     expect(chartTitle(spec)).toBe('Time vs prefix size')
-    expect(chartFileStem(spec)).toBe('stats-time')
+    expect(cfg.options?.plugins?.title?.text).toBe('Time vs prefix size')
 
+    // The caller's choice overrides the chart's, both ways.
     const linear = chartConfig(spec, { logY: false }).options!.scales!.y!
     expect(linear.type).toBe('linear')
+    const { logY: _, ...withoutLog } = timeData
+    expect(chartConfig({ kind: 'series', data: withoutLog }).options!.scales!.y!.type).toBe('linear')
+    expect(chartConfig({ kind: 'series', data: withoutLog }, { logY: true }).options!.scales!.y!.type).toBe('logarithmic')
   })
 
-  it('draws CV and MAD on linear axes and leaves non-positive values out only on a log axis', () => {
-    const cv = chartConfig({ kind: 'stats-cv', data: cvData })
+  it('puts x on a log axis, over whole decades, only when asked', () => {
+    const x = [100, 1000, 10_000, 50_000]
+    const data: SeriesChartData = { title: 't', xLabel: 'rows', yLabel: 'v', x, series: [{ label: 'a', values: [1, 2, 3, 4] }] }
+    expect(chartConfig({ kind: 'series', data }).options!.scales!.x!.type).toBe('linear')
+    const logged = chartConfig({ kind: 'series', data: { ...data, logX: true } }).options!.scales! as Record<string, { type: string; min?: number; max?: number }>
+    expect(logged.x.type).toBe('logarithmic')
+    expect([logged.x.min, logged.x.max]).toEqual([100, 100_000])
+  })
+
+  it('draws series on linear axes by default and leaves non-positive values out only on a log axis', () => {
+    const cv = chartConfig({ kind: 'series', data: cvData })
     expect(cv.options!.scales!.y!.type).toBe('linear')
     expect((cv.options!.scales!.y!.title as { text: string }).text).toBe('coefficient of variation')
     expect(points(cv.data.datasets[1]).map((p) => p.y)).toEqual([-1.3, -1.2, -1.25, -1.21, -1.22])
-    const logged = chartConfig({ kind: 'stats-cv', data: cvData }, { logY: true })
+    const logged = chartConfig({ kind: 'series', data: cvData }, { logY: true })
     expect(points(logged.data.datasets[1]).every((p) => Number.isNaN(p.y))).toBe(true)
     expect(points(logged.data.datasets[0]).map((p) => p.y)).toEqual([0.9, 0.85, 0.83, 0.82, 0.82])
 
-    const mad = chartConfig({ kind: 'stats-mad', data: { ...cvData, title: 'MAD — ACC_001.csv' } })
+    const mad = chartConfig({ kind: 'series', data: { ...cvData, title: 'MAD — ACC_001.csv', yLabel: 'median absolute deviation' } })
     expect((mad.options!.scales!.y!.title as { text: string }).text).toBe('median absolute deviation')
     expect(mad.options?.plugins?.title?.text).toBe('MAD — ACC_001.csv')
-    expect(chartFileStem({ kind: 'stats-mad', data: cvData })).toBe('stats-mad')
-    expect(chartTitle({ kind: 'stats-cv', data: cvData })).toBe('Coefficient of variation vs prefix size')
+    expect(chartTitle({ kind: 'series', data: cvData })).toBe('Coefficient of variation vs prefix size')
   })
 
-  it('rejects a series whose length does not match the prefix sizes, naming it', () => {
-    const data = { x: rows, series: [{ label: 'acc_z', values: [1, 2] }] }
-    expect(() => chartConfig({ kind: 'stats-mad', data })).toThrow(/"acc_z" has 2 values for 5 prefix sizes/)
+  it('rejects a series whose length does not match x, or an x that is not a number, naming the chart and the series', () => {
+    const data: SeriesChartData = { title: 'MAD', xLabel: 'rows', yLabel: 'mad', x: rows, series: [{ label: 'acc_z', values: [1, 2] }] }
+    expect(() => chartConfig({ kind: 'series', data })).toThrow('chart "MAD": series "acc_z" has 2 values for 5 x values')
+    const badX = { ...cvData, x: [1, NaN, 3, 4, 5] }
+    expect(() => chartConfig({ kind: 'series', data: badX })).toThrow(ApiError)
+    expect(() => chartConfig({ kind: 'series', data: badX })).toThrow(/x\[1\] is NaN/)
   })
 
   it('is deterministic and takes the headless settings', () => {
-    const a = chartConfig({ kind: 'stats-time', data: timeData }, { animation: false, responsive: false })
-    const b = chartConfig({ kind: 'stats-time', data: timeData }, { animation: false, responsive: false })
+    const a = chartConfig({ kind: 'series', data: timeData }, { animation: false, responsive: false })
+    const b = chartConfig({ kind: 'series', data: timeData }, { animation: false, responsive: false })
     expect(a.data).toEqual(b.data)
     expect(a.options?.animation).toBe(false)
     expect(a.options?.responsive).toBe(false)
-    const screen = chartConfig({ kind: 'stats-time', data: timeData })
+    const screen = chartConfig({ kind: 'series', data: timeData })
     expect(screen.options?.responsive).toBe(true)
     expect(screen.options?.animation).toBeUndefined()
     expect(screen.options?.maintainAspectRatio).toBe(true)
@@ -180,6 +205,74 @@ describe('chart configurations', () => {
     expect(formatNumber(1e-5)).toBe('10⁻⁵')
     expect(formatNumber(2.5e12)).toBe('2.5×10¹²')
     expect(formatNumber(0)).toBe('0')
+  })
+})
+
+describe('statistics charts', () => {
+  const data = { acc_x: [1, 3, 2, 8, 5, 4], acc_y: [10, 12, 11, 9, 13, 10] }
+  /** Two backends, the GPU missing at the first prefix. */
+  function twoBackends(path = '/data/ACC_001.csv'): StatsFileResult {
+    const file = statsFile(path, data, ['serial', 'gpu'], [2, 4, 6])
+    delete file.batches[0].backends.gpu
+    return file
+  }
+
+  it('draws time (log y), CV and MAD (linear) against the prefix sizes, titled with the file name', () => {
+    const file = twoBackends()
+    const { time, cv, mad } = statsChartSpecs(file)
+    for (const spec of [time, cv, mad]) {
+      expect(spec.kind).toBe('series')
+      if (spec.kind !== 'series') continue
+      expect(spec.data.x).toEqual([2, 4, 6])
+      expect(spec.data.xLabel).toBe('rows')
+      expect(spec.data.title).toMatch(/ — ACC_001\.csv$/)
+    }
+    if (time.kind !== 'series' || cv.kind !== 'series' || mad.kind !== 'series') return
+    expect(time.data).toMatchObject({ title: 'Time vs prefix size — ACC_001.csv', yLabel: 'time (ms)', logY: true })
+    expect(cv.data).toMatchObject({ title: 'Coefficient of variation vs prefix size — ACC_001.csv', yLabel: 'coefficient of variation', logY: false })
+    expect(mad.data).toMatchObject({ title: 'Median absolute deviation vs prefix size — ACC_001.csv', yLabel: 'median absolute deviation', logY: false })
+
+    // One line per backend, a gap where the GPU did not run.
+    expect(time.data.series).toEqual([
+      { label: 'serial', values: file.batches.map((b) => b.backends.serial.compute_ms) },
+      { label: 'gpu', values: [null, file.batches[1].backends.gpu.compute_ms, file.batches[2].backends.gpu.compute_ms] },
+    ])
+    // Per column and backend when several backends ran.
+    expect(cv.data.series.map((s) => s.label)).toEqual(['acc_x · serial', 'acc_x · gpu', 'acc_y · serial', 'acc_y · gpu'])
+    expect(cv.data.series[0].values).toEqual(file.batches.map((b) => b.backends.serial.columns.acc_x.cv))
+    expect(mad.data.series[3].values).toEqual([null, file.batches[1].backends.gpu.columns.acc_y.mad, file.batches[2].backends.gpu.columns.acc_y.mad])
+
+    // The dashboard draws them: time on a log axis, CV on a linear one.
+    expect(chartConfig(time).options!.scales!.y!.type).toBe('logarithmic')
+    expect(chartConfig(cv).options!.scales!.y!.type).toBe('linear')
+  })
+
+  it('labels lines by column alone when one backend ran, and finds backends and columns that appear only in batches', () => {
+    const one = statsFile('C:\\data\\run.csv', data, ['simd'], [3, 6])
+    const { cv } = statsChartSpecs(one)
+    if (cv.kind !== 'series') return expect.unreachable()
+    expect(cv.data.series.map((s) => s.label)).toEqual(['acc_x', 'acc_y'])
+    expect(cv.data.title).toBe('Coefficient of variation vs prefix size — run.csv')
+
+    const file = twoBackends()
+    file.batches[2].backends.workers = { compute_ms: 1, columns: { acc_z: { cv: 1, mad: 1, median: 1 } } }
+    expect(backendsOf(file)).toEqual(['serial', 'gpu', 'workers'])
+    expect(columnsOf(file)).toEqual(['acc_x', 'acc_y', 'acc_z'])
+  })
+
+  it('names every file\'s three charts by the file\'s stem, numbering stems that two inputs share', () => {
+    const result = { files: [twoBackends('/a/ACC.csv'), twoBackends('/b/ACC.csv'), twoBackends('/c/other.data.csv')], failed: [], skipped: [] }
+    const charts = statsCharts(result)
+    expect(charts.map((c) => c.name)).toEqual([
+      '1-ACC-time', '1-ACC-cv', '1-ACC-mad',
+      '2-ACC-time', '2-ACC-cv', '2-ACC-mad',
+      'other.data-time', 'other.data-cv', 'other.data-mad',
+    ])
+    expect(charts[3].spec).toEqual(statsChartSpecs(result.files[1]).time)
+    // The workload's definition draws the same charts (the CLI's --out and the dashboard).
+    expect(statsWorkload.charts(result)).toEqual(charts)
+    // Files that failed have no charts.
+    expect(statsCharts({ files: [], failed: [{ path: '/d/bad.csv', error: { code: 'invalid-input', message: 'bad' } }], skipped: [] })).toEqual([])
   })
 })
 
@@ -236,7 +329,7 @@ function checkXml(svg: string): string[] {
 
 describe('headless rendering', () => {
   it('renders a PNG of the requested size with a white background, a title, and the data drawn', async () => {
-    const png = await renderChart({ kind: 'stats-time', data: timeData }, 'png', { width: 800, height: 500 })
+    const png = await renderChart({ kind: 'series', data: timeData }, 'png', { width: 800, height: 500, pixelRatio: 1 })
     expect(pngSize(png)).toEqual({ width: 800, height: 500 })
     const img = await pixels(png)
     const white = (r: number, g: number, b: number) => r === 255 && g === 255 && b === 255
@@ -250,8 +343,13 @@ describe('headless rendering', () => {
   })
 
   it('honours the default size and the pixel ratio', async () => {
+    // By default the screen's layout size, at twice the pixels, for print.
     const png = await renderChart(roofline, 'png')
-    expect(pngSize(png)).toEqual({ width: DEFAULT_CHART_SIZE.width, height: DEFAULT_CHART_SIZE.height })
+    const ratio = DEFAULT_CHART_SIZE.pixelRatio ?? 1
+    expect(pngSize(png)).toEqual({ width: DEFAULT_CHART_SIZE.width * ratio, height: DEFAULT_CHART_SIZE.height * ratio })
+    expect(DEFAULT_CHART_SIZE.width / DEFAULT_CHART_SIZE.height).toBeCloseTo(1.6, 2)
+    expect(pngSize(await renderChart(roofline, 'png', { width: 400, height: 250 }))).toEqual({ width: 400 * ratio, height: 250 * ratio })
+    expect(pngSize(await renderChart(roofline, 'png', { width: 400, height: 250, pixelRatio: 1 }))).toEqual({ width: 400, height: 250 })
     const sharp = await renderChart(roofline, 'png', { width: 400, height: 250, pixelRatio: 2 })
     expect(pngSize(sharp)).toEqual({ width: 800, height: 500 })
     const img = await pixels(sharp)
@@ -259,17 +357,18 @@ describe('headless rendering', () => {
   })
 
   it('renders true vector SVG that rasterizes to the same chart', async () => {
-    const bytes = await renderChart({ kind: 'stats-cv', data: cvData }, 'svg', { width: 640, height: 400 })
+    const bytes = await renderChart({ kind: 'series', data: cvData }, 'svg', { width: 640, height: 400 })
     const svg = new TextDecoder().decode(bytes)
     expect(svg).toMatch(/<svg [^>]*width="640"[^>]*height="400"/)
     expect(svg).toMatch(/<svg [^>]*viewBox="0 0 640 400"/)
     const names = checkXml(svg)
     expect(names[0]).toBe('svg')
     expect(names.filter((n) => n === 'path').length).toBeGreaterThan(50)
-    // No embedded bitmap; text is outlined as paths so the file needs no fonts.
+    // No embedded bitmap; text stays text (editable, searchable), without ligatures ("fi" of "Coefficient").
     expect(names).not.toContain('image')
     expect(svg).not.toContain('data:image')
-    expect(names).not.toContain('text')
+    const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])
+    expect(texts).toEqual(expect.arrayContaining(['Coefficient of variation vs prefix size', 'rows', 'coefficient of variation', 'acc_x', 'acc_y']))
 
     const img = await pixels(bytes)
     expect([img.width, img.height]).toEqual([640, 400])
@@ -280,6 +379,7 @@ describe('headless rendering', () => {
   it('rejects sizes it cannot draw', async () => {
     await expect(renderChart(roofline, 'png', { width: 0, height: 100 })).rejects.toThrow(/width must be a whole number.*got 0/)
     await expect(renderChart(roofline, 'svg', { width: 100.5, height: 100 })).rejects.toThrow(ApiError)
+    await expect(renderChart(roofline, 'png', { width: 10_000, height: 100, pixelRatio: 2 })).rejects.toThrow(/width × pixel ratio must be a whole number.*got 20000/)
   })
 })
 

@@ -1,96 +1,202 @@
 import { describe, expect, it } from 'vitest'
-import { JobManager, type JobRunners } from '../../src/main/backend/jobs'
+import { JobManager, type JobControl } from '../../src/main/backend/jobs'
 import type { JobEvent } from '../../src/shared/jobs'
-import type { DeviceBenchResult } from '../../src/shared/device'
+import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-function runners(overrides: Partial<JobRunners>): JobRunners {
-  const never = { lane: 'cpu' as const, run: async () => Promise.reject(new Error('unused')) }
-  return { 'bench-device': never, stats: never, ...overrides } as JobRunners
+/** A minimal envelope carrying `results`. */
+function envelopeOf<R>(results: R, workload = 'device'): ResultEnvelope<R> {
+  return {
+    workload,
+    paralabVersion: '0.0.0-test',
+    createdAt: new Date(0).toISOString(),
+    params: {},
+    input: { files: [] },
+    host: { cpu: 'test', cores: 1, memoryBytes: 1, os: 'test', node: 'v0' },
+    timings: {},
+    results,
+  }
 }
 
 describe('JobManager', () => {
-  it('emits progress then the typed result', async () => {
-    const jobs = new JobManager(
-      runners({
-        'bench-device': {
-          lane: 'cpu',
-          run: async (_p, ctx) => {
-            ctx.progress({ phase: 'working', fraction: 0.5 })
-            return { read_bandwidth_GB_per_s: 1 } as DeviceBenchResult
-          },
-        },
-      }),
-    )
+  it('emits progress then done with the envelope, naming the workload', async () => {
+    const jobs = new JobManager()
     const events: JobEvent[] = []
     jobs.on('event', (e) => events.push(e))
-    const id = jobs.start('bench-device', {})
-    const result = await jobs.result<'bench-device'>(id)
-    expect(result.read_bandwidth_GB_per_s).toBe(1)
+    const env = envelopeOf({ bench: { read_bandwidth_GB_per_s: 1 } })
+    const id = jobs.start({
+      workload: 'device',
+      lane: 'cpu',
+      run: async (ctx) => {
+        ctx.progress({ phase: 'working', fraction: 0.5, throughput: { value: 3, unit: 'GB/s' } })
+        return env
+      },
+    })
+    const result = await jobs.result(id)
+    expect(result).toBe(env)
     expect(events.map((e) => e.type)).toEqual(['progress', 'done'])
-    expect(events[0]).toMatchObject({ jobId: id, kind: 'bench-device', phase: 'working', fraction: 0.5 })
+    expect(events[0]).toEqual({ type: 'progress', jobId: id, workload: 'device', phase: 'working', fraction: 0.5, throughput: { value: 3, unit: 'GB/s' } })
+    expect(events[1]).toEqual({ type: 'done', jobId: id, workload: 'device', envelope: env })
+  })
+
+  it('throttles progress, but never the last step', async () => {
+    const jobs = new JobManager()
+    const events: JobEvent[] = []
+    jobs.on('event', (e) => events.push(e))
+    const id = jobs.start({
+      workload: 'stats',
+      lane: 'cpu',
+      run: async (ctx) => {
+        for (let i = 1; i <= 50; i++) ctx.progress({ phase: 'computing', fraction: i / 50 })
+        return envelopeOf({ files: [] }, 'stats')
+      },
+    })
+    await jobs.result(id)
+    const progress = events.filter((e): e is Extract<JobEvent, { type: 'progress' }> => e.type === 'progress')
+    // The first step goes out at once, the 48 after it within 100 ms are dropped, the last (fraction 1) goes out.
+    expect(progress.map((p) => p.fraction)).toEqual([1 / 50, 1])
+    expect(progress.every((p) => p.workload === 'stats')).toBe(true)
   })
 
   it('cancels through the AbortSignal and reports code "cancelled"', async () => {
     let sawAbort = false
-    const jobs = new JobManager(
-      runners({
-        'bench-device': {
-          lane: 'cpu',
-          run: (_p, ctx) =>
-            new Promise((_resolve, reject) =>
-              ctx.signal.addEventListener('abort', () => {
-                sawAbort = true
-                reject(new Error('stopped'))
-              }),
-            ),
-        },
-      }),
-    )
-    const id = jobs.start('bench-device', {})
+    let started!: () => void
+    const running = new Promise<void>((r) => (started = r))
+    const jobs = new JobManager()
+    const events: JobEvent[] = []
+    jobs.on('event', (e) => events.push(e))
+    const id = jobs.start({
+      workload: 'device',
+      lane: 'gpu',
+      run: (ctx: JobControl) =>
+        new Promise((_resolve, reject) => {
+          ctx.signal.addEventListener('abort', () => {
+            sawAbort = true
+            reject(new Error('stopped'))
+          })
+          started()
+        }),
+    })
     const outcome = jobs.result(id).catch((e) => e)
+    await running
     expect(jobs.cancel(id)).toBe(true)
     const err = await outcome
     expect(sawAbort).toBe(true)
-    expect(err).toMatchObject({ code: 'cancelled' })
+    expect(err).toMatchObject({ code: 'cancelled', message: 'cancelled' })
+    expect(events).toEqual([{ type: 'failed', jobId: id, workload: 'device', error: { code: 'cancelled', message: 'cancelled' } }])
     expect(jobs.cancel(id)).toBe(false)
+    expect(jobs.cancel('no-such-job')).toBe(false)
+    await expect(jobs.result('no-such-job')).rejects.toMatchObject({ code: 'invalid-argument' })
   })
 
-  it('runs GPU jobs one at a time, in order', async () => {
-    const log: string[] = []
-    const gpuJob = {
-      lane: 'gpu' as const,
-      run: async (p: { repeats?: number }) => {
-        log.push(`start ${p.repeats}`)
-        await sleep(30)
-        log.push(`end ${p.repeats}`)
-        return {} as DeviceBenchResult
+  it('ends a cancelled job that kept some results as cancelled, with them', async () => {
+    const jobs = new JobManager()
+    const events: JobEvent[] = []
+    jobs.on('event', (e) => events.push(e))
+    const partial = { ...envelopeOf({ files: [] }, 'stats'), partial: true }
+    const id = jobs.start({ workload: 'stats', lane: 'cpu', run: async () => partial })
+    expect(await jobs.result(id)).toBe(partial)
+    expect(events).toEqual([{ type: 'failed', jobId: id, workload: 'stats', error: { code: 'cancelled', message: 'cancelled' }, partial }])
+  })
+
+  it('cancels a GPU job waiting in the lane before it starts', async () => {
+    const jobs = new JobManager()
+    let release!: () => void
+    const firstRunning = new Promise<void>((started) => {
+      jobs.start({
+        workload: 'device',
+        lane: 'gpu',
+        run: () =>
+          new Promise((r) => {
+            release = () => r(envelopeOf(1))
+            started()
+          }),
+      })
+    })
+    let secondRan = false
+    const second = jobs.start({
+      workload: 'device',
+      lane: 'gpu',
+      run: async () => {
+        secondRan = true
+        return envelopeOf(2)
       },
-    }
-    const jobs = new JobManager(runners({ 'bench-device': gpuJob }))
-    const a = jobs.start('bench-device', { repeats: 1 })
-    const b = jobs.start('bench-device', { repeats: 2 })
-    await Promise.all([jobs.result(a), jobs.result(b)])
-    expect(log).toEqual(['start 1', 'end 1', 'start 2', 'end 2'])
+    })
+    const secondOutcome = jobs.result(second).catch((e) => e)
+    await firstRunning
+    expect(jobs.cancel(second)).toBe(true)
+    release()
+    expect(await secondOutcome).toMatchObject({ code: 'cancelled' })
+    expect(secondRan).toBe(false)
+  })
+
+  it('runs GPU jobs one at a time, in order, while CPU jobs run beside them', async () => {
+    const log: string[] = []
+    const jobs = new JobManager()
+    const job = (name: string, lane: 'gpu' | 'cpu', ms: number) =>
+      jobs.start({
+        workload: 'stats',
+        lane,
+        run: async () => {
+          log.push(`start ${name}`)
+          await sleep(ms)
+          log.push(`end ${name}`)
+          return envelopeOf(name, 'stats')
+        },
+      })
+    const a = job('gpu 1', 'gpu', 40)
+    const b = job('gpu 2', 'gpu', 10)
+    const c = job('cpu', 'cpu', 5)
+    const done = await Promise.all([jobs.result(a), jobs.result(b), jobs.result(c)])
+    expect(done.map((e) => e.results)).toEqual(['gpu 1', 'gpu 2', 'cpu'])
+    expect(log.filter((l) => l.includes('gpu'))).toEqual(['start gpu 1', 'end gpu 1', 'start gpu 2', 'end gpu 2'])
+    // The CPU job neither waited for the GPU lane nor held it up.
+    expect(log.indexOf('end cpu')).toBeLessThan(log.indexOf('end gpu 1'))
   })
 
   it('a failing job reports its error and does not block the GPU lane', async () => {
     let calls = 0
-    const jobs = new JobManager(
-      runners({
-        'bench-device': {
-          lane: 'gpu',
-          run: async () => {
-            if (calls++ === 0) throw Object.assign(new Error('GPU device lost: test'), { code: 'device-lost' })
-            return {} as DeviceBenchResult
-          },
-        },
-      }),
-    )
-    const first = jobs.start('bench-device', {})
-    const second = jobs.start('bench-device', {})
+    const jobs = new JobManager()
+    const events: JobEvent[] = []
+    jobs.on('event', (e) => events.push(e))
+    const spec = {
+      workload: 'device' as const,
+      lane: 'gpu' as const,
+      run: async () => {
+        if (calls++ === 0) throw Object.assign(new Error('GPU device lost: test'), { code: 'device-lost' })
+        return envelopeOf({})
+      },
+    }
+    const first = jobs.start(spec)
+    const second = jobs.start(spec)
+    const third = jobs.start({
+      ...spec,
+      run: async () => {
+        throw new TypeError('boom')
+      },
+    })
     await expect(jobs.result(first)).rejects.toMatchObject({ code: 'device-lost', message: 'GPU device lost: test' })
-    await expect(jobs.result(second)).resolves.toEqual({})
+    await expect(jobs.result(second)).resolves.toMatchObject({ results: {} })
+    // Anything else thrown becomes an 'internal' error with its message.
+    await expect(jobs.result(third)).rejects.toMatchObject({ code: 'internal', message: 'boom' })
+    expect(events.find((e) => e.jobId === first)).toEqual({
+      type: 'failed',
+      jobId: first,
+      workload: 'device',
+      error: { code: 'device-lost', message: 'GPU device lost: test' },
+    })
+    expect(events.find((e) => e.jobId === second)?.type).toBe('done')
+  })
+
+  it('cancelAll stops every running job', async () => {
+    const jobs = new JobManager()
+    const hang = (ctx: JobControl) => new Promise<ResultEnvelope>((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))))
+    const a = jobs.start({ workload: 'stats', lane: 'cpu', run: hang })
+    const b = jobs.start({ workload: 'device', lane: 'gpu', run: hang })
+    const outcomes = Promise.all([jobs.result(a).catch((e) => e.code), jobs.result(b).catch((e) => e.code)])
+    await sleep(5)
+    jobs.cancelAll()
+    expect(await outcomes).toEqual(['cancelled', 'cancelled'])
   })
 })

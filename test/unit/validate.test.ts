@@ -19,7 +19,19 @@ describe('validateRequest', () => {
 
   it.each([
     ['nope', [], /method must be one of/],
+    [42, [], /method must be one of .*; got 42/],
     ['deviceInfo', [1], /deviceInfo takes 0 argument/],
+    ['deviceInfo', 'x', /args must be a list/],
+  ])('%j %j is not an API call: bad-request', (method, args, message) => {
+    expect(ok(method as string, args as unknown[])).toThrow(message as RegExp)
+    try {
+      validateRequest(method, args)
+    } catch (e) {
+      expect((e as { code: string }).code).toBe('bad-request')
+    }
+  })
+
+  it.each([
     ['startJob', ['mine-bitcoin', {}], /unknown workload "mine-bitcoin"; known: device, stats/],
     ['startJob', ['stats', { ...statsParams, backends: ['cuda'] }], /stats: parameter backends must be a non-empty list of serial, simd, workers, workers-simd, gpu; got \["cuda"\]/],
     ['startJob', ['stats', { ...statsParams, repeat: 0 }], /stats: parameter repeat must be an integer in 1…1000; got 0/],

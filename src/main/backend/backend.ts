@@ -92,11 +92,12 @@ export class Backend {
   async example(id: WorkloadId): Promise<ExampleSetup> {
     const engine = this.engine(id)
     const { example, params } = engine.definition
+    // One making at a time per workload; once settled, the next request checks the files again.
     let made = this.examples.get(id)
     if (!made) {
       made = this.makeExample(engine)
       this.examples.set(id, made)
-      made.catch(() => this.examples.delete(id))
+      void made.finally(() => this.examples.delete(id)).catch(() => {})
     }
     const files = await this.files.allow(await made)
     const fileParam = Object.entries(params).find(([, spec]) => spec.type === 'files')?.[0]

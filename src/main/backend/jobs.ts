@@ -60,7 +60,7 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
       return spec.run(control)
     }
     const job: Job = { workload, controller, outcome: Promise.resolve(), finished: false }
-    job.outcome = (spec.lane === 'gpu' ? this.queueOnGpu(execute) : execute()).then(
+    job.outcome = (spec.lane === 'gpu' ? this.queueOnGpu(execute, controller.signal) : execute()).then(
       (envelope) => {
         // A cancelled job that kept results ends as cancelled, with them.
         if (envelope.partial) this.finish(job, { type: 'failed', jobId, workload, error: new ApiError('cancelled', 'cancelled').toJSON(), partial: envelope })
@@ -97,10 +97,19 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     for (const job of this.jobs.values()) job.controller.abort()
   }
 
-  private queueOnGpu<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.gpuLane.then(fn, fn)
+  /** Runs `fn` after the GPU jobs ahead; a job cancelled while it waits ends at once. */
+  private queueOnGpu<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    let started = false
+    const start = () => {
+      started = true
+      return fn()
+    }
+    const next = this.gpuLane.then(start, start)
     this.gpuLane = next.catch(() => undefined)
-    return next
+    const cancelledWhileWaiting = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => !started && reject(new ApiError('cancelled', 'cancelled')), { once: true }),
+    )
+    return Promise.race([next, cancelledWhileWaiting])
   }
 
   private finish(job: Job, event: JobEvent): void {

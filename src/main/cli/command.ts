@@ -31,7 +31,7 @@ export function parse(cmd: Command, argv: string[]): { values: Record<string, an
 }
 
 export function helpText(cmd: Command): string {
-  return `${cmd.summary}\n\nUsage: ${cmd.usage}\n\n${cmd.help}${cmd.help ? '\n' : ''}  -h, --help  show this help\n`
+  return `${cmd.summary}\n\nUsage: ${cmd.usage}\n\n${cmd.help}${cmd.help ? '\n\n' : ''}  -h, --help  show this help\n`
 }
 
 /** A whole number option within bounds, or a usage error naming the option. */

@@ -11,8 +11,10 @@ export type { DashboardApi } from './types'
 export function createApi(win: Window = window): DashboardApi {
   if (win.paralab) return electronApi(win.paralab)
   const token = new URLSearchParams(win.location.search).get('token')
-  const scheme = win.location.protocol === 'https:' ? 'wss' : 'ws'
-  const where = `${scheme}://${win.location.host}${WIRE_PATH}`
+  // The socket lives beside the page (`serve` serves the dashboard under a path of its own).
+  const socket = new URL(WIRE_PATH, win.location.href)
+  socket.protocol = win.location.protocol === 'https:' ? 'wss:' : 'ws:'
+  const where = socket.href
   if (!token)
     return unreachableApi(
       `This page's address has no session token, so it cannot reach the Paralab server at ${where}. Open the address that \`paralab serve\` printed (it ends in ?token=…).`,

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { intOption, UsageError, type Command } from '../command'
+import { intOption, type Command } from '../command'
 import { startServer } from '../../serve'
 
 export const serveCommand: Command = {
@@ -16,10 +16,7 @@ export const serveCommand: Command = {
     const port = intOption(values.port, 'port', 0, 65535)
     const dataDirs: string[] = values.data ?? []
     if (dataDirs.length === 0) process.stderr.write('note: no --data folder given: the dashboard can open no files\n')
-    const server = await startServer({ port, dataDirs, rendererDir: rendererDir() }).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use`)
-      throw e
-    })
+    const server = await startServer({ port, dataDirs, rendererDir: rendererDir() })
     process.stdout.write(`Paralab dashboard: ${server.url}\n`)
     process.stderr.write('Press Ctrl-C to stop.\n')
     await new Promise<void>((resolve) => {

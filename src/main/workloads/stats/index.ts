@@ -19,7 +19,8 @@ export const statsEngine: WorkloadEngine<'stats'> = {
   run: runStatsJob,
   async makeExample(dir, signal) {
     const [file] = statsWorkload.example.files
-    await generateAccCsv(join(dir, file), { rows: EXAMPLE_ROWS, seed: 1, signal })
+    // Seeded and written atomically: a concurrent maker writes the same bytes.
+    await generateAccCsv(join(dir, file), { rows: EXAMPLE_ROWS, seed: 1, signal, force: true })
   },
   cli: {
     describe: describeStats,

@@ -284,7 +284,7 @@ describe('loadCsv errors', () => {
     path = file('\r\n1,2\n')
     await invalid(load(path), `${path}:1: the header line is empty`)
     path = file(lines(3).join('\n'))
-    await invalid(load(path, ['acc_x', 'acc_q']), `${path}: no column "acc_q"; columns are: datetime, acc_x, acc_y, acc_z`)
+    await invalid(load(path, ['acc_x', 'acc_q']), `${path}: no column "acc_q"; columns are: "datetime", "acc_x", "acc_y", "acc_z"`)
   })
 
   it('says that line breaks inside quoted fields are not supported', async () => {

@@ -159,6 +159,20 @@ describe('StatsView form', () => {
     expect(wrapper.findAll('[data-testid="stats-file-list"] input')).toHaveLength(3)
   })
 
+  it('lists but does not tick opened files that are not CSV', async () => {
+    const api = fakeApi()
+    api.opened = [
+      { path: '/home/ana/notes.txt', name: 'notes.txt', bytes: 10 },
+      { path: '/home/ana/ACC_003.CSV', name: 'ACC_003.CSV', bytes: 2048 },
+    ]
+    const { wrapper } = mountWith(StatsView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="stats-open"]').trigger('click')
+    await flushPromises()
+    expect(checkbox(wrapper, 'stats-file-notes.txt').element.checked).toBe(false)
+    expect(checkbox(wrapper, 'stats-file-ACC_003.CSV').element.checked).toBe(true)
+  })
+
   it('takes dropped files by their path in the desktop app, and explains why not in a browser', async () => {
     const drop = (w: VueWrapper, file: File) =>
       w.get('.file-picker').trigger('drop', { dataTransfer: { files: [file] } })

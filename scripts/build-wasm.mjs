@@ -1,37 +1,44 @@
-// Compiles the AssemblyScript statistics kernels to out/wasm/stats.wasm.
+// Compiles each workload's AssemblyScript kernels, src/main/workloads/<id>/simd/assembly/index.ts,
+// to out/wasm/<id>.wasm (e.g. out/wasm/stats.wasm).
 // out/wasm sits beside out/main (which electron-vite empties on every build), so the bundled
 // CLI, the worker threads and tests running the sources all find it at one place.
 import asc from 'assemblyscript/asc'
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const entry = 'src/main/workloads/stats/simd/assembly/index.ts'
-const outFile = 'out/wasm/stats.wasm'
+const workloads = readdirSync(resolve(root, 'src/main/workloads'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(resolve(root, 'src/main/workloads', d.name, 'simd/assembly/index.ts')))
+  .map((d) => d.name)
+  .sort()
 
 mkdirSync(resolve(root, 'out/wasm'), { recursive: true })
-const { error, stderr } = await asc.main(
-  [
-    entry,
-    '--outFile', outFile,
-    '--optimizeLevel', '3',
-    '--shrinkLevel', '0',
-    '--noAssert',
-    '--runtime', 'stub',
-    // One shared memory holds the columns and every thread's scratch; the host grows it.
-    '--importMemory',
-    '--sharedMemory',
-    '--initialMemory', '1',
-    '--maximumMemory', '65536',
-    '--enable', 'simd,threads',
-    '--baseDir', root,
-  ],
-  {},
-)
-if (error) {
-  console.error(stderr.toString())
-  console.error(`build-wasm: ${entry} failed: ${error.message}`)
-  process.exit(1)
+for (const id of workloads) {
+  const entry = `src/main/workloads/${id}/simd/assembly/index.ts`
+  const outFile = `out/wasm/${id}.wasm`
+  const { error, stderr } = await asc.main(
+    [
+      entry,
+      '--outFile', outFile,
+      '--optimizeLevel', '3',
+      '--shrinkLevel', '0',
+      '--noAssert',
+      '--runtime', 'stub',
+      // One shared memory holds the data and every thread's scratch; the host grows it.
+      '--importMemory',
+      '--sharedMemory',
+      '--initialMemory', '1',
+      '--maximumMemory', '65536',
+      '--enable', 'simd,threads',
+      '--baseDir', root,
+    ],
+    {},
+  )
+  if (error) {
+    console.error(stderr.toString())
+    console.error(`build-wasm: ${entry} failed: ${error.message}`)
+    process.exit(1)
+  }
+  console.log(`build-wasm: ${outFile}`)
 }
-console.log(`build-wasm: ${outFile}`)

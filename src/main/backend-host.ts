@@ -4,6 +4,7 @@ import { replyTo } from '../shared/rpc'
 import type { WireMessage } from '../shared/wire'
 import { Backend } from './backend/backend'
 import { apiHandlers, handleRequest } from './backend/api-handlers'
+import { defaultHistoryDir } from './backend/history'
 import type { HostRequest } from './host-protocol'
 import { ENGINES } from './workloads'
 
@@ -14,7 +15,7 @@ interface ParentPort {
 const port = (process as unknown as { parentPort: ParentPort }).parentPort
 
 // Only files the user picks (dialog or drag-and-drop) are readable.
-const backend = new Backend({ engines: ENGINES, dataDirs: [] })
+const backend = new Backend({ engines: ENGINES, dataDirs: [], historyDir: defaultHistoryDir() })
 const handlers = apiHandlers(backend)
 
 backend.jobs.on('event', (data) => port.postMessage({ event: 'job', data }))

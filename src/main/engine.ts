@@ -28,8 +28,8 @@ export interface EngineOutcome<R> {
 
 /** How the CLI presents a workload beyond what its definition declares. */
 export interface EngineCli<R> {
-  /** The results for people, on stdout (without --json). */
-  describe(results: R): string
+  /** The results for people, on stdout (without --json); the envelope carries the timings. */
+  describe(results: R, envelope: ResultEnvelope<R>): string
   /** What went wrong in a run that still finished (e.g. files that could not be read): the CLI prints them and exits 1. */
   failures?(results: R): string[]
   /** Commands that run this workload with some parameters fixed, e.g. `bench device` = `device --measure`. */

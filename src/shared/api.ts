@@ -58,6 +58,23 @@ export interface DataFile {
   bytes: number
 }
 
+/** One run in the history: a finished job's envelope, kept in the user's data folder. */
+export interface RunSummary {
+  id: string
+  workload: string
+  /** ISO 8601, when the job started. */
+  createdAt: string
+  /** One line: the input files and the backends timed, e.g. "acc.csv · serial, gpu". */
+  summary: string
+  /** Cancelled: the envelope holds only what had finished. */
+  partial: boolean
+  /** Finished in this backend since it started, rather than in an earlier session. */
+  thisSession: boolean
+}
+
+/** What a run id looks like: its start time, its workload and a random suffix (never a path). */
+export const RUN_ID_PATTERN = /^\d{8}T\d{9}Z-[a-z0-9-]{1,60}$/
+
 export interface ParalabApi {
   deviceInfo(): Promise<DeviceInfo>
   /** Starts a job running `workload`; the parameters are validated against its definition. */
@@ -71,10 +88,14 @@ export interface ParalabApi {
   openFiles(): Promise<DataFile[]>
   /** The workload's example (its input made on first use and made readable). */
   example(workload: WorkloadId): Promise<ExampleSetup>
+  /** The runs in the history, newest first (`paralab serve` and the desktop app keep them; the CLI does not). */
+  listRuns(): Promise<RunSummary[]>
+  /** A run's envelope, by the id listRuns gave. */
+  openRun(id: string): Promise<ResultEnvelope>
   /** Subscribes to progress and completion of every job; returns the unsubscribe function. */
   onJobEvent(listener: (event: JobEvent) => void): () => void
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles', 'example'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles', 'example', 'listRuns', 'openRun'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

@@ -1,6 +1,6 @@
 // Argument checks for every API request, shared by both transports (IPC and WebSocket):
 // whatever crosses a process boundary is untrusted until it passes here.
-import { API_METHODS, CHART_SIZE_LIMITS, type ApiMethod } from './api'
+import { API_METHODS, CHART_SIZE_LIMITS, RUN_ID_PATTERN, type ApiMethod } from './api'
 import { ApiError } from './errors'
 import { CHART_KINDS } from './charts/spec'
 import { workload } from './workloads'
@@ -87,6 +87,14 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
     arity: 1,
     check([id]) {
       workload(id)
+    },
+  },
+  listRuns: { arity: 0 },
+  openRun: {
+    arity: 1,
+    check([id]) {
+      // Names a file in the history folder: only the shape listRuns gives, never a path.
+      if (typeof id !== 'string' || !RUN_ID_PATTERN.test(id)) fail(`id must be a run id from listRuns; got ${quote(id)}`)
     },
   },
 }

@@ -134,7 +134,7 @@ describe('paralab stats', () => {
     const files = ['a.csv', 'b.csv'].map((f) => join(data, f))
     const env = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
     // The envelope, every result table as CSV, and each file's three charts as SVG and PNG.
-    const charts = ['a', 'b'].flatMap((s) => ['cv', 'mad', 'time'].flatMap((c) => [`${s}-${c}.png`, `${s}-${c}.svg`]))
+    const charts = ['a', 'b'].flatMap((s) => ['cv', 'mad', 'speedup', 'time'].flatMap((c) => [`${s}-${c}.png`, `${s}-${c}.svg`]))
     const tables = statsWorkload.tables(env.results).map((t) => `${t.name}.csv`)
     expect(tables).toContain('results.csv')
     expect(written).toEqual([...charts, ...tables, 'results.json'].sort())

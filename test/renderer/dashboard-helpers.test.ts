@@ -73,11 +73,12 @@ describe('stats chart specs', () => {
       { label: 'serial', values: [file.batches[0].backends.serial.compute_ms, file.batches[1].backends.serial.compute_ms] },
       { label: 'gpu', values: [null, file.batches[1].backends.gpu.compute_ms] },
     ])
-    expect(cv.data.series[1]).toEqual({ label: 'acc_x · gpu', values: [null, file.columns.acc_x.cv] })
+    // The GPU's gap sets it apart from serial: a line of its own, the column's colour, its own dash.
+    expect(cv.data.series[1]).toEqual({ label: 'acc_x · gpu', values: [null, file.columns.acc_x.cv], color: 0, dash: 1 })
     expect(cv.data.title).toBe('Coefficient of variation vs prefix size — ACC_001.csv')
     // Times span orders of magnitude between backends: a log axis; CV is compared on a linear one.
     expect([time.data.logY, cv.data.logY]).toEqual([true, false])
-    expect([time.data.xLabel, time.data.yLabel]).toEqual(['rows', 'time (ms)'])
+    expect([time.data.xLabel, time.data.yLabel]).toEqual(['prefix size (rows)', 'time (ms)'])
   })
 })
 

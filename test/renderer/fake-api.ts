@@ -1,10 +1,11 @@
 // An in-memory stand-in for the backend, implementing the dashboard's API: it records calls and lets
 // a test play job events. The end-to-end tests drive the real backend; these check the dashboard.
-import type { ChartExportRequest, DataFile, ExampleSetup, ExportResult, ResultsExportRequest } from '../../src/shared/api'
+import type { ChartExportRequest, DataFile, ExampleSetup, ExportResult, ResultsExportRequest, RunSummary } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
 import type { JobEvent } from '../../src/shared/jobs'
 import { workload as definitionOf, type InputOf, type WorkloadId } from '../../src/shared/workloads'
 import type { ParamSpec } from '../../src/shared/workloads/schema'
+import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
 import type { DashboardApi } from '../../src/renderer/api/types'
 
 /** Where the fake "makes" examples' input files. */
@@ -27,12 +28,15 @@ export class FakeApi implements DashboardApi {
   /** When set, example() rejects with it (e.g. the cache folder is not writable). */
   exampleFailure: unknown = null
   dropFiles?: (files: File[]) => Promise<DataFile[]>
+  /** The run history, newest first: what listRuns answers, and the envelope openRun gives for each id. */
+  runs: { summary: RunSummary; envelope: ResultEnvelope }[] = []
 
   readonly started: { workload: WorkloadId; params: unknown; jobId: string }[] = []
   readonly cancelled: string[] = []
   readonly chartExports: ChartExportRequest[] = []
   readonly resultExports: ResultsExportRequest[] = []
   readonly examples: WorkloadId[] = []
+  readonly openedRuns: string[] = []
   private readonly listeners = new Set<(event: JobEvent) => void>()
   private nextJob = 1
 
@@ -66,6 +70,21 @@ export class FakeApi implements DashboardApi {
     this.examples.push(workload)
     if (this.exampleFailure) throw this.exampleFailure
     return exampleSetup(workload)
+  }
+  async listRuns(): Promise<RunSummary[]> {
+    return this.runs.map((r) => r.summary)
+  }
+  async openRun(id: string): Promise<ResultEnvelope> {
+    this.openedRuns.push(id)
+    const run = this.runs.find((r) => r.summary.id === id)
+    if (!run) throw { code: 'invalid-argument', message: `no run "${id}" in the history` }
+    return run.envelope
+  }
+  /** Adds a run to the history as the backend keeps a finished job's envelope (newest first). */
+  keep(envelope: ResultEnvelope, more: Partial<RunSummary> = {}): RunSummary {
+    const summary: RunSummary = { id: `run-${this.runs.length + 1}`, workload: envelope.workload, createdAt: envelope.createdAt, summary: '', partial: !!envelope.partial, thisSession: true, ...more }
+    this.runs.unshift({ summary, envelope })
+    return summary
   }
   onJobEvent(listener: (event: JobEvent) => void): () => void {
     this.listeners.add(listener)

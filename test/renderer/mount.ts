@@ -15,7 +15,7 @@ export function mountWith(component: Component, api: FakeApi) {
 export interface DrawnChart {
   type: string
   data: { datasets: { label: string; data: { x: number; y: number }[] }[] }
-  options: { scales: Record<string, { type: string }>; plugins: { title: { text: string } } }
+  options: { scales: Record<string, { type: string; min?: number; max?: number; title?: { text: string } }>; plugins: { title: { text: string }; subtitle?: { text: string } } }
 }
 
 export function drawn(chart: { props(): unknown }): DrawnChart {

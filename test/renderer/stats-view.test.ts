@@ -296,7 +296,7 @@ describe('StatsView run and results', () => {
     expect(api.cancelled).toEqual(['job-1'])
   })
 
-  it('renders the reference table, the backend table and three charts from the result', async () => {
+  it('renders the reference table, the backend table and the charts from the result', async () => {
     const { api, wrapper } = await running()
     const file = statsFile('/data/small.csv', data, ['serial', 'gpu'], prefixes, 'f32')
     api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult(file)) })
@@ -311,21 +311,24 @@ describe('StatsView run and results', () => {
     expect(reference[1][0]).toBe('acc_y')
 
     const gpuRows = results.get('[data-testid="stats-result-backend-gpu"]').findAll('tr').map((r) => r.findAll('th, td').map((c) => c.text()))
-    expect(gpuRows[0].slice(0, 5)).toEqual(['gpu', 'f32', '20 ms', '1.5 ms', 'acc_x'])
+    // compute median, min, max (one run here), upload
+    expect(gpuRows[0].slice(0, 7)).toEqual(['gpu', 'f32', '20 ms', '20 ms', '20 ms', '1.5 ms', 'acc_x'])
     expect(gpuRows[0].slice(-2)).toEqual(['2×10⁻⁷', '2×10⁻⁸'])
     expect(gpuRows[1][0]).toBe('acc_y')
     expect(results.get('[data-testid="stats-result-backend-serial"]').text()).toContain('—') // no upload on the CPU
 
-    for (const kind of ['time', 'cv', 'mad']) expect(results.find(`[data-testid="stats-chart-${kind}"] canvas`).exists()).toBe(true)
+    for (const kind of ['time', 'speedup', 'cv', 'mad']) expect(results.find(`[data-testid="stats-chart-${kind}"] canvas`).exists()).toBe(true)
     const charts = wrapper.findAllComponents(Chart).map((c) => drawn(c))
-    expect(charts).toHaveLength(3)
-    const [time, cv, mad] = charts.map((c) => c.data)
+    expect(charts).toHaveLength(4)
+    const [time, , cv, mad] = charts.map((c) => c.data)
     expect(time.datasets.map((d) => d.label)).toEqual(['serial', 'gpu'])
     expect(time.datasets[1].data).toEqual(prefixes.map((p) => ({ x: p, y: file.batches[prefixes.indexOf(p)].backends.gpu.compute_ms })))
-    expect(cv.datasets.map((d) => d.label)).toEqual(['acc_x · serial', 'acc_x · gpu', 'acc_y · serial', 'acc_y · gpu'])
+    // Both backends computed the same CV and MAD here: a line per column, and a note saying so.
+    expect(cv.datasets.map((d) => d.label)).toEqual(['acc_x', 'acc_y'])
+    expect(charts[2].options.plugins.subtitle?.text).toBe('identical for serial, gpu')
     expect(mad.datasets[0].data.map((p) => p.y)).toEqual(file.batches.map((b) => b.backends.serial.columns.acc_x.mad))
     expect(charts[0].options.scales.y.type).toBe('logarithmic')
-    expect(charts[1].options.scales.y.type).toBe('linear')
+    expect(charts[2].options.scales.y.type).toBe('linear')
   })
 
   it('one backend: one chart series per column', async () => {

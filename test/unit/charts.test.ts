@@ -158,7 +158,7 @@ describe('chart configurations', () => {
     expect(chartConfig({ kind: 'series', data }).options!.scales!.x!.type).toBe('linear')
     const logged = chartConfig({ kind: 'series', data: { ...data, logX: true } }).options!.scales! as Record<string, { type: string; min?: number; max?: number }>
     expect(logged.x.type).toBe('logarithmic')
-    expect([logged.x.min, logged.x.max]).toEqual([100, 100_000])
+    expect([logged.x.min, logged.x.max]).toEqual([100, 50_000])
   })
 
   it('draws series on linear axes by default and leaves non-positive values out only on a log axis', () => {
@@ -224,13 +224,13 @@ describe('statistics charts', () => {
       expect(spec.kind).toBe('series')
       if (spec.kind !== 'series') continue
       expect(spec.data.x).toEqual([2, 4, 6])
-      expect(spec.data.xLabel).toBe('rows')
+      expect(spec.data.xLabel).toBe('prefix size (rows)')
       expect(spec.data.title).toMatch(/ — ACC_001\.csv$/)
     }
     if (time.kind !== 'series' || cv.kind !== 'series' || mad.kind !== 'series') return
     expect(time.data).toMatchObject({ title: 'Time vs prefix size — ACC_001.csv', yLabel: 'time (ms)', logY: true })
-    expect(cv.data).toMatchObject({ title: 'Coefficient of variation vs prefix size — ACC_001.csv', yLabel: 'coefficient of variation', logY: false })
-    expect(mad.data).toMatchObject({ title: 'Median absolute deviation vs prefix size — ACC_001.csv', yLabel: 'median absolute deviation', logY: false })
+    expect(cv.data).toMatchObject({ title: 'Coefficient of variation vs prefix size — ACC_001.csv', yLabel: 'coefficient of variation (std / mean, no unit)', logY: false })
+    expect(mad.data).toMatchObject({ title: 'Median absolute deviation vs prefix size — ACC_001.csv', yLabel: 'median absolute deviation (unit of the data)', logY: false })
 
     // One line per backend, a gap where the GPU did not run.
     expect(time.data.series).toEqual([

@@ -21,6 +21,8 @@ export function apiHandlers(backend: Backend): ApiHandlers {
     listDataFiles: () => backend.listDataFiles(),
     openFiles: () => backend.listDataFiles(),
     example: (workload) => backend.example(workload),
+    listRuns: () => backend.listRuns(),
+    openRun: (id) => backend.openRun(id),
   }
 }
 

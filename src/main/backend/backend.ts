@@ -2,11 +2,11 @@
 // it is given (the registry in src/main/workloads is handed in by the CLI, `serve` and the app).
 import { access, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ChartExportRequest, DataFile, ExampleSetup, ResultsExportRequest } from '../../shared/api'
+import type { ChartExportRequest, DataFile, ExampleSetup, ResultsExportRequest, RunSummary } from '../../shared/api'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
-import type { InputFile } from '../../shared/workloads/envelope'
+import type { InputFile, ResultEnvelope } from '../../shared/workloads/envelope'
 import { validateParams } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
@@ -15,6 +15,7 @@ import { chartImageSize, renderChart } from '../charts/render'
 import { DataAccess } from './data-files'
 import { envelope, inputFile } from './envelope'
 import { defaultExampleDir } from './examples'
+import { RunHistory } from './history'
 import { JobManager } from './jobs'
 
 /** A file produced in memory, ready to be saved or handed to the browser. */
@@ -33,6 +34,8 @@ export interface BackendOptions {
   dataDirs?: string[]
   /** Where examples' input files are made; default a per-user cache folder. */
   exampleDir?: string
+  /** Where finished jobs' envelopes are kept (the dashboards); undefined keeps none (one-off CLI runs). */
+  historyDir?: string
 }
 
 export class Backend {
@@ -41,11 +44,13 @@ export class Backend {
   private readonly engines: ReadonlyMap<string, AnyEngine>
   private readonly exampleDir: string
   private readonly examples = new Map<string, Promise<string[]>>()
+  private readonly history?: RunHistory
 
   constructor(opts: BackendOptions) {
     this.files = new DataAccess(opts.dataDirs)
     this.engines = new Map(opts.engines.map((e) => [e.definition.id, e]))
     this.exampleDir = opts.exampleDir ?? defaultExampleDir()
+    if (opts.historyDir !== undefined) this.history = new RunHistory(opts.historyDir)
   }
 
   deviceInfo(): Promise<DeviceInfo> {
@@ -79,7 +84,10 @@ export class Backend {
         }
         // The registry pairs each engine with its definition, so `valid` fits this engine's run.
         const outcome: EngineOutcome<unknown> = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
-        return envelope(def.id, valid, outcome, { createdAt, inputs, adapter })
+        const result = envelope(def.id, valid, outcome, { createdAt, inputs, adapter })
+        // Kept before the job's 'done' event, so a dashboard that lists runs then finds it.
+        await this.keep(result)
+        return result
       },
     })
   }
@@ -123,6 +131,15 @@ export class Backend {
     return this.files.allow(paths)
   }
 
+  listRuns(): Promise<RunSummary[]> {
+    return this.history?.list() ?? Promise.resolve([])
+  }
+
+  async openRun(id: string): Promise<ResultEnvelope> {
+    if (!this.history) throw new ApiError('invalid-argument', 'this backend keeps no run history')
+    return this.history.open(id)
+  }
+
   dispose(): void {
     this.jobs.cancelAll()
   }
@@ -132,6 +149,15 @@ export class Backend {
     const engine = this.engines.get(def.id)
     if (!engine) throw new ApiError('invalid-argument', `workload ${def.id} has no engine in this backend`)
     return engine
+  }
+
+  /** The history is a convenience: a full disk or a read-only folder must not fail the job. */
+  private async keep(result: ResultEnvelope): Promise<void> {
+    try {
+      await this.history?.save(result)
+    } catch (e) {
+      console.error(`paralab: the run was not kept in the history (${this.history?.dir}): ${e instanceof Error ? e.message : String(e)}`)
+    }
   }
 
   private tableText(req: ResultsExportRequest): string {

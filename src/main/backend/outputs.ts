@@ -54,7 +54,7 @@ async function render(env: ResultEnvelope, size: ChartSize = {}): Promise<{ name
   const results = env.results as never
   const files: { name: string; data: Uint8Array | string }[] = [{ name: 'results.json', data: JSON.stringify(env, null, 2) + '\n' }]
   for (const table of def.tables(results)) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
-  for (const chart of def.charts(results))
+  for (const chart of def.charts(results, env as never))
     for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
   return files
 }

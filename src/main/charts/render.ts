@@ -42,7 +42,11 @@ function loadRuntime(): Promise<{ canvas: CanvasModule; chartjs: ChartModule }> 
       throw new ApiError('internal', `chart export needs the @napi-rs/canvas native addon, which failed to load: ${e instanceof Error ? e.message : String(e)}`)
     }
     const chartjs = await import('chart.js')
-    chartjs.Chart.register(...chartjs.registerables)
+    const matrix = await import('chartjs-chart-matrix')
+    chartjs.Chart.register(...chartjs.registerables, matrix.MatrixController, matrix.MatrixElement)
+    // Bars with whiskers, as the 'bars' chart kind draws them.
+    const errorBars = await import('chartjs-chart-error-bars')
+    chartjs.Chart.register(errorBars.BarWithErrorBarsController, errorBars.BarWithErrorBar)
     ensureFonts(canvas.GlobalFonts)
     return { canvas, chartjs }
   })()

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine } from '../engine'
 import { checkOutputDir, writeOutputs } from '../backend/outputs'
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
@@ -143,7 +144,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       // A cancelled run prints what it had finished, and writes no result set.
       if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force, chartSize })
       if (values.json) writeJson(result)
-      else process.stdout.write((engine.cli.describe as (r: unknown) => string)(result.results))
+      else process.stdout.write((engine.cli.describe as (r: unknown, e: ResultEnvelope) => string)(result.results, result))
       if (result.partial) {
         process.stderr.write('paralab: cancelled; the results above are what had finished\n')
         return 130

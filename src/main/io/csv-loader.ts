@@ -1,14 +1,16 @@
 // Loads numeric columns of a CSV file with worker threads: the data is cut into byte ranges of
-// whole lines, threads parse ranges straight into shared memory lent for each range, and the
-// loader appends those chunks to the columns in row order and lends the memory again.
+// whole lines, and threads parse ranges and place their values straight into the shared columns,
+// in row order (csv/ordered-columns.ts). Range sizes and threads are planned so that the memory
+// the threads hold besides the columns stays bounded at any core count (csv/plan.ts).
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../shared/errors'
 import { throwIfAborted } from '../../shared/cancel'
 import { withPool } from '../workers/pool'
-import { ColumnSink } from './csv/column-sink'
-import { csvError, nameList, quoteText } from './csv/errors'
+import { csvError, ioError, nameList, openForReading, quoteText } from './csv/errors'
 import { readHeader } from './csv/header'
 import type { RangeResult, RangeTask } from './csv/parse-range'
+import { PLACED, columnViews, createOrderedColumns, overflowOf, rangeState } from './csv/ordered-columns'
+import { lineDensity, planLoad } from './csv/plan'
 import { splitRanges } from './csv/ranges'
 
 export interface CsvColumn {
@@ -26,6 +28,9 @@ export interface CsvTable {
   header: string[]
   columns: Record<string, CsvColumn>
   load_ms: number
+  /** Worker threads that parsed it (planned from the cores and the memory budget) and the range size. */
+  threads: number
+  rangeBytes: number
 }
 
 export interface CsvProgress {
@@ -40,13 +45,12 @@ export interface LoadCsvOptions {
   progress?: (p: CsvProgress) => void
   /** Worker threads; default os.availableParallelism(). */
   threads?: number
-  /** Bytes per range handed to a thread (default 16 MiB): smaller gives smoother progress. */
+  /** Bytes per range handed to a thread (default: planned from the memory budget, 1–16 MiB). */
   rangeBytes?: number
   /** Bytes a thread reads at a time (default 256 KiB, to parse from the cache). */
   blockBytes?: number
 }
 
-const DEFAULT_RANGE_BYTES = 16 * 1024 * 1024
 const DEFAULT_BLOCK_BYTES = 256 * 1024
 
 /** The header's column names, trimmed. */
@@ -58,7 +62,7 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
   const t0 = performance.now()
   const { signal, progress } = opts
   const threads = positive('threads', opts.threads ?? availableParallelism())
-  const rangeBytes = positive('rangeBytes', opts.rangeBytes ?? DEFAULT_RANGE_BYTES)
+  if (opts.rangeBytes !== undefined) positive('rangeBytes', opts.rangeBytes)
   const blockBytes = positive('blockBytes', opts.blockBytes ?? DEFAULT_BLOCK_BYTES)
   throwIfAborted(signal)
   const head = await readHeader(path)
@@ -69,13 +73,22 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
     if (at < 0) throw csvError(path, undefined, `no column ${quoteText(name)}; columns are: ${nameList(head.names)}`)
     slots[at] = slot
   })
-  const ranges = await splitRanges(path, head.dataStart, head.bytes, rangeBytes)
+  const plan = planLoad({
+    dataBytes: head.bytes - head.dataStart,
+    threads,
+    valuesPerByte: opts.rangeBytes === undefined ? wanted.length * (await probeDensity(path, head.dataStart, head.bytes)) : 0,
+    rangeBytes: opts.rangeBytes,
+  })
+  const ranges = await splitRanges(path, head.dataStart, head.bytes, plan.rangeBytes)
   throwIfAborted(signal)
 
-  // Rows take at least one byte per field, which bounds the values of a column and of a range.
+  // Rows take at least one byte per field, which bounds the values of a column.
   const fields = head.names.length
-  const sinks = wanted.map(() => new ColumnSink(Math.floor((head.bytes - head.dataStart) / fields) + 1))
-  const chunkValues = ranges.reduce((most, r) => Math.max(most, Math.floor((r.end - r.start) / fields) + 1), 0)
+  const threadCount = Math.max(1, Math.min(plan.threads, ranges.length))
+  // Two chunk slots per thread: one being parsed into, one waiting for its place.
+  const rangeValues = Math.floor(Math.max(0, ...ranges.map((r) => r.end - r.start)) / fields) + 1
+  const placed = createOrderedColumns(wanted.length, ranges.length, Math.floor((head.bytes - head.dataStart) / fields) + 1, rangeValues, 2 * threadCount)
+  const counts = wanted.map(() => 0)
   const missing = wanted.map(() => 0)
   let rows = 0
   let bytesRead = head.dataStart
@@ -83,58 +96,64 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
   progress?.({ bytesRead, totalBytes: head.bytes, rows: 0 })
 
   if (ranges.length > 0) {
-    // Chunk memory for the ranges in flight, reused: untouched pages of it cost nothing.
-    const free: SharedArrayBuffer[][] = []
-    const lend = () => free.pop() ?? wanted.map(() => new SharedArrayBuffer(chunkValues * 8))
-    await withPool('csv-worker', Math.min(threads, ranges.length), signal, async (pool) => {
-      // A window of queued ranges keeps the threads busy while bounding the chunks in flight;
-      // results are read in order, so the first problem in the file is the one reported.
-      const window = threads * 2
-      const pending: { output: SharedArrayBuffer[]; result: Promise<{ ok: RangeResult } | { error: unknown }> }[] = []
-      let submitted = 0
-      const submit = (upTo: number) => {
-        for (; submitted < Math.min(upTo, ranges.length); submitted++) {
-          const { start, end } = ranges[submitted]
-          const output = lend()
-          const task: RangeTask = { path, start, end, names: head.names, slots, blockBytes, output }
-          const result = pool
-            .run<RangeResult>('parseRange', task)
-            .then((ok) => {
-              bytesRead += end - start
-              rowsRead += ok.rows
-              progress?.({ bytesRead, totalBytes: head.bytes, rows: rowsRead })
-              return { ok }
-            })
-            .catch((error: unknown) => ({ error }))
-          pending[submitted] = { output, result }
-        }
-      }
+    await withPool('csv-worker', threadCount, signal, async (pool) => {
+      // Every range is queued at once: the threads place values straight into the columns, so
+      // queued ranges hold no memory. Results are read in order, so the first problem in the
+      // file is the one reported.
+      const results = ranges.map(({ start, end }, index) => {
+        const task: RangeTask = { path, start, end, names: head.names, slots, blockBytes, index, columns: placed }
+        return pool
+          .run<RangeResult>('parseRange', task)
+          .then((ok) => {
+            bytesRead += end - start
+            rowsRead += ok.rows
+            progress?.({ bytesRead, totalBytes: head.bytes, rows: rowsRead })
+            return { ok }
+          })
+          .catch((error: unknown) => ({ error }))
+      })
       let lines = 1 // the header
-      for (let i = 0; i < ranges.length; i++) {
-        submit(i + window)
-        const { output, result } = pending[i]
+      for (const result of results) {
         const settled = await result
-        delete pending[i]
         throwIfAborted(signal)
         if ('error' in settled) throw settled.error
         const r = settled.ok
         if (r.fault) throw csvError(path, lines + r.fault.line, r.fault.message)
-        wanted.forEach((name, s) => {
-          if (!sinks[s].append(new Float64Array(output[s], 0, r.counts[s])))
-            throw csvError(path, undefined, `column ${quoteText(name)} has more values than one column can hold`)
+        if (r.skipped) break // an earlier range could not be placed: found below
+        wanted.forEach((_, s) => {
+          counts[s] += r.counts[s]
           missing[s] += r.missing[s]
         })
-        free.push(output)
         rows += r.rows
         lines += r.lines
       }
     })
+    // Every task has ended, so every range is settled: all placed, unless a column overflowed.
+    for (let i = 0; i < ranges.length; i++) {
+      if (rangeState(placed, i) === PLACED) continue
+      const over = overflowOf(placed, i)
+      if (over >= 0) throw csvError(path, undefined, `column ${quoteText(wanted[over])} has more values than one column can hold`)
+      throw new ApiError('internal', `range ${i} of ${path} (bytes ${ranges[i].start}–${ranges[i].end}) was not placed`)
+    }
   }
   throwIfAborted(signal)
   if (rows === 0) throw csvError(path, undefined, 'no data rows')
+  const views = columnViews(placed, counts)
   const columns: Record<string, CsvColumn> = {}
-  wanted.forEach((name, s) => (columns[name] = { values: sinks[s].values, missing: missing[s] }))
-  return { path, bytes: head.bytes, rows, header: head.names, columns, load_ms: performance.now() - t0 }
+  wanted.forEach((name, s) => (columns[name] = { values: views[s], missing: missing[s] }))
+  return { path, bytes: head.bytes, rows, header: head.names, columns, load_ms: performance.now() - t0, threads: threadCount, rangeBytes: plan.rangeBytes }
+}
+
+/** Lines per byte at the start of the data, for the plan. */
+async function probeDensity(path: string, start: number, end: number): Promise<number> {
+  const file = await openForReading(path)
+  try {
+    return await lineDensity(file, start, end)
+  } catch (e) {
+    throw ioError(path, e)
+  } finally {
+    await file.close()
+  }
 }
 
 function positive(name: string, value: number): number {

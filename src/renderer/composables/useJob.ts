@@ -1,5 +1,5 @@
 // One workload's job as a view runs it: start, follow its progress events, cancel, keep the
-// result envelope.
+// result envelope; or show an envelope from elsewhere (a run reopened from the history).
 import { computed, getCurrentScope, onScopeDispose, ref, shallowRef } from 'vue'
 import type { ParalabApi } from '../../shared/api'
 import { ApiError, type ApiErrorShape } from '../../shared/errors'
@@ -16,6 +16,8 @@ export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
   const envelope = shallowRef<ResultEnvelope<ResultsOf<Id>> | null>(null)
   const result = computed(() => envelope.value?.results ?? null)
   const error = shallowRef<ApiErrorShape | null>(null)
+  /** The envelope shown was reopened from the history rather than made by this view's last job. */
+  const reopened = ref(false)
 
   // A backend may report progress before startJob's answer names the job: hold those events.
   let starting = false
@@ -39,11 +41,11 @@ export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
     }
     running.value = false
     cancelling.value = false
-    if (event.type === 'done') envelope.value = event.envelope as ResultEnvelope<ResultsOf<Id>>
+    if (event.type === 'done') setEnvelope(event.envelope)
     else if (event.error.code === 'cancelled') {
       cancelled.value = true
       // What a cancelled job had finished, when it kept anything.
-      if (event.partial) envelope.value = event.partial as ResultEnvelope<ResultsOf<Id>>
+      if (event.partial) setEnvelope(event.partial)
     } else error.value = event.error
   }
 
@@ -54,6 +56,7 @@ export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
     envelope.value = null
     error.value = null
     cancelled.value = false
+    reopened.value = false
     running.value = true
     starting = true
     early = []
@@ -81,7 +84,19 @@ export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
     }
   }
 
-  return { jobId, running, cancelling, cancelled, progress, envelope, result, error, start, cancel, dispose: unsubscribe }
+  function setEnvelope(e: ResultEnvelope, fromHistory = false): void {
+    envelope.value = e as ResultEnvelope<ResultsOf<Id>>
+    reopened.value = fromHistory
+  }
+
+  /** Shows `opened` as if its job had just finished here; a job still running replaces it when it ends. */
+  function show(opened: ResultEnvelope): void {
+    setEnvelope(opened, true)
+    error.value = null
+    cancelled.value = false
+  }
+
+  return { jobId, running, cancelling, cancelled, progress, envelope, result, error, reopened, start, cancel, show, dispose: unsubscribe }
 }
 
 export type Job<Id extends WorkloadId> = ReturnType<typeof useJob<Id>>

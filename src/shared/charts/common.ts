@@ -1,5 +1,5 @@
 // What every chart shares: the frame (title, legend, sizing, animation) and how axes look.
-import type { ChartOptions, Scale, ScriptableScaleContext, Tick } from 'chart.js'
+import type { ChartOptions, ChartType, Scale, ScriptableScaleContext, Tick } from 'chart.js'
 import { formatNumber } from './format'
 import { AXIS_COLOR, FONT_SIZES, GRID_COLOR, MUTED_TEXT_COLOR, TEXT_COLOR, font } from './theme'
 
@@ -21,15 +21,17 @@ export const ASPECT_RATIO = 1.6
 type LineOptions = ChartOptions<'line'>
 export type AxisOptions = NonNullable<LineOptions['scales']>[string]
 
-export function frameOptions(title: string, opts: ChartConfigOptions): LineOptions {
-  return {
+/** The frame of a chart of type `T`; `note` is a line under the title. */
+export function frameOptions<T extends ChartType = 'line'>(title: string, opts: ChartConfigOptions, note?: string): ChartOptions<T> {
+  const frame: LineOptions = {
     responsive: opts.responsive ?? true,
     maintainAspectRatio: true,
     aspectRatio: ASPECT_RATIO,
     ...(opts.animation === false ? { animation: false as const } : {}),
     layout: { padding: { top: 4, right: 16, bottom: 8, left: 8 } },
     plugins: {
-      title: { display: true, text: title, color: TEXT_COLOR, font: font(FONT_SIZES.title, 'bold'), padding: { top: 4, bottom: 8 } },
+      title: { display: true, text: title, color: TEXT_COLOR, font: font(FONT_SIZES.title, 'bold'), padding: { top: 4, bottom: note ? 2 : 8 } },
+      ...(note ? { subtitle: { display: true, text: note, color: MUTED_TEXT_COLOR, font: font(FONT_SIZES.note), padding: { bottom: 8 } } } : {}),
       legend: {
         display: true,
         position: 'top',
@@ -47,6 +49,8 @@ export function frameOptions(title: string, opts: ChartConfigOptions): LineOptio
       tooltip: { titleFont: font(12, 'bold'), bodyFont: font(12) },
     },
   }
+  // Nothing here depends on the chart type: only Chart.js's typings do.
+  return frame as ChartOptions<T>
 }
 
 export function axis(title: string, log: boolean, range: { min?: number; max?: number } = {}): AxisOptions {
@@ -68,6 +72,17 @@ export function axis(title: string, log: boolean, range: { min?: number; max?: n
   } as AxisOptions
 }
 
+/** An axis of named categories, e.g. one bar per backend. */
+export function categoryAxis(title: string): AxisOptions {
+  return {
+    type: 'category',
+    title: { display: true, text: title, color: TEXT_COLOR, font: font(FONT_SIZES.axisTitle) },
+    ticks: { color: TEXT_COLOR, font: font(FONT_SIZES.legend), maxRotation: 0, autoSkip: false },
+    grid: { display: false },
+    border: { color: AXIS_COLOR },
+  } as AxisOptions
+}
+
 /** Labels decades only when the axis spans more than three, else 1, 2 and 5 of each decade. */
 function logTickLabel(this: Scale, value: number | string, _index: number, ticks: Tick[]): string {
   const v = Number(value)
@@ -83,6 +98,27 @@ function logTickLabel(this: Scale, value: number | string, _index: number, ticks
 
 /** Whole decades around the positive values, so a log axis neither clips the extreme points nor ends mid-decade. */
 export function decadeRange(values: Iterable<number>): { min: number; max: number } | undefined {
+  const span = positiveSpan(values)
+  if (!span) return undefined
+  const min = decadeBelow(span.lo)
+  const max = decadeAbove(span.hi)
+  return { min, max: max > min ? max : min * 10 }
+}
+
+/**
+ * The 1–2–5 steps around the positive values: a log axis that clips no point and, unlike whole
+ * decades, leaves little of the plot empty (e.g. prefixes of 100 to 2,000 rows: 100…2,000, not 100…10,000).
+ */
+export function stepRange(values: Iterable<number>): { min: number; max: number } | undefined {
+  const span = positiveSpan(values)
+  if (!span) return undefined
+  const steps = (v: number) => [1, 2, 5, 10].map((m) => m * decadeBelow(v))
+  const min = steps(span.lo).findLast((s) => s <= span.lo * (1 + 1e-9))!
+  const max = steps(span.hi).find((s) => s >= span.hi * (1 - 1e-9))!
+  return { min, max: max > min ? max : min * 2 }
+}
+
+function positiveSpan(values: Iterable<number>): { lo: number; hi: number } | undefined {
   let lo = Infinity
   let hi = -Infinity
   for (const v of values) {
@@ -91,10 +127,7 @@ export function decadeRange(values: Iterable<number>): { min: number; max: numbe
       hi = Math.max(hi, v)
     }
   }
-  if (lo > hi) return undefined
-  const min = decadeBelow(lo)
-  const max = decadeAbove(hi)
-  return { min, max: max > min ? max : min * 10 }
+  return lo <= hi ? { lo, hi } : undefined
 }
 
 export function decadeBelow(v: number): number {

@@ -1,7 +1,10 @@
 // Chart configurations from chart specs: the dashboard (vue-chartjs) and the headless exporter both
 // build their charts here, so an exported image is what the screen shows.
 import type { ChartConfiguration } from 'chart.js'
+import { barsConfig } from './bars'
 import type { ChartConfigOptions } from './common'
+import { groupedBarsConfig } from './grouped-bars'
+import { heatmapConfig } from './heatmap'
 import { rooflineConfig, rooflineTitle } from './roofline'
 import { seriesConfig } from './series'
 import type { ChartSpec } from './spec'
@@ -13,12 +16,19 @@ export { CHART_KINDS } from './spec'
 export { formatNumber } from './format'
 export { ridgePoint, roofAt, rooflineFromBench, rooflineModel } from './roofline'
 
+/** Every kind's configuration, typed as a line chart's whatever its type (see chart-type.ts). */
 export function chartConfig(spec: ChartSpec, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
   switch (spec.kind) {
     case 'roofline':
       return rooflineConfig(spec.data, opts)
     case 'series':
       return seriesConfig(spec.data, opts)
+    case 'heatmap':
+      return heatmapConfig(spec.data, opts)
+    case 'bars':
+      return barsConfig(spec.data, opts)
+    case 'grouped-bars':
+      return groupedBarsConfig(spec.data, opts)
   }
 }
 

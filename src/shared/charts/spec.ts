@@ -1,5 +1,10 @@
 // What a chart shows, as plain JSON: the dashboard, the exporter and the CLI all draw from this,
 // so it crosses IPC and the WebSocket unchanged.
+import type { BarsChartData } from './bars'
+import type { GroupedBarsData } from './grouped-bars'
+import type { HeatmapChartData } from './heatmap'
+
+export type { BarsChartData, GroupedBarsData, HeatmapChartData }
 
 /** A measured or modelled kernel placed on a roofline. */
 export interface RooflineKernel {
@@ -24,6 +29,17 @@ export interface RooflineData {
 export interface ChartSeries {
   label: string
   values: (number | null)[]
+  /** Palette index of the line's colour; default the series' position. */
+  color?: number
+  /** Dash pattern index (0 solid), which also picks the markers; default solid, markers by position. */
+  dash?: number
+}
+
+/** A legend entry standing for every series of its colour, or of its dash pattern when it has no colour. */
+export interface LegendKey {
+  label: string
+  color?: number
+  dash?: number
 }
 
 /** Lines of values against a numeric x (e.g. time or CV against prefix size), one per backend or column. */
@@ -39,10 +55,19 @@ export interface SeriesChartData {
   logY?: boolean
   /** Logarithmic x axis, for prefixes spanning several decades. Default false. */
   logX?: boolean
+  /** A line under the title, e.g. which lines stand for several coinciding ones. */
+  note?: string
+  /** Legend entries instead of one per series, e.g. a colour per column and a dash per backend. */
+  legend?: LegendKey[]
 }
 
 /** Chart kinds are kinds of drawing, shared by every workload. */
-export type ChartSpec = { kind: 'roofline'; data: RooflineData } | { kind: 'series'; data: SeriesChartData }
+export type ChartSpec =
+  | { kind: 'roofline'; data: RooflineData }
+  | { kind: 'series'; data: SeriesChartData }
+  | { kind: 'heatmap'; data: HeatmapChartData }
+  | { kind: 'grouped-bars'; data: GroupedBarsData }
+  | { kind: 'bars'; data: BarsChartData }
 
 export type ChartKind = ChartSpec['kind']
-export const CHART_KINDS: readonly ChartKind[] = ['roofline', 'series']
+export const CHART_KINDS: readonly ChartKind[] = ['roofline', 'series', 'heatmap', 'bars', 'grouped-bars']

@@ -18,6 +18,12 @@ export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '
 /** Markers as a second cue, so lines stay apart in greyscale print. */
 export const POINT_STYLES: readonly PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star', 'cross', 'rectRounded']
 
+/** Dash patterns, solid first: a second dimension beside colour (e.g. backends, with colours for columns). */
+export const DASHES: readonly number[][] = [[], [8, 4], [2, 3], [10, 3, 2, 3], [4, 4], [14, 4]]
+
+/** Legend entries that stand for a dash pattern of any colour. */
+export const KEY_COLOR = MUTED_TEXT_COLOR
+
 export function seriesColor(index: number): string {
   return PALETTE[index % PALETTE.length]
 }
@@ -26,8 +32,12 @@ export function seriesPointStyle(index: number): PointStyle {
   return POINT_STYLES[index % POINT_STYLES.length]
 }
 
+export function seriesDash(index: number): number[] {
+  return DASHES[index % DASHES.length]
+}
+
 export function font(size: number, weight: FontSpec['weight'] = 'normal'): Partial<FontSpec> {
   return { family: FONT_FAMILY, size, weight }
 }
 
-export const FONT_SIZES = { title: 16, axisTitle: 13, ticks: 11, legend: 12 } as const
+export const FONT_SIZES = { title: 16, note: 12, axisTitle: 13, ticks: 11, legend: 12 } as const

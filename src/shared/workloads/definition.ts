@@ -2,6 +2,7 @@
 // and how its results become tables (CSV) and charts. Engines (src/main/workloads/<id>) run it;
 // views (src/renderer/workloads/<id>) show it; the CLI, validation and forms derive from it.
 import type { ChartSpec } from '../charts/spec'
+import type { ResultEnvelope } from './envelope'
 import type { ParamInput, ParamSchema } from './schema'
 
 /** One table of results: the unit of CSV export. */
@@ -51,7 +52,8 @@ export interface WorkloadDefinition<Id extends string = string, S extends ParamS
   backends: readonly Backend[]
   example: WorkloadExample & { params: Partial<ParamInput<S>> }
   tables(results: R): ResultTable[]
-  charts(results: R): NamedChart[]
+  /** `envelope`: the job's, for what a chart needs beyond the results (e.g. the timings). */
+  charts(results: R, envelope?: ResultEnvelope<R>): NamedChart[]
 }
 
 /** Declares a workload; `R` is its result type (the `results` of its envelope). */

@@ -3,8 +3,11 @@ import { ApiError } from '../errors'
 import { deviceWorkload } from './device'
 import type { ParamInput, ParamValues } from './schema'
 import { statsWorkload } from './stats'
+import { pathsWorkload } from './paths'
+import { correlationWorkload } from './correlation'
+import { landslideWorkload } from './landslide'
 
-export const WORKLOADS = [deviceWorkload, statsWorkload] as const
+export const WORKLOADS = [deviceWorkload, statsWorkload, pathsWorkload, correlationWorkload, landslideWorkload] as const
 
 type AnyWorkload = (typeof WORKLOADS)[number]
 export type WorkloadId = AnyWorkload['id']

@@ -1,12 +1,30 @@
 // Parses one byte range of a CSV file (whole lines) into numeric columns. Runs in a worker thread:
-// reads the range in blocks into one reused Buffer and parses numbers straight from the bytes into
-// shared memory that the loader lends for the range.
+// reads the range in blocks into one reused Buffer and parses numbers straight from the bytes, then
+// places them in the loader's shared columns in file order (ordered-columns.ts). When the range
+// before is already placed, the values go straight into the columns; otherwise into a chunk slot,
+// copied in once the range's place is known (by this thread or by the one placing the range before).
 import { closeSync, openSync, readSync } from 'node:fs'
 import { ApiError } from '../../../shared/errors'
 import { bytes } from './bytes'
 import { ioError, quoteText } from './errors'
 import { countFields, readField } from './fields'
 import { numberFromText, POW10, TWO_53 } from './number'
+import {
+  ABORTED,
+  Growable,
+  type OrderedColumns,
+  PLACED,
+  abortPending,
+  freeSlot,
+  parsed,
+  placeWaiting,
+  placedInPlace,
+  rangeStarts,
+  rangeState,
+  reserve,
+  slotViews,
+  takeSlot,
+} from './ordered-columns'
 
 const { TAB, LF, CR, SPACE, QUOTE, COMMA, MINUS, DOT } = bytes
 
@@ -22,8 +40,10 @@ export interface RangeTask {
   slots: number[]
   /** Read size; lines longer than this grow the buffer. */
   blockBytes: number
-  /** Per output column, where its values go: room for at least one value per `names.length` bytes. */
-  output: SharedArrayBuffer[]
+  /** The range's number in file order (0 for the first). */
+  index: number
+  /** Where the values go. */
+  columns: OrderedColumns
 }
 
 /** A problem on one line of the range; the loader turns it into a message with the file's line number. */
@@ -38,16 +58,29 @@ export interface RangeResult {
   rows: number
   /** Lines, blank ones included: the loader numbers later ranges' lines from these. */
   lines: number
-  /** Per output column: values written to `output`, and empty cells skipped. */
+  /** Per output column: values parsed, and empty cells skipped. */
   counts: number[]
   missing: number[]
   fault?: RangeFault
+  /** Nothing was parsed or placed: an earlier range failed. */
+  skipped?: boolean
 }
 
 /** Bytes kept free after the data in a block: the end-of-data line feed and 4-byte reads past it. */
 const SLACK = 8
 
 let block: Buffer = Buffer.alloc(0)
+/** This thread's chunk memory when no slot is free, one array per column, reused: pages never written cost nothing. */
+let chunks: Float64Array[] = []
+
+/**
+ * Room for n values whose pages take memory only once written. A growable SharedArrayBuffer is
+ * reserved and committed by V8 itself; a plain ArrayBuffer of this size may come from malloc,
+ * which can hand out (and clear) memory that is resident already.
+ */
+function lazyZeroed(n: number): Float64Array {
+  return new Float64Array(new Growable(n * 8, { maxByteLength: n * 8 }))
+}
 
 interface ParseState {
   names: string[]
@@ -61,11 +94,35 @@ interface ParseState {
 }
 
 export function parseRange(task: RangeTask): RangeResult {
-  const cols = task.output.map((b) => new Float64Array(b))
+  try {
+    return parseAndPlace(task)
+  } finally {
+    // A range this thread still holds (a fault, an error) must not hold up the ranges after it.
+    abortPending(task.columns, task.index)
+  }
+}
+
+function parseAndPlace(task: RangeTask): RangeResult {
+  const oc = task.columns
+  const ncols = oc.buffers.length
+  const { index } = task
+  if (rangeState(oc, index - 1) === ABORTED) return { rows: 0, lines: 0, counts: [], missing: [], skipped: true }
   // Every row takes at least one byte per field (its commas and line feed), which bounds the rows.
   const maxRows = Math.floor((task.end - task.start) / task.names.length) + 1
-  if (cols.some((c) => c.length < maxRows)) throw new ApiError('internal', `range of ${task.path} given room for fewer than ${maxRows} values`)
-  if (block.length < task.blockBytes + SLACK) block = Buffer.allocUnsafe(task.blockBytes + SLACK)
+  // Where the values go: straight into the columns when this range's place is known already (the
+  // range before is placed) and they can take the most it can hold; else a free slot; else this
+  // thread's own memory, and then it waits for its turn.
+  const starts = rangeState(oc, index - 1) === PLACED ? rangeStarts(oc, index) : null
+  const direct = starts !== null && reserve(oc, starts, starts.map(() => maxRows)) < 0
+  const slot = direct || maxRows > oc.slotValues ? -1 : takeSlot(oc)
+  let cols: Float64Array[]
+  if (direct) cols = oc.buffers.map((b, c) => new Float64Array(b, starts![c] * 8, maxRows))
+  else if (slot >= 0) cols = slotViews(oc, slot)
+  else {
+    if (chunks.length !== ncols) chunks = []
+    for (let c = 0; c < ncols; c++) if (!(chunks[c]?.length >= maxRows)) chunks[c] = lazyZeroed(maxRows)
+    cols = chunks
+  }
   const st: ParseState = {
     names: task.names,
     slots: Int32Array.from(task.slots),
@@ -75,7 +132,26 @@ export function parseRange(task: RangeTask): RangeResult {
     rows: 0,
     lines: 0,
   }
+  try {
+    readAndParse(task, st)
+  } catch (e) {
+    if (slot >= 0) freeSlot(oc, slot)
+    throw e
+  }
+  const result: RangeResult = { rows: st.rows, lines: st.lines, counts: st.counts, missing: st.missing, fault: st.fault }
+  if (st.fault) {
+    if (slot >= 0) freeSlot(oc, slot)
+    return result
+  }
+  if (direct) placedInPlace(oc, index, starts!, st.counts)
+  else if (slot >= 0) parsed(oc, index, slot, st.counts)
+  else placeWaiting(oc, index, chunks, st.counts)
+  return result
+}
 
+/** Reads the range block by block and parses its lines into `st`. */
+function readAndParse(task: RangeTask, st: ParseState): void {
+  if (block.length < task.blockBytes + SLACK) block = Buffer.allocUnsafe(task.blockBytes + SLACK)
   let fd: number
   try {
     fd = openSync(task.path, 'r')
@@ -123,7 +199,6 @@ export function parseRange(task: RangeTask): RangeResult {
   } finally {
     closeSync(fd)
   }
-  return { rows: st.rows, lines: st.lines, counts: st.counts, missing: st.missing, fault: st.fault }
 }
 
 /**

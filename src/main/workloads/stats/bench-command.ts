@@ -5,16 +5,17 @@ import { intOption, UsageError, writeJson, type Command } from '../../cli/comman
 
 export const benchStatsCommand: Command = {
   name: 'bench stats',
-  summary: 'Benchmark the accelerometer workload: loading, each backend, end to end, memory; against DuckDB.',
-  usage: 'paralab bench stats [--rows N] [--file PATH] [--backend B,…] [--repeat R] [--load-repeat L] [--no-duckdb] [--json] [--save FILE]',
+  summary: 'Benchmark the accelerometer workload: loading, each backend, end to end, memory; against DuckDB and Polars.',
+  usage: 'paralab bench stats [--rows N] [--file PATH] [--backend B,…] [--repeat R] [--load-repeat L] [--no-duckdb] [--no-polars] [--json] [--save FILE]',
   help: [
     `  --rows N          rows of the generated file (default ${BENCH_ROWS}, the size of the dataset's ACC_001)`,
     '  --file PATH       use this CSV instead of the generated one',
     `  --backend B,…     backends to time (default: all; gpu when a GPU is available)`,
     '  --repeat R        computations per backend; the median is reported (default 10)',
-    '  --load-repeat L   loads and end-to-end runs; the median is reported (default 3)',
+    '  --load-repeat L   loads (Paralab and Polars in turn) and end-to-end runs; the median is reported (default 3)',
     '  --e2e-backend B   backend of the end-to-end run (default workers-simd)',
     '  --no-duckdb       skip the DuckDB comparisons',
+    '  --no-polars       skip the Polars (nodejs-polars readCSV) load comparison',
     '  --json            print the figures as one JSON object on stdout',
     '  --save FILE       also write that JSON object to FILE',
   ].join('\n'),
@@ -26,6 +27,7 @@ export const benchStatsCommand: Command = {
     'load-repeat': { type: 'string' },
     'e2e-backend': { type: 'string' },
     'no-duckdb': { type: 'boolean' },
+    'no-polars': { type: 'boolean' },
     json: { type: 'boolean' },
     save: { type: 'string' },
   },
@@ -41,6 +43,7 @@ export const benchStatsCommand: Command = {
       loadRepeat: intOption(values['load-repeat'], 'load-repeat', 1, 100) ?? 3,
       e2eBackend: (values['e2e-backend'] ?? 'workers-simd') as StatsBackend,
       duckdb: !values['no-duckdb'],
+      polars: !values['no-polars'],
       log: (line) => process.stderr.write(`${line}\n`),
     })
     if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
@@ -50,13 +53,17 @@ export const benchStatsCommand: Command = {
   },
 }
 
-function describe(r: StatsBenchResult): string {
+export function describe(r: StatsBenchResult): string {
   const ms = (v?: number) => (v === undefined ? 'n/a' : `${v.toFixed(v < 10 ? 2 : 0)} ms`)
   const ratio = (v?: number) => (v === undefined ? '' : `  (${v.toFixed(2)}×)`)
   const lines = [
     `machine   ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_GB} GB; GPU: ${r.machine.gpu}`,
     `file      ${r.file.path}: ${r.file.rows} rows, ${(r.file.bytes / 1e6).toFixed(0)} MB`,
-    `load      paralab ${ms(r.load.paralab_ms)}, DuckDB ${ms(r.load.duckdb_ms)}${ratio(r.load.ratio_vs_duckdb)}`,
+    `load      paralab ${ms(r.load.paralab_ms)} (${r.load.threads} threads, ranges of ${r.load.range_MB.toFixed(1)} MiB)`,
+    ...(r.load.polars_ms !== undefined
+      ? [`  Polars    ${ms(r.load.polars_ms)} readCSV (nodejs-polars ${r.load.polars_version}, fresh process each, peak RSS ${r.load.polars_peak_rss_MB?.toFixed(0) ?? 'n/a'} MB); paralab/Polars${ratio(r.load.ratio_vs_polars)}`]
+      : []),
+    ...(r.load.duckdb_ms !== undefined ? [`  DuckDB    ${ms(r.load.duckdb_ms)} CREATE TABLE … read_csv; paralab/DuckDB${ratio(r.load.ratio_vs_duckdb)}`] : []),
     'compute   (3 columns, f64, median)',
     ...Object.entries(r.compute).map(([b, c]) => `  ${b.padEnd(13)} ${ms(c.compute_ms)}${c.upload_ms !== undefined ? `  upload ${ms(c.upload_ms)}` : ''}${ratio(c.ratio_vs_serial)}`),
   ]

@@ -1,7 +1,8 @@
-// `paralab bench stats`: the accelerometer workload against DuckDB on one generated file of the
-// dataset's size — load time, computation time per backend, end to end, and peak memory.
+// `paralab bench stats`: the accelerometer workload against DuckDB and Polars on one generated file
+// of the dataset's size — load time, computation time per backend, end to end, and peak memory.
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, open } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { tmpdir, cpus, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,7 +10,7 @@ import { ApiError } from '../../../shared/errors'
 import { DEFAULT_STATS_COLUMNS, type StatsBackend } from '../../../shared/workloads/stats/types'
 import { adapterName } from '../../../shared/device'
 import { gpuInfo } from '../../gpu/runtime'
-import { loadCsv, type CsvTable } from '../../io/csv-loader'
+import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { generateAccCsv } from './generate-acc'
 import { createStatsEngine } from './stats-engine'
 import type { PreparedColumn } from './cpu-engine'
@@ -26,13 +27,26 @@ export interface StatsBenchOptions {
   loadRepeat: number
   e2eBackend: StatsBackend
   duckdb: boolean
+  polars: boolean
   log: (line: string) => void
 }
 
 export interface StatsBenchResult {
   machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
   file: { path: string; rows: number; bytes: number }
-  load: { paralab_ms: number; duckdb_ms?: number; ratio_vs_duckdb?: number; threads: number }
+  load: {
+    paralab_ms: number
+    /** Worker threads and range size the loader planned (cores, capped by its memory budget). */
+    threads: number
+    range_MB: number
+    duckdb_ms?: number
+    ratio_vs_duckdb?: number
+    /** nodejs-polars `readCSV` of the same three columns, each read in a fresh process (timed around the call). */
+    polars_ms?: number
+    polars_version?: string
+    polars_peak_rss_MB?: number
+    ratio_vs_polars?: number
+  }
   compute: Record<string, { compute_ms: number; upload_ms?: number; ratio_vs_serial?: number }>
   end_to_end?: { backend: string; paralab_ms: number; duckdb_ms?: number; ratio_vs_duckdb?: number; peak_rss_MB?: number }
   notes: string[]
@@ -54,6 +68,58 @@ async function openDuckDb(): Promise<{ run(sql: string): Promise<void>; all(sql:
   }
 }
 
+/**
+ * Polars (nodejs-polars) is a dev dependency of this benchmark only, like DuckDB: it is found at
+ * run time from the project's node_modules (never bundled) and each read runs in a fresh Node
+ * process, so that Polars' memory (freed only when its objects are collected) and threads do not
+ * weigh on the other measurements. Returns undefined when it is not installed or cannot load.
+ */
+export async function findPolars(): Promise<{ module: string; version: string } | undefined> {
+  try {
+    const require = createRequire(import.meta.url)
+    const module = require.resolve('nodejs-polars')
+    const probe = await runChild(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(module)}).version ?? ''))`])
+    if (probe.code !== 0) return undefined
+    return { module, version: probe.stdout.trim() || 'unknown' }
+  } catch {
+    return undefined
+  }
+}
+
+/** The child process that reads `columns` of a CSV file with Polars and prints its time and rows. */
+export function polarsReadScript(module: string): string {
+  return [
+    `const pl = require(${JSON.stringify(module)})`,
+    `const [path, names] = [process.argv[1], JSON.parse(process.argv[2])]`,
+    `const t = performance.now()`,
+    `const df = pl.readCSV(path, { columns: names })`,
+    `const ms = performance.now() - t`,
+    `process.stdout.write(JSON.stringify({ ms, rows: df.height, dtypes: df.dtypes.map(String) }))`,
+  ].join('\n')
+}
+
+/**
+ * The header's names of `columns` as they stand in the file, spaces included (Paralab trims them,
+ * Polars does not), or undefined when the header is quoted or lacks one of them.
+ */
+export async function rawColumnNames(path: string, columns: readonly string[]): Promise<string[] | undefined> {
+  const trimmed = await readCsvHeader(path)
+  const handle = await open(path, 'r')
+  try {
+    const probe = Buffer.alloc(64 * 1024)
+    const { bytesRead } = await handle.read(probe, 0, probe.length, 0)
+    const text = probe.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '')
+    const line = text.split('\n')[0].replace(/\r$/, '')
+    if (line.includes('"')) return undefined
+    const raw = line.split(',')
+    if (raw.length !== trimmed.length) return undefined
+    const names = columns.map((c) => raw[trimmed.indexOf(c)])
+    return names.every((n) => n !== undefined) ? names : undefined
+  } finally {
+    await handle.close()
+  }
+}
+
 export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchResult> {
   const notes: string[] = []
   const path = opts.file ?? join(tmpdir(), 'paralab-bench', `acc-${opts.rows}-seed${BENCH_SEED}.csv`)
@@ -66,14 +132,41 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
   const gpu = await gpuInfo()
   const sql = (s: string) => s.replaceAll('$FILE', path.replaceAll("'", "''"))
 
-  // Load: the parallel loader against DuckDB reading the same file into a table (warm page cache).
+  // Load: the parallel loader against Polars and DuckDB reading the same file (warm page cache).
+  // Paralab and Polars take turns, so that a busy moment of the machine weighs on both alike.
+  const polars = opts.polars ? await findPolars() : undefined
+  if (opts.polars && !polars) notes.push('Polars (nodejs-polars) is not installed or does not load here: comparisons with it were skipped')
+  const polarsNames = polars ? await rawColumnNames(path, DEFAULT_STATS_COLUMNS) : undefined
+  if (polars && !/\.(csv|tsv)$/i.test(path)) notes.push('Polars reads only files named *.csv or *.tsv by path: comparisons with it were skipped')
+  const usePolars = polars && polarsNames && /\.(csv|tsv)$/i.test(path)
   let table!: CsvTable
   await loadCsv(path, { columns: DEFAULT_STATS_COLUMNS })
-  const loadMs = await medianMs(opts.loadRepeat, async () => {
+  const loadSamples: number[] = []
+  const polarsSamples: number[] = []
+  let polarsPeak = 0
+  for (let i = 0; i < opts.loadRepeat; i++) {
+    const paralabFirst = i % 2 === 0
+    if (paralabFirst) loadSamples.push(await timeLoad())
+    if (usePolars) {
+      const r = await runChild(process.execPath, ['-e', polarsReadScript(polars.module), path, JSON.stringify(polarsNames)])
+      if (r.code !== 0) throw new ApiError('internal', `Polars failed to read ${path}: ${r.stderr.trim().split('\n').pop()}`)
+      const out = JSON.parse(r.stdout) as { ms: number; rows: number }
+      if (out.rows !== table.rows) throw new ApiError('internal', `Polars read ${out.rows} rows of ${path}, Paralab ${table.rows}`)
+      polarsSamples.push(out.ms)
+      polarsPeak = Math.max(polarsPeak, r.peakRssMb ?? 0)
+    }
+    if (!paralabFirst) loadSamples.push(await timeLoad())
+  }
+  async function timeLoad(): Promise<number> {
+    const t = performance.now()
     table = await loadCsv(path, { columns: DEFAULT_STATS_COLUMNS })
-  })
+    return performance.now() - t
+  }
+  const loadMs = median(loadSamples)
   bytes = table.bytes
-  opts.log(`load: paralab ${loadMs.toFixed(0)} ms`)
+  opts.log(`load: paralab ${loadMs.toFixed(0)} ms (${table.threads} threads, ranges of ${(table.rangeBytes / 2 ** 20).toFixed(1)} MiB)`)
+  const polarsMs = polarsSamples.length ? median(polarsSamples) : undefined
+  if (polarsMs !== undefined) opts.log(`load: polars ${polarsMs.toFixed(0)} ms (nodejs-polars ${polars!.version})`)
   const duck = opts.duckdb ? await openDuckDb() : undefined
   if (opts.duckdb && !duck) notes.push('DuckDB (@duckdb/node-api) is not installed: comparisons with it were skipped')
   let duckLoadMs: number | undefined
@@ -140,7 +233,17 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
   return {
     machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memory_GB: Math.round(totalmem() / 2 ** 30), gpu: gpu.available ? adapterName(gpu.adapter!) : `none (${gpu.reason})` },
     file: { path, rows: table.rows, bytes },
-    load: { paralab_ms: loadMs, duckdb_ms: duckLoadMs, ratio_vs_duckdb: duckLoadMs ? loadMs / duckLoadMs : undefined, threads: cpus().length },
+    load: {
+      paralab_ms: loadMs,
+      threads: table.threads,
+      range_MB: table.rangeBytes / 2 ** 20,
+      duckdb_ms: duckLoadMs,
+      ratio_vs_duckdb: duckLoadMs ? loadMs / duckLoadMs : undefined,
+      polars_ms: polarsMs,
+      polars_version: polars?.version,
+      polars_peak_rss_MB: polarsPeak || undefined,
+      ratio_vs_polars: polarsMs ? loadMs / polarsMs : undefined,
+    },
     compute,
     end_to_end: endToEnd,
     notes,

@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import type { BackendColumnStats, Precision, StatsBackend } from '../../../shared/workloads/stats/types'
+import { WORKER_BASE_BYTES, threadsForMemory } from '../../workers/memory'
 import { WorkerPool } from '../../workers/pool'
 import { columnStats } from './column-stats'
 import { type ColumnRef, REGION_BYTES, REGION_WORDS, bytesPerValue } from './slice-kernels'
@@ -19,8 +20,16 @@ import { TsKernels } from './js-kernels'
 export type CpuStatsBackend = Exclude<StatsBackend, 'gpu'>
 export const CPU_STATS_BACKENDS: readonly CpuStatsBackend[] = ['serial', 'simd', 'workers', 'workers-simd']
 
+/** Memory the `workers*` backends' threads may take together (heaps and scratch regions), besides the columns. */
+export const STATS_THREADS_BUDGET_BYTES = 128 * 1024 * 1024
+
+/** Threads of the `workers*` backends: one per core, as many as STATS_THREADS_BUDGET_BYTES allows. */
+export function defaultStatsThreads(cores = availableParallelism()): number {
+  return threadsForMemory(cores, WORKER_BASE_BYTES + REGION_BYTES, STATS_THREADS_BUDGET_BYTES)
+}
+
 export interface CpuStatsEngineOptions {
-  /** Worker threads of the `workers*` backends; default os.availableParallelism(). */
+  /** Worker threads of the `workers*` backends; default defaultStatsThreads(). */
   threads?: number
   /** Aborting stops the workers at once; every pending and later compute rejects with code 'cancelled'. */
   signal?: AbortSignal
@@ -71,7 +80,7 @@ export async function createCpuStatsEngine(backend: CpuStatsBackend, options: Cp
   const { signal } = options
   if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
   const parallel = backend === 'workers' || backend === 'workers-simd'
-  const threads = parallel ? (options.threads ?? availableParallelism()) : 1
+  const threads = parallel ? (options.threads ?? defaultStatsThreads()) : 1
   if (!Number.isInteger(threads) || threads < 1) throw new ApiError('invalid-argument', `threads must be a positive integer, got ${threads}`)
   const simd = backend === 'simd' || backend === 'workers-simd'
 

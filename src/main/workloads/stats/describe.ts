@@ -1,6 +1,8 @@
-// How statistics results read on a terminal: per file, the f64 reference and each backend's time,
-// results and (for f32) deviation from f64; then skipped backends, and with several files a summary
-// with each file's status.
+// How statistics results read on a terminal: per file, the f64 reference and each backend's time
+// (median, and with the envelope's timings min and max), results and (for f32) deviation from f64;
+// then skipped backends, and with several files a summary with each file's status.
+import type { ResultEnvelope } from '../../../shared/workloads/envelope'
+import { fileTimings } from '../../../shared/workloads/stats/timings'
 import type { StatsResult } from '../../../shared/workloads/stats/types'
 
 const num = (v: number, digits = 6) => (Number.isInteger(v) ? String(v) : v.toPrecision(digits))
@@ -16,9 +18,10 @@ export function failureText(f: StatsResult['failed'][number]): string {
   return f.error.message.includes(f.path) ? f.error.message : `${f.path}: ${f.error.message}`
 }
 
-export function describeStats(result: StatsResult): string {
+export function describeStats(result: StatsResult, envelope?: ResultEnvelope<StatsResult>): string {
   let out = ''
   for (const f of result.files) {
+    const timings = envelope ? fileTimings(result, envelope.timings, f) : {}
     out += `\n${f.path}: ${count(f.rows, 'row')}, ${(f.bytes / 1e6).toFixed(1)} MB, loaded in ${f.load_ms.toFixed(0)} ms\n`
     out += 'Reference (f64, exact; std is the population standard deviation)\n'
     out += table([
@@ -33,13 +36,18 @@ export function describeStats(result: StatsResult): string {
       const d = r.columns[c].deviation
       return d ? [num(d.cv_rel, 3), num(d.median_abs, 3), num(d.mad_abs, 3)] : ['', '', '']
     }
+    // The timings' median, min and max are of the same runs: whole columns, summed over them.
+    const spread = runs.some(([b]) => timings[b])
+    const ms = (v: number | undefined) => (v === undefined ? '' : v.toFixed(2))
+    if (spread) out += `\ncompute: whole columns, ${count(Object.values(timings)[0].runs, 'run')} per backend`
     out += '\n' + table([
-      ['backend', 'precision', 'compute ms', 'upload ms', ...cols.flatMap((c) => [`CV ${c}`, `MAD ${c}`, ...(f32 ? [`ΔCV rel ${c}`, `Δmedian ${c}`, `ΔMAD ${c}`] : [])])],
+      ['backend', 'precision', 'compute ms', ...(spread ? ['min ms', 'max ms'] : []), 'upload ms', ...cols.flatMap((c) => [`CV ${c}`, `MAD ${c}`, ...(f32 ? [`ΔCV rel ${c}`, `Δmedian ${c}`, `ΔMAD ${c}`] : [])])],
       ...runs.map(([b, r]) => [
         b,
         r.precision,
-        r.compute_ms.toFixed(2),
-        r.upload_ms === undefined ? '' : r.upload_ms.toFixed(2),
+        ms(timings[b]?.median ?? r.compute_ms),
+        ...(spread ? [ms(timings[b]?.min), ms(timings[b]?.max)] : []),
+        ms(r.upload_ms),
         ...cols.flatMap((c) => [num(r.columns[c].cv), num(r.columns[c].mad), ...(f32 ? dev(r, c) : [])]),
       ]),
     ])

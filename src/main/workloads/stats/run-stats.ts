@@ -56,11 +56,13 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
   const total = inputs.reduce((sum, f) => sum + weight(f.bytes), 0)
   let before = 0
   let partial = false
-  for (const input of inputs) {
+  for (const [k, input] of inputs.entries()) {
     const report: Report = (fraction, phase, throughput) =>
       ctx.progress({ phase, fraction: (before + fraction * weight(input.bytes)) / total, throughput })
+    // Phases name the file, and which of several it is.
+    const label = `${basename(input.shown)}${inputs.length > 1 ? ` (file ${k + 1} of ${inputs.length})` : ''}`
     try {
-      const file = await statsForFile(input.shown, input.path, { ...params, backends }, ctx, report)
+      const file = await statsForFile(input.shown, input.path, label, { ...params, backends }, ctx, report)
       result.files.push(file.result)
       partial = file.partial
       // One file: timings by backend; several: by file and backend.
@@ -99,12 +101,12 @@ type Report = (fraction: number, phase: string, throughput?: { value: number; un
 async function statsForFile(
   shown: string,
   path: string,
+  label: string,
   params: StatsParams,
   ctx: JobContext,
   report: Report,
 ): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
   const { signal } = ctx
-  const name = basename(shown)
   const columns = await chooseColumns(shown, path, params.columns)
   const t0 = performance.now()
   const table = await loadCsv(path, {
@@ -112,7 +114,7 @@ async function statsForFile(
     signal,
     progress: (p) => {
       const s = (performance.now() - t0) / 1000
-      report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${name} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
+      report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
     },
   })
 
@@ -127,14 +129,16 @@ async function statsForFile(
   const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))
   let reference: Record<string, BackendColumnStats> | undefined
   if (needReference) {
-    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${name}`))).full
+    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${label}`))).full
   }
   const samples: Record<string, number[]> = {}
   let partial = false
   for (const backend of params.backends) {
     let run: BackendOutcome
     try {
-      run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, ctx, () => step(`${backend} ${params.precision} · ${name}`))
+      run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, ctx, (r) =>
+        step(`${backend} ${params.precision} · ${label} · repeat ${r} of ${params.repeat}`),
+      )
     } catch (e) {
       // Cancelled: the backends that finished are kept, and the result is marked partial.
       if (!signal.aborted || !reference || Object.keys(backends).length === 0) throw e
@@ -193,7 +197,8 @@ async function runBackend(
   batches: number,
   repeat: number,
   ctx: JobContext,
-  step: () => void,
+  /** Called after each run with its repeat number, from 1. */
+  step: (repeat: number) => void,
 ): Promise<BackendOutcome> {
   const { signal } = ctx
   const engine: StatsEngine = await createStatsEngine(backend, { signal, gpu: ctx.gpu })
@@ -218,7 +223,7 @@ async function runBackend(
             stats = await engine.compute(column, length)
             samples.push(performance.now() - t)
             if (k === batches) fullSamples[r] += samples[r]
-            step()
+            step(r + 1)
           }
           times[k - 1] += median(samples)
           perBatch[k - 1].columns[c] = { cv: stats.cv, mad: stats.mad, median: stats.median }

@@ -1,13 +1,17 @@
-// The accelerometer study's three charts, from one file's results (one point per prefix size):
-// time (one line per backend), CV and MAD (one line per column, or per column and backend when
-// several backends ran). The dashboard and `paralab stats --out` draw the same specs.
-import type { StatsFileResult } from './types'
-import type { ChartSeries, ChartSpec } from '../../charts/spec'
+// The accelerometer study's charts of one file, one point per prefix size: time (a line per
+// backend), speedup over serial (bars: the median, whiskers min–max over the repeats), CV and MAD
+// (a colour per column, a dash pattern per backend; backends whose values coincide are drawn once).
+// The dashboard and `paralab stats --out` draw the same specs.
+import type { ChartSeries, ChartSpec, LegendKey, SeriesChartData } from '../../charts/spec'
 import type { NamedChart } from '../definition'
-import type { StatsResult } from './types'
+import type { ResultEnvelope, Timing } from '../envelope'
+import { fileName, fileTimings } from './timings'
+import type { StatsFileResult, StatsResult } from './types'
 
 export interface StatsChartSpecs {
   time: ChartSpec
+  /** Speedup over serial, or why there is none. */
+  speedup: ChartSpec | { reason: string }
   cv: ChartSpec
   mad: ChartSpec
 }
@@ -26,41 +30,100 @@ export function columnsOf(file: StatsFileResult): string[] {
   return [...names]
 }
 
-export function statsChartSpecs(file: StatsFileResult): StatsChartSpecs {
+/** `timings`: the file's, by backend (see fileTimings); without them there is no speedup chart. */
+export function statsChartSpecs(file: StatsFileResult, timings: Record<string, Timing> = {}): StatsChartSpecs {
   const x = file.batches.map((b) => b.rows)
   const backends = backendsOf(file)
   const columns = columnsOf(file)
-  const name = file.path.split(/[\\/]/).pop() || file.path
+  const name = fileName(file.path)
+  // Prefix sizes spanning more than a decade (many batches) read better on a log axis.
+  const logX = x.length > 1 && Math.max(...x) > 10 * Math.min(...x)
 
+  const spec = (title: string, yLabel: string, logY: boolean, lines: Pick<SeriesChartData, 'series' | 'note' | 'legend'>): ChartSpec => ({
+    kind: 'series',
+    data: { title: `${title} — ${name}`, xLabel: 'prefix size (rows)', yLabel, x, logX, logY, ...lines },
+  })
   const time: ChartSeries[] = backends.map((backend) => ({
     label: backend,
     values: file.batches.map((b) => b.backends[backend]?.compute_ms ?? null),
   }))
-  const perColumn = (stat: 'cv' | 'mad'): ChartSeries[] =>
-    columns.flatMap((column) =>
-      backends.map((backend) => ({
-        label: backends.length > 1 ? `${column} · ${backend}` : column,
-        values: file.batches.map((b) => b.backends[backend]?.columns[column]?.[stat] ?? null),
-      })),
-    )
-
-  const spec = (title: string, yLabel: string, series: ChartSeries[], logY: boolean): ChartSpec => ({
-    kind: 'series',
-    data: { title: `${title} — ${name}`, xLabel: 'rows', yLabel, x, series, logY },
-  })
+  const values = (stat: 'cv' | 'mad') => (backend: string, column: string) =>
+    file.batches.map((b) => b.backends[backend]?.columns[column]?.[stat] ?? null)
   return {
     // Time spans orders of magnitude between backends: logarithmic.
-    time: spec('Time vs prefix size', 'time (ms)', time, true),
-    cv: spec('Coefficient of variation vs prefix size', 'coefficient of variation', perColumn('cv'), false),
-    mad: spec('Median absolute deviation vs prefix size', 'median absolute deviation', perColumn('mad'), false),
+    time: spec('Time vs prefix size', 'time (ms)', true, { series: time }),
+    speedup: speedup(name, backends, timings),
+    cv: spec('Coefficient of variation vs prefix size', 'coefficient of variation (std / mean, no unit)', false, perColumn(columns, backends, values('cv'))),
+    mad: spec('Median absolute deviation vs prefix size', 'median absolute deviation (unit of the data)', false, perColumn(columns, backends, values('mad'))),
   }
 }
 
-/** Every file's three charts, named `<file stem>-time|cv|mad`; inputs sharing a name get numbered stems. */
-export function statsCharts(result: StatsResult): NamedChart[] {
-  const stems = result.files.map((f) => (f.path.split(/[\\/]/).pop() ?? f.path).replace(/\.[^.]*$/, ''))
+/**
+ * A line per column and group of backends whose values coincide on every column: a colour per
+ * column, a dash pattern per group, a legend of both and a note naming the merged backends.
+ */
+function perColumn(
+  columns: string[],
+  backends: string[],
+  values: (backend: string, column: string) => (number | null)[],
+): Pick<SeriesChartData, 'series' | 'note' | 'legend'> {
+  const same = (a: string, b: string) => columns.every((c) => values(a, c).every((v, i) => Object.is(v, values(b, c)[i])))
+  const groups: string[][] = []
+  for (const backend of backends) {
+    const group = groups.find((g) => same(g[0], backend))
+    if (group) group.push(backend)
+    else groups.push([backend])
+  }
+  const several = groups.length > 1
+  const series = columns.flatMap((column, color) =>
+    groups.map((g, dash): ChartSeries => ({
+      label: several ? `${column} · ${g.join(', ')}` : column,
+      values: values(g[0], column),
+      color,
+      ...(several && { dash }),
+    })),
+  )
+  const merged = groups.filter((g) => g.length > 1).map((g) => g.join(', '))
+  const legend: LegendKey[] = [...columns.map((label, color) => ({ label, color })), ...groups.map((g, dash) => ({ label: g.join(', '), dash }))]
+  return { series, ...(merged.length > 0 && { note: `identical for ${merged.join('; for ')}` }), ...(several && { legend }) }
+}
+
+/** Each backend's speedup over serial: the ratio of medians, whiskers from the slowest to the fastest ratio of single runs. */
+function speedup(name: string, backends: string[], timings: Record<string, Timing>): ChartSpec | { reason: string } {
+  const serial = timings.serial
+  if (!backends.includes('serial')) return { reason: 'serial did not run; tick it to compare the other backends with it' }
+  if (!serial) return { reason: 'no timings of serial for this file' }
+  const timed = backends.filter((b) => timings[b])
+  if (timed.length < 2) return { reason: 'only serial ran' }
+  const bars = timed.map((b) => {
+    const t = timings[b]
+    return { label: b, value: serial.median / t.median, low: serial.min / t.max, high: serial.max / t.min, color: backends.indexOf(b) }
+  })
+  const lo = Math.min(...bars.map((b) => b.low))
+  const hi = Math.max(...bars.map((b) => b.high))
+  return {
+    kind: 'bars',
+    data: {
+      title: `Speedup over serial — ${name}`,
+      note: `median of ${serial.runs} run${serial.runs === 1 ? '' : 's'}; whiskers: min–max over single runs`,
+      xLabel: 'backend',
+      yLabel: 'speedup over serial (×)',
+      bars,
+      // Speedups from well below 1 to well above: ratios read evenly on a log axis.
+      logY: hi > 10 * lo,
+    },
+  }
+}
+
+/**
+ * Every file's charts, named `<file stem>-time|speedup|cv|mad`; inputs sharing a name get numbered
+ * stems. The speedup charts come from the envelope's timings.
+ */
+export function statsCharts(result: StatsResult, envelope?: ResultEnvelope<StatsResult>): NamedChart[] {
+  const stems = result.files.map((f) => fileName(f.path).replace(/\.[^.]*$/, ''))
   return result.files.flatMap((file, i) => {
     const stem = stems.indexOf(stems[i]) === stems.lastIndexOf(stems[i]) ? stems[i] : `${i + 1}-${stems[i]}`
-    return Object.entries(statsChartSpecs(file)).map(([chart, spec]) => ({ name: `${stem}-${chart}`, spec }))
+    const specs = statsChartSpecs(file, envelope && fileTimings(result, envelope.timings, file))
+    return Object.entries(specs).flatMap(([chart, spec]) => ('kind' in spec ? [{ name: `${stem}-${chart}`, spec }] : []))
   })
 }

@@ -1,0 +1,82 @@
+import { writeFile } from 'node:fs/promises'
+import { CORRELATION_BACKENDS, CROSS_VARIANTS, type CorrelationBackend, type CrossVariant, MEANS_VARIANTS, type MeansVariant, PRECISIONS, type Precision } from '../../../shared/workloads/correlation/types'
+import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { BENCH_SIZE, STUDY_SIZE, type CorrelationBenchResult, benchCorrelation } from './bench'
+
+function list<T extends string>(value: unknown, all: readonly T[], flag: string): T[] {
+  if (value === undefined || value === 'all') return [...all]
+  const picked = String(value).split(',').map((s) => s.trim())
+  const unknown = picked.find((p) => !(all as readonly string[]).includes(p))
+  if (unknown !== undefined) throw new UsageError(`--${flag} must be ${all.join(', ')} or all, got "${unknown}"`)
+  return picked as T[]
+}
+
+export const benchCorrelationCommand: Command = {
+  name: 'bench correlation',
+  summary: 'Benchmark the correlation workload on generated walks: each backend and GPU kernel, against NumPy\'s corrcoef.',
+  usage: 'paralab bench correlation [--series M] [--length N] [--study] [--backend B,…] [--precision f64|f32] [--repeat R] [--means V,…] [--cross V,…] [--no-numpy] [--json] [--save FILE]',
+  help: [
+    `  --series M       series (default ${BENCH_SIZE.series})`,
+    `  --length N       samples per series (default ${BENCH_SIZE.length})`,
+    `  --study          the study's size, ${STUDY_SIZE.series} × ${STUDY_SIZE.length} (its serial C: 2.0 s for steps 1–5)`,
+    '  --backend B,…    backends to time (default: all; gpu when a GPU is available)',
+    '  --precision P    f64 (default) or f32',
+    '  --repeat R       timed runs after a warm-up; medians are reported (default 5)',
+    `  --means V,…      GPU means kernels (default all: ${MEANS_VARIANTS.join(', ')})`,
+    `  --cross V,…      GPU cross-product kernels (default all: ${CROSS_VARIANTS.join(', ')})`,
+    '  --no-numpy       skip the comparison with NumPy (python3 -c, numpy.corrcoef)',
+    '  --json           print the figures as one JSON object on stdout',
+    '  --save FILE      also write that JSON object to FILE',
+  ].join('\n'),
+  options: {
+    series: { type: 'string' },
+    length: { type: 'string' },
+    study: { type: 'boolean' },
+    backend: { type: 'string' },
+    precision: { type: 'string' },
+    repeat: { type: 'string' },
+    means: { type: 'string' },
+    cross: { type: 'string' },
+    'no-numpy': { type: 'boolean' },
+    json: { type: 'boolean' },
+    save: { type: 'string' },
+  },
+  async run(values) {
+    const size = values.study ? STUDY_SIZE : BENCH_SIZE
+    const precision = (values.precision ?? 'f64') as Precision
+    if (!PRECISIONS.includes(precision)) throw new UsageError(`--precision must be f64 or f32, got "${values.precision}"`)
+    const result = await benchCorrelation({
+      series: intOption(values.series, 'series', 2, 65_535) ?? size.series,
+      length: intOption(values.length, 'length', 2, 2 ** 28) ?? size.length,
+      backends: list<CorrelationBackend>(values.backend, CORRELATION_BACKENDS, 'backend'),
+      precision,
+      repeat: intOption(values.repeat, 'repeat', 1, 1000) ?? 5,
+      means: list<MeansVariant>(values.means, MEANS_VARIANTS, 'means'),
+      cross: list<CrossVariant>(values.cross, CROSS_VARIANTS, 'cross'),
+      numpy: !values['no-numpy'],
+      log: (line) => process.stderr.write(`${line}\n`),
+    })
+    if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+    if (values.json) writeJson(result)
+    else process.stdout.write(describe(result))
+    return 0
+  },
+}
+
+function describe(r: CorrelationBenchResult): string {
+  const ms = (v?: number) => (v === undefined ? 'n/a' : `${v.toFixed(v < 10 ? 2 : 1)} ms`)
+  const ratio = (v: number | undefined, what: string) => (v === undefined ? '' : `  ${v.toFixed(2)}× ${what}`)
+  const lines = [
+    `machine   ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_GB} GB; GPU: ${r.machine.gpu}`,
+    `size      ${r.size.series} series × ${r.size.length} samples, ${r.precision}, median of ${r.repeat}`,
+    `numpy     ${r.numpy ? `corrcoef ${ms(r.numpy.median_ms)} (numpy ${r.numpy.version})` : 'not run'}`,
+    `step 1    generate: cpu ${ms(r.generate.cpu_ms)}${r.generate.gpu ? `; gpu K1 ${Object.entries(r.generate.gpu.walks_ms).map(([wg, v]) => `${wg}/workgroup ${ms(v)}`).join(', ')} (+ factors ${ms(r.generate.gpu.factors_ms)})` : ''}`,
+    'steps 2–5',
+    ...Object.entries(r.backends).flatMap(([b, f]) => [
+      `  ${b.padEnd(13)} ${ms(f.total_ms)}${ratio(f.ratio_vs_numpy, 'numpy')}${ratio(f.ratio_vs_serial, 'serial')}${f.max_abs_dr_vs_numpy !== undefined ? `  max |Δr| vs numpy ${f.max_abs_dr_vs_numpy.toExponential(1)}` : ''}`,
+      `  ${''.padEnd(13)} ${Object.entries(f.stages).map(([s, v]) => `${s} ${ms(v)}`).join(', ')}${f.upload_ms !== undefined ? `; upload ${ms(f.upload_ms)}` : ''}`,
+      ...Object.entries(f.kernels ?? {}).map(([k, v]) => `  ${''.padEnd(13)} ${k.padEnd(16)} ${ms(v.ms)}${v.TFLOP_per_s !== undefined ? `  ${v.TFLOP_per_s.toFixed(2)} TFLOP/s` : ''}  ${v.GB_per_s.toFixed(0)} GB/s`),
+    ]),
+  ]
+  return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
+}

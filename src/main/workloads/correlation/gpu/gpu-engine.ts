@@ -1,0 +1,294 @@
+// The `gpu` correlation backend: the series uploaded once in bands, then per run each chosen means
+// kernel, the squares kernel, and for each chosen cross-product kernel the cross-products,
+// coefficients and the read-back of the matrix, tile by tile, each a timed submit.
+//
+//   const engine = await createGpuCorrelationEngine(gpu, series, 'f64', { means: ['shared'], cross: ['register'] })
+//   const times = await engine.run()       // ms per stage and variant
+//   const r = engine.matrix()              // m × m on the host, of the last cross variant
+//
+// f64 mode runs centred f32 with compensated sums (WGSL has no f64): the series go up as two f32
+// words, d = x − x̄ is rounded once, and sums keep their rounding errors (shaders/correlation).
+import { ApiError } from '../../../../shared/errors'
+import type { CrossVariant, MeansVariant, Precision } from '../../../../shared/workloads/correlation/types'
+import { type Dispatch, type Gpu, type Kernel, throwIfAborted } from '../../../gpu/runtime'
+import type { SeriesMatrix } from '../series-matrix'
+import { type Band, type BandPlan, bandPairs, planBands } from './bands'
+import { CROSS_BLOCK, type Work, coefficientsKernel, crossKernel, crossWork, meansKernel, meansUnavailable, meansWork, squaresKernel } from './kernels'
+import { type KernelParams, paramsWords } from './params'
+
+export interface GpuEngineOptions {
+  means: MeansVariant[]
+  cross: CrossVariant[]
+  signal?: AbortSignal
+  /** Rows per band (a multiple of 64), to cross band edges with few series in tests. */
+  bandRows?: number
+}
+
+export interface GpuRunTimes {
+  means: Partial<Record<MeansVariant, number>>
+  squares: number
+  /** Per cross variant: its cross-products, the coefficients after them, and the read-back. */
+  cross: Partial<Record<CrossVariant, { cross: number; coefficients: number; download: number }>>
+}
+
+/** Called after each variant of a run, for accuracy checks (the means, or the matrix it led to). */
+export interface RunChecks {
+  means?(variant: MeansVariant, means: Float32Array): void
+  cross?(variant: CrossVariant, matrix: Float64Array | Float32Array): void
+}
+
+export interface GpuCorrelationEngine {
+  readonly gpu: Gpu
+  /** Host → device copy of the series, ms. */
+  readonly uploadMs: number
+  readonly plan: BandPlan
+  run(checks?: RunChecks): Promise<GpuRunTimes>
+  /** The m × m matrix of the last run's last cross variant (f64 mode: widened from f32). */
+  matrix(): Float64Array | Float32Array
+  /** Work of one run of each stage, for the roofline. */
+  work(): { means: Work; cross: Record<CrossVariant, Work> }
+  dispose(): void
+}
+
+interface BandBuffers {
+  band: Band
+  xhi: GPUBuffer
+  xlo: GPUBuffer
+  d: GPUBuffer
+  params: GPUBuffer
+}
+
+interface PairBuffers {
+  a: BandBuffers
+  b: BandBuffers
+  diag: boolean
+  tile: GPUBuffer
+  coefficients: GPUBuffer
+  /** Uniforms of the cross-product kernels, by block side. */
+  cross: Map<number, { params: GPUBuffer; blocks: number }>
+}
+
+export async function createGpuCorrelationEngine(gpu: Gpu, series: SeriesMatrix, precision: Precision, opts: GpuEngineOptions): Promise<GpuCorrelationEngine> {
+  for (const v of opts.means) {
+    const why = meansUnavailable(gpu, v)
+    if (why) throw new ApiError('gpu-unavailable', `means kernel ${v}: ${why}`)
+  }
+  if (opts.means.length === 0 || opts.cross.length === 0) throw new ApiError('invalid-argument', 'the gpu backend needs a means and a cross-product kernel')
+  const engine = new Engine(gpu, series, precision, opts)
+  try {
+    await engine.upload()
+  } catch (e) {
+    engine.dispose()
+    throw e
+  }
+  return engine
+}
+
+class Engine implements GpuCorrelationEngine {
+  uploadMs = 0
+  readonly plan: BandPlan
+  private readonly compensated: boolean
+  private readonly owned: GPUBuffer[] = []
+  private bands: BandBuffers[] = []
+  private pairs: PairBuffers[] = []
+  private means!: GPUBuffer
+  private norms!: GPUBuffer
+  private constant!: GPUBuffer
+  private host: Float64Array | Float32Array
+  private readonly bindGroups = new Map<string, GPUBindGroup>()
+
+  constructor(
+    readonly gpu: Gpu,
+    private readonly series: SeriesMatrix,
+    precision: Precision,
+    private readonly opts: GpuEngineOptions,
+  ) {
+    this.compensated = precision === 'f64'
+    const maxBinding = Math.min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize)
+    this.plan = planBands(series.m, series.n, maxBinding, opts.bandRows)
+    this.host = precision === 'f64' ? new Float64Array(series.m * series.m) : new Float32Array(series.m * series.m)
+  }
+
+  private own(buffer: GPUBuffer): GPUBuffer {
+    this.owned.push(buffer)
+    return buffer
+  }
+
+  private uniform(label: string, p: KernelParams): GPUBuffer {
+    return this.own(this.gpu.uniform(label, paramsWords(p)))
+  }
+
+  /** Uploads the series (hi and, for f64, lo words) band by band, and allocates every buffer. */
+  async upload(): Promise<void> {
+    const { gpu, series } = this
+    const { m, n, values } = series
+    const { k } = this.plan
+    const t0 = performance.now()
+    this.means = this.own(await gpu.storage('means', m * 4))
+    this.norms = this.own(await gpu.storage('norms', m * 4))
+    this.constant = this.own(await gpu.storage('constant', Uint32Array.from(series.constant)))
+    for (const band of this.plan.bands) {
+      throwIfAborted(this.opts.signal)
+      const x = values.subarray(band.row0 * n, (band.row0 + band.rows) * n)
+      const hi = Float32Array.from(x)
+      const xhi = this.own(await gpu.storage(`series ${band.index} hi`, hi))
+      let xlo: GPUBuffer
+      if (this.compensated) {
+        // The rest of each value: x − hi is exact in f64 and close to an f32.
+        const lo = new Float32Array(x.length)
+        for (let i = 0; i < x.length; i++) lo[i] = x[i] - hi[i]
+        xlo = this.own(await gpu.storage(`series ${band.index} lo`, lo))
+      } else xlo = this.own(await gpu.storage(`series ${band.index} lo (unused)`, 4))
+      const d = this.own(await gpu.storage(`centred ${band.index}`, band.rowsPad * k * 4))
+      const params = this.uniform(`band ${band.index}`, { rows: band.rows, n, k, row0: band.row0 })
+      this.bands.push({ band, xhi, xlo, d, params })
+    }
+    await gpu.finish('upload')
+    this.uploadMs = performance.now() - t0
+    for (const [a, b] of bandPairs(this.plan)) {
+      const pa = this.bands[a.index]
+      const pb = this.bands[b.index]
+      const diag = a.index === b.index
+      const tile = this.own(await gpu.storage(`tile ${a.index},${b.index}`, a.rowsPad * b.rowsPad * 4))
+      const coefficients = this.uniform(`coefficients ${a.index},${b.index}`, {
+        rows: a.rows, n, k, row0: a.row0, rowsJ: b.rows, row0J: b.row0, diag, strideC: b.rowsPad,
+      })
+      this.pairs.push({ a: pa, b: pb, diag, tile, coefficients, cross: new Map() })
+    }
+  }
+
+  /** The cross-product uniform of a pair for blocks of `block` outputs a side. */
+  private crossParams(pair: PairBuffers, block: number): { params: GPUBuffer; blocks: number } {
+    let p = pair.cross.get(block)
+    if (!p) {
+      const ti = pair.a.band.rowsPad / block
+      const tj = pair.b.band.rowsPad / block
+      const blocks = pair.diag ? (ti * (ti + 1)) / 2 : ti * tj
+      const { band: a } = pair.a
+      const { band: b } = pair.b
+      const params = this.uniform(`cross ${a.index},${b.index} /${block}`, {
+        rows: a.rows, n: this.series.n, k: this.plan.k, row0: a.row0, rowsJ: b.rows, row0J: b.row0, diag: pair.diag, blocks, blocksJ: tj, strideC: b.rowsPad,
+      })
+      p = { params, blocks }
+      pair.cross.set(block, p)
+    }
+    return p
+  }
+
+  private group(key: string, kernel: Kernel, resources: Record<number, GPUBuffer>): GPUBindGroup {
+    let g = this.bindGroups.get(key)
+    if (!g) {
+      g = kernel.bind(resources)
+      this.bindGroups.set(key, g)
+    }
+    return g
+  }
+
+  async run(checks: RunChecks = {}): Promise<GpuRunTimes> {
+    const { gpu, opts } = this
+    const signal = opts.signal
+    const times: GpuRunTimes = { means: {}, squares: 0, cross: {} }
+
+    for (const variant of opts.means) {
+      const kernel = await meansKernel(gpu, variant, this.compensated)
+      const dispatches = this.bands.map((b) =>
+        kernel.dispatch(
+          this.group(`means ${variant} ${b.band.index}`, kernel, { 0: b.xhi, 1: b.xlo, 2: this.means, 3: b.params }),
+          variant === 'naive' ? Math.ceil(b.band.rows / 64) : gpu.grid(b.band.rows),
+        ),
+      )
+      times.means[variant] = await gpu.run(`means ${variant}`, dispatches, { signal })
+      if (checks.means) checks.means(variant, await gpu.readF32(this.means))
+    }
+
+    const squares = await squaresKernel(gpu, this.compensated)
+    times.squares = await gpu.run(
+      'squares',
+      this.bands.map((b) =>
+        squares.dispatch(
+          this.group(`squares ${b.band.index}`, squares, { 0: b.xhi, 1: b.xlo, 2: this.means, 3: b.params, 4: b.d, 5: this.norms, 6: this.constant }),
+          gpu.grid(b.band.rows),
+        ),
+      ),
+      { signal },
+    )
+
+    const coefficients = await coefficientsKernel(gpu)
+    const coefficientDispatches = this.pairs.map((p) =>
+      coefficients.dispatch(
+        this.group(`coefficients ${p.a.band.index},${p.b.band.index}`, coefficients, { 0: p.tile, 1: this.norms, 3: p.coefficients }),
+        [Math.ceil(p.b.band.rowsPad / 16), Math.ceil(p.a.band.rowsPad / 16)],
+      ),
+    )
+    for (const variant of opts.cross) {
+      const kernel = await crossKernel(gpu, variant, this.compensated)
+      const block = CROSS_BLOCK[variant]
+      const dispatches: Dispatch[] = this.pairs.map((p) => {
+        const { params, blocks } = this.crossParams(p, block)
+        const key = `cross ${variant} ${p.a.band.index},${p.b.band.index}`
+        return kernel.dispatch(this.group(key, kernel, { 0: p.a.d, 1: p.b.d, 2: p.tile, 3: params }), gpu.grid(blocks))
+      })
+      const cross = await gpu.run(`cross ${variant}`, dispatches, { signal })
+      const coefficientMs = await gpu.run('coefficients', coefficientDispatches, { signal })
+      const t = performance.now()
+      await this.download()
+      times.cross[variant] = { cross, coefficients: coefficientMs, download: performance.now() - t }
+      checks.cross?.(variant, this.host)
+    }
+    return times
+  }
+
+  /** Reads every tile into the host matrix: its upper triangle, mirrored. */
+  private async download(): Promise<void> {
+    const m = this.series.m
+    const host = this.host
+    let scratch = new Float32Array(0)
+    for (const p of this.pairs) {
+      throwIfAborted(this.opts.signal)
+      const a = p.a.band
+      const b = p.b.band
+      const size = a.rowsPad * b.rowsPad
+      if (scratch.length < size) scratch = new Float32Array(size)
+      const tile = scratch.subarray(0, size)
+      await this.gpu.readInto(p.tile, tile)
+      for (let i = 0; i < a.rows; i++) {
+        const gi = a.row0 + i
+        for (let j = p.diag ? i : 0; j < b.rows; j++) {
+          const gj = b.row0 + j
+          const v = tile[i * b.rowsPad + j]
+          host[gi * m + gj] = v
+          host[gj * m + gi] = v
+        }
+      }
+    }
+  }
+
+  matrix(): Float64Array | Float32Array {
+    return this.host
+  }
+
+  work(): { means: Work; cross: Record<CrossVariant, Work> } {
+    const { m, n } = this.series
+    const outputs = (block: number) =>
+      this.pairs.reduce((sum, p) => {
+        const ti = p.a.band.rowsPad / block
+        const tj = p.b.band.rowsPad / block
+        return sum + (p.diag ? (ti * (ti + 1)) / 2 : ti * tj) * block * block
+      }, 0)
+    const k = this.plan.k
+    return {
+      means: meansWork(m, n, this.compensated),
+      cross: {
+        // The naive kernel reads both rows of every output: no reuse beyond caches.
+        naive: crossWork(outputs(CROSS_BLOCK.naive), k, 1),
+        tiled: crossWork(outputs(CROSS_BLOCK.tiled), k, CROSS_BLOCK.tiled),
+        register: crossWork(outputs(CROSS_BLOCK.register), k, CROSS_BLOCK.register),
+      },
+    }
+  }
+
+  dispose(): void {
+    for (const b of this.owned.splice(0)) b.destroy()
+    this.bindGroups.clear()
+  }
+}

@@ -1,0 +1,20 @@
+// The uniform every correlation kernel reads (struct Params in shaders/correlation/common.wgsl).
+
+export interface KernelParams {
+  rows: number
+  n: number
+  k: number
+  row0: number
+  rowsJ?: number
+  row0J?: number
+  diag?: boolean
+  blocks?: number
+  blocksJ?: number
+  strideC?: number
+}
+
+export const PARAMS_WORDS = 12
+
+export function paramsWords(p: KernelParams): Uint32Array {
+  return Uint32Array.of(p.rows, p.n, p.k, p.row0, p.rowsJ ?? 0, p.row0J ?? 0, p.diag ? 1 : 0, p.blocks ?? 0, p.blocksJ ?? 0, p.strideC ?? 0, 0, 0)
+}

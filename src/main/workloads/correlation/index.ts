@@ -1,0 +1,31 @@
+// The correlation workload's engine: series from CSV or .npy, the Pearson matrix on every chosen
+// backend (serial, SIMD, worker threads, GPU kernels), timed stage by stage, and the anomaly ranking.
+import { join } from 'node:path'
+import { correlationWorkload } from '../../../shared/workloads/correlation'
+import type { WorkloadEngine } from '../../engine'
+import { benchCorrelationCommand } from './bench-command'
+import { describeCorrelation } from './describe'
+import { generateWalksCommand } from './generate-command'
+import { runCorrelationJob } from './run-correlation'
+import { generateWalks } from './walks'
+import { writeSeries } from './write-walks'
+
+/** The example: a cluster of 48 walks of 1000 samples, 3 of them disturbed. */
+export const EXAMPLE_WALKS = { series: 48, length: 1000, start: 100, eps: 0.01, seed: 1, anomalies: 3 }
+
+export const correlationEngine: WorkloadEngine<'correlation'> = {
+  definition: correlationWorkload,
+  // The gpu backend needs the device: correlation jobs queue behind other GPU work.
+  lane: 'gpu',
+  run: runCorrelationJob,
+  async makeExample(dir, signal) {
+    const [file] = correlationWorkload.example.files
+    const walks = generateWalks(EXAMPLE_WALKS)
+    // Seeded and written atomically: a concurrent maker writes the same bytes.
+    await writeSeries(join(dir, file), walks.values, EXAMPLE_WALKS.series, EXAMPLE_WALKS.length, { layout: 'columns', force: true, signal })
+  },
+  cli: {
+    describe: describeCorrelation,
+    commands: [generateWalksCommand, benchCorrelationCommand],
+  },
+}

@@ -1,0 +1,61 @@
+// Reads a data set in the format its extension names and checks it before any computing: at least
+// two series of at least two samples, and a matrix this machine can hold.
+import { stat } from 'node:fs/promises'
+import { ApiError } from '../../../shared/errors'
+import type { InputFormat, Layout, Precision } from '../../../shared/workloads/correlation/types'
+import { readCsvHeader } from '../../io/csv-loader'
+import { checkMatrixFits } from './limits'
+import { readCsvColumns, readCsvRows } from './read-csv'
+import { readNpy, readNpyShape } from './read-npy'
+import type { SeriesMatrix } from './series-matrix'
+
+export interface LoadedSeries {
+  series: SeriesMatrix
+  format: InputFormat
+  bytes: number
+  load_ms: number
+}
+
+export interface LoadSeriesOptions {
+  layout: Layout
+  precision: Precision
+  /** The matrix will be written to a file too (its bytes are held once more). */
+  writesMatrix?: boolean
+  signal?: AbortSignal
+  progress?: (fraction: number) => void
+}
+
+export function formatOf(path: string): InputFormat {
+  return path.toLowerCase().endsWith('.npy') ? 'npy' : 'csv'
+}
+
+/** `shown` names the file in messages; `path` is where it is read. */
+export async function loadSeries(shown: string, path: string, opts: LoadSeriesOptions): Promise<LoadedSeries> {
+  const t0 = performance.now()
+  const format = formatOf(path)
+  // What the header tells is checked before the data is read.
+  if (format === 'npy') {
+    const { m, n } = await readNpyShape(path, opts.layout)
+    checkShape(shown, m, n, opts)
+  } else if (opts.layout === 'columns') {
+    const m = (await readCsvHeader(path)).length
+    if (m < 2) checkShape(shown, m, 2, opts)
+  }
+  let series: SeriesMatrix
+  try {
+    series = format === 'npy' ? await readNpy(path, opts) : opts.layout === 'columns' ? await readCsvColumns(path, opts) : await readCsvRows(path, opts)
+  } catch (e) {
+    // Messages name the path read; the user gave `shown`.
+    const err = ApiError.from(e)
+    throw shown === path ? err : new ApiError(err.code, err.message.split(path).join(shown))
+  }
+  checkShape(shown, series.m, series.n, opts)
+  return { series, format, bytes: (await stat(path)).size, load_ms: performance.now() - t0 }
+}
+
+function checkShape(shown: string, m: number, n: number, opts: LoadSeriesOptions): void {
+  const what = opts.layout === 'columns' ? 'columns' : 'rows'
+  if (m < 2) throw new ApiError('invalid-input', `${shown}: ${m} series; correlation needs at least 2 (${opts.layout} layout: a series per ${what.slice(0, -1)})`)
+  if (n < 2) throw new ApiError('invalid-input', `${shown}: series of ${n} sample${n === 1 ? '' : 's'}; correlation needs at least 2`)
+  checkMatrixFits(shown, m, n, opts.precision, opts.writesMatrix)
+}

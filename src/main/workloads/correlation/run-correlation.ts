@@ -1,0 +1,391 @@
+// A correlation job, as the study ran it and past it: load the series, run steps 2–5 on every
+// chosen backend R times (each stage timed; on the GPU each chosen kernel), compare every matrix
+// with the f64 reference, rank the series by their correlation with the others, and write the
+// matrix if asked. With `pair`, only the two series' overlay.
+import { ApiError } from '../../../shared/errors'
+import { throwIfAborted } from '../../../shared/cancel'
+import { median } from '../../../shared/median'
+import { timingOf, type Timing } from '../../../shared/workloads/envelope'
+import type { CorrelationParams } from '../../../shared/workloads/correlation'
+import {
+  type BackendRun,
+  type CorrelationBackend,
+  type CorrelationResult,
+  type CpuCorrelationBackend,
+  type CrossVariant,
+  type MeansVariant,
+  type Precision,
+  type Spread,
+  type Stage,
+  type VariantRun,
+  STAGES,
+} from '../../../shared/workloads/correlation/types'
+import type { EngineOutcome, JobContext } from '../../engine'
+import { createCpuCorrelationEngine } from './cpu-engine'
+import { createGpuCorrelationEngine } from './gpu/gpu-engine'
+import { meansUnavailable } from './gpu/kernels'
+import { checkMatrixWritable } from './limits'
+import { loadSeries } from './load-series'
+import { writeMatrixNpy } from './matrix-file'
+import { pairIndices, pairOverlay } from './pair'
+import { heatmapOf, heatmapOrder, histogramOf, maxAbsDifference, rankSeries } from './ranking'
+import { type SeriesMatrix, seriesMatrix } from './series-matrix'
+import { WASM_MAX_BYTES, wasmBytes } from './simd/wasm-module'
+
+/** Share of the progress bar spent loading. */
+const LOAD_SHARE = 0.2
+
+type Matrix = Float64Array | Float32Array
+
+export async function runCorrelationJob(params: CorrelationParams, ctx: JobContext): Promise<EngineOutcome<CorrelationResult>> {
+  const { signal } = ctx
+  if (params.files.length !== 1) throw new ApiError('invalid-argument', `correlation reads one file at a time; got ${params.files.length}: ${params.files.join(', ')}`)
+  const [shown] = params.files
+  const path = await ctx.input(shown)
+  const matrixPath = await matrixTarget(params, ctx)
+
+  const loaded = await loadSeries(shown, path, {
+    layout: params.layout,
+    precision: params.precision,
+    writesMatrix: matrixPath !== undefined,
+    signal,
+    progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
+  })
+  const { series } = loaded
+  if (matrixPath) await checkMatrixWritable(matrixPath, series.m, params.precision)
+  const result: CorrelationResult = {
+    input: { path: shown, format: loaded.format, layout: params.layout, series: series.m, length: series.n, bytes: loaded.bytes, load_ms: loaded.load_ms },
+    precision: params.precision,
+    reference: null,
+    runs: [],
+    constant: series.names.filter((_, i) => series.constant[i]),
+    ranking: [],
+    threshold: params.threshold,
+    top: params.top,
+    skipped: [],
+  }
+  if (params.pair) {
+    const [a, b] = pairIndices(series, params.pair, shown)
+    result.pair = pairOverlay(series, a, b)
+    ctx.progress({ phase: 'pair', fraction: 1 })
+    return { results: result, timings: {} }
+  }
+
+  const backends = await availableBackends(params, ctx, result)
+  const means = variantsOf(params.variants, 'means', 'unrolled') as MeansVariant[]
+  const cross = variantsOf(params.variants, 'cross', 'register') as CrossVariant[]
+  const gpuMeans = backends.includes('gpu') ? await usableMeans(means, ctx, result) : means
+  const referenceBackend = params.precision === 'f64' ? backends.find((b) => b !== 'gpu') : undefined
+  const sweep = params.sweep > 1 ? sweepSizes(series, params.sweep, params.sweepOver) : []
+  const steps = (referenceBackend ? 0 : 1) + backends.length * (params.repeat + sweep.length * params.repeat)
+  let done = 0
+  const step = (phase: string) => ctx.progress({ phase, fraction: ++done >= steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps })
+
+  // The f64 reference: an f64 CPU backend of the run itself, or one run of the fastest that fits.
+  let reference: Float64Array | undefined
+  if (!referenceBackend) {
+    const backend = wasmBytes(series.m, series.n, 'f64') <= WASM_MAX_BYTES ? 'workers-simd' : 'workers'
+    const engine = await createCpuCorrelationEngine(backend, series, 'f64', { signal })
+    try {
+      await engine.run()
+      reference = Float64Array.from(engine.matrix())
+    } finally {
+      await engine.dispose()
+    }
+    result.reference = backend
+    step('f64 reference')
+  }
+
+  const timings: Record<string, Timing> = {}
+  const hostMeans = meansOf(series)
+  let firstMatrix: Matrix | undefined
+  let partial = false
+  for (const backend of backends) {
+    try {
+      const phase = `${backend} ${params.precision}`
+      const outcome =
+        backend === 'gpu'
+          ? await runGpu(series, params.precision, gpuMeans, cross, params.repeat, ctx, hostMeans, () => reference, () => step(phase))
+          : await runCpu(backend, series, params.precision, params.repeat, ctx, () => step(phase))
+      if (backend === referenceBackend) {
+        reference = Float64Array.from(outcome.matrix)
+        result.reference = backend
+      }
+      outcome.run.max_abs_dr = reference ? maxAbsDifference(outcome.matrix, reference, series.m) : NaN
+      firstMatrix ??= outcome.matrix
+      result.runs.push(outcome.run)
+      timings[backend] = outcome.timing
+      for (const [name, t] of Object.entries(outcome.variantTimings ?? {})) timings[`gpu ${name}`] = t
+      if (sweep.length) {
+        result.sweep ??= { over: params.sweepOver as 'series' | 'length', points: sweep.map((s) => ({ series: s.m, length: s.n, backends: {} })) }
+        await runSweep(backend, series, params.precision, sweep, params.repeat, gpuMeans, cross, ctx, result, () => step(`sweep ${backend}`))
+      }
+    } catch (e) {
+      // Cancelled: the backends that finished are kept, and the result is marked partial.
+      if (!signal.aborted || result.runs.length === 0 || !reference) throw e
+      partial = true
+      break
+    }
+  }
+  throwIfAborted(partial ? undefined : signal)
+
+  ctx.progress({ phase: 'ranking', fraction: 1 })
+  const ranked = reference!
+  result.ranking = rankSeries(ranked, series.m, series.names, params.threshold)
+  result.heatmap = heatmapOf(ranked, series.m, series.names, heatmapOrder(params.order, result.ranking), params.order)
+  result.histogram = histogramOf(ranked, series.m)
+  if (matrixPath && !partial) {
+    // f64: the exact reference; f32: the first backend's f32 matrix.
+    const written = params.precision === 'f64' ? ranked : firstMatrix!
+    result.matrix = await writeMatrixNpy(matrixPath, written, series.m)
+  }
+  return { results: result, timings, ...(partial && { partial }) }
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || path
+}
+
+/** The --matrix target, checked before any work: one .npy path, where this job may put files. */
+async function matrixTarget(params: CorrelationParams, ctx: JobContext): Promise<string | undefined> {
+  if (!params.matrix) return undefined
+  if (params.matrix.length !== 1) throw new ApiError('invalid-argument', `matrix takes one .npy path, got ${params.matrix.length}: ${params.matrix.join(', ')}`)
+  const [target] = params.matrix
+  if (!target.toLowerCase().endsWith('.npy')) throw new ApiError('invalid-argument', `matrix file ${target} must end in .npy`)
+  // The job context lends only reading: the output goes where the backend lets this job read
+  // (anywhere for the CLI; under the data folders for `serve`), and never over an existing file.
+  try {
+    await ctx.input(target)
+  } catch (e) {
+    const err = ApiError.from(e)
+    if (err.code === 'io') return target
+    throw err.code === 'invalid-argument' ? new ApiError('invalid-argument', `matrix file ${target}: ${err.message}; it can be written only where data files may be read`) : err
+  }
+  throw new ApiError('io', `${target} exists; the matrix is not written over a file`)
+}
+
+/** The GPU is skipped, with the reason, when no adapter exists and other backends were asked for. */
+async function availableBackends(params: CorrelationParams, ctx: JobContext, result: CorrelationResult): Promise<CorrelationBackend[]> {
+  if (!params.backends.includes('gpu') || params.backends.length === 1) return params.backends
+  try {
+    await ctx.gpu()
+    return params.backends
+  } catch (e) {
+    const err = ApiError.from(e)
+    if (err.code !== 'gpu-unavailable') throw err
+    result.skipped.push({ backend: 'gpu', reason: err.message })
+    return params.backends.filter((b) => b !== 'gpu')
+  }
+}
+
+/** The chosen variants of a stage (`means-naive` → `naive`), or its default when none is. */
+function variantsOf(chosen: string[], stage: 'means' | 'cross', fallback: string): string[] {
+  const picked = chosen.filter((v) => v.startsWith(`${stage}-`)).map((v) => v.slice(stage.length + 1))
+  return picked.length ? picked : [fallback]
+}
+
+/** Means variants the adapter can run; the others are skipped with the reason (all of them: an error). */
+async function usableMeans(means: MeansVariant[], ctx: JobContext, result: CorrelationResult): Promise<MeansVariant[]> {
+  const gpu = await ctx.gpu()
+  const usable = means.filter((v) => {
+    const why = meansUnavailable(gpu, v)
+    if (why) result.skipped.push({ backend: 'gpu', reason: `means-${v}: ${why}` })
+    return !why
+  })
+  if (usable.length === 0) throw new ApiError('gpu-unavailable', result.skipped.map((s) => s.reason).join('; '))
+  return usable
+}
+
+function spread(samples: number[]): Spread {
+  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples) }
+}
+
+function meansOf(series: SeriesMatrix): Float64Array {
+  const out = new Float64Array(series.m)
+  for (let i = 0; i < series.m; i++) {
+    let s = 0
+    for (let k = 0; k < series.n; k++) s += series.values[i * series.n + k]
+    out[i] = s / series.n
+  }
+  return out
+}
+
+interface RunOutcome {
+  run: BackendRun
+  matrix: Matrix
+  timing: Timing
+  variantTimings?: Record<string, Timing>
+}
+
+async function runCpu(backend: CpuCorrelationBackend, series: SeriesMatrix, precision: Precision, repeat: number, ctx: JobContext, step: () => void): Promise<RunOutcome> {
+  const engine = await createCpuCorrelationEngine(backend, series, precision, { signal: ctx.signal })
+  try {
+    const samples: Record<Stage, number[]> = { means: [], squares: [], cross: [], coefficients: [] }
+    const totals: number[] = []
+    for (let r = 0; r < repeat; r++) {
+      const ms = await engine.run()
+      for (const s of STAGES) samples[s].push(ms[s])
+      totals.push(STAGES.reduce((sum, s) => sum + ms[s], 0))
+      step()
+    }
+    const matrix = engine.matrix()
+    return {
+      run: {
+        backend,
+        arithmetic: precision,
+        threads: engine.threads,
+        stages: Object.fromEntries(STAGES.map((s) => [s, spread(samples[s])])) as Record<Stage, Spread>,
+        total: spread(totals),
+        max_abs_dr: 0,
+      },
+      // The engine's memory goes with it: keep a copy.
+      matrix: precision === 'f64' ? Float64Array.from(matrix) : Float32Array.from(matrix),
+      timing: timingOf(totals),
+    }
+  } finally {
+    await engine.dispose()
+  }
+}
+
+async function runGpu(
+  series: SeriesMatrix,
+  precision: Precision,
+  means: MeansVariant[],
+  cross: CrossVariant[],
+  repeat: number,
+  ctx: JobContext,
+  hostMeans: Float64Array,
+  reference: () => Float64Array | undefined,
+  step: () => void,
+): Promise<RunOutcome> {
+  const gpu = await ctx.gpu()
+  const engine = await createGpuCorrelationEngine(gpu, series, precision, { means, cross, signal: ctx.signal })
+  try {
+    const meanSamples: Partial<Record<MeansVariant, number[]>> = {}
+    const crossSamples: Partial<Record<CrossVariant, { cross: number[]; coefficients: number[]; download: number[] }>> = {}
+    const squares: number[] = []
+    const deviation: Record<string, number> = {}
+    const m = series.m
+    for (let r = 0; r < repeat; r++) {
+      const checks =
+        r === 0
+          ? {
+              means: (v: MeansVariant, got: Float32Array) => {
+                let worst = 0
+                for (let i = 0; i < m; i++) worst = Math.max(worst, Math.abs(got[i] - hostMeans[i]) / Math.max(Math.abs(hostMeans[i]), Number.MIN_VALUE))
+                deviation[`means-${v}`] = worst
+              },
+              cross: (v: CrossVariant, got: Matrix) => {
+                const ref = reference()
+                deviation[`cross-${v}`] = ref ? maxAbsDifference(got, ref, m) : NaN
+              },
+            }
+          : {}
+      const t = await engine.run(checks)
+      for (const v of means) (meanSamples[v] ??= []).push(t.means[v]!)
+      squares.push(t.squares)
+      for (const v of cross) {
+        const c = (crossSamples[v] ??= { cross: [], coefficients: [], download: [] })
+        c.cross.push(t.cross[v]!.cross)
+        c.coefficients.push(t.cross[v]!.coefficients)
+        c.download.push(t.cross[v]!.download)
+      }
+      step()
+    }
+    // The run's stages are its fastest kernels'.
+    const bestMeans = means.reduce((a, b) => (median(meanSamples[b]!) < median(meanSamples[a]!) ? b : a))
+    const bestCross = cross.reduce((a, b) => (median(crossSamples[b]!.cross) < median(crossSamples[a]!.cross) ? b : a))
+    const best = crossSamples[bestCross]!
+    const totals = Array.from({ length: repeat }, (_, r) => meanSamples[bestMeans]![r] + squares[r] + best.cross[r] + best.coefficients[r])
+    const work = engine.work()
+    const variants: VariantRun[] = [
+      ...means.map((v): VariantRun => ({ stage: 'means', variant: v, ms: spread(meanSamples[v]!), ...work.means, deviation: deviation[`means-${v}`] })),
+      ...cross.map((v): VariantRun => ({ stage: 'cross', variant: v, ms: spread(crossSamples[v]!.cross), ...work.cross[v], deviation: deviation[`cross-${v}`] })),
+    ]
+    const variantTimings: Record<string, Timing> = {}
+    for (const v of means) variantTimings[`means-${v}`] = timingOf(meanSamples[v]!)
+    for (const v of cross) variantTimings[`cross-${v}`] = timingOf(crossSamples[v]!.cross)
+    return {
+      run: {
+        backend: 'gpu',
+        arithmetic: precision === 'f64' ? 'f32-compensated' : 'f32',
+        stages: { means: spread(meanSamples[bestMeans]!), squares: spread(squares), cross: spread(best.cross), coefficients: spread(best.coefficients) },
+        total: spread(totals),
+        upload_ms: engine.uploadMs,
+        download_ms: median(best.download),
+        max_abs_dr: 0,
+        variants,
+      },
+      // The last cross variant's matrix, as every one is checked against the reference.
+      matrix: precision === 'f64' ? Float64Array.from(engine.matrix()) : Float32Array.from(engine.matrix()),
+      timing: timingOf(totals),
+      variantTimings,
+    }
+  } finally {
+    engine.dispose()
+  }
+}
+
+/** Sizes of the sweep's points: K prefixes of the series or of their length, at least 2 each. */
+function sweepSizes(series: SeriesMatrix, k: number, over: string): { m: number; n: number }[] {
+  const sizes = Array.from({ length: k }, (_, i) => {
+    const f = (i + 1) / k
+    return over === 'series' ? { m: Math.max(2, Math.round(series.m * f)), n: series.n } : { m: series.m, n: Math.max(2, Math.round(series.n * f)) }
+  })
+  return sizes.filter((s, i) => i === 0 || s.m !== sizes[i - 1].m || s.n !== sizes[i - 1].n)
+}
+
+/** The first m series' first n samples, as a data set of their own (for the GPU, which uploads what it runs on). */
+function prefix(series: SeriesMatrix, m: number, n: number): SeriesMatrix {
+  const values = new Float64Array(m * n)
+  for (let i = 0; i < m; i++) values.set(series.values.subarray(i * series.n, i * series.n + n), i * n)
+  return seriesMatrix(series.names.slice(0, m), values, m, n)
+}
+
+async function runSweep(
+  backend: CorrelationBackend,
+  series: SeriesMatrix,
+  precision: Precision,
+  sizes: { m: number; n: number }[],
+  repeat: number,
+  means: MeansVariant[],
+  cross: CrossVariant[],
+  ctx: JobContext,
+  result: CorrelationResult,
+  step: () => void,
+): Promise<void> {
+  const points = result.sweep!.points
+  if (backend === 'gpu') {
+    const gpu = await ctx.gpu()
+    for (const [i, size] of sizes.entries()) {
+      const engine = await createGpuCorrelationEngine(gpu, prefix(series, size.m, size.n), precision, { means: [means[0]], cross: [cross[0]], signal: ctx.signal })
+      try {
+        const totals: number[] = []
+        for (let r = 0; r < repeat; r++) {
+          const t = await engine.run()
+          const c = t.cross[cross[0]]!
+          totals.push(t.means[means[0]]! + t.squares + c.cross + c.coefficients)
+          step()
+        }
+        points[i].backends[backend] = median(totals)
+      } finally {
+        engine.dispose()
+      }
+    }
+    return
+  }
+  const engine = await createCpuCorrelationEngine(backend, series, precision, { signal: ctx.signal })
+  try {
+    for (const [i, size] of sizes.entries()) {
+      const totals: number[] = []
+      for (let r = 0; r < repeat; r++) {
+        const ms = await engine.run(size)
+        totals.push(STAGES.reduce((sum, s) => sum + ms[s], 0))
+        step()
+      }
+      points[i].backends[backend] = median(totals)
+    }
+  } finally {
+    await engine.dispose()
+  }
+}

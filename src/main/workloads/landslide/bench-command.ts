@@ -1,0 +1,164 @@
+// `paralab bench landslide`: every backend (and GPU kernel, where a GPU is) on one grid, each run
+// `repeat` times, as the landslide job runs them; medians, the ratio of each to `serial` measured in
+// the same run, every f64 output's md5 and every f32 output's deviation. The study's Tessina grids
+// by --header/--dem/--source; without them, the example's synthetic slope.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { cpus, tmpdir, totalmem, availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import { adapterName } from '../../../shared/device'
+import { landslideWorkload } from '../../../shared/workloads/landslide'
+import { GPU_VARIANTS, LANDSLIDE_BACKENDS, type GpuVariant, type LandslideBackend, type LandslideResult } from '../../../shared/workloads/landslide/types'
+import { getGpu, gpuInfo } from '../../gpu/runtime'
+import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { writeExample } from './example'
+import { runLandslideJob } from './run-landslide'
+
+export interface LandslideBenchResult {
+  machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
+  input: { files: string[]; rows: number; cols: number; walls: number }
+  steps: number
+  repeat: number
+  reference_md5: string
+  runs: Record<string, { median_ms: number; min_ms: number; max_ms: number; ratio_vs_serial?: number; md5?: string; max_abs_dh?: number; mass_error?: number }>
+  notes: string[]
+}
+
+function list<C extends string>(value: unknown, flag: string, choices: readonly C[], fallback: readonly C[]): C[] {
+  if (value === undefined) return [...fallback]
+  if (value === 'all') return [...choices]
+  const picked = String(value).split(',').map((s) => s.trim())
+  const bad = picked.find((c) => !(choices as readonly string[]).includes(c))
+  if (bad !== undefined) throw new UsageError(`--${flag} must be ${choices.join(', ')} or all, got "${bad}"`)
+  return picked as C[]
+}
+
+export async function benchLandslide(opts: {
+  files?: string[]
+  steps: number
+  backends: LandslideBackend[]
+  variants: GpuVariant[]
+  ranks?: number
+  repeat: number
+  log: (line: string) => void
+}): Promise<LandslideBenchResult> {
+  const notes: string[] = []
+  const gpu = await gpuInfo()
+  let backends = opts.backends
+  if (backends.includes('gpu') && !gpu.available) {
+    notes.push(`gpu skipped: ${gpu.reason}`)
+    backends = backends.filter((b) => b !== 'gpu')
+  }
+  let temp: string | undefined
+  let files = opts.files
+  if (!files) {
+    temp = await mkdtemp(join(tmpdir(), 'paralab-bench-landslide-'))
+    files = landslideWorkload.example.files.map((f) => join(temp!, f))
+    await writeExample(temp, landslideWorkload.example.files)
+    notes.push('input: the example\'s synthetic slope (give --header/--dem/--source for the Tessina grids)')
+  }
+  let last = ''
+  let result: LandslideResult
+  try {
+    const outcome = await runLandslideJob(
+      { grids: files, steps: opts.steps, backends, variants: opts.variants, ranks: opts.ranks, frames: Math.max(1, opts.steps), repeat: opts.repeat },
+      {
+        signal: new AbortController().signal,
+        progress: (p) => {
+          if (p.phase !== last) opts.log(p.phase)
+          last = p.phase
+        },
+        input: async (path) => path,
+        gpu: getGpu,
+      },
+    )
+    result = outcome.results
+  } finally {
+    if (temp) await rm(temp, { recursive: true, force: true })
+  }
+  const serial = result.runs.serial?.ms
+  const runs: LandslideBenchResult['runs'] = {}
+  for (const [key, run] of Object.entries(result.runs))
+    runs[key] = {
+      median_ms: run.ms,
+      min_ms: run.ms_min,
+      max_ms: run.ms_max,
+      ...(serial !== undefined && { ratio_vs_serial: run.ms / serial }),
+      ...(run.md5 !== undefined && { md5: run.md5 }),
+      ...(run.deviation && { max_abs_dh: run.deviation.max_abs, mass_error: run.deviation.mass_error }),
+    }
+  return {
+    machine: {
+      cpu: cpus()[0]?.model.trim() ?? 'unknown',
+      cores: availableParallelism(),
+      memory_GB: Math.round(totalmem() / 2 ** 30),
+      gpu: gpu.available ? adapterName(gpu.adapter!) : `none (${gpu.reason})`,
+    },
+    input: { files: opts.files ?? ['(example)'], rows: result.grid.rows, cols: result.grid.cols, walls: result.grid.walls },
+    steps: opts.steps,
+    repeat: opts.repeat,
+    reference_md5: result.reference.md5,
+    runs,
+    notes,
+  }
+}
+
+function describe(r: LandslideBenchResult): string {
+  const lines = [
+    `machine   ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_GB} GB; GPU: ${r.machine.gpu}`,
+    `input     ${r.input.files.join(', ')}: ${r.input.rows} × ${r.input.cols} cells, ${r.input.walls} walls`,
+    `steps     ${r.steps}, ${r.repeat} runs each (median); reference md5 ${r.reference_md5}`,
+    ...Object.entries(r.runs).map(
+      ([key, run]) =>
+        `  ${key.padEnd(18)} ${run.median_ms.toFixed(run.median_ms < 10 ? 2 : 0).padStart(8)} ms` +
+        (run.ratio_vs_serial === undefined ? '' : `  ${run.ratio_vs_serial.toFixed(3)}× serial`) +
+        (run.md5 ? `  md5 ${run.md5 === r.reference_md5 ? 'same' : `DIFFERS ${run.md5}`}` : '') +
+        (run.max_abs_dh === undefined ? '' : `  max |Δh| ${run.max_abs_dh.toExponential(2)} m`),
+    ),
+  ]
+  return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
+}
+
+export const benchLandslideCommand: Command = {
+  name: 'bench landslide',
+  summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
+  usage: 'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--ranks N] [--repeat R] [--json] [--save FILE]',
+  help: [
+    '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
+    '  --steps N          steps (default 4000)',
+    '  --backend B,…      backends to time (default: all; gpu when a GPU is available)',
+    '  --variant V,…      GPU kernels to time (default: all)',
+    '  --ranks N          row bands of the workers backends (default: the number of cores)',
+    '  --repeat R         runs per backend; the median is reported (default 5)',
+    '  --json             print the figures as one JSON object on stdout',
+    '  --save FILE        also write that JSON object to FILE',
+  ].join('\n'),
+  options: {
+    header: { type: 'string' },
+    dem: { type: 'string' },
+    source: { type: 'string' },
+    steps: { type: 'string' },
+    backend: { type: 'string' },
+    variant: { type: 'string' },
+    ranks: { type: 'string' },
+    repeat: { type: 'string' },
+    json: { type: 'boolean' },
+    save: { type: 'string' },
+  },
+  async run(values) {
+    if ((values.dem === undefined) !== (values.source === undefined)) throw new UsageError('--dem and --source go together')
+    if (values.header !== undefined && values.dem === undefined) throw new UsageError('--header needs --dem and --source')
+    const result = await benchLandslide({
+      files: values.dem === undefined ? undefined : [...(values.header ? [values.header] : []), values.dem, values.source],
+      steps: intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000,
+      backends: list(values.backend, 'backend', LANDSLIDE_BACKENDS, LANDSLIDE_BACKENDS),
+      variants: list(values.variant, 'variant', GPU_VARIANTS, GPU_VARIANTS),
+      ranks: intOption(values.ranks, 'ranks', 1, 256),
+      repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 5,
+      log: (line) => process.stderr.write(`${line}\n`),
+    })
+    if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+    if (values.json) writeJson(result)
+    else process.stdout.write(describe(result))
+    return 0
+  },
+}

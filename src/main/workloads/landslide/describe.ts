@@ -1,0 +1,43 @@
+// How landslide results read on a terminal: the grid, the reference run's md5 and mass, then one
+// line per backend or GPU kernel with its time, speedup over serial and its md5 check or deviation.
+import type { LandslideResult } from '../../../shared/workloads/landslide/types'
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n') + '\n'
+}
+
+const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(0))
+
+export function describeLandslide(r: LandslideResult): string {
+  const g = r.grid
+  const files = [g.files.header, g.files.dem, g.files.source].filter(Boolean).join(', ')
+  let out = `\n${files}: ${g.rows} × ${g.cols} cells (rows × columns) of ${g.cellsize} m, ${g.walls} walls (NODATA)\n`
+  out += `${r.steps} steps; reference ${r.reference.backend} (f64): md5 ${r.reference.md5}, mass Σh ${r.reference.mass_start.toPrecision(10)} → ${r.reference.mass_end.toPrecision(10)}\n\n`
+  const serial = r.runs.serial?.ms
+  out += table([
+    ['run', 'precision', 'ranks', 'ms', 'ms/step', 'vs serial', 'md5 / deviation'],
+    ...Object.entries(r.runs).map(([key, run]) => [
+      key,
+      run.precision,
+      run.ranks === undefined ? '' : String(run.ranks),
+      ms(run.ms),
+      run.ms_per_step.toPrecision(3),
+      serial === undefined || run.ms === 0 ? '' : `${(serial / run.ms).toFixed(2)}×`,
+      run.md5 !== undefined
+        ? `${run.md5}${run.md5 === r.reference.md5 ? '' : '  DIFFERS'}`
+        : run.deviation
+          ? `max |Δh| ${run.deviation.max_abs.toExponential(2)} m, ${run.deviation.cells_over_1mm} cells > 1 mm, Δmass ${run.deviation.mass_error.toExponential(2)}`
+          : '',
+    ]),
+  ])
+  for (const s of r.skipped) out += `\nskipped ${s.backend}: ${s.reason}\n`
+  return out
+}
+
+/** Runs whose f64 output differs from the reference's: a failure of the CLI run. */
+export function landslideFailures(r: LandslideResult): string[] {
+  return Object.entries(r.runs)
+    .filter(([, run]) => run.md5 !== undefined && run.md5 !== r.reference.md5)
+    .map(([key, run]) => `${key}: md5 ${run.md5} differs from the reference's ${r.reference.md5}`)
+}

@@ -1,0 +1,179 @@
+// The `gpu` backend: the grid's layers in GPU memory as f32 and a variant's passes recorded for
+// many steps into each submitted command buffer (one compute pass, Dawn placing the barriers), so
+// the host's latency is paid once per submit rather than once per kernel.
+import { ApiError } from '../../../../shared/errors'
+import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
+import { type Dispatch, type Gpu, type Kernel, throwIfAborted } from '../../../gpu/runtime'
+import { WALL_SELF } from '../sciddica'
+import type { InitialState, Simulation } from '../simulation'
+import { B, FUSED, type Pass, STRIDE_GROUPS, STRIDE_WG, TILE, VARIANTS } from './kernels'
+
+/** Steps per submit by default: a hardware GPU takes thousands of dispatches a submit in stride; SwiftShader runs each on the CPU. */
+export function defaultStepsPerSubmit(gpu: Gpu): number {
+  return gpu.isSoftware ? 25 : 500
+}
+
+const EMPTY = 0xffffffff
+
+/** The interior box of cells with h ≠ 0: rows i0…i1, columns j0…j1, or empty (i0 > i1). */
+export function debrisBox(h: Float64Array, rows: number, cols: number): Uint32Array {
+  const box = new Uint32Array([EMPTY, 0, EMPTY, 0])
+  for (let i = 1; i < rows - 1; i++)
+    for (let j = 1; j < cols - 1; j++)
+      if (h[i * cols + j] !== 0) {
+        box[0] = Math.min(box[0], i)
+        box[1] = Math.max(box[1], i)
+        box[2] = Math.min(box[2], j)
+        box[3] = Math.max(box[3], j)
+      }
+  return box
+}
+
+/** Wall bits packed four cells to a word, as the shaders read them. */
+function packedMask(mask: Uint8Array | null, n: number): Uint32Array {
+  const words = new Uint32Array(Math.max(1, Math.ceil(n / 4)))
+  if (mask) new Uint8Array(words.buffer).set(mask)
+  return words
+}
+
+/** Altitudes relative to the lowest cell that is no wall: f32 then spends its bits on the relief. */
+function relativeAltitudes(state: InitialState): Float32Array {
+  let base = Infinity
+  for (let k = 0; k < state.z.length; k++) if (!(state.mask && state.mask[k] & WALL_SELF) && state.z[k] < base) base = state.z[k]
+  if (!Number.isFinite(base)) base = 0
+  const z = new Float32Array(state.z.length)
+  for (let k = 0; k < z.length; k++) z[k] = state.z[k] - base
+  return z
+}
+
+interface BoundPass {
+  kernel: Kernel
+  pass: Pass
+  /** Bind groups: one, or two alternating by step parity (fused). */
+  groups: GPUBindGroup[]
+}
+
+export class GpuSimulation implements Simulation {
+  done = 0
+  private destroyed = false
+
+  private constructor(
+    private readonly gpu: Gpu,
+    private readonly state: InitialState,
+    readonly variant: GpuVariant,
+    readonly stepsPerSubmit: number,
+    private readonly buffers: GPUBuffer[],
+    /** The thickness, or both buffers of the fused variant (current = done % 2). */
+    private readonly h: GPUBuffer[],
+    private readonly passes: BoundPass[],
+    private readonly args: GPUBuffer | null,
+  ) {}
+
+  static async create(gpu: Gpu, state: InitialState, variant: GpuVariant, stepsPerSubmit: number): Promise<GpuSimulation> {
+    const { rows, cols } = state
+    const n = rows * cols
+    if (n * 16 > gpu.limits.maxStorageBufferBindingSize)
+      throw new ApiError('invalid-input', `a ${rows} × ${cols} grid needs ${n * 16} bytes of outflows, more than this GPU binds (${gpu.limits.maxStorageBufferBindingSize})`)
+    const spec = VARIANTS[variant]
+    const kernels = await Promise.all(spec.passes.map((p) => gpu.kernel(spec.shader, { entryPoint: p.entry })))
+    const buffers: GPUBuffer[] = []
+    const keep = <T extends GPUBuffer>(b: T) => (buffers.push(b), b)
+    try {
+      const grid = keep(gpu.uniform('landslide grid', new Uint32Array([rows, cols, n, 0])))
+      const z = keep(await gpu.storage('landslide z', relativeAltitudes(state)))
+      const h0 = keep(await gpu.storage('landslide h', Float32Array.from(state.h)))
+      const mask = keep(await gpu.storage('landslide walls', packedMask(state.mask, n)))
+      let bound: BoundPass[]
+      let h: GPUBuffer[]
+      let args: GPUBuffer | null = null
+      if (variant === 'fused') {
+        const h1 = keep(await gpu.storage('landslide h (other)', Float32Array.from(state.h)))
+        h = [h0, h1]
+        const group = (from: GPUBuffer, to: GPUBuffer) =>
+          kernels[0].bind({ [FUSED.grid]: grid, [FUSED.z]: z, [FUSED.hIn]: from, [FUSED.hOut]: to, [FUSED.mask]: mask })
+        bound = [{ kernel: kernels[0], pass: spec.passes[0], groups: [group(h0, h1), group(h1, h0)] }]
+      } else {
+        h = [h0]
+        const f = keep(await gpu.storage('landslide outflows', n * 16))
+        const resources: Record<number, GPUBuffer> = { [B.grid]: grid, [B.z]: z, [B.h]: h0, [B.f]: f, [B.mask]: mask }
+        if (variant === 'active') {
+          resources[B.box] = keep(await gpu.storage('landslide box', debrisBox(state.h, rows, cols)))
+          resources[B.region] = keep(await gpu.storage('landslide regions', 32))
+          args = keep(await gpu.storage('landslide dispatch sizes', 24, { usage: GPUBufferUsage.INDIRECT }))
+          resources[B.args] = args
+        }
+        bound = spec.passes.map((pass, i) => ({
+          kernel: kernels[i],
+          pass,
+          groups: [kernels[i].bind(Object.fromEntries(pass.bindings.map((b) => [b, resources[b]])))],
+        }))
+      }
+      return new GpuSimulation(gpu, state, variant, stepsPerSubmit, buffers, h, bound, args)
+    } catch (e) {
+      for (const b of buffers) b.destroy()
+      throw e
+    }
+  }
+
+  /** Dispatches per step. */
+  get passesPerStep(): number {
+    return this.passes.length
+  }
+
+  private get interior(): boolean {
+    return this.state.rows > 2 && this.state.cols > 2
+  }
+
+  async advance(steps: number, signal?: AbortSignal): Promise<void> {
+    let left = steps
+    while (left > 0) {
+      throwIfAborted(signal)
+      const count = Math.min(left, this.stepsPerSubmit)
+      if (this.interior) await this.gpu.run(`landslide ${this.variant} × ${count}`, this.work(count), { signal })
+      this.done += count
+      left -= count
+    }
+  }
+
+  /** `count` steps in one compute pass. */
+  private work(count: number): readonly Dispatch[] | ((encoder: GPUCommandEncoder) => void) {
+    const { rows, cols } = this.state
+    const cells: [number, number] = [Math.ceil(cols / TILE), Math.ceil(rows / TILE)]
+    const strideGroups = Math.min(STRIDE_GROUPS, Math.ceil(((rows - 2) * (cols - 2)) / STRIDE_WG))
+    if (this.args) {
+      const args = this.args
+      // Indirect dispatches: the runtime's dispatch lists have no such kind, so the pass is recorded here.
+      return (encoder) => {
+        const pass = encoder.beginComputePass({ label: `landslide active × ${count}` })
+        for (let s = 0; s < count; s++)
+          for (const p of this.passes) {
+            pass.setPipeline(p.kernel.pipeline)
+            pass.setBindGroup(0, p.groups[0])
+            if (p.pass.launch === 'one') pass.dispatchWorkgroups(1)
+            else pass.dispatchWorkgroupsIndirect(args, p.pass.launch === 'indirect-flows' ? 0 : 12)
+          }
+        pass.end()
+      }
+    }
+    const list: Dispatch[] = []
+    for (let s = 0; s < count; s++)
+      for (const p of this.passes) {
+        const group = p.groups[(this.done + s) % p.groups.length]
+        list.push(p.kernel.dispatch(group, p.pass.launch === 'stride' ? strideGroups : cells))
+      }
+    return list
+  }
+
+  async thickness(): Promise<Float64Array> {
+    const current = this.h[this.done % this.h.length]
+    return Float64Array.from(await this.gpu.readF32(current))
+  }
+
+  async dispose(): Promise<void> {
+    if (this.destroyed) return
+    this.destroyed = true
+    // Work already submitted finishes first; its buffers may then go.
+    await this.gpu.finish('landslide work').catch(() => {})
+    for (const b of this.buffers) b.destroy()
+  }
+}

@@ -1,0 +1,54 @@
+// The GPU variants' passes: which shader entry points a step dispatches, the bindings each uses
+// (their automatic layouts hold only those) and how many workgroups each launches.
+import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
+
+/** Binding numbers, as shaders/landslide/layers.wgsl and active.wgsl declare them. */
+export const B = { grid: 0, z: 1, h: 2, f: 3, mask: 4, box: 5, region: 6, args: 7 } as const
+/** fused.wgsl's: the thickness read and the one written. */
+export const FUSED = { grid: 0, z: 1, hIn: 2, hOut: 3, mask: 4 } as const
+
+export type Launch = 'cells' | 'stride' | 'one' | 'indirect-flows' | 'indirect-update'
+
+export interface Pass {
+  entry: string
+  bindings: readonly number[]
+  launch: Launch
+}
+
+const RESET: Pass = { entry: 'reset', bindings: [B.grid, B.f], launch: 'cells' }
+const FLOWS: Pass = { entry: 'flows', bindings: [B.grid, B.z, B.h, B.f, B.mask], launch: 'cells' }
+const UPDATE: Pass = { entry: 'update', bindings: [B.grid, B.h, B.f], launch: 'cells' }
+const stride = (p: Pass): Pass => ({ ...p, launch: 'stride' })
+
+/**
+ * Per variant, its shader and the passes of one step. FLOP and bytes per interior cell and step,
+ * counted from the WGSL (f32; a minimization of one elimination round: 5 adds, 1 divide, 5
+ * compares, 4 subtracts and multiplies; more rounds repeat the first 11): monolithic, grid-stride,
+ * tiled: reset writes 16 B; flows reads z, h of 5 cells (40 B, 8 B from memory when neighbours hit
+ * the cache) and the mask, writes 16 B, ~19–50 FLOP; update reads h and 5 outflow vectors (16 B
+ * from memory), writes h, 9 FLOP. Tiled variants read each cell once per tile plus the ring.
+ * fused: reads z, h (8 B) and the mask, writes h (4 B), ~5 × 19–50 + 9 FLOP: no outflow layer.
+ * active: the three passes over the debris' box only, plus a one-thread plan.
+ */
+export const VARIANTS: Record<GpuVariant, { shader: string; passes: readonly Pass[] }> = {
+  monolithic: { shader: 'landslide/monolithic', passes: [RESET, FLOWS, UPDATE] },
+  'grid-stride': { shader: 'landslide/grid_stride', passes: [RESET, FLOWS, UPDATE].map(stride) },
+  'tiled-halo': { shader: 'landslide/tiled_halo', passes: [RESET, FLOWS, UPDATE] },
+  tiled: { shader: 'landslide/tiled', passes: [RESET, FLOWS, UPDATE] },
+  fused: { shader: 'landslide/fused', passes: [{ entry: 'main', bindings: [FUSED.grid, FUSED.z, FUSED.hIn, FUSED.hOut, FUSED.mask], launch: 'cells' }] },
+  active: {
+    shader: 'landslide/active',
+    passes: [
+      { entry: 'plan', bindings: [B.grid, B.box, B.region, B.args], launch: 'one' },
+      { entry: 'flows', bindings: [B.grid, B.z, B.h, B.f, B.mask, B.region], launch: 'indirect-flows' },
+      { entry: 'update', bindings: [B.grid, B.h, B.f, B.box, B.region], launch: 'indirect-update' },
+    ],
+  },
+}
+
+/** Side of the 16 × 16 workgroups. */
+export const TILE = 16
+/** Threads per grid-stride workgroup. */
+export const STRIDE_WG = 256
+/** Grid-stride workgroups at most: enough to fill a large GPU, fewer than the cells of a big grid. */
+export const STRIDE_GROUPS = 1024

@@ -1,0 +1,39 @@
+// Thickness grids for other tools: an ESRI ASCII grid with the DEM's header (QGIS and GDAL open it
+// as a raster in place over the DEM) and a NumPy .npy array (float64, rows × columns).
+import type { GridHeader } from './esri-grid'
+
+/**
+ * The grid as an `.asc` file: the DEM's header keys and values as it wrote them, then one row per
+ * line, values in the shortest form that reads back to the same double. Walls are written as the
+ * header's NODATA value, so a GIS leaves them transparent.
+ */
+export function ascText(h: Float64Array, header: GridHeader, walls: Uint8Array | null): string {
+  const { nrows, ncols } = header
+  const keyWidth = Math.max(...header.entries.map(([k]) => k.length)) + 1
+  let out = header.entries.map(([k, v]) => `${k.padEnd(keyWidth)}${v}\n`).join('')
+  const nodata = header.nodata === null ? null : String(header.nodata)
+  const row: string[] = new Array(ncols)
+  for (let i = 0; i < nrows; i++) {
+    for (let j = 0; j < ncols; j++) {
+      const k = i * ncols + j
+      row[j] = walls?.[k] && nodata !== null ? nodata : String(h[k])
+    }
+    out += row.join(' ') + '\n'
+  }
+  return out
+}
+
+/** A C-ordered little-endian float64 .npy (format 1.0) of shape (rows, cols). */
+export function npyBytes(h: Float64Array, rows: number, cols: number): Uint8Array {
+  const dict = `{'descr': '<f8', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`
+  // Magic (6) + version (2) + length (2) + dict, padded with spaces and a newline to 64 bytes.
+  const unpadded = 10 + dict.length + 1
+  const headerText = dict + ' '.repeat((64 - (unpadded % 64)) % 64) + '\n'
+  const out = new Uint8Array(10 + headerText.length + h.length * 8)
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0])
+  new DataView(out.buffer).setUint16(8, headerText.length, true)
+  for (let i = 0; i < headerText.length; i++) out[10 + i] = headerText.charCodeAt(i)
+  const data = new DataView(out.buffer, 10 + headerText.length)
+  for (let k = 0; k < h.length; k++) data.setFloat64(k * 8, h[k], true)
+  return out
+}

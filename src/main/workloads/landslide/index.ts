@@ -1,0 +1,24 @@
+// The landslide workload's engine: SciddicaT on the CPU (f64, md5-exact: serial, active, row bands
+// on worker threads) and on the GPU (the study's kernels in WGSL, f32), timed and compared.
+import { landslideWorkload } from '../../../shared/workloads/landslide'
+import type { WorkloadEngine } from '../../engine'
+import { benchLandslideCommand } from './bench-command'
+import { describeLandslide, landslideFailures } from './describe'
+import { writeExample } from './example'
+import { runLandslideJob } from './run-landslide'
+import { simulateCommand } from './simulate-command'
+
+export const landslideEngine: WorkloadEngine<'landslide'> = {
+  definition: landslideWorkload,
+  // The gpu backend needs the device: landslide jobs queue behind other GPU work.
+  lane: 'gpu',
+  run: runLandslideJob,
+  async makeExample(dir) {
+    await writeExample(dir, landslideWorkload.example.files)
+  },
+  cli: {
+    describe: describeLandslide,
+    failures: landslideFailures,
+    commands: [simulateCommand, benchLandslideCommand],
+  },
+}

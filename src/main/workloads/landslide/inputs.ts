@@ -1,0 +1,111 @@
+// The landslide's input: a DEM and an initial debris thickness of one size, either as two ESRI
+// ASCII grids (.asc, each with its header) or as the study's three files (a header file, then the
+// DEM and the source without headers). The header file is recognised by holding no grid, so it may
+// come anywhere among the three; the DEM comes before the source.
+import { readFile } from 'node:fs/promises'
+import { ApiError } from '../../../shared/errors'
+import { gridError, type GridHeader, parseGrid, parseHeader, splitLines } from './esri-grid'
+
+export interface LandslideInput {
+  rows: number
+  cols: number
+  /** The DEM's header (the header file's in the study's form). */
+  header: GridHeader
+  /** Elevations as read (the source is carved out of them when a simulation starts). */
+  z: Float64Array
+  /** Debris thickness; NODATA cells of the source read as 0. */
+  h: Float64Array
+  /** 1 where the DEM holds NODATA: walls. Null when there are none. */
+  walls: Uint8Array | null
+  wallCount: number
+  /** Paths by role, as given. */
+  files: { dem: string; source: string; header?: string }
+}
+
+interface TextFile {
+  shown: string
+  lines: string[]
+}
+
+/** Reads `paths` (real paths; `shown` are the names for messages, in the same order). */
+export async function readLandslideInput(shown: string[], paths: string[]): Promise<LandslideInput> {
+  const texts: TextFile[] = []
+  for (let i = 0; i < paths.length; i++) {
+    let text: string
+    try {
+      text = await readFile(paths[i], 'utf8')
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException
+      throw new ApiError('io', `cannot read ${shown[i]}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`)
+    }
+    texts.push({ shown: shown[i], lines: splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) })
+  }
+  return parseLandslideInput(texts)
+}
+
+/** Whether the file holds nothing after its header: the study's header file. */
+function headerOnly(f: TextFile): boolean {
+  const { next } = parseHeader(f.shown, f.lines)
+  return f.lines.slice(next).every((l) => l.trim() === '')
+}
+
+function hasHeader(f: TextFile): boolean {
+  const first = f.lines.find((l) => l.trim() !== '')
+  return first !== undefined && /^[\t ]*[A-Za-z_]/.test(first)
+}
+
+export function parseLandslideInput(files: TextFile[]): LandslideInput {
+  if (files.length < 2 || files.length > 3)
+    throw new ApiError('invalid-argument', `landslide needs the DEM and the source (two .asc grids) or the study's header, DEM and source files; got ${files.length} file${files.length === 1 ? '' : 's'}`)
+  let shared: { file: TextFile; header: GridHeader } | undefined
+  let grids = files
+  if (files.length === 3) {
+    const headers = files.filter((f) => hasHeader(f) && headerOnly(f))
+    if (headers.length !== 1)
+      throw new ApiError(
+        'invalid-argument',
+        `of three files, one must be the header (a file without a grid): ${headers.length === 0 ? 'none is' : `${headers.map((f) => f.shown).join(' and ')} all are`}`,
+      )
+    shared = { file: headers[0], header: parseHeader(headers[0].shown, headers[0].lines).header }
+    grids = files.filter((f) => f !== headers[0])
+  }
+  const [demFile, sourceFile] = grids
+  const headerOf = (f: TextFile): { header: GridHeader; next: number } => {
+    if (hasHeader(f)) return parseHeader(f.shown, f.lines)
+    if (!shared) throw gridError(f.shown, undefined, 'has no header: give the header file too (header, DEM, source), or use .asc grids with their headers')
+    return { header: shared.header, next: 0 }
+  }
+  const dem = headerOf(demFile)
+  const source = headerOf(sourceFile)
+  const size = (h: GridHeader) => `${h.nrows} × ${h.ncols} (rows × columns)`
+  if (dem.header.nrows !== source.header.nrows || dem.header.ncols !== source.header.ncols)
+    throw new ApiError('invalid-input', `the grids differ in size: the DEM ${demFile.shown} is ${size(dem.header)}, the source ${sourceFile.shown} is ${size(source.header)}`)
+
+  const { nrows: rows, ncols: cols } = dem.header
+  const z = parseGrid(demFile.shown, demFile.lines, dem.next, dem.header)
+  const sourceNodata = source.header.nodata
+  const h = parseGrid(sourceFile.shown, sourceFile.lines, source.next, source.header, {
+    check: (v) => (v === sourceNodata ? 0 : v < 0 ? `negative thickness ${v}` : v),
+  })
+  let walls: Uint8Array | null = null
+  let wallCount = 0
+  const nodata = dem.header.nodata
+  if (nodata !== null) {
+    for (let k = 0; k < z.length; k++)
+      if (z[k] === nodata) {
+        walls ??= new Uint8Array(z.length)
+        walls[k] = 1
+        wallCount++
+      }
+  }
+  return {
+    rows,
+    cols,
+    header: dem.header,
+    z,
+    h,
+    walls,
+    wallCount,
+    files: { dem: demFile.shown, source: sourceFile.shown, ...(shared && { header: shared.file.shown }) },
+  }
+}

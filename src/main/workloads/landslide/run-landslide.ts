@@ -1,0 +1,226 @@
+// A landslide job: read the grids, run the reference f64 simulation (the first CPU backend asked
+// for, or `active`), recording the series and maps every K steps, then every other backend and
+// GPU kernel, each `repeat` times. CPU runs report the md5 of their output, GPU runs their
+// deviation from the reference grid.
+import { availableParallelism } from 'node:os'
+import { ApiError } from '../../../shared/errors'
+import { throwIfAborted } from '../../../shared/cancel'
+import { timingOf, type Timing } from '../../../shared/workloads/envelope'
+import type { LandslideParams } from '../../../shared/workloads/landslide'
+import {
+  type CpuBackend,
+  type GpuVariant,
+  type LandslideBackend,
+  type LandslideResult,
+  type LandslideRun,
+  type LandslideSeries,
+  runKey,
+} from '../../../shared/workloads/landslide/types'
+import type { EngineOutcome, JobContext } from '../../engine'
+import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
+import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
+import { readLandslideInput } from './inputs'
+import { referenceMd5 } from './reference-format'
+import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
+import { WorkersSimulation } from './workers-simulation'
+
+/** Maps kept for the dashboard's animation, at most. */
+const MAX_MAPS = 41
+/** Samples over a run when `frames` is 0. */
+const DEFAULT_SAMPLES = 20
+
+interface Planned {
+  backend: LandslideBackend
+  variant?: GpuVariant
+}
+
+/** Steps between samples: `frames`, or about 20 samples over the run. */
+export function sampleEvery(steps: number, frames: number): number {
+  return frames > 0 ? frames : Math.max(1, Math.ceil(steps / DEFAULT_SAMPLES))
+}
+
+export async function runLandslideJob(params: LandslideParams, ctx: JobContext): Promise<EngineOutcome<LandslideResult>> {
+  const { signal } = ctx
+  ctx.progress({ phase: 'loading grids', fraction: 0 })
+  const real: string[] = []
+  for (const path of params.grids) real.push(await ctx.input(path))
+  const input = await readLandslideInput(params.grids, real)
+  const state = initialState(input)
+  throwIfAborted(signal)
+
+  const skipped: LandslideResult['skipped'] = []
+  const backends = await availableBackends(params, ctx, skipped)
+  const plan: Planned[] = backends.flatMap((b): Planned[] => (b === 'gpu' ? params.variants.map((variant) => ({ backend: b, variant })) : [{ backend: b }]))
+  const firstCpu = backends.find((b): b is CpuBackend => b !== 'gpu')
+  const referenceBackend: CpuBackend = firstCpu ?? 'active'
+  const ranks = params.ranks ?? availableParallelism()
+  const every = sampleEvery(params.steps, params.frames)
+
+  // Progress: every run's steps, the reference's once more when it is not one of them.
+  const total = Math.max(1, (plan.length * params.repeat + (firstCpu ? 0 : 1)) * params.steps)
+  let finished = 0
+  const cells = input.rows * input.cols
+  const progress = (key: string, done: number, ms: number) =>
+    ctx.progress({
+      phase: `simulating ${key}`,
+      fraction: Math.min(1, (finished + done) / total),
+      ...(ms > 0 && { throughput: { value: (cells * done) / ms / 1e3, unit: 'M cell-steps/s' } }),
+    })
+
+  const series: LandslideSeries = { step: [], mass: [], flooded: [], max_thickness: [], active: [] }
+  const snapshots: Snapshot[] = []
+  const record = (step: number, h: Float64Array) => {
+    const s = sampleGrid(h, input.rows, input.cols, input.walls)
+    series.step.push(step)
+    series.mass.push(s.mass)
+    series.flooded.push(s.flooded)
+    series.max_thickness.push(s.max_thickness)
+    series.active.push(s.active)
+    snapshots.push(snapshot(step, h, input.rows, input.cols))
+  }
+
+  const runs: Record<string, LandslideRun> = {}
+  const timings: Record<string, Timing> = {}
+  let reference: { grid: Float64Array; md5: string } | undefined
+  let partial = false
+
+  const runOnce = async (p: Planned, sampling: boolean): Promise<{ ms: number; grid: Float64Array; sim: Simulation }> => {
+    const key = runKey(p.backend, p.variant)
+    const sim = await createSimulation(p, state, params, ranks, ctx)
+    let ms = 0
+    try {
+      if (sampling) record(0, await sim.thickness())
+      // Slices bounded for progress reports (a simulation yields within them to stay cancellable).
+      const most = Math.max(1, Math.ceil(params.steps / 50))
+      while (sim.done < params.steps) {
+        const next = sampling ? Math.min(params.steps, (Math.floor(sim.done / every) + 1) * every) : params.steps
+        while (sim.done < next) {
+          const t = performance.now()
+          await sim.advance(Math.min(next - sim.done, most), signal)
+          ms += performance.now() - t
+          progress(key, sim.done, ms)
+        }
+        if (sampling) record(sim.done, await sim.thickness())
+      }
+      return { ms, grid: (await sim.thickness()).slice(), sim }
+    } finally {
+      await sim.dispose()
+    }
+  }
+
+  const runPlanned = async (p: Planned, isReference: boolean): Promise<void> => {
+    const key = runKey(p.backend, p.variant)
+    const samples: number[] = []
+    let grid!: Float64Array
+    let sim!: Simulation
+    for (let r = 0; r < params.repeat; r++) {
+      const once = await runOnce(p, isReference && r === 0)
+      samples.push(once.ms)
+      grid = once.grid
+      sim = once.sim
+      finished += params.steps
+    }
+    const timing = timingOf(samples)
+    timings[key] = timing
+    const md5 = p.backend === 'gpu' ? undefined : referenceMd5(grid, input.rows, input.cols)
+    if (isReference) reference = { grid, md5: md5! }
+    let mass = 0
+    for (let k = 0; k < grid.length; k++) mass += grid[k]
+    runs[key] = {
+      backend: p.backend,
+      ...(p.variant && { variant: p.variant }),
+      precision: p.backend === 'gpu' ? 'f32' : 'f64',
+      ...(sim instanceof WorkersSimulation && { ranks: sim.ranks }),
+      ms: timing.median,
+      ms_min: timing.min,
+      ms_max: timing.max,
+      ms_per_step: params.steps > 0 ? timing.median / params.steps : 0,
+      ...(sim instanceof GpuSimulation && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
+      ...(md5 !== undefined && { md5 }),
+      mass_end: mass,
+      ...(p.backend === 'gpu' && { deviation: gridDeviation(grid, reference!.grid) }),
+    }
+  }
+
+  if (!firstCpu) {
+    // Only GPU kernels asked for: their deviations need an f64 run to compare with.
+    await runPlanned({ backend: 'active' }, true)
+    delete runs.active
+    delete timings.active
+  }
+  for (const p of plan) {
+    try {
+      await runPlanned(p, p.backend === firstCpu && reference === undefined)
+    } catch (e) {
+      // Cancelled after some runs finished: keep those, marked partial.
+      if (!signal.aborted || !reference || Object.keys(runs).length === 0) throw e
+      partial = true
+      break
+    }
+  }
+  if (!reference) throw new ApiError('internal', 'landslide: no reference run')
+
+  const stride = Math.ceil(snapshots.length / MAX_MAPS)
+  const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
+  let massStart = 0
+  for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
+  const results: LandslideResult = {
+    grid: {
+      rows: input.rows,
+      cols: input.cols,
+      cellsize: input.header.cellsize,
+      xllcorner: input.header.xllcorner,
+      yllcorner: input.header.yllcorner,
+      nodata: input.header.nodata,
+      walls: input.wallCount,
+      files: input.files,
+    },
+    steps: params.steps,
+    reference: { backend: referenceBackend, md5: reference.md5, mass_start: massStart, mass_end: series.mass.at(-1) ?? massStart },
+    runs,
+    series,
+    maps: thicknessMaps(kept, input.rows, input.cols),
+    skipped,
+  }
+  return { results, timings, ...(partial && { partial }) }
+}
+
+/**
+ * The backends to run: the GPU is skipped, with the reason, when no adapter exists and other
+ * backends were asked for too (a run of the GPU alone fails instead, saying why).
+ */
+async function availableBackends(params: LandslideParams, ctx: JobContext, skipped: LandslideResult['skipped']): Promise<LandslideBackend[]> {
+  if (!params.backends.includes('gpu') || params.backends.length === 1) return params.backends
+  try {
+    await ctx.gpu()
+    return params.backends
+  } catch (e) {
+    const err = ApiError.from(e)
+    if (err.code !== 'gpu-unavailable') throw err
+    skipped.push({ backend: 'gpu', reason: err.message })
+    return params.backends.filter((b) => b !== 'gpu')
+  }
+}
+
+export async function createSimulation(
+  p: Planned,
+  state: InitialState,
+  params: Pick<LandslideParams, 'steps' | 'stepsPerSubmit'>,
+  ranks: number,
+  ctx: Pick<JobContext, 'gpu'>,
+): Promise<Simulation> {
+  switch (p.backend) {
+    case 'serial':
+      return new ThreadSimulation(state, false)
+    case 'active':
+      return new ThreadSimulation(state, true)
+    case 'workers':
+      return new WorkersSimulation(state, ranks, false)
+    case 'workers-active':
+      return new WorkersSimulation(state, ranks, true)
+    case 'gpu': {
+      const gpu = await ctx.gpu()
+      return GpuSimulation.create(gpu, state, p.variant ?? 'fused', params.stepsPerSubmit ?? defaultStepsPerSubmit(gpu))
+    }
+  }
+}

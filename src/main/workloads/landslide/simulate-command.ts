@@ -1,0 +1,192 @@
+// `paralab landslide simulate`: one simulation whose grids are written out, as the study's program
+// did: the final thickness in the reference format (--output, md5-comparable), as an ESRI grid with
+// the DEM's header (--asc) or a NumPy array (--npy), and frames every K steps (--frames K into
+// --frames-dir). Every file is written whole or not at all; the targets are checked before the run.
+import { access, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { availableParallelism } from 'node:os'
+import { ApiError } from '../../../shared/errors'
+import { GPU_VARIANTS, LANDSLIDE_BACKENDS, type GpuVariant, type LandslideBackend } from '../../../shared/workloads/landslide/types'
+import { getGpu } from '../../gpu/runtime'
+import { writeFileAtomic } from '../../io/atomic-write'
+import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { ascText, npyBytes } from './grid-writers'
+import { readLandslideInput } from './inputs'
+import { md5Hex, referenceText } from './reference-format'
+import { createSimulation } from './run-landslide'
+import { initialState } from './simulation'
+
+export interface SimulateOptions {
+  header?: string
+  dem: string
+  source: string
+  steps: number
+  backend: LandslideBackend
+  variant: GpuVariant
+  ranks: number
+  stepsPerSubmit?: number
+  frames?: { every: number; dir: string }
+  output?: string
+  asc?: string
+  npy?: string
+  force: boolean
+}
+
+export interface SimulateSummary {
+  backend: string
+  steps: number
+  rows: number
+  cols: number
+  /** md5 of the final grid in the reference format. */
+  md5: string
+  mass_start: number
+  mass_end: number
+  ms: number
+  written: string[]
+}
+
+/** Refuses, before any work, a target that exists (without force) or whose folder is missing. */
+async function checkTarget(path: string, force: boolean, folder = false): Promise<void> {
+  const s = await stat(path).catch(() => null)
+  if (folder) {
+    if (!s?.isDirectory()) throw new ApiError('io', `${path}: no such folder for the frames`)
+    return
+  }
+  if (s && !force) throw new ApiError('io', `${path} exists (use --force to overwrite)`)
+  if (s?.isDirectory()) throw new ApiError('io', `cannot write ${path}: it is a folder`)
+  const parent = dirname(path)
+  await access(parent).catch(() => {
+    throw new ApiError('io', `cannot write ${path}: its folder ${parent} does not exist`)
+  })
+}
+
+const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0)
+
+export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> {
+  for (const target of [opts.output, opts.asc, opts.npy]) if (target) await checkTarget(target, opts.force)
+  if (opts.frames) await checkTarget(opts.frames.dir, opts.force, true)
+  const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
+  const input = await readLandslideInput(shown, shown)
+  const state = initialState(input)
+  const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit }, opts.ranks, { gpu: getGpu })
+  const written: string[] = []
+  const digits = String(opts.steps).length
+  const frame = async () => {
+    const path = join(opts.frames!.dir, `h-${String(sim.done).padStart(digits, '0')}.npy`)
+    await writeFileAtomic(path, npyBytes(await sim.thickness(), input.rows, input.cols), { overwrite: opts.force })
+    written.push(path)
+  }
+  let ms = 0
+  let h: Float64Array
+  try {
+    if (opts.frames) await frame()
+    while (sim.done < opts.steps) {
+      const next = opts.frames ? Math.min(opts.steps, sim.done + opts.frames.every) : opts.steps
+      const t = performance.now()
+      await sim.advance(next - sim.done)
+      ms += performance.now() - t
+      if (opts.frames) await frame()
+    }
+    h = (await sim.thickness()).slice()
+  } finally {
+    await sim.dispose()
+  }
+  const text = referenceText(h, input.rows, input.cols)
+  if (opts.output) {
+    await writeFileAtomic(opts.output, text, { overwrite: opts.force })
+    written.push(opts.output)
+  }
+  if (opts.asc) {
+    await writeFileAtomic(opts.asc, ascText(h, input.header, input.walls), { overwrite: opts.force })
+    written.push(opts.asc)
+  }
+  if (opts.npy) {
+    await writeFileAtomic(opts.npy, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
+    written.push(opts.npy)
+  }
+  return {
+    backend: opts.backend === 'gpu' ? `gpu/${opts.variant}` : opts.backend,
+    steps: opts.steps,
+    rows: input.rows,
+    cols: input.cols,
+    md5: md5Hex(text),
+    mass_start: sum(input.h),
+    mass_end: sum(h),
+    ms,
+    written,
+  }
+}
+
+function choice<C extends string>(value: unknown, flag: string, choices: readonly C[], fallback: C): C {
+  if (value === undefined) return fallback
+  if (!(choices as readonly string[]).includes(String(value))) throw new UsageError(`--${flag} must be one of ${choices.join(', ')}, got "${value}"`)
+  return value as C
+}
+
+export const simulateCommand: Command = {
+  name: 'landslide simulate',
+  summary: 'Run one landslide simulation and write its grids: reference format, ESRI .asc, .npy, frames.',
+  usage: 'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--ranks N] [--output FILE] [--asc FILE] [--npy FILE] [--frames K --frames-dir DIR] [--force] [--json]',
+  help: [
+    '  --dem FILE          the DEM: an ESRI ASCII grid, or the study\'s grid without header (then --header)',
+    '  --header FILE       the study\'s header file, for a DEM and source without headers',
+    '  --source FILE       the initial debris thickness, in the DEM\'s form',
+    '  --steps N           steps (default 4000)',
+    `  --backend B         ${LANDSLIDE_BACKENDS.join(', ')} (default active)`,
+    `  --variant V         GPU kernel: ${GPU_VARIANTS.join(', ')} (default fused)`,
+    '  --ranks N           row bands of the workers backends (default: the number of cores)',
+    '  --steps-per-submit N  GPU steps per command buffer',
+    '  --output FILE       the final thickness in the reference program\'s format (its md5 is the check)',
+    '  --asc FILE          the final thickness as an ESRI ASCII grid with the DEM\'s header (QGIS, GDAL)',
+    '  --npy FILE          the final thickness as a NumPy float64 array, rows × columns',
+    '  --frames K          also write the thickness every K steps (and at step 0) as h-<step>.npy',
+    '  --frames-dir DIR    the existing folder the frames go to',
+    '  --force             overwrite existing files',
+    '  --json              print the summary (md5, mass at start and end, time, files) as JSON',
+  ].join('\n'),
+  options: {
+    dem: { type: 'string' },
+    header: { type: 'string' },
+    source: { type: 'string' },
+    steps: { type: 'string' },
+    backend: { type: 'string' },
+    variant: { type: 'string' },
+    ranks: { type: 'string' },
+    'steps-per-submit': { type: 'string' },
+    output: { type: 'string' },
+    asc: { type: 'string' },
+    npy: { type: 'string' },
+    frames: { type: 'string' },
+    'frames-dir': { type: 'string' },
+    force: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  async run(values) {
+    if (!values.dem || !values.source) throw new UsageError('landslide simulate needs --dem and --source')
+    const every = intOption(values.frames, 'frames', 1, 1_000_000)
+    if ((every === undefined) !== (values['frames-dir'] === undefined)) throw new UsageError('--frames and --frames-dir go together')
+    const summary = await simulate({
+      header: values.header,
+      dem: values.dem,
+      source: values.source,
+      steps: intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000,
+      backend: choice(values.backend, 'backend', LANDSLIDE_BACKENDS, 'active'),
+      variant: choice(values.variant, 'variant', GPU_VARIANTS, 'fused'),
+      ranks: intOption(values.ranks, 'ranks', 1, 256) ?? availableParallelism(),
+      stepsPerSubmit: intOption(values['steps-per-submit'], 'steps-per-submit', 1, 100_000),
+      frames: every === undefined ? undefined : { every, dir: values['frames-dir'] },
+      output: values.output,
+      asc: values.asc,
+      npy: values.npy,
+      force: !!values.force,
+    })
+    if (values.json) writeJson(summary)
+    else
+      process.stdout.write(
+        `${summary.backend}: ${summary.steps} steps on ${summary.rows} × ${summary.cols} cells in ${summary.ms.toFixed(0)} ms\n` +
+          `md5 ${summary.md5}\nmass Σh ${summary.mass_start.toPrecision(10)} → ${summary.mass_end.toPrecision(10)}\n` +
+          summary.written.map((p) => `wrote ${p}\n`).join(''),
+      )
+    return 0
+  },
+}

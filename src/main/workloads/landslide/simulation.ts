@@ -1,0 +1,85 @@
+// What every backend's simulation offers the job: steps on demand and the thickness grid between
+// them. `serial` and `active` run on the calling thread, yielding to the event loop between slices
+// of steps so a job stays cancellable and a server stays responsive.
+import { throwIfAborted } from '../../../shared/cancel'
+import { Band, debrisSpans, spanBuffers } from './band'
+import type { LandslideInput } from './inputs'
+import { carve, wallMask } from './sciddica'
+
+/** The grid as the first step finds it: the source carved out of the DEM, wall bits per cell. */
+export interface InitialState {
+  rows: number
+  cols: number
+  z: Float64Array
+  h: Float64Array
+  mask: Uint8Array | null
+}
+
+export function initialState(input: LandslideInput): InitialState {
+  const z = input.z.slice()
+  carve(z, input.h, input.rows, input.cols)
+  return { rows: input.rows, cols: input.cols, z, h: input.h.slice(), mask: wallMask(input.walls, input.rows, input.cols) }
+}
+
+export interface Simulation {
+  /** Steps done so far. */
+  readonly done: number
+  /** Runs `steps` more steps; rejects with 'cancelled' when `signal` aborts (checked between slices). */
+  advance(steps: number, signal?: AbortSignal): Promise<void>
+  /** The thickness of every cell now, row-major (a copy, or a view valid until the next advance). */
+  thickness(): Promise<Float64Array>
+  dispose(): Promise<void>
+}
+
+/** Work between two yields to the event loop. */
+const SLICE_MS = 25
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** `serial` (every interior cell) or `active` (the cells within reach of debris), on this thread. */
+export class ThreadSimulation implements Simulation {
+  done = 0
+  private readonly band: Band
+  private readonly h: Float64Array
+
+  constructor(state: InitialState, active: boolean) {
+    const { rows, cols } = state
+    const n = rows * cols
+    this.h = state.h.slice()
+    const layers = {
+      z: state.z,
+      h: this.h,
+      f0: new Float64Array(n),
+      f1: new Float64Array(n),
+      f2: new Float64Array(n),
+      f3: new Float64Array(n),
+      mask: state.mask,
+    }
+    let spans: Int32Array | null = null
+    if (active) {
+      spans = spanBuffers(rows)
+      debrisSpans(this.h, rows, cols, spans, 0)
+    }
+    this.band = new Band({ rows, cols, r0: 1, r1: Math.max(1, rows - 1) }, layers, spans)
+  }
+
+  async advance(steps: number, signal?: AbortSignal): Promise<void> {
+    let left = steps
+    while (left > 0) {
+      throwIfAborted(signal)
+      const until = performance.now() + SLICE_MS
+      do {
+        this.band.step(this.done & 1)
+        this.done++
+        left--
+      } while (left > 0 && performance.now() < until)
+      if (left > 0) await yieldToEventLoop()
+    }
+  }
+
+  async thickness(): Promise<Float64Array> {
+    return this.h
+  }
+
+  async dispose(): Promise<void> {}
+}

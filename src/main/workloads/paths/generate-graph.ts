@@ -1,0 +1,94 @@
+// Random graphs in the course's binary format: E distinct edges drawn uniformly among the V(V − 1)
+// ordered pairs without self-loops, weights uniform in 0…max. The same seed gives the same bytes.
+import { ApiError } from '../../../shared/errors'
+import { throwIfAborted } from '../../../shared/cancel'
+import { writeFileAtomic } from '../../io/atomic-write'
+import { courseGraphBytes } from './read-course'
+
+export interface GenerateGraphOptions {
+  vertices: number
+  edges: number
+  maxWeight?: number
+  seed?: number
+  /** Replace an existing file. */
+  force?: boolean
+  signal?: AbortSignal
+}
+
+/** Largest V: the matrix of V × V int32 distances must stay addressable. */
+export const MAX_GENERATED_VERTICES = 46_340
+
+/** mulberry32: small, fast and good enough for test graphs; uniform doubles from two draws. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return (t ^ (t >>> 14)) >>> 0
+  }
+  return () => (next() * 2 ** 21 + (next() >>> 11)) / 2 ** 53
+}
+
+/** Pair p of the V(V − 1) ordered pairs without self-loops, as [source, target]. */
+function pair(p: number, V: number): [number, number] {
+  const u = Math.floor(p / (V - 1))
+  const t = p - u * (V - 1)
+  return [u, t < u ? t : t + 1]
+}
+
+/** Chosen pair indices: a bitset where it is small, else a set of the few chosen. */
+function picker(pairs: number): { has(p: number): boolean; add(p: number): void } {
+  if (pairs <= 2 ** 29) {
+    const bits = new Uint8Array(Math.ceil(pairs / 8))
+    return { has: (p) => (bits[p >>> 3] & (1 << (p & 7))) !== 0, add: (p) => void (bits[p >>> 3] |= 1 << (p & 7)) }
+  }
+  const set = new Set<number>()
+  return { has: (p) => set.has(p), add: (p) => void set.add(p) }
+}
+
+export function generateGraph(opts: GenerateGraphOptions): { src: Int32Array; dst: Int32Array; w: Int32Array } {
+  const { vertices: V, edges: E } = opts
+  const maxWeight = opts.maxWeight ?? 1000
+  if (!Number.isInteger(V) || V < 1 || V > MAX_GENERATED_VERTICES) throw new ApiError('invalid-argument', `vertices must be an integer in 1…${MAX_GENERATED_VERTICES}, got ${V}`)
+  const pairs = V * (V - 1)
+  if (!Number.isInteger(E) || E < 0 || E > pairs) throw new ApiError('invalid-argument', `edges must be an integer in 0…${pairs} (V(V − 1) distinct pairs without self-loops), got ${E}`)
+  if (!Number.isInteger(maxWeight) || maxWeight < 0 || (V - 1) * maxWeight >= 2 ** 30 - 1)
+    throw new ApiError('invalid-argument', `max-weight must be an integer in 0…${Math.floor((2 ** 30 - 2) / Math.max(1, V - 1))} for ${V} vertices (distances stay below 2^30 − 1), got ${maxWeight}`)
+  const rand = seededRandom(opts.seed ?? 1)
+  const src = new Int32Array(E)
+  const dst = new Int32Array(E)
+  const w = new Int32Array(E)
+  // Dense: draw the pairs left out instead, then take the others in order.
+  const dense = E > pairs / 2
+  const drawn = picker(pairs)
+  const draws = dense ? pairs - E : E
+  const order: number[] = []
+  while (order.length < draws) {
+    if ((order.length & 0xffff) === 0) throwIfAborted(opts.signal)
+    const p = Math.floor(rand() * pairs)
+    if (drawn.has(p)) continue
+    drawn.add(p)
+    order.push(p)
+  }
+  let e = 0
+  const take = (p: number) => {
+    ;[src[e], dst[e]] = pair(p, V)
+    w[e] = Math.floor(rand() * (maxWeight + 1))
+    e++
+  }
+  if (dense) {
+    for (let p = 0; p < pairs; p++) if (!drawn.has(p)) take(p)
+  } else for (const p of order) take(p)
+  return { src, dst, w }
+}
+
+/** Writes a generated graph to `path` atomically; returns its size. */
+export async function writeGeneratedGraph(path: string, opts: GenerateGraphOptions): Promise<{ vertices: number; edges: number; bytes: number }> {
+  const g = generateGraph(opts)
+  const bytes = courseGraphBytes(opts.vertices, g.src, g.dst, g.w)
+  throwIfAborted(opts.signal)
+  await writeFileAtomic(path, bytes, { overwrite: opts.force })
+  return { vertices: opts.vertices, edges: opts.edges, bytes: bytes.byteLength }
+}

@@ -1,0 +1,31 @@
+// The shortest-paths workload's engine: graphs read and checked, then blocked Floyd–Warshall on
+// every chosen backend (serial, blocked, SIMD, worker threads, the GPU's optimization steps), timed
+// and checked against each other byte for byte.
+import { join } from 'node:path'
+import { pathsWorkload } from '../../../shared/workloads/paths'
+import type { WorkloadEngine } from '../../engine'
+import { describePaths, pathsFailures } from './describe'
+import { generateGraphCommand } from './generate-command'
+import { writeGeneratedGraph } from './generate-graph'
+import { pathsQueryCommand } from './query-command'
+import { runPathsJob } from './run-paths'
+
+/** The example graph: big enough for the blocked backends to have several rounds. */
+export const EXAMPLE_GRAPH = { vertices: 300, edges: 6000, seed: 1 }
+
+export const pathsEngine: WorkloadEngine<'paths'> = {
+  definition: pathsWorkload,
+  // The gpu backend needs the device: paths jobs queue behind other GPU work.
+  lane: 'gpu',
+  run: runPathsJob,
+  async makeExample(dir, signal) {
+    const [file] = pathsWorkload.example.files
+    // Seeded and written atomically: a concurrent maker writes the same bytes.
+    await writeGeneratedGraph(join(dir, file), { ...EXAMPLE_GRAPH, force: true, signal })
+  },
+  cli: {
+    describe: describePaths,
+    failures: pathsFailures,
+    commands: [generateGraphCommand, pathsQueryCommand],
+  },
+}

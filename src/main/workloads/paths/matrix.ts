@@ -1,0 +1,77 @@
+// The distance matrix every backend starts from, and what its results become.
+//
+// Distances are int32 with INF = 2^30 − 1 for "no path": two of them add up without overflow. With
+// successors (`paths`) a second u32 matrix holds each pair's path key hops·2^16 + first hop, so that
+// every backend keeps, among the shortest paths, the one with fewest edges and then the smallest
+// first hop: the lexicographic minimum of (distance, hops, first hop), which does not depend on the
+// order of relaxations (plain or blocked, any thread count, any GPU variant). Composing i→k with
+// k→j gives key(i, k) + hops(k, j)·2^16, saturated at KEY_NONE, so INF pairs never win a tie.
+import { INF } from '../../../shared/workloads/paths/types'
+import type { Problem } from './problem'
+
+/** Key of an unreachable pair. */
+export const KEY_NONE = 0xffffffff
+/** Key of (i, i): no hops, and a first hop above every vertex, so that no path ties with it. */
+export const KEY_SELF = 0x0000ffff
+/** Successors need first hops below KEY_SELF's. */
+export const MAX_PATHS_VERTICES = 0xffff
+
+export interface Layout {
+  /** Words from one row to the next (≥ V: padding columns hold INF). */
+  stride: number
+  /** Rows (≥ V: padding rows are isolated vertices, 0 on their diagonal). */
+  rows: number
+}
+
+/**
+ * Fills `d` (and `key`) with the edges of `p`: 0 on the diagonal, the smallest weight of each
+ * (source, target) pair, INF elsewhere. Self-loops are ignored. Returns the number of duplicate edges.
+ */
+export function fillMatrix(p: Problem, d: Int32Array, key: Uint32Array | undefined, layout: Layout = { stride: p.V, rows: p.V }): number {
+  const { stride, rows } = layout
+  d.fill(INF, 0, rows * stride)
+  key?.fill(KEY_NONE, 0, rows * stride)
+  for (let i = 0; i < Math.min(rows, stride); i++) {
+    d[i * stride + i] = 0
+    if (key) key[i * stride + i] = KEY_SELF
+  }
+  let duplicates = 0
+  const { src, dst, w } = p
+  for (let e = 0; e < src.length; e++) {
+    const s = src[e]
+    const t = dst[e]
+    if (s === t) continue
+    const at = s * stride + t
+    if (d[at] !== INF) duplicates++
+    if (w[e] < d[at]) {
+      d[at] = w[e]
+      if (key) key[at] = 0x10000 | t
+    }
+  }
+  return duplicates
+}
+
+/** Moves rows of stride `stride` together to stride V, in place; returns the V × V part. */
+export function compact<T extends Int32Array | Uint32Array>(m: T, V: number, stride: number): T {
+  if (stride !== V) for (let i = 1; i < V; i++) m.copyWithin(i * V, i * stride, i * stride + V)
+  return m.subarray(0, V * V) as T
+}
+
+/** Undoes Johnson's reweighting in place: d(u, v) = d'(u, v) − h(u) + h(v) for every finite pair. */
+export function unweight(d: Int32Array, V: number, h: Float64Array): void {
+  for (let i = 0; i < V; i++) {
+    const row = i * V
+    for (let j = 0; j < V; j++) if (d[row + j] !== INF) d[row + j] = d[row + j] - h[i] + h[j]
+  }
+}
+
+/** The successor matrix from path keys: the first hop, i on the diagonal, −1 where there is no path. */
+export function successors(key: Uint32Array, V: number): Int32Array {
+  const next = new Int32Array(V * V)
+  for (let i = 0; i < V; i++)
+    for (let j = 0; j < V; j++) {
+      const k = key[i * V + j]
+      next[i * V + j] = i === j ? i : k === KEY_NONE ? -1 : k & 0xffff
+    }
+  return next
+}

@@ -1,0 +1,102 @@
+// `paralab paths query`: the shortest path between two vertices, from the successors of a saved
+// run (--next) or by computing them on one backend.
+import { ApiError } from '../../../shared/errors'
+import { GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
+import { getGpu } from '../../gpu/runtime'
+import { progressBar } from '../../cli/progress'
+import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { type Graph, vertexIndex, vertexName } from './graph'
+import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
+import { prepareProblem } from './problem'
+import { followPath } from './query'
+import { readGraph } from './read-graph'
+import { readIntMatrix } from './read-matrix'
+import { createSolver } from './solvers'
+
+/** The weight of a path in the graph's own weights: the lightest edge of each step. */
+function pathWeight(g: Graph, path: number[]): number {
+  const steps = new Map<number, number>()
+  for (let i = 0; i + 1 < path.length; i++) steps.set(path[i] * g.V + path[i + 1], Infinity)
+  for (let e = 0; e < g.src.length; e++) {
+    const key = g.src[e] * g.V + g.dst[e]
+    const w = steps.get(key)
+    if (w !== undefined && g.w[e] < w) steps.set(key, g.w[e])
+  }
+  let total = 0
+  for (let i = 0; i + 1 < path.length; i++) {
+    const w = steps.get(path[i] * g.V + path[i + 1])!
+    if (w === Infinity) throw new ApiError('invalid-input', `the successors lead along ${vertexName(g, path[i])} → ${vertexName(g, path[i + 1])}, which the graph has no edge for: they belong to another graph`)
+    total += w
+  }
+  return total
+}
+
+export const pathsQueryCommand: Command = {
+  name: 'paths query',
+  summary: 'Print the shortest path between two vertices and its length, from a saved run or by computing.',
+  usage: 'paralab paths query <graph> --from A --to B [--next FILE] [--backend B] [--variant V] [--block B] [--json]',
+  help: [
+    '  <graph>          the graph (course binary, DIMACS .gr or CSV edge list)',
+    '  --from A, --to B the vertices, as the file names them (course: 0…V-1, DIMACS: 1…V, CSV: names)',
+    '  --next FILE      the successors of a saved run (<name>.next.bin or .npy, written by `paralab paths <graph> --paths --output <name>.bin`): no computing',
+    `  --backend B      otherwise compute them on ${PATHS_BACKENDS.join(', ')} (default workers-simd)`,
+    `  --variant V      GPU variant (default tuned): ${GPU_VARIANTS.join(', ')}`,
+    '  --block B        blocking factor of the blocked backends (default 64)',
+    '  --json           print {"from","to","path","length"} on stdout',
+  ].join('\n'),
+  options: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    next: { type: 'string' },
+    backend: { type: 'string' },
+    variant: { type: 'string' },
+    block: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  allowPositionals: true,
+  async run(values, positionals) {
+    if (positionals.length !== 1) throw new UsageError('paths query needs exactly one graph file')
+    if (values.from === undefined || values.to === undefined) throw new UsageError('paths query needs --from A and --to B')
+    const backend = (values.backend ?? 'workers-simd') as PathsBackend
+    if (!PATHS_BACKENDS.includes(backend)) throw new UsageError(`--backend must be one of ${PATHS_BACKENDS.join(', ')}, got "${backend}"`)
+    const variant = (values.variant ?? 'tuned') as GpuVariant
+    if (!GPU_VARIANTS.includes(variant)) throw new UsageError(`--variant must be one of ${GPU_VARIANTS.join(', ')}, got "${variant}"`)
+    const block = intOption(values.block, 'block', 8, 128) ?? 64
+    if (block % 4 !== 0) throw new UsageError(`--block must be a multiple of 4, got ${block}`)
+
+    const shown = positionals[0]
+    const graph = await readGraph(shown, shown)
+    const problem = prepareProblem(graph, shown)
+    const from = vertexIndex(graph, values.from, shown, '--from')
+    const to = vertexIndex(graph, values.to, shown, '--to')
+    let path: number[] | null
+    let length: number | null
+    if (values.next !== undefined) {
+      const next = await readIntMatrix(values.next, graph.V)
+      path = followPath(next, graph.V, from, to)
+      length = path && pathWeight(graph, path)
+    } else {
+      if (graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
+      const solver = await createSolver({ backend, block, variant }, getGpu)
+      const bar = progressBar()
+      const controller = new AbortController()
+      const onSigint = () => controller.abort()
+      process.once('SIGINT', onSigint)
+      try {
+        const solved = await solver.solve(problem, true, { signal: controller.signal, progress: (f) => bar.update({ phase: `computing on ${backend}`, fraction: f }) })
+        if (problem.potential) unweight(solved.d, graph.V, problem.potential)
+        path = followPath(successors(solved.key!, graph.V), graph.V, from, to)
+        length = path && solved.d[from * graph.V + to]
+      } finally {
+        bar.done()
+        process.off('SIGINT', onSigint)
+        await solver.dispose()
+      }
+    }
+    const names = path?.map((v) => vertexName(graph, v)) ?? null
+    if (values.json) writeJson({ from: vertexName(graph, from), to: vertexName(graph, to), path: names, length })
+    else if (names) process.stdout.write(`${names.join(' → ')}\nlength ${length}, ${names.length - 1} edge${names.length === 2 ? '' : 's'}\n`)
+    else process.stdout.write(`no path: ${vertexName(graph, to)} is unreachable from ${vertexName(graph, from)}\n`)
+    return 0
+  },
+}

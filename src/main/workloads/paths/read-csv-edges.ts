@@ -1,0 +1,83 @@
+// CSV edge lists: a header naming the columns source, target and weight (others are ignored), then
+// one edge per line. Vertex names are any strings, numbered in order of first appearance; weights
+// are integers and may be negative. Every fault is named by line number.
+import { ApiError } from '../../../shared/errors'
+import { EdgeBuilder, type Graph } from './graph'
+import { forEachLine, MAX_ABS_WEIGHT, parseInteger, quoted } from './text-lines'
+
+const COLUMNS = ['source', 'target', 'weight'] as const
+
+/** The fields of one line: RFC 4180 quotes ("" inside), unquoted fields trimmed; null when a quote is unbalanced. */
+export function csvFields(line: string): string[] | null {
+  const out: string[] = []
+  let i = 0
+  for (;;) {
+    while (line[i] === ' ' || line[i] === '\t') i++
+    if (line[i] === '"') {
+      let value = ''
+      i++
+      for (;;) {
+        const q = line.indexOf('"', i)
+        if (q < 0) return null
+        value += line.slice(i, q)
+        if (line[q + 1] === '"') {
+          value += '"'
+          i = q + 2
+        } else {
+          i = q + 1
+          break
+        }
+      }
+      while (line[i] === ' ' || line[i] === '\t') i++
+      if (i < line.length && line[i] !== ',') return null
+      out.push(value)
+    } else {
+      const comma = line.indexOf(',', i)
+      const end = comma < 0 ? line.length : comma
+      out.push(line.slice(i, end).trim())
+      i = end
+    }
+    if (i >= line.length) return out
+    i++ // the comma
+  }
+}
+
+export function parseCsvEdges(text: string, shown: string): Graph {
+  const names: string[] = []
+  const index = new Map<string, number>()
+  const vertex = (name: string) => {
+    let v = index.get(name)
+    if (v === undefined) {
+      v = names.length
+      names.push(name)
+      index.set(name, v)
+    }
+    return v
+  }
+  const edges = new EdgeBuilder()
+  let cols: number[] | undefined
+  forEachLine(text, (line, n) => {
+    const bad = (msg: string) => new ApiError('invalid-input', `${shown}:${n}: ${msg}`)
+    if (line.trim() === '') return
+    const fields = csvFields(line)
+    if (!fields) throw bad(`unbalanced quotes in ${quoted(line)}`)
+    if (!cols) {
+      const header = fields.map((f) => f.toLowerCase())
+      const missing = COLUMNS.filter((c) => !header.includes(c))
+      if (missing.length) throw bad(`the header must name the columns source, target and weight; ${missing.join(', ')} missing in ${quoted(line)}`)
+      cols = COLUMNS.map((c) => header.indexOf(c))
+      return
+    }
+    const need = Math.max(...cols) + 1
+    if (fields.length < need) throw bad(`${fields.length} fields, the header has ${need} up to weight`)
+    const [s, t, x] = cols.map((c) => fields[c])
+    if (s === '') throw bad('empty source')
+    if (t === '') throw bad('empty target')
+    const w = parseInteger(x, MAX_ABS_WEIGHT)
+    if (w === null) throw bad(`weight ${quoted(x)} is not an integer in ±${MAX_ABS_WEIGHT}`)
+    edges.push(vertex(s), vertex(t), w)
+  })
+  if (!cols) throw new ApiError('invalid-input', `${shown}: empty; expected a header source,target,weight`)
+  if (names.length === 0) throw new ApiError('invalid-input', `${shown}: no edges, so no vertices (V = 0)`)
+  return { format: 'csv', V: names.length, ...edges.finish(), names }
+}

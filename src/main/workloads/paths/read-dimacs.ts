@@ -1,0 +1,47 @@
+// DIMACS shortest-path graphs (.gr): `c` comment lines, one `p sp n m` line, then m `a u v w` arc
+// lines with vertices 1…n. Weights may be negative. Every fault is named by line number.
+import { ApiError } from '../../../shared/errors'
+import { EdgeBuilder, type Graph } from './graph'
+import { forEachLine, MAX_ABS_WEIGHT, parseInteger, quoted } from './text-lines'
+
+export function parseDimacsGraph(text: string, shown: string): Graph {
+  let V = 0
+  let declared = -1
+  let problemLine = 0
+  const edges = new EdgeBuilder()
+  forEachLine(text, (line, n) => {
+    const bad = (msg: string) => new ApiError('invalid-input', `${shown}:${n}: ${msg}`)
+    const t = line.trim().split(/\s+/)
+    if (t[0] === '' || t[0] === 'c') return
+    if (t[0] === 'p') {
+      if (problemLine) throw bad(`a second problem line (the first is line ${problemLine})`)
+      if (t.length !== 4 || t[1] !== 'sp') throw bad(`expected "p sp <vertices> <arcs>", got ${quoted(line)}`)
+      const nv = parseInteger(t[2])
+      const na = parseInteger(t[3])
+      if (nv === null || nv <= 0) throw bad(`the vertex count must be a positive integer, got ${quoted(t[2])}`)
+      if (na === null || na < 0) throw bad(`the arc count must be a non-negative integer, got ${quoted(t[3])}`)
+      V = nv
+      declared = na
+      problemLine = n
+      return
+    }
+    if (t[0] === 'a') {
+      if (!problemLine) throw bad('an arc before the problem line "p sp <vertices> <arcs>"')
+      if (t.length !== 4) throw bad(`expected "a <from> <to> <weight>", got ${quoted(line)}`)
+      const [u, v] = [t[1], t[2]].map((x, i) => {
+        const k = parseInteger(x)
+        if (k === null || k < 1 || k > V) throw bad(`${i ? 'target' : 'source'} ${quoted(x)} is not a vertex 1…${V}`)
+        return k - 1
+      })
+      const w = parseInteger(t[3], MAX_ABS_WEIGHT)
+      if (w === null) throw bad(`weight ${quoted(t[3])} is not an integer in ±${MAX_ABS_WEIGHT}`)
+      edges.push(u, v, w)
+      return
+    }
+    throw bad(`expected a "c", "p" or "a" line, got ${quoted(line)}`)
+  })
+  if (!problemLine) throw new ApiError('invalid-input', `${shown}: no problem line "p sp <vertices> <arcs>"`)
+  if (edges.length !== declared)
+    throw new ApiError('invalid-input', `${shown}: the problem line (line ${problemLine}) declares ${declared} arcs but the file has ${edges.length}`)
+  return { format: 'dimacs', V, ...edges.finish() }
+}

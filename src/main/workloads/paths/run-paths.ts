@@ -1,0 +1,213 @@
+// A shortest-paths job: read and check each graph, run every planned backend and variant `repeat`
+// times (the median time kept), check each result against the first byte for byte, then summarize
+// the distances, follow the queried path and write --output. Bad input fails before any work.
+import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { freemem, totalmem } from 'node:os'
+import { ApiError } from '../../../shared/errors'
+import { median } from '../../../shared/median'
+import type { PathsParams } from '../../../shared/workloads/paths'
+import type { PathQuery, PathsGraphResult, PathsResult, PathsRun } from '../../../shared/workloads/paths/types'
+import { timingOf, type Timing } from '../../../shared/workloads/envelope'
+import type { EngineOutcome, JobContext } from '../../engine'
+import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
+import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
+import { planRuns, type RunSpec } from './plan'
+import { prepareProblem } from './problem'
+import { followPath } from './query'
+import { readGraph } from './read-graph'
+import { runName, type Solved } from './solver'
+import { createSolver } from './solvers'
+import { summarize } from './summary'
+import { checkOutput, writeMatrices } from './write-matrix'
+
+/** Shares of a graph's progress bar. */
+const READ_SHARE = 0.03
+const WRITE_SHARE = 0.03
+
+/** The one name of a `names` parameter that stands for a single value, or an error. */
+function single(list: string[] | undefined, flag: string): string | undefined {
+  if (list === undefined || list.length === 0) return undefined
+  if (list.length > 1) throw new ApiError('invalid-argument', `--${flag} takes one value, got ${list.length}: ${list.join(', ')}`)
+  return list[0]
+}
+
+export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise<EngineOutcome<PathsResult>> {
+  const { signal } = ctx
+  const from = single(params.from, 'from')
+  const to = single(params.to, 'to')
+  const output = single(params.output, 'output')
+  if ((from === undefined) !== (to === undefined)) throw new ApiError('invalid-argument', 'a path query needs both --from and --to')
+  if (output !== undefined && params.files.length > 1) throw new ApiError('invalid-argument', `--output takes one graph; got ${params.files.length}`)
+  if (from !== undefined && params.files.length > 1)
+    throw new ApiError('invalid-argument', `--from and --to query one graph; got ${params.files.length}`)
+  // A query follows successors: it computes them.
+  const paths = params.paths || from !== undefined
+
+  const plan = planRuns(params)
+  const result: PathsResult = { graphs: [], skipped: plan.skipped }
+  const runs = await availableRuns(plan.runs, ctx, result)
+  const inputs: { shown: string; path: string; bytes: number }[] = []
+  for (const shown of params.files) {
+    const path = await ctx.input(shown)
+    inputs.push({ shown, path, bytes: (await stat(path)).size })
+  }
+
+  const timings: Record<string, Timing> = {}
+  const unusable = new Set<string>()
+  let partial = false
+  for (const [n, input] of inputs.entries()) {
+    const report = (fraction: number, phase: string) => ctx.progress({ phase, fraction: (n + fraction) / inputs.length })
+    const name = basename(input.shown)
+    report(0, `reading ${name}`)
+    const t0 = performance.now()
+    const graph = await readGraph(input.path, input.shown)
+    const problem = prepareProblem(graph, input.shown, signal)
+    const read_ms = performance.now() - t0
+    const ends = from !== undefined ? [vertexIndex(graph, from, input.shown, '--from'), vertexIndex(graph, to!, input.shown, '--to')] : undefined
+    if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
+    if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.overwrite)
+    checkMemory(input.shown, graph.V, paths)
+
+    const done: { spec: RunSpec; threads?: number; solved: Solved; samples: number[]; upload: number[]; readback: number[] }[] = []
+    let reference: Solved | undefined
+    const steps = runs.length * params.repeat
+    let step = 0
+    for (const spec of runs) {
+      const label = runName(spec)
+      if (unusable.has(label)) continue
+      try {
+        let solver
+        try {
+          solver = await createSolver(spec, ctx.gpu)
+        } catch (e) {
+          // A variant this device cannot run (e.g. too little workgroup memory) is skipped when others run.
+          const err = ApiError.from(e)
+          if (err.code !== 'gpu-unavailable' || runs.length === 1) throw err
+          unusable.add(label)
+          result.skipped.push({ backend: label, reason: err.message })
+          continue
+        }
+        try {
+          const samples: number[] = []
+          const upload: number[] = []
+          const readback: number[] = []
+          let solved!: Solved
+          for (let r = 0; r < params.repeat; r++) {
+            const phase = `${label} · ${name}${params.repeat > 1 ? ` · run ${r + 1} of ${params.repeat}` : ''}`
+            solved = await solver.solve(problem, paths, {
+              signal,
+              progress: (f) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * (step + f)) / steps, phase),
+            })
+            step++
+            samples.push(solved.compute_ms)
+            if (solved.upload_ms !== undefined) upload.push(solved.upload_ms)
+            if (solved.readback_ms !== undefined) readback.push(solved.readback_ms)
+          }
+          done.push({ spec, threads: solver.threads, solved, samples, upload, readback })
+          reference ??= solved
+          timings[inputs.length === 1 ? label : `${name}: ${label}`] = timingOf(samples)
+        } finally {
+          await solver.dispose()
+        }
+      } catch (e) {
+        // Cancelled: what finished is kept, and the result is marked partial.
+        if (!signal.aborted || !reference) throw e
+        partial = true
+        break
+      }
+    }
+
+    if (!reference) throw new ApiError('gpu-unavailable', `nothing could run: ${result.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`)
+    const ref = reference
+    const V = graph.V
+    const runsOut: PathsRun[] = done.map(({ spec, threads, solved, samples, upload, readback }) => {
+      const compute_ms = median(samples)
+      return {
+        name: runName(spec),
+        backend: spec.backend,
+        ...(spec.variant && { variant: spec.variant }),
+        ...(spec.block !== undefined && { block: spec.block }),
+        ...(threads !== undefined && { threads }),
+        compute_ms,
+        compute_range_ms: [Math.min(...samples), Math.max(...samples)],
+        ...(upload.length && { upload_ms: median(upload) }),
+        ...(readback.length && { readback_ms: median(readback) }),
+        relaxations_per_s: V ** 3 / (Math.max(compute_ms, 1e-6) / 1000),
+        ...(solved.bytes !== undefined && { bandwidth_GB_per_s: solved.bytes / (Math.max(compute_ms, 1e-6) / 1000) / 1e9 }),
+        matches: solved === ref || sameResult(solved, ref),
+      }
+    })
+
+    const d = ref.d
+    if (problem.potential) unweight(d, V, problem.potential)
+    const next = paths && ref.key ? successors(ref.key, V) : undefined
+    const graphResult: PathsGraphResult = {
+      path: input.shown,
+      format: graph.format,
+      bytes: input.bytes,
+      vertices: V,
+      edges: edgeCount(graph),
+      duplicates: ref.duplicates,
+      selfLoops: problem.selfLoops,
+      negativeWeights: problem.potential !== undefined,
+      read_ms,
+      ...summarize(d, V),
+      runs: runsOut,
+      successors: next !== undefined,
+      ...(ends && next && { query: query(graph, d, next, ends[0], ends[1]) }),
+    }
+    // Nothing is written from a cancelled run, nor from results that disagree.
+    if (output !== undefined && !partial && runsOut.every((r) => r.matches)) {
+      report(1 - WRITE_SHARE, `writing ${basename(output)}`)
+      const t1 = performance.now()
+      const written = await writeMatrices(output, params.format, V, (v) => vertexName(graph, v), d, next, params.overwrite)
+      graphResult.output = { path: output, format: params.format, ...written, write_ms: performance.now() - t1 }
+    }
+    result.graphs.push(graphResult)
+    report(1, `done · ${name}`)
+    if (partial) break
+  }
+  return { results: result, timings, ...(partial && { partial }) }
+}
+
+function sameResult(a: Solved, b: Solved): boolean {
+  const eq = (x?: Int32Array | Uint32Array, y?: Int32Array | Uint32Array) =>
+    x === y || (!!x && !!y && Buffer.compare(Buffer.from(x.buffer, x.byteOffset, x.byteLength), Buffer.from(y.buffer, y.byteOffset, y.byteLength)) === 0)
+  return eq(a.d, b.d) && eq(a.key, b.key)
+}
+
+function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to: number): PathQuery {
+  const path = followPath(next, g.V, from, to)
+  return {
+    from: vertexName(g, from),
+    to: vertexName(g, to),
+    path: path && path.map((v) => vertexName(g, v)),
+    length: path ? d[from * g.V + to] : null,
+  }
+}
+
+/**
+ * The GPU is skipped, with the reason, when no adapter exists and other backends were asked for
+ * too (a run of the GPU alone fails instead, saying why).
+ */
+async function availableRuns(runs: RunSpec[], ctx: JobContext, result: PathsResult): Promise<RunSpec[]> {
+  if (!runs.some((r) => r.backend === 'gpu') || runs.every((r) => r.backend === 'gpu')) return runs
+  try {
+    await ctx.gpu()
+    return runs
+  } catch (e) {
+    const err = ApiError.from(e)
+    if (err.code !== 'gpu-unavailable') throw err
+    result.skipped.push({ backend: 'gpu', reason: err.message })
+    return runs.filter((r) => r.backend !== 'gpu')
+  }
+}
+
+/** Says before starting when the matrices cannot fit: the reference, one run's and the successors. */
+function checkMemory(shown: string, V: number, paths: boolean): void {
+  const need = V * V * 4 * (paths ? 5 : 2)
+  if (need > totalmem() * 0.9)
+    throw new ApiError('invalid-input', `${shown}: ${V} vertices need about ${(need / 2 ** 30).toFixed(1)} GiB for the matrices; this machine has ${(totalmem() / 2 ** 30).toFixed(1)} GiB (${(freemem() / 2 ** 30).toFixed(1)} GiB free)`)
+}
+

@@ -1,0 +1,53 @@
+// What every shortest-paths backend offers the job: solve a problem (timed), return the V × V
+// distances (and path keys), and release what it holds.
+import { throwIfAborted } from '../../../shared/cancel'
+import type { GpuVariant, PathsBackend } from '../../../shared/workloads/paths/types'
+import type { Problem } from './problem'
+
+export interface SolveOptions {
+  signal?: AbortSignal
+  /** Fraction of this solve done, 0…1. */
+  progress?: (fraction: number) => void
+}
+
+export interface Solved {
+  /** V × V, row-major (reweighted when the problem is). */
+  d: Int32Array
+  /** With paths: the path keys (see matrix.ts). */
+  key?: Uint32Array
+  /** Duplicate edges met filling the matrix. */
+  duplicates: number
+  compute_ms: number
+  upload_ms?: number
+  readback_ms?: number
+  /** GPU: modelled bytes the kernels move to and from global memory. */
+  bytes?: number
+}
+
+export interface Solver {
+  readonly backend: PathsBackend
+  readonly variant?: GpuVariant
+  readonly block?: number
+  readonly threads?: number
+  solve(p: Problem, paths: boolean, opts?: SolveOptions): Promise<Solved>
+  dispose(): Promise<void>
+}
+
+/** How a run is named in tables, timings and charts: `serial`, `blocked B=64`, `gpu shared B=32`. */
+export function runName(s: Pick<Solver, 'backend' | 'variant' | 'block'>): string {
+  return [s.backend, s.variant, s.block !== undefined && `B=${s.block}`].filter(Boolean).join(' ')
+}
+
+/**
+ * For long loops on the main thread: lets the event loop run every ~50 ms (so that a cancel
+ * arrives) and then throws if the job was cancelled.
+ */
+export function yielder(signal?: AbortSignal): () => Promise<void> {
+  let last = performance.now()
+  return async () => {
+    if (performance.now() - last < 50) return
+    await new Promise((r) => setImmediate(r))
+    throwIfAborted(signal)
+    last = performance.now()
+  }
+}

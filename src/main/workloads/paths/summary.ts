@@ -1,0 +1,67 @@
+// What a distance matrix amounts to: reachable pairs, the checksum (sum of finite distances), the
+// extremes, a histogram of finite distances and a block-minimum heatmap small enough for a chart.
+import { INF, type DistanceHeatmap, type DistanceHistogram } from '../../../shared/workloads/paths/types'
+
+/** Heatmap cells per side at most: beyond, each cell is the minimum of a block of vertices. */
+export const HEATMAP_MAX = 256
+export const HISTOGRAM_BINS = 32
+
+export interface DistanceSummary {
+  reachablePairs: number
+  checksum: string
+  minDistance: number | null
+  maxDistance: number | null
+  histogram: DistanceHistogram
+  heatmap: DistanceHeatmap
+}
+
+export function summarize(d: Int32Array, V: number): DistanceSummary {
+  let reachable = 0
+  let total = 0n
+  let lo = Infinity
+  let hi = -Infinity
+  for (let i = 0; i < V; i++) {
+    // A row's sum stays exact in a double (V · 2^30 < 2^53); the total may not.
+    let row = 0
+    for (let j = 0; j < V; j++) {
+      const x = d[i * V + j]
+      if (x === INF) continue
+      row += x
+      if (i === j) continue
+      reachable++
+      if (x < lo) lo = x
+      if (x > hi) hi = x
+    }
+    total += BigInt(row)
+  }
+  const minDistance = reachable ? lo : null
+  const maxDistance = reachable ? hi : null
+  return { reachablePairs: reachable, checksum: total.toString(), minDistance, maxDistance, histogram: histogram(d, V, minDistance, maxDistance), heatmap: heatmap(d, V) }
+}
+
+function histogram(d: Int32Array, V: number, lo: number | null, hi: number | null): DistanceHistogram {
+  if (lo === null || hi === null) return { start: 0, width: 1, counts: [] }
+  const width = Math.max(1, Math.ceil((hi - lo + 1) / HISTOGRAM_BINS))
+  const counts = new Array<number>(Math.ceil((hi - lo + 1) / width)).fill(0)
+  for (let i = 0; i < V; i++)
+    for (let j = 0; j < V; j++) {
+      const x = d[i * V + j]
+      if (i !== j && x !== INF) counts[Math.floor((x - lo) / width)]++
+    }
+  return { start: lo, width, counts }
+}
+
+function heatmap(d: Int32Array, V: number): DistanceHeatmap {
+  const cell = Math.ceil(V / HEATMAP_MAX)
+  const size = Math.ceil(V / cell)
+  const min = new Array<number>(size * size).fill(INF)
+  for (let i = 0; i < V; i++) {
+    const rowCells = Math.floor(i / cell) * size
+    for (let j = 0; j < V; j++) {
+      const c = rowCells + Math.floor(j / cell)
+      const x = d[i * V + j]
+      if (x < min[c]) min[c] = x
+    }
+  }
+  return { size, cell, min: min.map((x) => (x === INF ? null : x)) }
+}

@@ -1,0 +1,83 @@
+// The distance (or successor) matrix as a file: bin (the course's V × V int32, little-endian,
+// row-major), npy (<i4) or csv (vertex names; unreachable left empty). Written atomically.
+import { access, unlink } from 'node:fs/promises'
+import { ApiError } from '../../../shared/errors'
+import { CSV_MAX_VERTICES, INF, type OutputFormat } from '../../../shared/workloads/paths/types'
+import { writeFileAtomic } from '../../io/atomic-write'
+
+/** Where the successors go beside the distances: `dist.bin` → `dist.next.bin`. */
+export function successorPath(output: string): string {
+  const m = /^(.*[^/\\])(\.[^./\\]+)$/.exec(output)
+  return m ? `${m[1]}.next${m[2]}` : `${output}.next`
+}
+
+function npyBytes(m: Int32Array, V: number): Uint8Array {
+  // Version 1.0 header, padded with spaces so that the data starts on a multiple of 64.
+  let dict = `{'descr': '<i4', 'fortran_order': False, 'shape': (${V}, ${V}), }`
+  const pad = 64 - ((10 + dict.length + 1) % 64)
+  dict += ' '.repeat(pad % 64) + '\n'
+  const out = new Uint8Array(10 + dict.length + m.byteLength)
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, dict.length & 0xff, dict.length >> 8])
+  out.set(new TextEncoder().encode(dict), 10)
+  out.set(new Uint8Array(m.buffer, m.byteOffset, m.byteLength), 10 + dict.length)
+  return out
+}
+
+const csvField = (s: string) => (/[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s)
+
+/** Distances as numbers, or successors as vertex names; unreachable cells stay empty. */
+function csvText(m: Int32Array, V: number, name: (v: number) => string, successors: boolean): string {
+  const names = Array.from({ length: V }, (_, v) => csvField(name(v)))
+  const lines = [`${successors ? 'next hop' : 'distance'} from \\ to,${names.join(',')}`]
+  for (let i = 0; i < V; i++) {
+    const row = new Array<string>(V + 1)
+    row[0] = names[i]
+    for (let j = 0; j < V; j++) {
+      const x = m[i * V + j]
+      row[j + 1] = successors ? (x < 0 ? '' : names[x]) : x === INF ? '' : String(x)
+    }
+    lines.push(row.join(','))
+  }
+  return lines.join('\n') + '\n'
+}
+
+export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name: (v: number) => string, successors = false): Uint8Array | string {
+  if (format === 'npy') return npyBytes(m, V)
+  if (format === 'csv') return csvText(m, V, name, successors)
+  return new Uint8Array(m.buffer, m.byteOffset, m.byteLength)
+}
+
+/** Refuses, before any work, an output that cannot be written as asked. */
+export async function checkOutput(output: string, format: OutputFormat, V: number, withSuccessors: boolean, overwrite: boolean): Promise<void> {
+  if (format === 'csv' && V > CSV_MAX_VERTICES)
+    throw new ApiError('invalid-argument', `--format csv writes at most ${CSV_MAX_VERTICES} vertices; this graph has ${V} (use bin or npy)`)
+  if (overwrite) return
+  for (const path of withSuccessors ? [output, successorPath(output)] : [output])
+    if (await access(path).then(() => true, () => false)) throw new ApiError('io', `${path} exists (use --overwrite to replace it)`)
+}
+
+/** Writes the distances (and successors) atomically; on a failure nothing of this run stays. */
+export async function writeMatrices(
+  output: string,
+  format: OutputFormat,
+  V: number,
+  name: (v: number) => string,
+  d: Int32Array,
+  next: Int32Array | undefined,
+  overwrite: boolean,
+): Promise<{ bytes: number; next?: string }> {
+  const data = matrixFile(d, V, format, name)
+  await writeFileAtomic(output, data, { overwrite }).catch((e: unknown) => {
+    throw ApiError.from(e).message.includes('use --force') ? new ApiError('io', `${output} exists (use --overwrite to replace it)`) : e
+  })
+  const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength
+  if (!next) return { bytes }
+  const nextPath = successorPath(output)
+  try {
+    await writeFileAtomic(nextPath, matrixFile(next, V, format, name, true), { overwrite })
+  } catch (e) {
+    await unlink(output).catch(() => {})
+    throw ApiError.from(e).message.includes('use --force') ? new ApiError('io', `${nextPath} exists (use --overwrite to replace it)`) : e
+  }
+  return { bytes, next: nextPath }
+}

@@ -1,0 +1,151 @@
+// The correlation study's charts: the heatmap of the matrix (block-averaged by the engine), the
+// histogram of r, the ranking against its threshold, time per stage and per GPU kernel, a picked
+// pair overlaid, and the size sweep. The dashboard and `paralab correlation --out` draw the same specs.
+import type { ChartSpec } from '../../charts/spec'
+import type { NamedChart } from '../definition'
+import { type CorrelationResult, STAGES } from './types'
+
+/** Series the ranking chart shows at most: the most anomalous ones. */
+export const RANKING_BARS = 60
+
+const fileName = (path: string) => path.split(/[\\/]/).pop() || path
+const fixed = (v: number, digits: number) => (v < 0 ? `−${(-v).toFixed(digits)}` : v.toFixed(digits))
+
+export function heatmapChart(r: CorrelationResult): ChartSpec | null {
+  const h = r.heatmap
+  if (!h) return null
+  const order = h.order === 'ranking' ? 'by ranking' : 'as given'
+  return {
+    kind: 'heatmap',
+    data: {
+      title: `Pearson r — ${fileName(r.input.path)}, ${r.input.series} series${h.block > 1 ? ` (mean of ${h.block} × ${h.block} blocks)` : ''}`,
+      size: h.size,
+      values: h.values,
+      labels: h.labels,
+      axisLabel: h.block > 1 ? `series ${order}, in blocks of ${h.block}` : `series ${order}`,
+      min: -1,
+      max: 1,
+      valueLabel: 'r',
+    },
+  }
+}
+
+export function histogramChart(r: CorrelationResult): ChartSpec | null {
+  const h = r.histogram
+  if (!h) return null
+  const pairs = h.counts.reduce((a, b) => a + b, 0)
+  return {
+    kind: 'grouped-bars',
+    data: {
+      title: `Distribution of r over ${pairs} pairs — ${fileName(r.input.path)}`,
+      xLabel: 'r (bin centre)',
+      yLabel: 'pairs',
+      categories: h.counts.map((_, i) => fixed((h.edges[i] + h.edges[i + 1]) / 2, 3)),
+      series: [{ label: 'pairs', values: h.counts }],
+      histogram: true,
+    },
+  }
+}
+
+export function rankingChart(r: CorrelationResult): ChartSpec | null {
+  const ranked = r.ranking.filter((e) => e.z !== null)
+  if (ranked.length === 0) return null
+  const shown = ranked.slice(0, RANKING_BARS)
+  return {
+    kind: 'grouped-bars',
+    data: {
+      title: `Robust z-score of mean r — ${shown.length < ranked.length ? `the ${shown.length} lowest of ${ranked.length} series` : `${ranked.length} series`}`,
+      xLabel: 'series, most anomalous first',
+      yLabel: 'z of mean r',
+      categories: shown.map((e) => e.name),
+      series: [{ label: 'z', values: shown.map((e) => e.z) }],
+      lines: [{ label: `threshold ${fixed(r.threshold, 2)}`, value: r.threshold }],
+    },
+  }
+}
+
+/** A run's label: the backend and, where it differs from the precision asked for, what it computed in. */
+export function runLabel(run: CorrelationResult['runs'][number]): string {
+  return run.arithmetic === 'f32-compensated' ? `${run.backend} (compensated f32)` : run.backend
+}
+
+export function stagesChart(r: CorrelationResult): ChartSpec | null {
+  if (r.runs.length === 0) return null
+  return {
+    kind: 'grouped-bars',
+    data: {
+      title: `Time per stage, median of the repeats — ${r.input.series} × ${r.input.length}, ${r.precision}`,
+      xLabel: 'backend',
+      yLabel: 'time (ms)',
+      categories: r.runs.map(runLabel),
+      series: STAGES.map((stage) => ({ label: stage, values: r.runs.map((run) => run.stages[stage].median) })),
+      stacked: true,
+    },
+  }
+}
+
+export function variantsChart(r: CorrelationResult): ChartSpec | null {
+  const variants = r.runs.flatMap((run) => run.variants ?? [])
+  if (variants.length === 0) return null
+  return {
+    kind: 'grouped-bars',
+    data: {
+      title: `GPU kernels, median of the repeats — ${r.input.series} × ${r.input.length}`,
+      xLabel: 'kernel',
+      yLabel: 'time (ms)',
+      categories: variants.map((v) => `${v.stage} ${v.variant}`),
+      series: [{ label: 'time', values: variants.map((v) => v.ms.median) }],
+      logY: true,
+    },
+  }
+}
+
+export function pairChart(r: CorrelationResult): ChartSpec | null {
+  const p = r.pair
+  if (!p) return null
+  const rText = p.r === null ? 'r undefined (a constant series)' : `r = ${fixed(p.r, 4)}`
+  return {
+    kind: 'series',
+    data: {
+      title: `${p.names[0]} and ${p.names[1]}, ${rText}${p.step > 1 ? ` (min and max of every ${p.step} samples)` : ''}`,
+      xLabel: 'sample',
+      yLabel: 'value',
+      x: p.x,
+      series: [
+        { label: p.names[0], values: p.values[0] },
+        { label: p.names[1], values: p.values[1] },
+      ],
+    },
+  }
+}
+
+export function sweepChart(r: CorrelationResult): ChartSpec | null {
+  const s = r.sweep
+  if (!s || s.points.length === 0) return null
+  const backends = [...new Set(s.points.flatMap((p) => Object.keys(p.backends)))]
+  return {
+    kind: 'series',
+    data: {
+      title: `Time of steps 2–5 vs ${s.over === 'series' ? 'number of series M' : 'series length N'}`,
+      xLabel: s.over === 'series' ? 'series (M)' : 'samples per series (N)',
+      yLabel: 'time (ms)',
+      x: s.points.map((p) => (s.over === 'series' ? p.series : p.length)),
+      series: backends.map((b) => ({ label: b, values: s.points.map((p) => p.backends[b] ?? null) })),
+      logY: true,
+    },
+  }
+}
+
+/** Every chart the results have, by name. */
+export function correlationCharts(r: CorrelationResult): NamedChart[] {
+  const charts: [string, ChartSpec | null][] = [
+    ['heatmap', heatmapChart(r)],
+    ['histogram', histogramChart(r)],
+    ['ranking', rankingChart(r)],
+    ['stages', stagesChart(r)],
+    ['variants', variantsChart(r)],
+    ['sweep', sweepChart(r)],
+    ['pair', pairChart(r)],
+  ]
+  return charts.filter((c): c is [string, ChartSpec] => c[1] !== null).map(([name, spec]) => ({ name, spec }))
+}

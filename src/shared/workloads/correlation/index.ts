@@ -1,0 +1,117 @@
+// Homogeneity of measurement clusters: the Pearson matrix of M series of length N on every backend,
+// timed stage by stage as the study ran it, and the series a low correlation marks as anomalies.
+import { defineWorkload } from '../definition'
+import type { ParamValues } from '../schema'
+import { correlationCharts } from './charts'
+import { correlationTables } from './tables'
+import { CORRELATION_BACKENDS, GPU_VARIANTS, HEATMAP_ORDERS, LAYOUTS, PRECISIONS, type CorrelationResult } from './types'
+
+export const correlationWorkload = defineWorkload<CorrelationResult>()({
+  id: 'correlation',
+  title: 'Correlation',
+  summary: 'Pearson correlation of every pair of series, on CPU and GPU backends, and the anomalous series it reveals.',
+  params: {
+    files: {
+      type: 'files',
+      label: 'File',
+      extensions: ['csv', 'npy'],
+      help: 'one CSV file (a series per column under a header, or per row with --layout rows) or a 2-D .npy file (<f4 or <f8)',
+    },
+    layout: {
+      type: 'choice',
+      label: 'Layout',
+      choices: LAYOUTS,
+      default: 'columns',
+      help: 'columns: a series per column (.npy: shape N × M); rows: a series per row, its name first (.npy: shape M × N)',
+    },
+    backends: {
+      type: 'choices',
+      label: 'Backends',
+      flag: 'backend',
+      choices: CORRELATION_BACKENDS,
+      default: ['workers-simd'],
+      help: 'serial (one thread), simd (WebAssembly SIMD), workers (all cores), workers-simd (all cores, SIMD), gpu (WebGPU)',
+    },
+    variants: {
+      type: 'choices',
+      label: 'GPU kernels',
+      flag: 'variant',
+      choices: GPU_VARIANTS,
+      default: ['means-unrolled', 'cross-register'],
+      help: 'GPU kernels to run and time: means by naive, shared, unrolled or subgroup reduction; cross-products naive, tiled or register-blocked',
+    },
+    precision: {
+      type: 'choice',
+      label: 'Precision',
+      choices: PRECISIONS,
+      default: 'f64',
+      help: 'f64: exact on the CPU, centred f32 with compensated sums on the GPU; f32: data and arithmetic in f32; every run reports max |Δr| against f64',
+    },
+    repeat: { type: 'int', label: 'Repeat', min: 1, max: 1000, default: 3, help: 'runs per backend; the median time of each stage is reported' },
+    top: { type: 'int', label: 'Top', min: 1, max: 100_000, default: 10, help: 'series of the ranking printed, most anomalous first' },
+    threshold: {
+      type: 'number',
+      label: 'Threshold',
+      min: -100,
+      max: 0,
+      default: -3.5,
+      help: 'series whose robust z-score of mean r lies below this are flagged as anomalies',
+    },
+    order: {
+      type: 'choice',
+      label: 'Heatmap order',
+      choices: HEATMAP_ORDERS,
+      default: 'given',
+      help: 'series in the heatmap as given, or by ranking (most anomalous first)',
+    },
+    sweep: {
+      type: 'int',
+      label: 'Sweep',
+      min: 1,
+      max: 64,
+      default: 1,
+      help: 'also time every backend on K prefixes (1/K, 2/K, …, all) of the series or of their length',
+    },
+    sweepOver: {
+      type: 'choice',
+      label: 'Sweep over',
+      choices: ['series', 'length'],
+      default: 'series',
+      help: 'what the sweep shortens: the number of series M, or their length N',
+    },
+    matrix: {
+      type: 'names',
+      label: 'Matrix file',
+      optional: true,
+      help: 'write the full M × M matrix to this .npy file (<f8 in f64, <f4 in f32), atomically; not over an existing file',
+    },
+    pair: {
+      type: 'names',
+      label: 'Pair',
+      optional: true,
+      help: 'two series names: overlay them, downsampled, with their r, instead of computing the matrix',
+    },
+  },
+  phases: [
+    { id: 'loading', summary: 'reading the series from CSV or .npy' },
+    { id: 'reference', summary: 'the f64 reference, when no backend computes it' },
+    { id: 'computing', summary: 'each backend, repeated: means, squares, cross-products, coefficients' },
+    { id: 'ranking', summary: 'mean and median r of each series, robust z-scores, heatmap and histogram' },
+  ],
+  backends: [
+    { id: 'serial', summary: 'one thread, TypeScript, f64 two-pass: the reference' },
+    { id: 'simd', summary: 'one thread, WebAssembly SIMD, cache-blocked' },
+    { id: 'workers', summary: 'all cores, TypeScript, cache-blocked' },
+    { id: 'workers-simd', summary: 'all cores, WebAssembly SIMD, cache-blocked' },
+    { id: 'gpu', summary: 'WebGPU compute shaders, upper-triangle tiles', variants: GPU_VARIANTS },
+  ],
+  example: {
+    summary: 'A seeded cluster of 48 random-walk series of 1000 samples, 3 of them disturbed, on every CPU backend.',
+    files: ['walks-example.csv'],
+    params: { backends: ['serial', 'simd', 'workers', 'workers-simd'], repeat: 3 },
+  },
+  tables: correlationTables,
+  charts: correlationCharts,
+})
+
+export type CorrelationParams = ParamValues<typeof correlationWorkload.params>

@@ -1,0 +1,84 @@
+// The landslide's charts: the debris thickness around the flow (a heatmap of the last recorded
+// map), the reference run's mass, area and depth over the steps, and the time of every run.
+import type { ChartSpec } from '../../charts/spec'
+import type { NamedChart } from '../definition'
+import type { LandslideResult, ThicknessMap } from './types'
+
+/** A heatmap of one recorded map; grey cells hold no debris. */
+export function thicknessChart(r: LandslideResult, map: ThicknessMap): ChartSpec {
+  const metres = (k: number) => `${(k * map.block * r.grid.cellsize).toLocaleString('en-US')} m`
+  let max = 0
+  for (const v of map.values) if (v !== null && v > max) max = v
+  return {
+    kind: 'heatmap',
+    data: {
+      title: `Debris thickness after ${map.step.toLocaleString('en-US')} steps`,
+      size: map.size,
+      values: map.values,
+      labels: Array.from({ length: map.size }, (_, k) => metres(k)),
+      axisLabel: `distance from grid cell (row ${map.row0}, column ${map.col0})`,
+      min: 0,
+      // An empty map still needs a scale.
+      max: max > 0 ? max : 1,
+      valueLabel: 'h (m)',
+    },
+  }
+}
+
+function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[]): ChartSpec {
+  return { kind: 'series', data: { title, xLabel: 'step', yLabel, x: r.series.step, series } }
+}
+
+export function landslideCharts(r: LandslideResult): NamedChart[] {
+  const charts: NamedChart[] = []
+  const last = r.maps.at(-1)
+  if (last) charts.push({ name: 'thickness', spec: thicknessChart(r, last) })
+  if (r.series.step.length) {
+    const s = r.series
+    charts.push(
+      { name: 'mass', spec: seriesChart(r, `Total debris Σh (${r.reference.backend})`, 'Σh (m)', [{ label: 'Σh', values: s.mass }]) },
+      {
+        name: 'area',
+        spec: seriesChart(r, `Flooded and active cells (${r.reference.backend})`, 'cells', [
+          { label: 'flooded (h > 1 mm)', values: s.flooded },
+          { label: 'active (debris or bordering it)', values: s.active },
+        ]),
+      },
+      { name: 'depth', spec: seriesChart(r, `Maximum thickness (${r.reference.backend})`, 'max h (m)', [{ label: 'max h', values: s.max_thickness }]) },
+    )
+  }
+  // A run too short to time (0 steps) has no bar on a log scale.
+  const runs = Object.entries(r.runs).filter(([, run]) => run.ms > 0)
+  if (runs.length) {
+    charts.push({
+      name: 'time',
+      spec: {
+        kind: 'bars',
+        data: {
+          title: `Time for ${r.steps.toLocaleString('en-US')} steps`,
+          note: 'median of the repeats, whiskers from the fastest to the slowest',
+          xLabel: 'backend',
+          yLabel: 'time (ms)',
+          logY: true,
+          bars: runs.map(([key, run], i) => ({ label: key, value: run.ms, low: run.ms_min, high: run.ms_max, color: i })),
+        },
+      },
+    })
+    const serial = r.runs.serial
+    if (serial && serial.ms > 0 && runs.length > 1)
+      charts.push({
+        name: 'speedup',
+        spec: {
+          kind: 'bars',
+          data: {
+            title: 'Speedup over serial',
+            xLabel: 'backend',
+            yLabel: 'speedup over serial (×)',
+            logY: true,
+            bars: runs.map(([key, run], i) => ({ label: key, value: serial.ms / run.ms, color: i })),
+          },
+        },
+      })
+  }
+  return charts
+}

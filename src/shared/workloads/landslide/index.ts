@@ -1,0 +1,84 @@
+// SciddicaT landslide: the debris-flow cellular automaton of the study over a DEM, on every backend,
+// timed; the f64 CPU backends reproduce the reference program's output byte for byte.
+import { defineWorkload } from '../definition'
+import type { ParamValues } from '../schema'
+import { landslideCharts } from './charts'
+import { landslideTables } from './tables'
+import { GPU_VARIANTS, LANDSLIDE_BACKENDS, type LandslideResult } from './types'
+
+export const landslideWorkload = defineWorkload<LandslideResult>()({
+  id: 'landslide',
+  title: 'Landslide',
+  summary: 'SciddicaT debris flow over a DEM: md5-exact f64 on the CPU, the study\'s kernels on the GPU, row bands with halo exchange.',
+  params: {
+    grids: {
+      type: 'files',
+      label: 'Grids',
+      extensions: ['asc', 'txt'],
+      help: 'the DEM, then the initial debris thickness: two ESRI ASCII grids (.asc), or the study\'s header, DEM and source files (the header, the file without a grid, may come anywhere)',
+    },
+    steps: { type: 'int', label: 'Steps', min: 0, max: 1_000_000, default: 4000, help: 'steps of the automaton (the study ran 4000)' },
+    backends: {
+      type: 'choices',
+      label: 'Backends',
+      flag: 'backend',
+      choices: LANDSLIDE_BACKENDS,
+      default: ['active'],
+      help: 'serial (every cell), active (cells with debris and their neighbours), workers and workers-active (row bands on worker threads, halo rows exchanged every step), gpu (WebGPU, f32)',
+    },
+    variants: {
+      type: 'choices',
+      label: 'GPU kernels',
+      flag: 'variant',
+      choices: GPU_VARIANTS,
+      default: ['fused'],
+      help: 'GPU kernels: monolithic, grid-stride, tiled-halo and tiled as in the study, fused (one pass per step), active (the debris\' bounding box only)',
+    },
+    ranks: {
+      type: 'int',
+      label: 'Ranks',
+      min: 1,
+      max: 256,
+      optional: true,
+      help: 'row bands (one worker thread each) of the workers backends (default: the number of cores)',
+    },
+    frames: {
+      type: 'int',
+      label: 'Frames every',
+      unit: 'steps',
+      min: 0,
+      max: 1_000_000,
+      default: 0,
+      help: 'record the thickness map and the mass, area and depth series every K steps (0: 20 times over the run)',
+    },
+    stepsPerSubmit: {
+      type: 'int',
+      label: 'Steps per submit',
+      min: 1,
+      max: 100_000,
+      optional: true,
+      help: 'GPU steps recorded into one command buffer (default: up to 500, fewer on a software adapter)',
+    },
+    repeat: { type: 'int', label: 'Repeat', min: 1, max: 100, default: 1, help: 'runs per backend; the median time is reported' },
+  },
+  phases: [
+    { id: 'loading', summary: 'reading the header, the DEM and the source' },
+    { id: 'simulating', summary: 'each backend (and GPU kernel), repeated' },
+  ],
+  backends: [
+    { id: 'serial', summary: 'one thread, f64, every interior cell every step' },
+    { id: 'active', summary: 'one thread, f64, only cells holding debris or bordering one' },
+    { id: 'workers', summary: 'row bands on worker threads, halo rows exchanged through shared memory every step' },
+    { id: 'workers-active', summary: 'row bands on worker threads, active cells only' },
+    { id: 'gpu', summary: 'WebGPU compute shaders in f32, many steps per submit', variants: GPU_VARIANTS },
+  ],
+  example: {
+    summary: 'A seeded 160 × 120 synthetic slope with a debris source and a walled quarry, 600 steps on every CPU backend.',
+    files: ['slope-dem.asc', 'slope-source.asc'],
+    params: { steps: 600, backends: ['serial', 'active', 'workers', 'workers-active'], ranks: 2, frames: 50 },
+  },
+  tables: landslideTables,
+  charts: landslideCharts,
+})
+
+export type LandslideParams = ParamValues<typeof landslideWorkload.params>

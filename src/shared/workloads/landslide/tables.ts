@@ -1,0 +1,58 @@
+// Landslide results as tables: one row per backend or GPU kernel (time, md5 or deviation, mass),
+// and the reference run's series (mass, flooded and active cells, maximum thickness) per sample.
+import type { ResultTable } from '../definition'
+import type { LandslideResult } from './types'
+
+const RUN_COLUMNS = [
+  'run',
+  'backend',
+  'variant',
+  'precision',
+  'ranks',
+  'steps',
+  'ms',
+  'ms_min',
+  'ms_max',
+  'ms_per_step',
+  'speedup_vs_serial',
+  'md5',
+  'matches_reference',
+  'mass_end',
+  'max_abs_dh',
+  'cells_over_1mm',
+  'mass_error',
+]
+
+export function landslideTables(r: LandslideResult): ResultTable[] {
+  const serial = r.runs.serial?.ms
+  const runs: ResultTable = {
+    name: 'runs',
+    columns: RUN_COLUMNS,
+    rows: Object.entries(r.runs).map(([key, run]) => [
+      key,
+      run.backend,
+      run.variant ?? null,
+      run.precision,
+      run.ranks ?? null,
+      r.steps,
+      run.ms,
+      run.ms_min,
+      run.ms_max,
+      run.ms_per_step,
+      serial === undefined || run.ms === 0 ? null : serial / run.ms,
+      run.md5 ?? null,
+      run.md5 === undefined ? null : run.md5 === r.reference.md5,
+      run.mass_end,
+      run.deviation?.max_abs ?? null,
+      run.deviation?.cells_over_1mm ?? null,
+      run.deviation?.mass_error ?? null,
+    ]),
+  }
+  const s = r.series
+  const series: ResultTable = {
+    name: 'series',
+    columns: ['step', 'mass', 'flooded_cells', 'max_thickness_m', 'active_cells'],
+    rows: s.step.map((step, i) => [step, s.mass[i], s.flooded[i], s.max_thickness[i], s.active[i]]),
+  }
+  return [runs, series]
+}

@@ -1,0 +1,109 @@
+// SciddicaT landslide: a debris flow over a DEM, simulated on CPU backends (f64, exact) and GPU
+// kernels (f32), timed, the GPU's deviation from the f64 run reported.
+
+export const LANDSLIDE_BACKENDS = ['serial', 'active', 'workers', 'workers-active', 'gpu'] as const
+export type LandslideBackend = (typeof LANDSLIDE_BACKENDS)[number]
+export type CpuBackend = Exclude<LandslideBackend, 'gpu'>
+
+/** The study's CUDA kernels as WebGPU variants, plus a fused and an active-area one. */
+export const GPU_VARIANTS = ['monolithic', 'grid-stride', 'tiled-halo', 'tiled', 'fused', 'active'] as const
+export type GpuVariant = (typeof GPU_VARIANTS)[number]
+
+/** The model's parameters, as the reference program fixes them. */
+export const P_EPSILON = 0.001
+export const P_R = 0.5
+
+/** The grid the run read. */
+export interface LandslideGrid {
+  rows: number
+  cols: number
+  cellsize: number
+  xllcorner: number
+  yllcorner: number
+  /** The DEM's NODATA value, when its header has one. */
+  nodata: number | null
+  /** DEM cells holding NODATA: walls that never give or receive flow. */
+  walls: number
+  /** The input files by role. */
+  files: { dem: string; source: string; header?: string }
+}
+
+/** How far an f32 GPU grid lies from the f64 CPU grid after the same steps. */
+export interface GridDeviation {
+  /** max |Δh| over the cells, in metres. */
+  max_abs: number
+  /** Cells with |Δh| > 1e-3 m. */
+  cells_over_1mm: number
+  /** Σh(GPU) − Σh(f64), in metres of thickness summed over the cells. */
+  mass_error: number
+}
+
+/** One backend's (or GPU variant's) run. */
+export interface LandslideRun {
+  backend: LandslideBackend
+  variant?: GpuVariant
+  precision: 'f64' | 'f32'
+  /** Row bands (worker threads) of the workers backends. */
+  ranks?: number
+  /** Median milliseconds for all the steps, over the repeats; input already loaded (and on the GPU). */
+  ms: number
+  ms_min: number
+  ms_max: number
+  ms_per_step: number
+  /** GPU: steps recorded into each submitted command buffer. */
+  steps_per_submit?: number
+  /** GPU: dispatches per step. */
+  passes_per_step?: number
+  /** md5 of the final grid in the reference output format (f64 backends). */
+  md5?: string
+  /** Σh at the end. */
+  mass_end: number
+  /** f32 backends: against the f64 reference. */
+  deviation?: GridDeviation
+}
+
+/** The state every K steps of the reference run (the first f64 backend). */
+export interface LandslideSeries {
+  step: number[]
+  /** Σh, in metres summed over the cells. */
+  mass: number[]
+  /** Cells with h > p_ε. */
+  flooded: number[]
+  max_thickness: number[]
+  /** Cells holding debris or bordering one: what the active backends update. */
+  active: number[]
+}
+
+/**
+ * The thickness over a square window of the grid around the flow, reduced for drawing: `size` ×
+ * `size` map cells, each the maximum over its `block` × `block` grid cells.
+ */
+export interface ThicknessMap {
+  step: number
+  /** The grid cell at the window's top-left corner. */
+  row0: number
+  col0: number
+  size: number
+  block: number
+  /** Row-major, metres rounded to 0.1 mm; null where no debris lies (or beyond the grid). */
+  values: (number | null)[]
+}
+
+export interface LandslideResult {
+  grid: LandslideGrid
+  steps: number
+  /** The f64 run everything is compared with. */
+  reference: { backend: CpuBackend; md5: string; mass_start: number; mass_end: number }
+  /** By `serial`, `active`, `workers`, `workers-active`, `gpu/<variant>`. */
+  runs: Record<string, LandslideRun>
+  series: LandslideSeries
+  /** The thickness at the sampled steps, reduced (the last one is the final state). */
+  maps: ThicknessMap[]
+  /** Backends not run, and why (the GPU when no adapter exists and others were asked for). */
+  skipped: { backend: string; reason: string }[]
+}
+
+/** The key of a run in `runs` and in the timings. */
+export function runKey(backend: LandslideBackend, variant?: GpuVariant): string {
+  return variant ? `${backend}/${variant}` : backend
+}

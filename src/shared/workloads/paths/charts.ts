@@ -1,0 +1,121 @@
+// The study's charts from one graph's results: time per run (the optimization-steps table, log
+// scale), the blocking-factor sweep, the time split, a distance heatmap and a histogram of finite
+// distances. The dashboard and `paralab paths --out` draw the same specs.
+import type { ChartSpec } from '../../charts/spec'
+import type { NamedChart } from '../definition'
+import type { PathsGraphResult, PathsResult, PathsRun } from './types'
+
+export interface PathsChartSpecs {
+  steps: ChartSpec
+  /** Only when some backend or variant ran at several blocking factors. */
+  blocks?: ChartSpec
+  split: ChartSpec
+  heatmap: ChartSpec
+  histogram: ChartSpec
+}
+
+const baseName = (p: string) => p.split(/[\\/]/).pop() || p
+
+/** A run's line in the sweep: its name without the blocking factor. */
+const sweepLabel = (r: PathsRun) => r.name.replace(/ B=\d+$/, '')
+
+export function pathsChartSpecs(g: PathsGraphResult): PathsChartSpecs {
+  const name = baseName(g.path)
+  const title = (t: string) => `${t} — ${name} (V = ${g.vertices})`
+  const steps: ChartSpec = {
+    kind: 'bars',
+    data: {
+      title: title('Computation time per backend and variant'),
+      note: 'median of the repeats; whiskers: fastest and slowest',
+      xLabel: 'backend / variant',
+      yLabel: 'time (ms)',
+      logY: true,
+      bars: g.runs.map((r, i) => ({ label: r.name, value: r.compute_ms, low: r.compute_range_ms[0], high: r.compute_range_ms[1], color: i })),
+    },
+  }
+
+  const swept = [...new Set(g.runs.filter((r) => r.block !== undefined).map(sweepLabel))].filter(
+    (label) => g.runs.filter((r) => sweepLabel(r) === label && r.block !== undefined).length > 1,
+  )
+  const blockSizes = [...new Set(g.runs.filter((r) => swept.includes(sweepLabel(r))).map((r) => r.block!))].sort((a, b) => a - b)
+  const blocks: ChartSpec | undefined = swept.length
+    ? {
+        kind: 'series',
+        data: {
+          title: title('Blocking factor sweep'),
+          xLabel: 'blocking factor B',
+          yLabel: 'relaxations per second',
+          x: blockSizes,
+          logX: true,
+          logY: true,
+          series: swept.map((label) => ({
+            label,
+            values: blockSizes.map((b) => g.runs.find((r) => sweepLabel(r) === label && r.block === b)?.relaxations_per_s ?? null),
+          })),
+        },
+      }
+    : undefined
+
+  const stage = (label: string, value: (r: PathsRun) => number | undefined) => ({ label, values: g.runs.map((r) => value(r) ?? null) })
+  const split: ChartSpec = {
+    kind: 'grouped-bars',
+    data: {
+      title: title('Time split'),
+      xLabel: 'backend / variant',
+      yLabel: 'time (ms)',
+      categories: g.runs.map((r) => r.name),
+      stacked: true,
+      series: [
+        stage('read', () => g.read_ms),
+        stage('upload', (r) => r.upload_ms),
+        stage('compute', (r) => r.compute_ms),
+        stage('readback', (r) => r.readback_ms),
+        stage('write', () => g.output?.write_ms),
+      ].filter((s) => s.values.some((v) => v !== null && v > 0)),
+    },
+  }
+
+  const { heatmap: h } = g
+  const finite = h.min.filter((v): v is number => v !== null)
+  const lo = finite.length ? Math.min(...finite) : 0
+  const hi = finite.length ? Math.max(...finite) : 1
+  const heatmap: ChartSpec = {
+    kind: 'heatmap',
+    data: {
+      title: title(h.cell > 1 ? `Distances (minimum of each ${h.cell} × ${h.cell} block; grey: unreachable)` : 'Distances (grey: unreachable)'),
+      size: h.size,
+      values: h.min,
+      labels: Array.from({ length: h.size }, (_, i) => (h.cell > 1 ? `${i * h.cell}…${Math.min(g.vertices, (i + 1) * h.cell) - 1}` : String(i))),
+      axisLabel: h.cell > 1 ? `vertex block (${h.cell} vertices)` : 'vertex',
+      min: lo,
+      max: hi > lo ? hi : lo + 1,
+      valueLabel: 'distance',
+    },
+  }
+
+  const { histogram: hist } = g
+  const histogram: ChartSpec = {
+    kind: 'grouped-bars',
+    data: {
+      title: title('Finite distances'),
+      xLabel: 'distance',
+      yLabel: 'pairs',
+      histogram: true,
+      categories: hist.counts.map((_, i) => {
+        const a = hist.start + i * hist.width
+        return hist.width === 1 ? String(a) : `${a}…${a + hist.width - 1}`
+      }),
+      series: [{ label: 'pairs', values: hist.counts }],
+    },
+  }
+  return { steps, ...(blocks && { blocks }), split, heatmap, histogram }
+}
+
+/** Every graph's charts, named `<file stem>-steps|blocks|split|heatmap|histogram`; inputs sharing a name get numbered stems. */
+export function pathsCharts(result: PathsResult): NamedChart[] {
+  const stems = result.graphs.map((g) => baseName(g.path).replace(/\.[^.]*$/, ''))
+  return result.graphs.flatMap((g, i) => {
+    const stem = stems.indexOf(stems[i]) === stems.lastIndexOf(stems[i]) ? stems[i] : `${i + 1}-${stems[i]}`
+    return Object.entries(pathsChartSpecs(g)).map(([chart, spec]) => ({ name: `${stem}-${chart}`, spec }))
+  })
+}

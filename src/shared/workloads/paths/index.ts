@@ -1,0 +1,90 @@
+// All-pairs shortest paths: blocked Floyd–Warshall of a weighted directed graph on every backend,
+// the GPU through the study's seven optimization steps, byte for byte the course's expected outputs.
+import { defineWorkload } from '../definition'
+import type { ParamValues } from '../schema'
+import { pathsCharts } from './charts'
+import { pathsTables } from './tables'
+import { BLOCK_SIZES, CSV_MAX_VERTICES, GPU_VARIANTS, OUTPUT_FORMATS, PATHS_BACKENDS, type PathsResult } from './types'
+
+export const pathsWorkload = defineWorkload<PathsResult>()({
+  id: 'paths',
+  title: 'Shortest paths',
+  summary: 'All-pairs shortest paths by blocked Floyd–Warshall, on CPU and GPU backends, with the study\'s GPU optimization steps.',
+  params: {
+    files: {
+      type: 'files',
+      label: 'Graphs',
+      extensions: ['1', 'bin', 'gr', 'csv'],
+      help: 'weighted directed graphs: the course binary format (int32 V, E, then E × src, dst, w), DIMACS .gr, or a .csv edge list source,target,weight',
+    },
+    backends: {
+      type: 'choices',
+      label: 'Backends',
+      flag: 'backend',
+      choices: PATHS_BACKENDS,
+      default: ['workers-simd'],
+      help: 'serial (the plain triple loop), blocked (one thread, cache-blocked), simd (WebAssembly SIMD), workers and workers-simd (all cores), gpu (WebGPU)',
+    },
+    variants: {
+      type: 'choices',
+      label: 'GPU variants',
+      flag: 'variant',
+      choices: GPU_VARIANTS,
+      default: ['tuned'],
+      help: 'the study\'s steps: baseline, coalesced, unrolled (one dispatch per k), shared (three phases in workgroup memory), min (branch-free), b64 (B = 64), tuned',
+    },
+    blocks: {
+      type: 'choices',
+      label: 'Block',
+      flag: 'block',
+      choices: BLOCK_SIZES,
+      default: ['64'],
+      help: 'blocking factor B of blocked, simd, workers* and the shared and min GPU variants (at most 64 there); several make a sweep',
+    },
+    paths: {
+      type: 'boolean',
+      label: 'Successors',
+      default: false,
+      help: 'also compute the successor (next-hop) matrix, so that paths can be followed; written beside --output as <name>.next.<ext>',
+    },
+    from: { type: 'names', label: 'From', optional: true, help: 'a vertex (its name, or its number as the file numbers them): report the shortest path from it to --to' },
+    to: { type: 'names', label: 'To', optional: true, help: 'the vertex the queried path ends at' },
+    format: {
+      type: 'choice',
+      label: 'Output format',
+      choices: OUTPUT_FORMATS,
+      default: 'bin',
+      help: `of --output: bin (V × V int32, row-major, unreachable = 1073741823, as the course), npy (<i4) or csv (names, unreachable empty; V ≤ ${CSV_MAX_VERTICES})`,
+    },
+    output: {
+      type: 'names',
+      label: 'Output file',
+      optional: true,
+      help: 'write the distance matrix to this file, atomically; not over an existing file unless --overwrite',
+    },
+    overwrite: { type: 'boolean', label: 'Overwrite output', default: false, help: 'replace an existing --output file' },
+    repeat: { type: 'int', label: 'Repeat', min: 1, max: 1000, default: 3, help: 'runs per backend and variant; the median computation time is reported' },
+  },
+  phases: [
+    { id: 'reading', summary: 'reading the graph, checking it (and, with negative weights, looking for a negative cycle)' },
+    { id: 'computing', summary: 'each backend, variant and blocking factor, repeated, checked against the first' },
+    { id: 'writing', summary: 'the distance (and successor) matrix to --output' },
+  ],
+  backends: [
+    { id: 'serial', summary: 'one thread, TypeScript, the plain triple loop: the reference' },
+    { id: 'blocked', summary: 'one thread, TypeScript, three-phase blocked' },
+    { id: 'simd', summary: 'one thread, WebAssembly SIMD (i32x4 min/add) inside blocks' },
+    { id: 'workers', summary: 'all cores: phase 2 and 3 blocks spread over worker threads' },
+    { id: 'workers-simd', summary: 'all cores, WebAssembly SIMD' },
+    { id: 'gpu', summary: 'WebGPU compute shaders, one variant per optimization step', variants: GPU_VARIANTS },
+  ],
+  example: {
+    summary: 'A seeded graph of 300 vertices and 6000 edges on every CPU backend, with successors and the path from 0 to 299.',
+    files: ['graph-example.bin'],
+    params: { backends: ['serial', 'blocked', 'simd', 'workers', 'workers-simd'], paths: true, from: ['0'], to: ['299'], repeat: 3 },
+  },
+  tables: pathsTables,
+  charts: pathsCharts,
+})
+
+export type PathsParams = ParamValues<typeof pathsWorkload.params>

@@ -1,0 +1,108 @@
+// All-pairs shortest paths: blocked Floyd–Warshall on CPU and GPU backends, as the course study ran it.
+
+/** Unreachable, as the course's expected outputs write it: 2^30 − 1 (two of them still add up inside int32). */
+export const INF = 1073741823
+
+export const PATHS_BACKENDS = ['serial', 'blocked', 'simd', 'workers', 'workers-simd', 'gpu'] as const
+export type PathsBackend = (typeof PATHS_BACKENDS)[number]
+
+/** The study's optimization steps, in its order. */
+export const GPU_VARIANTS = ['baseline', 'coalesced', 'unrolled', 'shared', 'min', 'b64', 'tuned'] as const
+export type GpuVariant = (typeof GPU_VARIANTS)[number]
+
+/** Blocking factors B; several make a sweep. */
+export const BLOCK_SIZES = ['8', '16', '32', '64', '128'] as const
+
+export const OUTPUT_FORMATS = ['bin', 'npy', 'csv'] as const
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
+
+/** CSV output writes one field per pair: beyond this many vertices the file would be unreadable. */
+export const CSV_MAX_VERTICES = 2000
+
+export type GraphFormat = 'course' | 'dimacs' | 'csv'
+
+/** One backend (or GPU variant, at one blocking factor) run `repeat` times. */
+export interface PathsRun {
+  /** How timings and tables name it, e.g. `serial`, `blocked B=64`, `gpu shared B=32`. */
+  name: string
+  backend: PathsBackend
+  variant?: GpuVariant
+  /** Blocking factor, for the blocked backends and variants. */
+  block?: number
+  /** Worker threads, for workers*. */
+  threads?: number
+  /** Median computation time over the repeats (for the GPU: data resident, dispatches only). */
+  compute_ms: number
+  /** Fastest and slowest of the repeats. */
+  compute_range_ms: [number, number]
+  /** GPU: host → device copy of the matrix. */
+  upload_ms?: number
+  /** GPU: device → host copy of the matrix. */
+  readback_ms?: number
+  /** V³ relaxations per second of compute time. */
+  relaxations_per_s: number
+  /** GPU: modelled global-memory traffic of the kernels per second of compute time (10^9 bytes). */
+  bandwidth_GB_per_s?: number
+  /** Distances (and successors with `paths`) identical to the first run's, byte for byte. */
+  matches: boolean
+}
+
+/** Counts of finite off-diagonal distances in equal-width bins starting at `start`. */
+export interface DistanceHistogram {
+  start: number
+  width: number
+  counts: number[]
+}
+
+/** The distance matrix reduced to at most `size` × `size` cells, each the minimum of its block (null: all unreachable). */
+export interface DistanceHeatmap {
+  size: number
+  /** Vertices per cell side. */
+  cell: number
+  min: (number | null)[]
+}
+
+/** A shortest path between two vertices, by name (null when there is none). */
+export interface PathQuery {
+  from: string
+  to: string
+  path: string[] | null
+  length: number | null
+}
+
+export interface PathsGraphResult {
+  path: string
+  format: GraphFormat
+  bytes: number
+  vertices: number
+  /** Edges as read, duplicates and self-loops included. */
+  edges: number
+  /** Edges repeating a (source, target) pair: the smallest weight is kept. */
+  duplicates: number
+  /** Edges from a vertex to itself: ignored (a negative one is a negative cycle). */
+  selfLoops: number
+  /** Negative weights were present (text formats): distances were computed on reweighted edges (Johnson) after a negative-cycle check. */
+  negativeWeights: boolean
+  read_ms: number
+  /** Pairs (i, j), i ≠ j, with a path. */
+  reachablePairs: number
+  /** Sum of every finite distance, in decimal (exact beyond 2^53). */
+  checksum: string
+  /** Extremes of the finite off-diagonal distances (null: none). */
+  minDistance: number | null
+  maxDistance: number | null
+  runs: PathsRun[]
+  histogram: DistanceHistogram
+  heatmap: DistanceHeatmap
+  /** Successors were computed (`paths`). */
+  successors: boolean
+  query?: PathQuery
+  /** The matrices written with `output`. */
+  output?: { path: string; format: OutputFormat; bytes: number; next?: string; write_ms: number }
+}
+
+export interface PathsResult {
+  graphs: PathsGraphResult[]
+  /** Backends or variants not run, with the reason. */
+  skipped: { backend: string; reason: string }[]
+}

@@ -1,0 +1,105 @@
+// `paralab paths`, `paralab paths query` and `paralab generate graph` as a user runs them: --output
+// byte for byte the course's expected output, the --json envelope with its checksum, a GPU variant
+// on the software adapter, saved successors queried without computing, the example, and bad input
+// (exit 1, the place named, nothing written).
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { defaultParams } from '../../src/shared/workloads/schema'
+import { pathsWorkload } from '../../src/shared/workloads/paths'
+import { INF } from '../../src/shared/workloads/paths/types'
+import { errorLines, expectEnvelope, jsonOf, paralab } from './paralab'
+
+const DATA = resolve(__dirname, '../../../shared/data/paths')
+const DEFAULTS = defaultParams(pathsWorkload.params)
+
+// The GPU variant compiles its shader on the software adapter first.
+vi.setConfig({ testTimeout: 180_000 })
+
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'paralab-paths-cli-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('paralab paths', () => {
+  it('writes the course\'s expected output byte for byte and prints the checksum in --json', () => {
+    const out = join(dir, 'c04.bin')
+    const graph = join(DATA, 'c04.1')
+    const r = paralab(['paths', graph, '--backend', 'serial,gpu', '--variant', 'coalesced', '--repeat', '2', '--output', out, '--json'])
+    const env = jsonOf(r)
+    const expected = readFileSync(join(DATA, 'c04.1.out'))
+    expect(readFileSync(out).equals(expected)).toBe(true)
+    expectEnvelope(env, {
+      workload: 'paths',
+      params: { ...DEFAULTS, files: [graph], backends: ['serial', 'gpu'], variants: ['coalesced'], repeat: 2, output: [out] },
+      files: [graph],
+      device: true,
+      timings: { serial: 2, 'gpu coalesced': 2 },
+      run: r,
+    })
+    const want = new Int32Array(expected.buffer, expected.byteOffset, expected.length / 4)
+    const g = env.results.graphs[0]
+    expect(g).toMatchObject({
+      vertices: 40,
+      edges: readFileSync(graph).readInt32LE(4),
+      checksum: String(want.reduce((s, x) => (x === INF ? s : s + x), 0)),
+      output: { path: out, format: 'bin', bytes: expected.length },
+    })
+    expect(g.runs.map((x: { name: string; matches: boolean }) => [x.name, x.matches])).toEqual([['serial', true], ['gpu coalesced', true]])
+    expect(g.runs[1].upload_ms).toBeGreaterThan(0)
+  })
+
+  it('refuses bad input with exit 1, naming the place, and writes nothing', () => {
+    const bad = join(dir, 'short.1')
+    writeFileSync(bad, Buffer.from(Int32Array.of(5, 3, 0, 1, 2, 1, 2).buffer))
+    const out = join(dir, 'short.bin')
+    const r = paralab(['paths', bad, '--output', out])
+    expect(r.code).toBe(1)
+    expect(errorLines(r.stderr)).toEqual([`paralab: ${bad}: the header announces 3 edges (44 bytes) but the file ends at byte 28: edge 1 (from 0), at byte 20, is cut short`])
+    expect(existsSync(out)).toBe(false)
+
+    const cycle = join(dir, 'cycle.csv')
+    writeFileSync(cycle, 'source,target,weight\nA,B,2\nB,C,-1\nC,A,-2\n')
+    const c = paralab(['paths', cycle, '--output', out])
+    expect(c.code).toBe(1)
+    expect(errorLines(c.stderr)[0]).toMatch(/^paralab: .*cycle\.csv: negative cycle ([ABC]) → ([ABC]) → ([ABC]) → \1 \(total weight -1\): shortest paths are undefined$/)
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('runs its example: every CPU backend, successors and the path from 0 to 299', () => {
+    const env = jsonOf(paralab(['paths', '--example', '--json'], { PARALAB_EXAMPLES: join(dir, 'examples') }))
+    const g = env.results.graphs[0]
+    expect(g).toMatchObject({ vertices: 300, edges: 6000, successors: true, query: { from: '0', to: '299' } })
+    expect(g.runs.every((x: { matches: boolean }) => x.matches)).toBe(true)
+    expect(g.query.path[0]).toBe('0')
+    expect(g.query.path.at(-1)).toBe('299')
+  })
+})
+
+describe('paralab generate graph and paths query', () => {
+  it('generates the same graph for a seed, and queries saved successors without computing', () => {
+    const graph = join(dir, 'g.bin')
+    const made = jsonOf(paralab(['generate', 'graph', graph, '--vertices', '70', '--edges', '400', '--max-weight', '9', '--seed', '4', '--json']))
+    expect(made).toEqual({ path: graph, vertices: 70, edges: 400, bytes: 8 + 12 * 400 })
+    const again = join(dir, 'g2.bin')
+    paralab(['generate', 'graph', again, '--vertices', '70', '--edges', '400', '--max-weight', '9', '--seed', '4'])
+    expect(readFileSync(again).equals(readFileSync(graph))).toBe(true)
+    expect(paralab(['generate', 'graph', graph, '--vertices', '70', '--edges', '400']).code).toBe(1)
+
+    const out = join(dir, 'g-dist.npy')
+    const run = jsonOf(paralab(['paths', graph, '--backend', 'blocked', '--block', '16', '--paths', '--output', out, '--format', 'npy', '--from', '3', '--to', '61', '--json']))
+    const query = run.results.graphs[0].query
+    const saved = jsonOf(paralab(['paths', 'query', graph, '--from', '3', '--to', '61', '--next', join(dir, 'g-dist.next.npy'), '--json']))
+    const computed = jsonOf(paralab(['paths', 'query', graph, '--from', '3', '--to', '61', '--backend', 'serial', '--json']))
+    expect(saved).toEqual(query)
+    expect(computed).toEqual(query)
+    const text = paralab(['paths', 'query', graph, '--from', '3', '--to', '61', '--next', join(dir, 'g-dist.next.npy')])
+    expect(text.stdout).toBe(`${query.path.join(' → ')}\nlength ${query.length}, ${query.path.length - 1} edges\n`)
+    // Successors of another graph are refused.
+    const wrong = paralab(['paths', 'query', join(DATA, 'c01.1'), '--from', '0', '--to', '1', '--next', join(dir, 'g-dist.next.npy')])
+    expect(wrong.code).toBe(1)
+    expect(errorLines(wrong.stderr)[0]).toContain('has shape (70, 70); the graph needs (5, 5)')
+  })
+})

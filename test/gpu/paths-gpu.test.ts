@@ -1,0 +1,84 @@
+// Every GPU variant of the shortest-paths workload on the software adapter: byte for byte the
+// course's expected outputs, and the same distances and path keys as `serial` on graphs whose V
+// is not a multiple of the block, with unreachable pairs, zero weights and duplicate edges.
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getGpu, resetGpu, type Gpu } from '../../src/main/gpu/runtime'
+import { gpuSolver } from '../../src/main/workloads/paths/gpu/gpu-solver'
+import type { Graph } from '../../src/main/workloads/paths/graph'
+import { seededRandom } from '../../src/main/workloads/paths/generate-graph'
+import { prepareProblem } from '../../src/main/workloads/paths/problem'
+import { parseCourseGraph } from '../../src/main/workloads/paths/read-course'
+import { serialSolver } from '../../src/main/workloads/paths/serial'
+import { GPU_VARIANTS, INF, type GpuVariant } from '../../src/shared/workloads/paths/types'
+
+const DATA = new URL('../../../shared/data/paths/', import.meta.url)
+
+let gpu: Gpu
+beforeAll(async () => {
+  gpu = await getGpu()
+})
+afterAll(async () => {
+  await resetGpu()
+})
+
+/** Each variant once, the blocked ones at their study block and the sweep's smallest. */
+const RUNS: [GpuVariant, number | undefined][] = [
+  ['baseline', undefined],
+  ['coalesced', undefined],
+  ['unrolled', undefined],
+  ['shared', 8],
+  ['shared', 32],
+  ['min', 16],
+  ['b64', 64],
+  ['tuned', 64],
+]
+
+const bytes = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+
+function edgeCaseGraph(V: number, seed: number): Graph {
+  const rand = seededRandom(seed)
+  const src: number[] = []
+  const dst: number[] = []
+  const w: number[] = []
+  const reached = Math.max(1, Math.ceil(V * 0.8))
+  for (let e = 0; e < V * 3; e++) {
+    const s = Math.floor(rand() * V)
+    const t = Math.floor(rand() * reached)
+    src.push(s, s)
+    dst.push(t, t)
+    w.push(Math.floor(rand() * 10), Math.floor(rand() * 10))
+  }
+  return { format: 'course', V, src: Int32Array.from(src), dst: Int32Array.from(dst), w: Int32Array.from(w) }
+}
+
+it('plans every variant', () => {
+  expect(new Set(RUNS.map(([v]) => v))).toEqual(new Set(GPU_VARIANTS))
+})
+
+describe('every GPU variant on the course cases', () => {
+  it.each(['c01', 'c04', 'c07'])('%s: byte for byte the expected distances', async (c) => {
+    const problem = prepareProblem(parseCourseGraph(readFileSync(new URL(`${c}.1`, DATA)), `${c}.1`), c)
+    const expected = readFileSync(new URL(`${c}.1.out`, DATA))
+    for (const [variant, block] of RUNS) {
+      const { d, upload_ms, readback_ms } = await gpuSolver(gpu, variant, block).solve(problem, false)
+      expect(bytes(d).equals(expected), `${c} ${variant} B=${block}`).toBe(true)
+      expect(upload_ms).toBeGreaterThan(0)
+      expect(readback_ms).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe('every GPU variant against serial', () => {
+  it.each([1, 2, 63, 65, 130])('V = %i: the same distances and path keys', async (V) => {
+    const problem = prepareProblem(edgeCaseGraph(V, V + 100), `V${V}`)
+    const ref = await serialSolver.solve(problem, true)
+    if (V > 2) expect(ref.d.includes(INF)).toBe(true)
+    for (const [variant, block] of RUNS) {
+      const got = await gpuSolver(gpu, variant, block).solve(problem, true)
+      expect(bytes(got.d).equals(bytes(ref.d)), `${variant} B=${block} distances`).toBe(true)
+      expect(bytes(got.key!).equals(bytes(ref.key!)), `${variant} B=${block} keys`).toBe(true)
+      expect(got.duplicates).toBe(ref.duplicates)
+    }
+  })
+})

@@ -1,6 +1,6 @@
 // The study's generator (K1) and its common factors (K0), as src/main/workloads/correlation/walks.ts
 // makes them on the CPU, bit for bit: every product q·e is exact in f32, so each factor is one
-// correctly rounded addition and each step two correctly rounded multiplications.
+// correctly rounded addition and each step one or two correctly rounded multiplications.
 // K1: one invocation per series walks its n samples (WG invocations per workgroup: the study's
 // 1024, 64 or 32). Traffic: writes 4 bytes per sample, reads one common factor per sample.
 #include "correlation/philox"
@@ -11,7 +11,7 @@ struct GenParams {
   s0: u32,       // the band's first series
   seed: u32,
   e: u32,        // E = e · 2^−p
-  shift: u32,    // 15 + p: the phenomenon's step is q · e · 2^−shift
+  shift: u32,    // 15 + p: a step is q · e · 2^−shift
   start: f32,    // V
   _pad: u32,
 }
@@ -22,7 +22,6 @@ struct GenParams {
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 
 const COMMON_STREAM: u32 = 0xffffffffu;
-const OWN_SHIFT: u32 = 3u;
 
 fn factor(q: i32, shift: u32) -> f32 {
   return 1.0 + f32(q * i32(gp.e)) * ldexp(1.0, -i32(shift));
@@ -45,7 +44,8 @@ fn common_factors(@builtin(global_invocation_id) gid: vec3<u32>) {
   factors[k] = factor(draw(words, k & 7u), gp.shift);
 }
 
-// K1: series gp.s0 + gid.x, written at row gid.x of this band's output.
+// K1: series gp.s0 + gid.x, written at row gid.x of this band's output. Every invocation walks the
+// phenomenon itself: a running product cannot be shared bit for bit any cheaper.
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let row = gid.x;
@@ -53,20 +53,23 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     return;
   }
   let s = gp.s0 + row;
-  var shift = gp.shift + OWN_SHIFT;
-  if (disturbed[s] != 0u) {
-    shift = gp.shift;
-  }
-  var x = gp.start;
+  let disturbed_series = disturbed[s] != 0u;
+  var p = gp.start;
+  var drift = 1.0;
   let base = row * gp.n;
-  out[base] = x;
+  out[base] = p;
   var words = vec4<u32>(0u);
   for (var k = 1u; k < gp.n; k++) {
     if (k == 1u || (k & 7u) == 0u) {
       words = philox4x32(vec4<u32>(k >> 3u, s, 0u, 0u), vec2<u32>(gp.seed, 0u));
     }
-    x = x * factors[k];
-    x = x * factor(draw(words, k & 7u), shift);
-    out[base + k] = x;
+    p = p * factors[k];
+    let f = factor(draw(words, k & 7u), gp.shift);
+    if (disturbed_series) {
+      drift = drift * f;
+      out[base + k] = p * drift;
+    } else {
+      out[base + k] = p * f;
+    }
   }
 }

@@ -143,7 +143,7 @@ describe('paralab stats', () => {
       params: { ...STATS_DEFAULTS, files, backends: ['serial', 'workers'], batches: 3, repeat: 2 },
       files,
       device: false,
-      timings: Object.fromEntries(['a.csv', 'b.csv'].flatMap((f) => ['serial', 'workers'].map((b) => [`${f}: ${b}`, 2]))),
+      timings: Object.fromEntries(files.flatMap((f: string) => ['serial', 'workers'].map((b) => [`${f}: ${b}`, 2]))),
       run: r,
     })
     expect(env.results.files.map((f: { path: string }) => f.path)).toEqual(files)
@@ -177,10 +177,10 @@ describe('paralab stats', () => {
     expect(readFileSync(join(partial, 'b-mad.png'), 'utf8')).toBe('mine')
 
     // With --force everything is replaced.
-    const forced = paralab(['stats', data, '--backend', 'serial', '--repeat', '1', '--out', out, '--force'])
+    const forced = paralab(['stats', data, '--backend', 'serial,workers', '--repeat', '1', '--out', out, '--force'])
     expect(forced.code, forced.stderr).toBe(0)
     expect(readdirSync(out).sort()).toEqual(written)
-    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).params.backends).toEqual(['serial'])
+    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).params).toMatchObject({ backends: ['serial', 'workers'], repeat: 1 })
     for (const f of written) expect(statSync(join(out, f)).mtimeMs, f).toBeGreaterThanOrEqual(before[f])
   })
 

@@ -201,12 +201,12 @@ describe('timings of each file and the definition\'s charts', () => {
     const a = statsFile('/x/a.csv', data, ['serial', 'simd'], [8])
     const b = statsFile('/y/b.csv', data, ['serial', 'simd'], [8])
     expect(fileTimings(statsResult(a), { serial: ms(1), simd: ms(2) }, a)).toEqual({ serial: ms(1), simd: ms(2) })
-    const several = { 'a.csv: serial': ms(1), 'a.csv: simd': ms(2), 'b.csv: serial': ms(3), 'b.csv: simd': ms(4) }
+    const several = { '/x/a.csv: serial': ms(1), '/x/a.csv: simd': ms(2), '/y/b.csv: serial': ms(3), '/y/b.csv: simd': ms(4) }
     expect(fileTimings(statsResult(a, b), several, b)).toEqual({ serial: ms(3), simd: ms(4) })
-    // Plain keys belong to a one-file job only; two inputs of one name cannot be told apart.
+    // Plain keys belong to a one-file job only; two inputs of one name are told apart by their paths.
     expect(fileTimings(statsResult(a, b), { serial: ms(1) }, a)).toEqual({})
     const twin = statsFile('/z/a.csv', data, ['serial'], [8])
-    expect(fileTimings(statsResult(a, twin), several, a)).toEqual({})
+    expect(fileTimings(statsResult(a, twin), { ...several, '/z/a.csv: serial': ms(9) }, twin)).toEqual({ serial: ms(9) })
   })
 
   it('names the speedup chart beside the others when the envelope is given', () => {
@@ -286,7 +286,7 @@ describe('stats results, run for real', () => {
     expect(text).toContain('compute: whole columns, 3 runs per backend')
     const header = text.split('\n').find((l) => l.startsWith('backend'))!
     expect(header).toMatch(/^backend\s+precision\s+compute ms\s+min ms\s+max ms\s+upload ms/)
-    const t = envelope.timings['a.csv: simd']
+    const t = envelope.timings[`${inputs[0]}: simd`]
     const row = text.split('\n').find((l) => l.startsWith('simd'))!.split(/\s+/)
     expect(row.slice(2, 5)).toEqual([t.median, t.min, t.max].map((v) => v.toFixed(2)))
     expect(t.min).toBeLessThanOrEqual(t.median)

@@ -5,11 +5,15 @@ import { workload, type WorkloadId } from '../../shared/workloads'
 import DeviceView from './device/DeviceView.vue'
 import StatsView from './stats/StatsView.vue'
 import PathsView from './paths/PathsView.vue'
+import CorrelationView from './correlation/CorrelationView.vue'
+import LandslideView from './landslide/LandslideView.vue'
 
 const VIEW_COMPONENTS: { id: WorkloadId; component: Component }[] = [
   { id: 'device', component: DeviceView },
   { id: 'stats', component: StatsView },
   { id: 'paths', component: PathsView },
+  { id: 'correlation', component: CorrelationView },
+  { id: 'landslide', component: LandslideView },
 ]
 
 export const VIEWS = VIEW_COMPONENTS.map(({ id, component }) => ({ id, component, label: workload(id).title, hint: workload(id).summary }))

@@ -5,7 +5,7 @@ import { ApiError } from '../errors'
 import { asLineConfig } from './chart-type'
 import { type ChartConfigOptions, axis, decadeRange, frameOptions, plottable } from './common'
 import { formatNumber } from './format'
-import { FONT_SIZES, ROOF_COLOR, font, seriesColor } from './theme'
+import { AXIS_COLOR, FONT_SIZES, MUTED_TEXT_COLOR, ROOF_COLOR, TEXT_COLOR, font, seriesColor } from './theme'
 
 export interface GroupedBarsData {
   title: string
@@ -38,7 +38,6 @@ export function groupedBarsConfig(data: GroupedBarsData, opts: ChartConfigOption
   }))
   const values = data.series.flatMap((s) => s.values).filter((v): v is number => v !== null)
   const frame = frameOptions(data.title, opts)
-  const x = axis(data.xLabel, false)
   const y = axis(data.yLabel, logY, (logY && decadeRange([...values, ...(data.lines ?? []).map((l) => l.value)])) || {})
   const config: ChartConfiguration<'bar'> = {
     type: 'bar',
@@ -57,7 +56,14 @@ export function groupedBarsConfig(data: GroupedBarsData, opts: ChartConfigOption
       },
       scales: {
         // Category labels as given, thinned where they would overlap.
-        x: { ...x, type: 'category', stacked, ticks: { ...x.ticks, callback: undefined, autoSkip: true, maxRotation: 60 } },
+        x: {
+          type: 'category',
+          stacked,
+          title: { display: true, text: data.xLabel, color: TEXT_COLOR, font: font(FONT_SIZES.axisTitle) },
+          ticks: { color: MUTED_TEXT_COLOR, font: font(FONT_SIZES.ticks), autoSkip: true, maxRotation: 60 },
+          grid: { display: false },
+          border: { color: AXIS_COLOR },
+        },
         y: { ...y, stacked, beginAtZero: !logY },
       },
     } as ChartConfiguration<'bar'>['options'],

@@ -1,6 +1,6 @@
 // A square matrix of values as coloured cells (chartjs-chart-matrix), with a colour bar: e.g. the
 // Pearson matrix of many series, block-averaged by its workload to at most a few hundred cells a side.
-import type { ChartConfiguration, Plugin } from 'chart.js'
+import type { ChartConfiguration, Plugin, ScriptableContext } from 'chart.js'
 import type {} from 'chartjs-chart-matrix' // the 'matrix' chart type's declarations
 import { ApiError } from '../errors'
 import { asLineConfig } from './chart-type'
@@ -81,7 +81,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
         {
           label: data.valueLabel,
           data: cells,
-          backgroundColor: (ctx) => color((ctx.raw as Cell | undefined)?.v ?? null),
+          backgroundColor: (ctx: ScriptableContext<'matrix'>) => color((ctx.raw as Cell | undefined)?.v ?? null),
           borderWidth: 0,
           // Cells fill the plot: their size follows the chart area, whatever the canvas size.
           width: ({ chart }) => (chart.chartArea?.width ?? 0) / size,

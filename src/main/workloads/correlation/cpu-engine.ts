@@ -79,6 +79,14 @@ export async function createCpuCorrelationEngine(
   let runner: Runner
   if (parallel) {
     const p = (pool = new WorkerPool('correlation-worker', threads))
+    // Every thread starts and instantiates its kernels now, not in the first timed stage: tasks
+    // sent together go one to each idle worker.
+    try {
+      await Promise.all(Array.from({ length: threads }, () => p.run<void>('warm', workspace)))
+    } catch (e) {
+      await p.terminate()
+      throw e
+    }
     runner = async (stage, size, chunks) => {
       await Promise.all(chunks.map(([from, to]) => p.run<void>('stage', { workspace, stage, size, from, to } satisfies StageTask)))
     }

@@ -1,13 +1,13 @@
 // The study's random walks, made so that a cluster of them is homogeneous and a few are not.
 //
 // A phenomenon walks: P₀ = V, Pₖ = Pₖ₋₁ · (1 + u·E), u uniform in [−1, 1). Each series measures it
-// with a walk of its own on top, eight times smaller: xₖ = xₖ₋₁ · (1 + u_common·E) · (1 + u_own·E/8),
-// so the series of a cluster correlate strongly. An anomalous series is disturbed: its own steps
-// are as large as the phenomenon's, and its correlation with the others drops.
+// with noise of the size of one step, xₖ = Pₖ · (1 + u_own·E), so the series of a cluster correlate
+// strongly and alike. An anomalous series is disturbed: the noise accumulates, xₖ = Pₖ · Dₖ with
+// Dₖ = Dₖ₋₁ · (1 + u_own·E) a walk of its own, and its correlation with the others drops.
 //
 // Every u comes from Philox 4×32-10 keyed by the seed, at counter (index / 8, series, 0, 0): one
-// call gives eight 16-bit draws q (u = q / 32768 − 1). E is rounded to 8 significant bits, so
-// that q·E is exact in f32; each factor is then one correctly rounded f32 addition and each step
+// call gives eight 16-bit draws q (u = q / 32768). E is rounded to 8 significant bits, so that
+// q·E is exact in f32; each factor is then one correctly rounded f32 addition and each step one or
 // two correctly rounded f32 multiplications, whether or not a compiler fuses them. The CPU here and
 // the GPU (shaders/correlation/generate.wgsl) thus make the same f32 values bit for bit.
 import { ApiError } from '../../../shared/errors'
@@ -16,8 +16,6 @@ import { philox4x32 } from './philox'
 /** The series number of the phenomenon's draws, and of the choice of anomalies. */
 export const COMMON_STREAM = 0xffffffff
 export const ANOMALY_STREAM = 0xfffffffe
-/** The own steps of a normal series are 2^−3 of the phenomenon's. */
-export const OWN_SHIFT = 3
 export const MIN_EPS = 1e-6
 export const MAX_EPS = 0.1
 
@@ -123,15 +121,20 @@ export function generateWalks(o: WalkOptions, progress?: (fraction: number) => v
   for (const a of anomalies) disturbed[a] = 1
   const common = commonFactors(o)
   const start = Math.fround(o.start)
+  const shift = 15 + eps.p
   const values = new Float32Array(m * n)
   for (let s = 0; s < m; s++) {
     const q = draws(s, o.seed, n)
-    const shift = 15 + eps.p + (disturbed[s] ? 0 : OWN_SHIFT)
-    let x = start
-    values[s * n] = x
+    let p = start
+    let drift = 1
+    values[s * n] = start
     for (let k = 1; k < n; k++) {
-      x = Math.fround(Math.fround(x * common[k]) * stepFactor(q[k], eps.e, shift))
-      values[s * n + k] = x
+      p = Math.fround(p * common[k])
+      const f = stepFactor(q[k], eps.e, shift)
+      if (disturbed[s]) {
+        drift = Math.fround(drift * f)
+        values[s * n + k] = Math.fround(p * drift)
+      } else values[s * n + k] = Math.fround(p * f)
     }
     if (progress && (s & 63) === 63) progress((s + 1) / m)
   }

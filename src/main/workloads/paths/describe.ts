@@ -28,7 +28,7 @@ function describeGraph(g: PathsGraphResult): string {
         ms(r.compute_ms),
         ms(r.compute_range_ms[0]),
         ms(r.compute_range_ms[1]),
-        ...(gpu ? [ms(r.upload_ms), ms(r.readback_ms), r.bandwidth_GB_per_s === undefined ? '' : r.bandwidth_GB_per_s.toFixed(1)] : []),
+        ...(gpu ? [ms(r.upload_ms), ms(r.readback_ms), r.bandwidth_GB_per_s === undefined ? '' : r.bandwidth_GB_per_s.toPrecision(3)] : []),
         (r.relaxations_per_s / 1e9).toPrecision(3),
         r.matches ? 'yes' : 'NO',
       ]),
@@ -44,7 +44,8 @@ function describeGraph(g: PathsGraphResult): string {
 }
 
 export function describePaths(result: PathsResult): string {
-  return result.graphs.map(describeGraph).join('') + result.skipped.map((s) => `\nskipped ${s.backend}: ${s.reason}\n`).join('')
+  const skipped = result.skipped.map((s) => `skipped ${s.backend}: ${s.reason}\n`).join('')
+  return result.graphs.map(describeGraph).join('') + (skipped && `\n${skipped}`)
 }
 
 /** Runs whose results differ from the first run's: the CLI exits 1 on them. */

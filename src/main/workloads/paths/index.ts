@@ -4,6 +4,7 @@
 import { join } from 'node:path'
 import { pathsWorkload } from '../../../shared/workloads/paths'
 import type { WorkloadEngine } from '../../engine'
+import { benchPathsCommand } from './bench-command'
 import { describePaths, pathsFailures } from './describe'
 import { generateGraphCommand } from './generate-command'
 import { writeGeneratedGraph } from './generate-graph'
@@ -26,6 +27,6 @@ export const pathsEngine: WorkloadEngine<'paths'> = {
   cli: {
     describe: describePaths,
     failures: pathsFailures,
-    commands: [generateGraphCommand, pathsQueryCommand],
+    commands: [generateGraphCommand, pathsQueryCommand, benchPathsCommand],
   },
 }

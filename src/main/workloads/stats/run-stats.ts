@@ -65,9 +65,9 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
       const file = await statsForFile(input.shown, input.path, label, { ...params, backends }, ctx, report)
       result.files.push(file.result)
       partial = file.partial
-      // One file: timings by backend; several: by file and backend.
+      // One file: timings by backend; several: by the file as given (a/x.csv and b/x.csv differ) and backend.
       for (const [backend, samples] of Object.entries(file.samples))
-        timings[params.files.length === 1 ? backend : `${basename(input.shown)}: ${backend}`] = timingOf(samples)
+        timings[params.files.length === 1 ? backend : `${input.shown}: ${backend}`] = timingOf(samples)
     } catch (e) {
       if (signal.aborted && result.files.length > 0) partial = true
       else fail(input.shown, e)

@@ -82,7 +82,7 @@ export function pathsChartSpecs(g: PathsGraphResult): PathsChartSpecs {
   const heatmap: ChartSpec = {
     kind: 'heatmap',
     data: {
-      title: title(h.cell > 1 ? `Distances (minimum of each ${h.cell} × ${h.cell} block; grey: unreachable)` : 'Distances (grey: unreachable)'),
+      title: title(h.cell > 1 ? `Distances, least of ${h.cell} × ${h.cell} blocks (grey: no path)` : 'Distances (grey: no path)'),
       size: h.size,
       values: h.min,
       labels: Array.from({ length: h.size }, (_, i) => (h.cell > 1 ? `${i * h.cell}…${Math.min(g.vertices, (i + 1) * h.cell) - 1}` : String(i))),

@@ -1,5 +1,5 @@
 // Which of a stats envelope's timings belong to one file. The engine keys them by backend when the
-// job had one input file, and by "<file name>: <backend>" when it had several.
+// job had one input file, and by "<file as given>: <backend>" when it had several.
 import type { Timing } from '../envelope'
 import type { StatsFileResult, StatsResult } from './types'
 
@@ -9,13 +9,10 @@ export function fileName(path: string): string {
 
 /** The file's timings by backend: milliseconds of each repeat on the whole columns, summed over them. */
 export function fileTimings(result: StatsResult, timings: Record<string, Timing>, file: StatsFileResult): Record<string, Timing> {
-  const name = fileName(file.path)
-  // Two inputs of one name share their keys: neither's timings can be told apart.
-  if (result.files.filter((f) => fileName(f.path) === name).length > 1) return {}
   const single = result.files.length + result.failed.length === 1
   const out: Record<string, Timing> = {}
   for (const backend of Object.keys(file.backends)) {
-    const t = timings[`${name}: ${backend}`] ?? (single ? timings[backend] : undefined)
+    const t = timings[`${file.path}: ${backend}`] ?? (single ? timings[backend] : undefined)
     if (t) out[backend] = t
   }
   return out

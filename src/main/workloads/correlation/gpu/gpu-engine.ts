@@ -118,9 +118,16 @@ class Engine implements GpuCorrelationEngine {
     return this.own(this.gpu.uniform(label, paramsWords(p)))
   }
 
-  /** Uploads the series (hi and, for f64, lo words) band by band, and allocates every buffer. */
+  /** Compiles every kernel of the run, uploads the series (hi and, for f64, lo words) band by band, and allocates every buffer. */
   async upload(): Promise<void> {
     const { gpu, series } = this
+    // Compiled before the first timed submit (the runtime caches them).
+    await Promise.all([
+      ...this.opts.means.map((v) => meansKernel(gpu, v, this.compensated)),
+      ...this.opts.cross.map((v) => crossKernel(gpu, v, this.compensated)),
+      squaresKernel(gpu, this.compensated),
+      coefficientsKernel(gpu),
+    ])
     const { m, n, values } = series
     const { k } = this.plan
     const t0 = performance.now()

@@ -1,0 +1,143 @@
+// `paralab bench paths`: every backend (and GPU variant) on one seeded graph, median of repeated
+// computations, and ratios against SciPy's floyd_warshall on the same graph.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { median } from '../../../shared/median'
+import type { BLOCK_SIZES, GpuVariant, PathsBackend } from '../../../shared/workloads/paths/types'
+import { getGpu, type Gpu } from '../../gpu/runtime'
+import { writeGeneratedGraph } from './generate-graph'
+import { planRuns } from './plan'
+import { prepareProblem } from './problem'
+import { readGraph } from './read-graph'
+import { runName } from './solver'
+import { createSolver } from './solvers'
+import { summarize } from './summary'
+import { scipyFloydWarshall } from './scipy'
+
+export interface PathsBenchOptions {
+  vertices: number
+  edges: number
+  seed: number
+  /** A course-format graph to use instead of a generated one. */
+  file?: string
+  backends: PathsBackend[]
+  variants: GpuVariant[]
+  blocks: (typeof BLOCK_SIZES)[number][]
+  repeat: number
+  scipyRepeat: number
+  scipy: boolean
+  log(line: string): void
+}
+
+export interface PathsBenchRun {
+  median_ms: number
+  min_ms: number
+  max_ms: number
+  relaxations_per_s: number
+  upload_ms?: number
+  readback_ms?: number
+  ratio_vs_scipy?: number
+}
+
+export interface PathsBenchResult {
+  machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
+  graph: { path: string; vertices: number; edges: number; checksum: string }
+  repeat: number
+  runs: Record<string, PathsBenchRun>
+  scipy?: { median_ms: number; min_ms: number; version: string; repeat: number; checksum_matches: boolean }
+  notes: string[]
+}
+
+export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult> {
+  const notes: string[] = []
+  let gpu: Gpu | undefined
+  let gpuName = 'none'
+  if (o.backends.includes('gpu')) {
+    try {
+      gpu = await getGpu()
+      gpuName = `${gpu.adapter.description || gpu.adapter.device}${gpu.adapter.isSoftware ? ' (software)' : ''}`
+      if (gpu.adapter.isSoftware) notes.push('the GPU is a software adapter: its times say nothing of GPU speed')
+    } catch (e) {
+      notes.push(`gpu skipped: ${(e as Error).message}`)
+    }
+  }
+  const dir = o.file ? undefined : await mkdtemp(join(tmpdir(), 'paralab-bench-paths-'))
+  try {
+    const path = o.file ?? join(dir!, `graph-${o.vertices}.bin`)
+    if (!o.file) {
+      o.log(`generating ${o.vertices} vertices, ${o.edges} edges (seed ${o.seed})`)
+      await writeGeneratedGraph(path, { vertices: o.vertices, edges: o.edges, seed: o.seed })
+    }
+    const graph = await readGraph(path, path)
+    const problem = prepareProblem(graph, path)
+    const V = graph.V
+    const { runs: specs, skipped } = planRuns({ backends: o.backends.filter((b) => b !== 'gpu' || gpu), variants: o.variants, blocks: o.blocks })
+    for (const s of skipped) notes.push(`${s.backend} skipped: ${s.reason}`)
+    const runs: Record<string, PathsBenchRun> = {}
+    let checksum: string | undefined
+    for (const spec of specs) {
+      const name = runName(spec)
+      let solver
+      try {
+        solver = await createSolver(spec, async () => gpu!)
+      } catch (e) {
+        notes.push(`${name} skipped: ${(e as Error).message}`)
+        continue
+      }
+      try {
+        const times: number[] = []
+        const uploads: number[] = []
+        const readbacks: number[] = []
+        for (let r = 0; r < o.repeat; r++) {
+          const solved = await solver.solve(problem, false)
+          times.push(solved.compute_ms)
+          if (solved.upload_ms !== undefined) uploads.push(solved.upload_ms)
+          if (solved.readback_ms !== undefined) readbacks.push(solved.readback_ms)
+          const sum = summarize(solved.d, V).checksum
+          if (checksum !== undefined && sum !== checksum) throw new Error(`${name} computed checksum ${sum}, the first run ${checksum}`)
+          checksum = sum
+        }
+        const m = median(times)
+        runs[name] = {
+          median_ms: m,
+          min_ms: Math.min(...times),
+          max_ms: Math.max(...times),
+          relaxations_per_s: V ** 3 / (m / 1000),
+          ...(uploads.length && { upload_ms: median(uploads) }),
+          ...(readbacks.length && { readback_ms: median(readbacks) }),
+        }
+        o.log(`${name}: ${m.toFixed(1)} ms`)
+      } finally {
+        await solver.dispose()
+      }
+    }
+
+    let scipy: PathsBenchResult['scipy']
+    if (o.scipy) {
+      if (graph.format !== 'course') notes.push('SciPy skipped: it reads the course binary format only here')
+      else
+        try {
+          o.log(`SciPy floyd_warshall × ${o.scipyRepeat}`)
+          const s = await scipyFloydWarshall(path, o.scipyRepeat)
+          scipy = { median_ms: median(s.times_ms), min_ms: Math.min(...s.times_ms), version: s.scipy, repeat: o.scipyRepeat, checksum_matches: s.checksum === checksum }
+          if (!scipy.checksum_matches) notes.push(`SciPy's checksum ${s.checksum} differs from ours (${checksum})`)
+          for (const r of Object.values(runs)) r.ratio_vs_scipy = r.median_ms / scipy.median_ms
+        } catch (e) {
+          notes.push(`SciPy skipped: ${(e as Error).message}`)
+        }
+    } else notes.push('SciPy skipped (--no-scipy)')
+    if (gpu && !gpu.adapter.isSoftware) notes.push('GPU compute times are data resident: upload and readback apart')
+    return {
+      machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: availableParallelism(), memory_GB: Math.round(totalmem() / 2 ** 30), gpu: gpuName },
+      graph: { path: o.file ?? `generated (seed ${o.seed})`, vertices: V, edges: graph.src.length, checksum: checksum ?? '' },
+      repeat: o.repeat,
+      runs,
+      ...(scipy && { scipy }),
+      notes,
+    }
+  } finally {
+    if (dir) await rm(dir, { recursive: true, force: true })
+  }
+}
+

@@ -31,19 +31,19 @@ fn relaxed(cur: i32, s: i32) -> i32 {
 // Block (row0, col0) of the matrix into tileA or tileB, and tileB back.
 fn loadA(row0: u32, col0: u32, lid: vec3<u32>) {
   for (var ii = lid.y; ii < B; ii += TY) {
-    tileA[ii * B + lid.x] = d[(row0 + ii) * p.n + col0 + lid.x];
+    tileA[ii * B + lid.x] = dGet(row0 + ii, col0 + lid.x);
   }
 }
 
 fn loadB(row0: u32, col0: u32, lid: vec3<u32>) {
   for (var ii = lid.y; ii < B; ii += TY) {
-    tileB[ii * B + lid.x] = d[(row0 + ii) * p.n + col0 + lid.x];
+    tileB[ii * B + lid.x] = dGet(row0 + ii, col0 + lid.x);
   }
 }
 
 fn storeB(row0: u32, col0: u32, lid: vec3<u32>) {
   for (var ii = lid.y; ii < B; ii += TY) {
-    d[(row0 + ii) * p.n + col0 + lid.x] = tileB[ii * B + lid.x];
+    dSet(row0 + ii, col0 + lid.x, tileB[ii * B + lid.x]);
   }
 }
 
@@ -59,11 +59,10 @@ fn selfStep(kk: u32, r0: u32, c0: u32, k0: u32, lid: vec3<u32>, rowIsOwn: bool, 
     let s = dik + dkj;
     let cur = tileB[ii * B + jj];
     if (PATHS) {
-      let at = (r0 + ii) * p.n + c0 + jj;
-      let c = compose(key[(r0 + ii) * p.n + k0 + kk], key[(k0 + kk) * p.n + c0 + jj]);
-      if (better(s, c, cur, key[at])) {
+      let c = compose(kGet(r0 + ii, k0 + kk), kGet(k0 + kk, c0 + jj));
+      if (better(s, c, cur, kGet(r0 + ii, c0 + jj))) {
         tileB[ii * B + jj] = s;
-        key[at] = c;
+        kSet(r0 + ii, c0 + jj, c);
       }
     } else {
       tileB[ii * B + jj] = relaxed(cur, s);
@@ -130,27 +129,26 @@ fn phase3(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
   workgroupBarrier();
   let jj = lid.x;
   for (var ii = lid.y; ii < B; ii += TY) {
-    let at = (r0 + ii) * p.n + c0 + jj;
-    var acc = d[at];
+    var acc = dGet(r0 + ii, c0 + jj);
     if (PATHS) {
-      var ck = key[at];
+      var ck = kGet(r0 + ii, c0 + jj);
       for (var kk = 0u; kk < B; kk++) {
         let s = tileA[ii * B + kk] + tileB[kk * B + jj];
         if (s <= acc) {
-          let c = compose(key[(r0 + ii) * p.n + k0 + kk], key[(k0 + kk) * p.n + c0 + jj]);
+          let c = compose(kGet(r0 + ii, k0 + kk), kGet(k0 + kk, c0 + jj));
           if (better(s, c, acc, ck)) {
             acc = s;
             ck = c;
           }
         }
       }
-      key[at] = ck;
+      kSet(r0 + ii, c0 + jj, ck);
     } else {
       for (var kk = 0u; kk < B; kk++) {
         acc = relaxed(acc, tileA[ii * B + kk] + tileB[kk * B + jj]);
       }
     }
-    d[at] = acc;
+    dSet(r0 + ii, c0 + jj, acc);
   }
 }
 
@@ -162,7 +160,6 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   if (wid.x == r || wid.y == r) {
     return;
   }
-  let n = p.n;
   let k0 = r * 64u;
   let r0 = wid.y * 64u;
   let c0 = wid.x * 64u;
@@ -170,18 +167,17 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   for (var w = t; w < 4096u; w += 256u) {
     let row = w >> 6u;
     let col = w & 63u;
-    tileA[w] = d[(r0 + row) * n + k0 + col];
-    tileB[w] = d[(k0 + row) * n + c0 + col];
+    tileA[w] = dGet(r0 + row, k0 + col);
+    tileB[w] = dGet(k0 + row, c0 + col);
   }
   workgroupBarrier();
   var acc: array<array<i32, 4>, 4>;
   var ck: array<array<u32, 4>, 4>;
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {
-      let at = (r0 + lid.y + 16u * a) * n + c0 + lid.x + 16u * b;
-      acc[a][b] = d[at];
+      acc[a][b] = dGet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b);
       if (PATHS) {
-        ck[a][b] = key[at];
+        ck[a][b] = kGet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b);
       }
     }
   }
@@ -197,7 +193,7 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
         let s = ak[a] + bk[b];
         if (PATHS) {
           if (s <= acc[a][b]) {
-            let c = compose(key[(r0 + lid.y + 16u * a) * n + k0 + kk], key[(k0 + kk) * n + c0 + lid.x + 16u * b]);
+            let c = compose(kGet(r0 + lid.y + 16u * a, k0 + kk), kGet(k0 + kk, c0 + lid.x + 16u * b));
             if (better(s, c, acc[a][b], ck[a][b])) {
               acc[a][b] = s;
               ck[a][b] = c;
@@ -211,10 +207,9 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   }
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {
-      let at = (r0 + lid.y + 16u * a) * n + c0 + lid.x + 16u * b;
-      d[at] = acc[a][b];
+      dSet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b, acc[a][b]);
       if (PATHS) {
-        key[at] = ck[a][b];
+        kSet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b, ck[a][b]);
       }
     }
   }

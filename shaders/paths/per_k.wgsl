@@ -11,7 +11,6 @@ override CELLS: u32 = 1;
 
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let n = p.n;
   let k = p.k;
   var i: u32;
   var j0: u32;
@@ -22,26 +21,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     i = wid.x * 16u + lid.x;
     j0 = wid.y * 16u * CELLS + lid.y;
   }
-  let dik = d[i * n + k];
+  let dik = dGet(i, k);
   var kik = 0u;
   if (PATHS) {
-    kik = key[i * n + k];
+    kik = kGet(i, k);
   }
   for (var c = 0u; c < CELLS; c++) {
     let j = j0 + c * 16u;
-    let at = i * n + j;
-    let s = dik + d[k * n + j];
+    let s = dik + dGet(k, j);
+    let cur = dGet(i, j);
     if (PATHS) {
-      let cur = d[at];
       if (s <= cur) {
-        let kc = compose(kik, key[k * n + j]);
-        if (better(s, kc, cur, key[at])) {
-          d[at] = s;
-          key[at] = kc;
+        let kc = compose(kik, kGet(k, j));
+        if (better(s, kc, cur, kGet(i, j))) {
+          dSet(i, j, s);
+          kSet(i, j, kc);
         }
       }
-    } else if (s < d[at]) {
-      d[at] = s;
+    } else if (s < cur) {
+      dSet(i, j, s);
     }
   }
 }

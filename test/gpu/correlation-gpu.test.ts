@@ -99,3 +99,23 @@ it('computes the matrix band pair by band pair when the series do not fit one ba
     engine.dispose()
   }
 })
+
+it('keeps compensated f32 at the precision of its rounded inputs, where plain f32 sums lose more', async () => {
+  // Walks around 100 with 4096 samples: long sums of products that cancel.
+  const w = generateWalks({ series: 12, length: 4096, start: 100, eps: 0.01, seed: 1, anomalies: 2 })
+  const values = Float64Array.from(w.values)
+  const series = seriesMatrix(indexNames(12), values, 12, 4096)
+  const want = pearsonMatrix(values, 12, 4096)
+  const error: Partial<Record<Precision, number>> = {}
+  for (const precision of ['f64', 'f32'] as const) {
+    const engine = await createGpuCorrelationEngine(gpu, series, precision, { means: ['shared'], cross: ['register'] })
+    try {
+      await engine.run()
+      error[precision] = maxAbsDiff(engine.matrix(), want)
+    } finally {
+      engine.dispose()
+    }
+  }
+  expect(error.f64).toBeLessThan(5e-7)
+  expect(error.f32!).toBeGreaterThan(2 * error.f64!)
+})

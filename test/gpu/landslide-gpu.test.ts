@@ -62,10 +62,10 @@ describe('landslide GPU kernels (f32) against the f64 CPU run', () => {
       await sim.advance(STEPS)
       const h = await sim.thickness()
       const d = gridDeviation(h, reference)
-      // f32 keeps ~7 digits of the relative altitudes (≲ 70 m here): each step errs by ~1e-5 m at most.
-      expect(d.max_abs, variant).toBeLessThan(1e-3)
+      // f32 keeps ~7 digits of the relative altitudes (≲ 70 m here): ~5e-6 m after 60 steps on SwiftShader.
+      expect(d.max_abs, variant).toBeLessThan(1e-4)
       expect(d.cells_over_1mm).toBe(0)
-      expect(Math.abs(d.mass_error) / mass, variant).toBeLessThan(1e-5)
+      expect(Math.abs(d.mass_error) / mass, variant).toBeLessThan(1e-6)
       // The debris did move: the GPU grid is not the start.
       let moved = 0
       for (let k = 0; k < h.length; k++) moved += Math.abs(h[k] - input.h[k])
@@ -95,7 +95,7 @@ describe('landslide GPU kernels (f32) against the f64 CPU run', () => {
     }
   })
 
-  it('active works on the debris\' box only and matches the full monolithic kernels', async () => {
+  it('active, over the debris\' box only, matches the monolithic kernels over the whole grid', async () => {
     const results: Float64Array[] = []
     for (const variant of ['monolithic', 'active'] as const) {
       const sim = await GpuSimulation.create(gpu, initialState(input), variant, 30)
@@ -118,14 +118,12 @@ describe('landslide GPU edge cases', () => {
     await sim.dispose()
   })
 
-  it('a grid larger than the grid-stride launch (so threads loop) matches the monolithic kernels', async () => {
-    // 1024 groups × 256 threads would cover 262 144 cells: on a 60 × 70 grid every thread does one cell at most,
-    // so a narrower launch is forced by comparing against a grid with more interior cells per thread is not possible here;
-    // instead the stride loop is checked by agreement with monolithic over a non-square grid.
+  it('grid-stride threads that loop over several cells, and the tiled kernels, match the monolithic ones', async () => {
+    // 31 × 69 interior cells over 2 workgroups of 256 threads: each thread walks 4 or 5 cells.
     const input = valley(33, 71, 3)
     const results: Float64Array[] = []
     for (const variant of ['monolithic', 'grid-stride', 'tiled', 'tiled-halo'] as const) {
-      const sim = await GpuSimulation.create(gpu, initialState(input), variant, 20)
+      const sim = await GpuSimulation.create(gpu, initialState(input), variant, 20, { strideGroups: 2 })
       await sim.advance(40)
       results.push(await sim.thickness())
       await sim.dispose()

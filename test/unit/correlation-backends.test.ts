@@ -16,6 +16,19 @@ const SIZES: [number, number][] = [
   [130, 600],
 ]
 
+/** Each data set and its matrix from the formula, made once for every backend. */
+const made = new Map<string, { values: Float64Array; want: Float64Array }>()
+function dataSet(m: number, n: number, seed: number, constant: boolean) {
+  const key = `${m} ${n} ${seed} ${constant}`
+  let d = made.get(key)
+  if (!d) {
+    const values = edgeSeries(m, n, seed, { constant })
+    d = { values, want: pearsonMatrix(values, m, n) }
+    made.set(key, d)
+  }
+  return d
+}
+
 async function matrixOf(backend: (typeof CPU_BACKENDS)[number], values: Float64Array, m: number, n: number, precision: Precision, size?: { m: number; n: number }) {
   const engine = await createCpuCorrelationEngine(backend, seriesMatrix(indexNames(m), values, m, n), precision, { threads: 3 })
   try {
@@ -27,11 +40,21 @@ async function matrixOf(backend: (typeof CPU_BACKENDS)[number], values: Float64A
   }
 }
 
+let prefixWant: Float64Array | undefined
+/** The formula's matrix of the first 66 series' first 259 samples. */
+function prefixReference(values: Float64Array, n: number): Float64Array {
+  if (!prefixWant) {
+    const prefix = new Float64Array(66 * 259)
+    for (let i = 0; i < 66; i++) prefix.set(values.subarray(i * n, i * n + 259), i * 259)
+    prefixWant = pearsonMatrix(prefix, 66, 259)
+  }
+  return prefixWant
+}
+
 describe.each(CPU_BACKENDS)('%s', (backend) => {
   it.each(SIZES)('f64, %i series of %i samples: the formula to 1e-12, ±1 and NaN where they belong', async (m, n) => {
-    const values = edgeSeries(m, n, m * 1000 + n, { constant: true })
+    const { values, want } = dataSet(m, n, m * 1000 + n, true)
     const got = await matrixOf(backend, values, m, n, 'f64')
-    const want = pearsonMatrix(values, m, n)
     expect(maxAbsDiff(got, want)).toBeLessThanOrEqual(1e-12)
     // A negated and an identical copy: −1 and 1 up to the order of additions, never beyond.
     expect(got[m - 1]).toBeCloseTo(-1, 12)
@@ -47,9 +70,9 @@ describe.each(CPU_BACKENDS)('%s', (backend) => {
   })
 
   it('f32, 65 series of 257 samples: within 1e-4 of the formula', async () => {
-    const values = edgeSeries(65, 257, 5, { constant: true })
+    const { values, want } = dataSet(65, 257, 5, true)
     const got = await matrixOf(backend, values, 65, 257, 'f32')
-    const d = maxAbsDiff(got, pearsonMatrix(values, 65, 257))
+    const d = maxAbsDiff(got, want)
     expect(d).toBeGreaterThan(0) // f32 really rounds
     expect(d).toBeLessThan(1e-4)
   })
@@ -58,9 +81,7 @@ describe.each(CPU_BACKENDS)('%s', (backend) => {
     const [m, n] = [70, 300]
     const values = edgeSeries(m, n, 9)
     const got = await matrixOf(backend, values, m, n, 'f64', { m: 66, n: 259 })
-    const prefix = new Float64Array(66 * 259)
-    for (let i = 0; i < 66; i++) prefix.set(values.subarray(i * n, i * n + 259), i * 259)
-    const want = pearsonMatrix(prefix, 66, 259)
+    const want = prefixReference(values, n)
     const corner = new Float64Array(66 * 66)
     for (let i = 0; i < 66; i++) corner.set(got.subarray(i * m, i * m + 66), i * 66)
     expect(maxAbsDiff(corner, want)).toBeLessThanOrEqual(1e-12)

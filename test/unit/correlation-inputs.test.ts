@@ -146,7 +146,7 @@ describe('.npy', () => {
     await expect(writeMatrixNpy(path, r, m)).rejects.toThrow('exists')
     const path32 = join(dir, 'matrix32.npy')
     expect((await writeMatrixNpy(path32, Float32Array.from(r), m)).dtype).toBe('<f4')
-    expect(new Float32Array(readFileSync(path32).buffer.slice(128))).toEqual(Float32Array.from(r))
+    expect(new Float32Array(new Uint8Array(readFileSync(path32)).buffer.slice(128))).toEqual(Float32Array.from(r))
   })
 })
 

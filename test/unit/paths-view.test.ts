@@ -152,4 +152,22 @@ describe('PathsView', () => {
     // The graph's results stay those of the first job.
     expect(wrapper.findAll('[data-testid="paths-runs-table"] tbody tr')).toHaveLength(3)
   })
+
+  it('"Try the example" sends the example\'s path query once; the next Run asks for none', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(PathsView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="paths-example"]').trigger('click')
+    await flushPromises()
+    expect(api.examples).toEqual(['paths'])
+    expect(api.started[0].params).toMatchObject({ files: ['/cache/paralab/examples/paths/graph-example.bin'], paths: true, from: ['0'], to: ['299'] })
+    expect(box(wrapper, 'paths-file-graph-example.bin').element.checked).toBe(true)
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'paths', envelope: envelope(result()) })
+    await flushPromises()
+    await wrapper.get('[data-testid="paths-run"]').trigger('click')
+    await flushPromises()
+    expect(api.started[1].params).toMatchObject({ paths: true })
+    expect(api.started[1].params).not.toHaveProperty('from')
+    expect(api.started[1].params).not.toHaveProperty('to')
+  })
 })

@@ -1,6 +1,7 @@
 // Bars over named categories, one colour per series, side by side or stacked, with optional
 // horizontal reference lines: e.g. a histogram, a ranking against its threshold, time per stage.
 import type { ChartConfiguration, ChartDataset, Plugin } from 'chart.js'
+import { toFont } from 'chart.js/helpers'
 import { ApiError } from '../errors'
 import { asLineConfig } from './chart-type'
 import { type ChartConfigOptions, axis, decadeRange, frameOptions, plottable } from './common'
@@ -84,18 +85,20 @@ function referenceLines(lines: NonNullable<GroupedBarsData['lines']>): Plugin {
       ctx.strokeStyle = ROOF_COLOR
       ctx.fillStyle = ROOF_COLOR
       ctx.lineWidth = 1.5
-      ctx.setLineDash([6, 4])
-      const f = font(FONT_SIZES.ticks)
-      ctx.font = `${f.size}px ${f.family}`
+      // The font as Chart.js writes its own labels'.
+      ctx.font = toFont(font(FONT_SIZES.ticks)).string
       ctx.textAlign = 'right'
       ctx.textBaseline = 'bottom'
       for (const line of lines) {
         const y = scale.getPixelForValue(line.value)
         if (!(y >= chartArea.top && y <= chartArea.bottom)) continue
+        // Dashed for the line only: the SVG canvas drops text drawn while a dash is set.
+        ctx.setLineDash([6, 4])
         ctx.beginPath()
         ctx.moveTo(chartArea.left, y)
         ctx.lineTo(chartArea.right, y)
         ctx.stroke()
+        ctx.setLineDash([])
         ctx.fillText(line.label, chartArea.right - 4, y - 2)
       }
       ctx.restore()

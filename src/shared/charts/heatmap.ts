@@ -1,6 +1,7 @@
 // A square matrix of values as coloured cells (chartjs-chart-matrix), with a colour bar: e.g. the
 // Pearson matrix of many series, block-averaged by its workload to at most a few hundred cells a side.
 import type { ChartConfiguration, Plugin, ScriptableContext } from 'chart.js'
+import { toFont } from 'chart.js/helpers'
 import type {} from 'chartjs-chart-matrix' // the 'matrix' chart type's declarations
 import { ApiError } from '../errors'
 import { asLineConfig } from './chart-type'
@@ -83,9 +84,10 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
           data: cells,
           backgroundColor: (ctx: ScriptableContext<'matrix'>) => color((ctx.raw as Cell | undefined)?.v ?? null),
           borderWidth: 0,
-          // Cells fill the plot: their size follows the chart area, whatever the canvas size.
-          width: ({ chart }) => (chart.chartArea?.width ?? 0) / size,
-          height: ({ chart }) => (chart.chartArea?.height ?? 0) / size,
+          // Cells fill the plot: their size follows the chart area, whatever the canvas size. Each
+          // reaches half a pixel into its neighbours, so anti-aliased edges leave no seams.
+          width: ({ chart }) => (chart.chartArea?.width ?? 0) / size + 1,
+          height: ({ chart }) => (chart.chartArea?.height ?? 0) / size + 1,
         },
       ],
     },
@@ -137,8 +139,8 @@ function colorBar(data: HeatmapChartData): Plugin {
       ctx.lineWidth = 1
       ctx.strokeRect(left, top, BAR_WIDTH, height)
       ctx.fillStyle = MUTED_TEXT_COLOR
-      const f = font(FONT_SIZES.ticks)
-      ctx.font = `${f.size}px ${f.family}`
+      // The font as Chart.js writes its own labels'.
+      ctx.font = toFont(font(FONT_SIZES.ticks)).string
       ctx.textBaseline = 'middle'
       for (const [t, v] of [
         [0, data.max],

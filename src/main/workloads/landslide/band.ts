@@ -36,9 +36,13 @@ export function bandRows(shape: Pick<BandShape, 'r0' | 'r1'>): number {
 const EMPTY_FIRST = 1
 const EMPTY_LAST = 0
 
-/** Per global row, the first and last column with h ≠ 0 (interior cells), into buffer `parity` of `spans`. */
+/**
+ * Per global row, the first and last column with h ≠ 0 (interior cells), into buffer `parity` of
+ * `spans`; the other buffer starts with every row empty (the steps overwrite its interior rows).
+ */
 export function debrisSpans(h: Float64Array, rows: number, cols: number, spans: Int32Array, parity: number): void {
   const base = parity * 2 * rows
+  const other = (1 - parity) * 2 * rows
   for (let i = 0; i < rows; i++) {
     let first = -1
     let last = -1
@@ -50,6 +54,8 @@ export function debrisSpans(h: Float64Array, rows: number, cols: number, spans: 
         }
     spans[base + 2 * i] = first < 0 ? EMPTY_FIRST : first
     spans[base + 2 * i + 1] = first < 0 ? EMPTY_LAST : last
+    spans[other + 2 * i] = EMPTY_FIRST
+    spans[other + 2 * i + 1] = EMPTY_LAST
   }
 }
 

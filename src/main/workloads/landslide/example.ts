@@ -1,5 +1,5 @@
 // The example's input, made on the user's machine: a seeded synthetic slope as two ESRI ASCII grids.
-// A valley descends southward with a little roughness; a debris source lies near the top and a
+// A valley descends southward, levelling out at its foot, with a little roughness; a debris source lies near the top and a
 // walled-off quarry (NODATA) stands in the flow's way, so the example exercises walls too.
 import { join } from 'node:path'
 import { writeFileAtomic } from '../../io/atomic-write'
@@ -49,7 +49,7 @@ export function syntheticSlope(seed = 1, rows = EXAMPLE_ROWS, cols = EXAMPLE_COL
     const at = (a: number, b: number) => coarse[a * cc + b]
     return (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x0 + 1)) + fy * ((1 - fx) * at(y0 + 1, x0) + fx * at(y0 + 1, x0 + 1))
   }
-  const quarry = (i: number, j: number) => i >= rows * 0.55 && i < rows * 0.65 && j >= cols * 0.52 && j < cols * 0.62
+  const quarry = (i: number, j: number) => i >= rows * 0.55 && i < rows * 0.65 && j >= cols * 0.46 && j < cols * 0.56
   const dem: string[] = []
   const source: string[] = []
   const centre = { i: rows * 0.12, j: cols * 0.45 }
@@ -58,7 +58,10 @@ export function syntheticSlope(seed = 1, rows = EXAMPLE_ROWS, cols = EXAMPLE_COL
     const sourceRow: string[] = []
     for (let j = 0; j < cols; j++) {
       const across = (j - cols * 0.45) / cols
-      const z = 400 + 2.5 * (rows - i) + 120 * across * across + 4 * rough(i, j)
+      // Steep at the top, levelling out into a runout basin at the foot, where the debris comes to rest.
+      const down = 1 - i / rows
+      const lip = Math.max(0, 0.2 - down)
+      const z = 400 + 260 * down * down + 400 * lip * lip + 120 * across * across + 4 * rough(i, j)
       demRow.push(quarry(i, j) ? String(NODATA) : z.toFixed(3))
       const d = ((i - centre.i) / (rows * 0.06)) ** 2 + ((j - centre.j) / (cols * 0.06)) ** 2
       sourceRow.push(d < 1 ? (3 * (1 - d) * (0.8 + 0.4 * next())).toFixed(4) : '0')

@@ -48,7 +48,7 @@ export function gridDeviation(got: ArrayLike<number>, reference: ArrayLike<numbe
 }
 
 /** Map cells per side at most. */
-export const MAP_SIDE = 100
+export const MAP_SIDE = 64
 
 /** The debris of one sample: its bounding box and the thickness inside it. */
 export interface Snapshot {

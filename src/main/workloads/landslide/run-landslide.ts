@@ -25,7 +25,7 @@ import { initialState, ThreadSimulation, type InitialState, type Simulation } fr
 import { WorkersSimulation } from './workers-simulation'
 
 /** Maps kept for the dashboard's animation, at most. */
-const MAX_MAPS = 41
+const MAX_MAPS = 21
 /** Samples over a run when `frames` is 0. */
 const DEFAULT_SAMPLES = 20
 

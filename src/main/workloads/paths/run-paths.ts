@@ -69,7 +69,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.overwrite)
     checkMemory(input.shown, graph.V, paths)
 
-    const done: { spec: RunSpec; threads?: number; solved: Solved; samples: number[]; upload: number[]; readback: number[] }[] = []
+    // Each run is checked against the first at once: only the first run's matrices are kept.
+    const done: { spec: RunSpec; threads?: number; bytes?: number; matches: boolean; samples: number[]; upload: number[]; readback: number[] }[] = []
     let reference: Solved | undefined
     const steps = runs.length * params.repeat
     let step = 0
@@ -104,7 +105,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
             if (solved.upload_ms !== undefined) upload.push(solved.upload_ms)
             if (solved.readback_ms !== undefined) readback.push(solved.readback_ms)
           }
-          done.push({ spec, threads: solver.threads, solved, samples, upload, readback })
+          done.push({ spec, threads: solver.threads, bytes: solved.bytes, matches: !reference || sameResult(solved, reference), samples, upload, readback })
           reference ??= solved
           timings[inputs.length === 1 ? label : `${name}: ${label}`] = timingOf(samples)
         } finally {
@@ -121,7 +122,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (!reference) throw new ApiError('gpu-unavailable', `nothing could run: ${result.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`)
     const ref = reference
     const V = graph.V
-    const runsOut: PathsRun[] = done.map(({ spec, threads, solved, samples, upload, readback }) => {
+    const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback }) => {
       const compute_ms = median(samples)
       return {
         name: runName(spec),
@@ -134,8 +135,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         ...(upload.length && { upload_ms: median(upload) }),
         ...(readback.length && { readback_ms: median(readback) }),
         relaxations_per_s: V ** 3 / (Math.max(compute_ms, 1e-6) / 1000),
-        ...(solved.bytes !== undefined && { bandwidth_GB_per_s: solved.bytes / (Math.max(compute_ms, 1e-6) / 1000) / 1e9 }),
-        matches: solved === ref || sameResult(solved, ref),
+        ...(bytes !== undefined && { bandwidth_GB_per_s: bytes / (Math.max(compute_ms, 1e-6) / 1000) / 1e9 }),
+        matches,
       }
     })
 

@@ -4,11 +4,11 @@ import type { ChartSpec } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { LandslideResult, ThicknessMap } from './types'
 
-/** A heatmap of one recorded map; grey cells hold no debris. */
+/** A heatmap of one recorded map; grey cells hold no debris. One colour scale for every map of the run, so frames compare. */
 export function thicknessChart(r: LandslideResult, map: ThicknessMap): ChartSpec {
   const metres = (k: number) => `${(k * map.block * r.grid.cellsize).toLocaleString('en-US')} m`
   let max = 0
-  for (const v of map.values) if (v !== null && v > max) max = v
+  for (const m of r.maps) for (const v of m.values) if (v !== null && v > max) max = v
   return {
     kind: 'heatmap',
     data: {
@@ -16,7 +16,7 @@ export function thicknessChart(r: LandslideResult, map: ThicknessMap): ChartSpec
       size: map.size,
       values: map.values,
       labels: Array.from({ length: map.size }, (_, k) => metres(k)),
-      axisLabel: `distance from grid cell (row ${map.row0}, column ${map.col0})`,
+      axisLabel: map.block === 1 ? `cells from grid row ${map.row0}, column ${map.col0}` : `map cells of ${map.block} × ${map.block} from grid row ${map.row0}, column ${map.col0}`,
       min: 0,
       // An empty map still needs a scale.
       max: max > 0 ? max : 1,

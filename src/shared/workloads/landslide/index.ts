@@ -49,7 +49,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       min: 0,
       max: 1_000_000,
       default: 0,
-      help: 'record the thickness map and the mass, area and depth series every K steps (0: 20 times over the run)',
+      help: 'record the thickness map and the mass, area and depth series every N steps, for the charts and the animation (0: 20 times over the run; grids as files: paralab landslide simulate)',
     },
     stepsPerSubmit: {
       type: 'int',
@@ -66,14 +66,14 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     { id: 'simulating', summary: 'each backend (and GPU kernel), repeated' },
   ],
   backends: [
-    { id: 'serial', summary: 'one thread, f64, every interior cell every step' },
+    { id: 'serial', summary: 'one thread, f64, every interior cell (walls aside) every step' },
     { id: 'active', summary: 'one thread, f64, only cells holding debris or bordering one' },
     { id: 'workers', summary: 'row bands on worker threads, halo rows exchanged through shared memory every step' },
     { id: 'workers-active', summary: 'row bands on worker threads, active cells only' },
     { id: 'gpu', summary: 'WebGPU compute shaders in f32, many steps per submit', variants: GPU_VARIANTS },
   ],
   example: {
-    summary: 'A seeded 160 × 120 synthetic slope with a debris source and a walled quarry, 600 steps on every CPU backend.',
+    summary: 'A seeded synthetic slope of 120 × 160 cells with a debris source and a walled quarry, 600 steps on every CPU backend.',
     files: ['slope-dem.asc', 'slope-source.asc'],
     params: { steps: 600, backends: ['serial', 'active', 'workers', 'workers-active'], ranks: 2, frames: 50 },
   },

@@ -67,9 +67,11 @@ export class GpuSimulation implements Simulation {
     private readonly h: GPUBuffer[],
     private readonly passes: BoundPass[],
     private readonly args: GPUBuffer | null,
+    private readonly strideGroups: number,
   ) {}
 
-  static async create(gpu: Gpu, state: InitialState, variant: GpuVariant, stepsPerSubmit: number): Promise<GpuSimulation> {
+  /** `strideGroups`: workgroups of the grid-stride kernels (default enough for the grid, at most STRIDE_GROUPS). */
+  static async create(gpu: Gpu, state: InitialState, variant: GpuVariant, stepsPerSubmit: number, opts: { strideGroups?: number } = {}): Promise<GpuSimulation> {
     const { rows, cols } = state
     const n = rows * cols
     if (n * 16 > gpu.limits.maxStorageBufferBindingSize)
@@ -108,7 +110,8 @@ export class GpuSimulation implements Simulation {
           groups: [kernels[i].bind(Object.fromEntries(pass.bindings.map((b) => [b, resources[b]])))],
         }))
       }
-      return new GpuSimulation(gpu, state, variant, stepsPerSubmit, buffers, h, bound, args)
+      const strideGroups = opts.strideGroups ?? Math.min(STRIDE_GROUPS, Math.ceil(((rows - 2) * (cols - 2)) / STRIDE_WG))
+      return new GpuSimulation(gpu, state, variant, stepsPerSubmit, buffers, h, bound, args, strideGroups)
     } catch (e) {
       for (const b of buffers) b.destroy()
       throw e
@@ -139,7 +142,6 @@ export class GpuSimulation implements Simulation {
   private work(count: number): readonly Dispatch[] | ((encoder: GPUCommandEncoder) => void) {
     const { rows, cols } = this.state
     const cells: [number, number] = [Math.ceil(cols / TILE), Math.ceil(rows / TILE)]
-    const strideGroups = Math.min(STRIDE_GROUPS, Math.ceil(((rows - 2) * (cols - 2)) / STRIDE_WG))
     if (this.args) {
       const args = this.args
       // Indirect dispatches: the runtime's dispatch lists have no such kind, so the pass is recorded here.
@@ -159,7 +161,7 @@ export class GpuSimulation implements Simulation {
     for (let s = 0; s < count; s++)
       for (const p of this.passes) {
         const group = p.groups[(this.done + s) % p.groups.length]
-        list.push(p.kernel.dispatch(group, p.pass.launch === 'stride' ? strideGroups : cells))
+        list.push(p.kernel.dispatch(group, p.pass.launch === 'stride' ? this.strideGroups : cells))
       }
     return list
   }

@@ -62,13 +62,15 @@ export function unsupported(gpu: Gpu, variant: GpuVariant, B: number | undefined
   return null
 }
 
-export async function planVariant(gpu: Gpu, variant: GpuVariant, B: number | undefined, V: number, N: number, paths: boolean): Promise<VariantPlan> {
+/** `bandRows`: rows per binding when the matrix is split (undefined: one binding, the kernels' default). */
+export async function planVariant(gpu: Gpu, variant: GpuVariant, B: number | undefined, V: number, N: number, paths: boolean, bandRows?: number): Promise<VariantPlan> {
   const shape = SHAPES[variant]
   const PATHS = paths ? 1 : 0
+  const banded: Record<string, number> = bandRows === undefined ? {} : { BAND_ROWS: bandRows }
   const words = paths ? 2 : 1
   if (shape.perK) {
     const cells = shape.cells!
-    const kernel = await gpu.kernel('paths/per_k', { constants: { PATHS, COALESCED: shape.coalesced ? 1 : 0, CELLS: cells } })
+    const kernel = await gpu.kernel('paths/per_k', { constants: { PATHS, COALESCED: shape.coalesced ? 1 : 0, CELLS: cells, ...banded } })
     const groups = N / 16
     const grid: [number, number] = shape.coalesced ? [N / (16 * cells), groups] : [groups, N / (16 * cells)]
     return {
@@ -81,7 +83,7 @@ export async function planVariant(gpu: Gpu, variant: GpuVariant, B: number | und
   }
   if (B === undefined || N % B !== 0) throw new ApiError('internal', `paths: ${variant} needs a blocking factor dividing ${N}, got ${B}`)
   const TY = rowsOfThreads(B)
-  const constants = { PATHS, B, TY, BB: B * B, BRANCHLESS: shape.branchless ? 1 : 0 }
+  const constants = { PATHS, B, TY, BB: B * B, BRANCHLESS: shape.branchless ? 1 : 0, ...banded }
   const [phase1, phase2, phase3] = await Promise.all(
     ['phase1', 'phase2', shape.tiled ? 'phase3_tiled' : 'phase3'].map((entryPoint) => gpu.kernel('paths/blocked', { entryPoint, constants })),
   )

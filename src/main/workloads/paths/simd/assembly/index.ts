@@ -25,28 +25,53 @@ export function fw(d: usize, S: i32, i0: i32, i1: i32, j0: i32, j1: i32, k0: i32
   }
 }
 
-/** Phase 3: the inputs stay fixed, so 16 columns of row i stay in registers through every k. */
+/** Phase 3: the inputs stay fixed, so 16 columns of two rows stay in registers through every k (each row k load serves both). */
 export function minPlus(d: usize, S: i32, i0: i32, i1: i32, j0: i32, j1: i32, k0: i32, k1: i32): void {
-  for (let i = i0; i < i1; i++) {
+  let i = i0
+  for (; i + 2 <= i1; i += 2) {
     const row = at(d, i, S, 0)
+    const row2 = at(d, i + 1, S, 0)
     let j = j0
     for (; j + 16 <= j1; j += 16) {
       const p = row + (<usize>j << 2)
+      const p2 = row2 + (<usize>j << 2)
       let a0 = v128.load(p), a1 = v128.load(p, 16), a2 = v128.load(p, 32), a3 = v128.load(p, 48)
+      let b0 = v128.load(p2), b1 = v128.load(p2, 16), b2 = v128.load(p2, 32), b3 = v128.load(p2, 48)
       for (let k = k0; k < k1; k++) {
-        const v = i32x4.splat(load<i32>(row + (<usize>k << 2)))
+        const u = i32x4.splat(load<i32>(row + (<usize>k << 2)))
+        const v = i32x4.splat(load<i32>(row2 + (<usize>k << 2)))
         const q = at(d, k, S, j)
-        a0 = i32x4.min_s(a0, i32x4.add(v, v128.load(q)))
-        a1 = i32x4.min_s(a1, i32x4.add(v, v128.load(q, 16)))
-        a2 = i32x4.min_s(a2, i32x4.add(v, v128.load(q, 32)))
-        a3 = i32x4.min_s(a3, i32x4.add(v, v128.load(q, 48)))
+        const c0 = v128.load(q), c1 = v128.load(q, 16), c2 = v128.load(q, 32), c3 = v128.load(q, 48)
+        a0 = i32x4.min_s(a0, i32x4.add(u, c0))
+        a1 = i32x4.min_s(a1, i32x4.add(u, c1))
+        a2 = i32x4.min_s(a2, i32x4.add(u, c2))
+        a3 = i32x4.min_s(a3, i32x4.add(u, c3))
+        b0 = i32x4.min_s(b0, i32x4.add(v, c0))
+        b1 = i32x4.min_s(b1, i32x4.add(v, c1))
+        b2 = i32x4.min_s(b2, i32x4.add(v, c2))
+        b3 = i32x4.min_s(b3, i32x4.add(v, c3))
       }
       v128.store(p, a0)
       v128.store(p, a1, 16)
       v128.store(p, a2, 32)
       v128.store(p, a3, 48)
+      v128.store(p2, b0)
+      v128.store(p2, b1, 16)
+      v128.store(p2, b2, 32)
+      v128.store(p2, b3, 48)
     }
-    for (; j < j1; j += 4) {
+    if (j < j1) {
+      minPlusRows(d, S, i, i + 2, j, j1, k0, k1)
+    }
+  }
+  if (i < i1) minPlusRows(d, S, i, i1, j0, j1, k0, k1)
+}
+
+/** Phase 3 one vector at a time: the columns and rows the wide kernel leaves over. */
+function minPlusRows(d: usize, S: i32, i0: i32, i1: i32, j0: i32, j1: i32, k0: i32, k1: i32): void {
+  for (let i = i0; i < i1; i++) {
+    const row = at(d, i, S, 0)
+    for (let j = j0; j < j1; j += 4) {
       const p = row + (<usize>j << 2)
       let a = v128.load(p)
       for (let k = k0; k < k1; k++) a = i32x4.min_s(a, i32x4.add(i32x4.splat(load<i32>(row + (<usize>k << 2))), v128.load(at(d, k, S, j))))

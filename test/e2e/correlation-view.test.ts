@@ -1,0 +1,85 @@
+// The Correlation view in Chromium against the real backend (`paralab serve`): generated walks from
+// a --data folder, a run on two CPU backends, the ranking and a drawn heatmap; a click on a cell
+// overlays its pair, downsampled by the backend.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { launchChromium } from '../helpers/browser'
+import { CLI, startServe, type ServeProcess } from '../helpers/serve'
+
+vi.setConfig({ testTimeout: 120_000 })
+
+let serve: ServeProcess
+let browser: Browser
+let page: Page
+let dir: string
+let anomalies: string[]
+const pageErrors: string[] = []
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paralab-e2e-correlation-'))
+  const data = join(dir, 'data')
+  mkdirSync(data)
+  const gen = spawnSync(process.execPath, [CLI, 'generate', 'walks', join(data, 'walks.csv'), '--series', '40', '--length', '3000', '--anomalies', '2', '--json'], { encoding: 'utf8' })
+  expect(gen.status, gen.stderr).toBe(0)
+  anomalies = JSON.parse(gen.stdout).anomalies
+  serve = await startServe(['--data', data], { PARALAB_EXAMPLES: join(dir, 'examples'), PARALAB_GPU: 'off' })
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.on('pageerror', (e) => pageErrors.push(e.message))
+  await page.goto(serve.url)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await serve?.stop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+/** Whether the canvas under `testId` has been painted (more than a blank frame). */
+async function canvasIsDrawn(testId: string): Promise<boolean> {
+  const canvas = page.getByTestId(testId).locator('canvas')
+  await canvas.waitFor()
+  return canvas.evaluate((c: HTMLCanvasElement) => {
+    const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height)
+    let painted = 0
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++
+    return painted > 1000
+  })
+}
+
+describe('Correlation view in Chromium', () => {
+  it('runs two CPU backends on the file and shows the ranking and a drawn heatmap', async () => {
+    await page.getByTestId('nav-correlation').click()
+    await page.getByTestId('correlation-file-walks.csv').check()
+    await page.getByTestId('correlation-backend-serial').check()
+    await page.getByTestId('correlation-repeat').fill('1')
+    await page.getByTestId('correlation-run').click()
+    await page.getByTestId('correlation-results').waitFor({ timeout: 60_000 })
+
+    for (const b of ['serial', 'workers-simd']) await expect.poll(() => page.getByTestId(`correlation-run-${b}`).count()).toBe(1)
+    const ranking = await page.getByTestId('correlation-ranking-table').innerText()
+    expect(ranking).toContain('2 flagged')
+    for (const a of anomalies) expect(await page.getByTestId(`correlation-rank-${a}`).getAttribute('class')).toContain('flagged')
+    expect(await canvasIsDrawn('correlation-chart-heatmap')).toBe(true)
+    expect(await canvasIsDrawn('correlation-chart-histogram')).toBe(true)
+  })
+
+  it('overlays the pair of a clicked heatmap cell, downsampled by the backend', async () => {
+    const canvas = page.getByTestId('correlation-chart-heatmap').locator('canvas')
+    await canvas.scrollIntoViewIfNeeded()
+    const box = (await canvas.boundingBox())!
+    // Inside the plot, off the diagonal (the colour bar takes the right margin).
+    await canvas.click({ position: { x: box.width * 0.35, y: box.height * 0.6 } })
+    const names = page.getByTestId('correlation-pair-names')
+    await names.waitFor({ timeout: 30_000 })
+    expect(await names.innerText()).toMatch(/^s\d+ × s\d+\s+r = −?-?\d\.\d{4}$/)
+    // 3000 samples a series, sent as a chart's worth of points.
+    expect(await page.getByTestId('correlation-pair-step').innerText()).toBe('1000 points: the least and greatest of every 6 samples, in order.')
+    expect(await canvasIsDrawn('correlation-chart-pair')).toBe(true)
+    expect(pageErrors).toEqual([])
+  })
+})

@@ -1,0 +1,102 @@
+// The correlation workload's charts: which ones its results make, the two chart kinds it added
+// (heatmap: chartjs-chart-matrix; grouped bars) as Chart.js configurations, and both drawn headless.
+import { describe, expect, it } from 'vitest'
+import { chartConfig } from '../../src/shared/charts'
+import { EMPTY_CELL_COLOR, heatColor } from '../../src/shared/charts/heatmap'
+import type { ChartSpec } from '../../src/shared/charts/spec'
+import { correlationCharts } from '../../src/shared/workloads/correlation/charts'
+import type { CorrelationResult } from '../../src/shared/workloads/correlation/types'
+import { correlationTables } from '../../src/shared/workloads/correlation/tables'
+import { renderChart } from '../../src/main/charts/render'
+
+const spread = (median: number) => ({ median, min: median, max: median })
+
+const result: CorrelationResult = {
+  input: { path: '/data/walks.csv', format: 'csv', layout: 'columns', series: 3, length: 100, bytes: 3000, load_ms: 2 },
+  precision: 'f64',
+  reference: 'serial',
+  runs: [
+    { backend: 'serial', arithmetic: 'f64', threads: 1, stages: { means: spread(1), squares: spread(2), cross: spread(3), coefficients: spread(0.5) }, total: spread(6.5), max_abs_dr: 0 },
+    {
+      backend: 'gpu',
+      arithmetic: 'f32-compensated',
+      stages: { means: spread(0.1), squares: spread(0.2), cross: spread(0.3), coefficients: spread(0.1) },
+      total: spread(0.7),
+      upload_ms: 1,
+      download_ms: 0.2,
+      max_abs_dr: 1e-7,
+      variants: [{ stage: 'cross', variant: 'register', ms: spread(0.3), flop: 6e6, bytes: 1e5, deviation: 1e-7 }],
+    },
+  ],
+  constant: [],
+  ranking: [
+    { name: 'b', index: 1, meanR: 0.1, medianR: 0.1, z: -9, flagged: true },
+    { name: 'a', index: 0, meanR: 0.9, medianR: 0.9, z: 0, flagged: false },
+    { name: 'c', index: 2, meanR: 0.9, medianR: 0.9, z: 0.5, flagged: false },
+  ],
+  threshold: -3.5,
+  top: 10,
+  heatmap: { size: 3, block: 1, order: 'given', values: [1, 0.1, 0.9, 0.1, 1, null, 0.9, null, 1], labels: ['a', 'b', 'c'], series: [[0], [1], [2]] },
+  histogram: { edges: [-1, 0, 1], counts: [0, 3] },
+  skipped: [],
+}
+
+describe('correlation charts', () => {
+  const charts = correlationCharts(result)
+  const byName = (name: string) => charts.find((c) => c.name === name)!.spec
+
+  it('are the heatmap, histogram, ranking, stages and GPU kernels of the results (pair and sweep only when made)', () => {
+    expect(charts.map((c) => [c.name, c.spec.kind])).toEqual([
+      ['heatmap', 'heatmap'],
+      ['histogram', 'grouped-bars'],
+      ['ranking', 'grouped-bars'],
+      ['stages', 'grouped-bars'],
+      ['variants', 'grouped-bars'],
+    ])
+    expect(correlationTables(result).map((t) => t.name)).toEqual(['runs', 'kernels', 'ranking', 'histogram'])
+  })
+
+  it('draw the heatmap as a matrix of cells coloured from −1 (blue) through 0 (light) to 1 (red), empty cells grey', () => {
+    const config = chartConfig(byName('heatmap')) as unknown as { type: string; data: { datasets: { data: unknown[]; backgroundColor: (ctx: { raw: unknown }) => string }[] } }
+    expect(config.type).toBe('matrix')
+    const [cells] = config.data.datasets
+    expect(cells.data).toHaveLength(9)
+    expect(cells.data[5]).toEqual({ x: 2, y: 1, v: null })
+    expect(cells.backgroundColor({ raw: cells.data[0] })).toBe(heatColor(1))
+    expect(cells.backgroundColor({ raw: cells.data[5] })).toBe(EMPTY_CELL_COLOR)
+    expect(heatColor(0)).toBe('rgb(33, 102, 172)')
+    expect(heatColor(0.5)).toBe('rgb(247, 247, 247)')
+    expect(heatColor(1)).toBe('rgb(178, 24, 43)')
+  })
+
+  it('stack the stages per backend and draw the ranking\'s threshold', () => {
+    const stages = chartConfig(byName('stages')) as unknown as { type: string; data: { labels: string[]; datasets: { label: string; data: number[] }[] }; options: { scales: { y: { stacked: boolean } } } }
+    expect(stages.type).toBe('bar')
+    expect(stages.data.labels).toEqual(['serial', 'gpu (compensated f32)'])
+    expect(stages.data.datasets.map((d) => [d.label, d.data])).toEqual([
+      ['means', [1, 0.1]],
+      ['squares', [2, 0.2]],
+      ['cross', [3, 0.3]],
+      ['coefficients', [0.5, 0.1]],
+    ])
+    expect(stages.options.scales.y.stacked).toBe(true)
+    const ranking = byName('ranking') as Extract<ChartSpec, { kind: 'grouped-bars' }>
+    expect(ranking.data.categories).toEqual(['b', 'a', 'c'])
+    expect(ranking.data.lines).toEqual([{ label: 'threshold −3.50', value: -3.5 }])
+  })
+
+  it('refuse data that does not fit, naming the chart', () => {
+    const broken: ChartSpec = { kind: 'heatmap', data: { ...(byName('heatmap').data as object), values: [1, 2] } as never }
+    expect(() => chartConfig(broken)).toThrow('heatmap "Pearson r — walks.csv, 3 series": 2 values for 3 × 3 cells')
+  })
+
+  it('render headless as PNG and editable SVG', async () => {
+    for (const name of ['heatmap', 'ranking']) {
+      const svg = new TextDecoder().decode(await renderChart(byName(name), 'svg'))
+      expect(svg).toMatch(/<svg[^>]*viewBox="0 0 960 600"/)
+      expect(svg).toContain(name === 'heatmap' ? 'Pearson r' : 'threshold')
+      const png = await renderChart(byName(name), 'png', { width: 400, height: 250, pixelRatio: 1 })
+      expect(Array.from(png.subarray(1, 4))).toEqual([0x50, 0x4e, 0x47])
+    }
+  })
+})

@@ -1,0 +1,91 @@
+// The correlation job through the engine contract, with a job context like the backend's: one file,
+// where a matrix may be written, the GPU skipped with its reason when there is none, a sweep, and
+// a cancelled run keeping the backends that finished.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiError } from '../../src/shared/errors'
+import { type CorrelationParams, correlationWorkload } from '../../src/shared/workloads/correlation'
+import { validateParams } from '../../src/shared/workloads/schema'
+import type { JobContext } from '../../src/main/engine'
+import { runCorrelationJob } from '../../src/main/workloads/correlation/run-correlation'
+import { generateWalks } from '../../src/main/workloads/correlation/walks'
+import { writeSeries } from '../../src/main/workloads/correlation/write-walks'
+
+const dir = mkdtempSync(join(tmpdir(), 'paralab-correlation-job-'))
+const file = join(dir, 'walks.npy')
+beforeAll(async () => {
+  const w = generateWalks({ series: 20, length: 120, start: 10, eps: 0.01, seed: 9, anomalies: 1 })
+  await writeSeries(file, w.values, 20, 120, { layout: 'rows' })
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const params = (p: Record<string, unknown>) => validateParams('correlation', correlationWorkload.params, { files: [file], layout: 'rows', repeat: 1, ...p }) as CorrelationParams
+
+/** A context as the backend makes one: `readable` says which paths it lets the job read. */
+function context(opts: { readable?: (path: string) => boolean; onPhase?: (phase: string, abort: () => void) => void } = {}): JobContext {
+  const controller = new AbortController()
+  return {
+    signal: controller.signal,
+    progress: (p) => opts.onPhase?.(p.phase, () => controller.abort()),
+    input: async (path) => {
+      if (opts.readable && !opts.readable(path)) throw new ApiError('invalid-argument', `${path} is outside the data folders`)
+      if (path !== file) throw new ApiError('io', `${path}: no such file`)
+      return path
+    },
+    gpu: () => Promise.reject(new ApiError('gpu-unavailable', 'no adapter here')),
+  }
+}
+
+describe('the correlation job', () => {
+  it('reads one file only', async () => {
+    await expect(runCorrelationJob(params({ files: [file, file] }), context())).rejects.toThrow('correlation reads one file at a time; got 2')
+  })
+
+  it('writes a matrix only where the backend lets the job read, before any work', async () => {
+    const outside = join(tmpdir(), 'elsewhere.npy')
+    await expect(runCorrelationJob(params({ matrix: [outside] }), context({ readable: (p) => p.startsWith(dir) }))).rejects.toThrow(
+      `matrix file ${outside}: ${outside} is outside the data folders; it can be written only where data files may be read`,
+    )
+    const inside = join(dir, 'r.npy')
+    const done = await runCorrelationJob(params({ matrix: [inside] }), context({ readable: (p) => p.startsWith(dir) }))
+    expect(done.results.matrix).toEqual({ path: inside, bytes: 128 + 20 * 20 * 8, dtype: '<f8' })
+    await expect(runCorrelationJob(params({ matrix: [join(dir, 'r.txt')] }), context())).rejects.toThrow('must end in .npy')
+  })
+
+  it('skips the GPU with the reason when there is none and other backends were asked for', async () => {
+    const done = await runCorrelationJob(params({ backends: ['simd', 'gpu'] }), context())
+    expect(done.results.skipped).toEqual([{ backend: 'gpu', reason: 'no adapter here' }])
+    expect(done.results.runs.map((r) => r.backend)).toEqual(['simd'])
+    expect(Object.keys(done.timings)).toEqual(['simd'])
+  })
+
+  it('sweeps every backend over prefixes of the series or of their length', async () => {
+    const series = await runCorrelationJob(params({ backends: ['serial', 'workers'], sweep: 4 }), context())
+    expect(series.results.sweep!.over).toBe('series')
+    expect(series.results.sweep!.points.map((p) => [p.series, p.length, Object.keys(p.backends)])).toEqual([
+      [5, 120, ['serial', 'workers']],
+      [10, 120, ['serial', 'workers']],
+      [15, 120, ['serial', 'workers']],
+      [20, 120, ['serial', 'workers']],
+    ])
+    const length = await runCorrelationJob(params({ backends: ['simd'], sweep: 3, sweepOver: 'length' }), context())
+    expect(length.results.sweep!.points.map((p) => [p.series, p.length])).toEqual([
+      [20, 40],
+      [20, 80],
+      [20, 120],
+    ])
+    for (const p of length.results.sweep!.points) expect(p.backends.simd).toBeGreaterThan(0)
+  })
+
+  it('keeps the backends that finished when cancelled, marked partial', async () => {
+    const done = await runCorrelationJob(
+      params({ backends: ['serial', 'simd', 'workers'], repeat: 3 }),
+      context({ onPhase: (phase, abort) => phase.startsWith('simd') && abort() }),
+    )
+    expect(done.partial).toBe(true)
+    expect(done.results.runs.map((r) => r.backend)).toEqual(['serial'])
+    expect(done.results.ranking).toHaveLength(20)
+  })
+})

@@ -1,0 +1,226 @@
+// @vitest-environment happy-dom
+// The Landslide view with a stand-in backend: grids chosen by role make the `grids` parameter in
+// the order the engine reads them; the schema's fields and defaults; "Try the example"; a finished
+// job's runs table (md5 checks, GPU deviations), the thickness heatmap stepping through the maps,
+// and the charts; cancellation and skipped backends.
+import { flushPromises, type VueWrapper } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { Chart } from 'vue-chartjs'
+import { defaultParams } from '../../src/shared/workloads/schema'
+import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
+import type { LandslideResult, ThicknessMap } from '../../src/shared/workloads/landslide/types'
+import LandslideView from '../../src/renderer/workloads/landslide/LandslideView.vue'
+import { envelopeOf } from '../renderer/envelope'
+import { EXAMPLE_DIR, FakeApi } from '../renderer/fake-api'
+import { drawn, mountWith } from '../renderer/mount'
+
+const files = [
+  { path: '/data/tessina_dem.txt', name: 'tessina_dem.txt', bytes: 766_174 },
+  { path: '/data/tessina_header.txt', name: 'tessina_header.txt', bytes: 81 },
+  { path: '/data/tessina_source.txt', name: 'tessina_source.txt', bytes: 606_016 },
+  { path: '/data/notes.md', name: 'notes.md', bytes: 10 },
+]
+
+function fakeApi(gpu = true): FakeApi {
+  const api = new FakeApi()
+  api.files = files
+  api.device = gpu ? { available: true, features: [], limits: {} } : { available: false, reason: 'no Vulkan driver', features: [], limits: {} }
+  return api
+}
+
+const select = (w: VueWrapper, id: string) => w.get<HTMLSelectElement>(`[data-testid="${id}"]`)
+
+function map(step: number, filled: number): ThicknessMap {
+  return { step, row0: 60, col0: 390, size: 4, block: 1, values: Array.from({ length: 16 }, (_, i) => (i < filled ? 0.5 + i / 10 : null)) }
+}
+
+const MD5 = '8ed78fa13180c12b4d8aeec7ce6a362a'
+const result: LandslideResult = {
+  grid: { rows: 610, cols: 496, cellsize: 10, xllcorner: 0, yllcorner: 0, nodata: 0, walls: 229_801, files: { header: files[1].path, dem: files[0].path, source: files[2].path } },
+  steps: 4000,
+  reference: { backend: 'serial', md5: MD5, mass_start: 5557, mass_end: 5556.999999999999 },
+  runs: {
+    serial: { backend: 'serial', precision: 'f64', ms: 14_000, ms_min: 13_900, ms_max: 14_100, ms_per_step: 3.5, md5: MD5, mass_end: 5557 },
+    'workers-active': { backend: 'workers-active', precision: 'f64', ranks: 2, ms: 700, ms_min: 690, ms_max: 720, ms_per_step: 0.175, md5: 'ffffffffffffffffffffffffffffffff', mass_end: 5557 },
+    'gpu/fused': {
+      backend: 'gpu',
+      variant: 'fused',
+      precision: 'f32',
+      ms: 50,
+      ms_min: 48,
+      ms_max: 60,
+      ms_per_step: 0.0125,
+      steps_per_submit: 500,
+      passes_per_step: 1,
+      mass_end: 5556.98,
+      deviation: { max_abs: 0.0021, cells_over_1mm: 12, mass_error: -0.02 },
+    },
+  },
+  series: { step: [0, 2000, 4000], mass: [5557, 5557, 5557], flooded: [900, 3000, 3100], max_thickness: [9, 5, 4], active: [1000, 3300, 3400] },
+  maps: [map(0, 2), map(2000, 9), map(4000, 12)],
+  skipped: [],
+}
+
+beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => {}))
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.useRealTimers()
+  document.body.innerHTML = ''
+})
+
+describe('LandslideView form', () => {
+  it('offers the grid files by role, holds the schema\'s defaults and waits for a DEM and a source', async () => {
+    const { wrapper } = mountWith(LandslideView, fakeApi())
+    await flushPromises()
+    const options = select(wrapper, 'landslide-dem').findAll('option').map((o) => o.text())
+    // Only the kinds the workload reads.
+    expect(options).toEqual(['choose…', 'tessina_dem.txt (766 kB)', 'tessina_header.txt (81 B)', 'tessina_source.txt (606 kB)'])
+    expect(wrapper.get('[data-testid="landslide-problem"]').text()).toBe('Grids must be a non-empty list of file paths; got []')
+    expect(wrapper.get('[data-testid="landslide-run"]').attributes('disabled')).toBeDefined()
+    expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-steps"]').element.value).toBe('4000')
+    expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-backend-active"]').element.checked).toBe(true)
+    expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-variant-fused"]').element.checked).toBe(true)
+    expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-ranks"]').element.value).toBe('')
+  })
+
+  it('sends the header, the DEM and the source in that order with the fields\' values', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    await select(wrapper, 'landslide-dem').setValue(files[0].path)
+    // A DEM alone is not enough.
+    expect(wrapper.get('[data-testid="landslide-run"]').attributes('disabled')).toBeDefined()
+    await select(wrapper, 'landslide-source').setValue(files[2].path)
+    await select(wrapper, 'landslide-header').setValue(files[1].path)
+    await wrapper.get('[data-testid="landslide-steps"]').setValue('100')
+    await wrapper.get('[data-testid="landslide-backend-serial"]').setValue(true)
+    await wrapper.get('[data-testid="landslide-ranks"]').setValue('3')
+    await wrapper.get('[data-testid="landslide-run"]').trigger('click')
+    await flushPromises()
+    expect(api.started).toHaveLength(1)
+    const { grids, backends, ...rest } = api.started[0].params as LandslideParams
+    expect(grids).toEqual([files[1].path, files[0].path, files[2].path])
+    expect([...backends].sort()).toEqual(['active', 'serial'])
+    const { grids: _g, backends: _b, ...defaults } = { grids: [], ...defaultParams(landslideWorkload.params) }
+    expect(rest).toEqual({ ...defaults, steps: 100, ranks: 3 })
+  })
+
+  it('refuses steps out of range in the validation\'s words; offers no GPU without an adapter', async () => {
+    const { wrapper } = mountWith(LandslideView, fakeApi(false))
+    await flushPromises()
+    await select(wrapper, 'landslide-dem').setValue(files[0].path)
+    await select(wrapper, 'landslide-source').setValue(files[2].path)
+    await wrapper.get('[data-testid="landslide-steps"]').setValue('-1')
+    expect(wrapper.get('[data-testid="landslide-problem"]').text()).toBe('Steps must be an integer in 0…1000000; got -1')
+    const gpu = wrapper.get<HTMLInputElement>('[data-testid="landslide-backend-gpu"]')
+    expect(gpu.element.disabled).toBe(true)
+    expect(gpu.element.closest('label')?.getAttribute('title')).toBe('GPU unavailable: no Vulkan driver')
+  })
+
+  it('"Try the example" chooses the example\'s grids and runs it', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="landslide-example"]').trigger('click')
+    await flushPromises()
+    expect(api.examples).toEqual(['landslide'])
+    const [dem, source] = landslideWorkload.example.files.map((f) => `${EXAMPLE_DIR}/landslide/${f}`)
+    expect(select(wrapper, 'landslide-dem').element.value).toBe(dem)
+    expect(select(wrapper, 'landslide-source').element.value).toBe(source)
+    expect(select(wrapper, 'landslide-header').element.value).toBe('')
+    expect(api.started[0].params).toMatchObject({ ...landslideWorkload.example.params, grids: [dem, source] })
+  })
+})
+
+describe('LandslideView results', () => {
+  async function finished(envelopeResult = result) {
+    const api = fakeApi()
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    await select(wrapper, 'landslide-dem').setValue(files[0].path)
+    await select(wrapper, 'landslide-source').setValue(files[2].path)
+    await wrapper.get('[data-testid="landslide-run"]').trigger('click')
+    await flushPromises()
+    api.emit({ type: 'progress', jobId: 'job-1', workload: 'landslide', phase: 'simulating serial', fraction: 0.4 })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="landslide-progress"]').text()).toContain('simulating serial')
+    const envelope = envelopeOf('landslide', api.started[0].params, envelopeResult, {
+      timings: Object.fromEntries(Object.entries(envelopeResult.runs).map(([k, r]) => [k, { median: r.ms, min: r.ms_min, max: r.ms_max, runs: 3 }])),
+    })
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'landslide', envelope })
+    await flushPromises()
+    return { api, wrapper }
+  }
+
+  it('shows each run\'s time, speedup and md5 check or deviation, and the reference\'s md5 and mass', async () => {
+    const { wrapper } = await finished()
+    expect(wrapper.get('[data-testid="landslide-md5"]').text()).toBe(MD5)
+    expect(wrapper.get('[data-testid="landslide-summary"]').text()).toContain('610 × 496 cells')
+    expect(wrapper.get('[data-testid="landslide-runs-table"] caption').text()).toContain('over 3 runs')
+    const serial = wrapper.get('[data-testid="landslide-run-serial"]')
+    expect(serial.find('[data-testid="md5-same"]').exists()).toBe(true)
+    const workers = wrapper.get('[data-testid="landslide-run-workers-active"]')
+    expect(workers.text()).toContain('20×')
+    expect(workers.get('[data-testid="md5-differs"]').text()).toContain('ffffffff')
+    const gpu = wrapper.get('[data-testid="landslide-run-gpu-fused"]').findAll('td').map((td) => td.text())
+    expect(gpu).toContain('280×')
+    expect(gpu).toContain('0.0021')
+    expect(gpu).toContain('12')
+  })
+
+  it('draws the thickness heatmap of the last map, steps through the maps and plays them', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const { wrapper } = await finished()
+    const heatmap = () => wrapper.get('[data-testid="landslide-chart-thickness"]').findComponent(Chart)
+    expect(wrapper.get('[data-testid="landslide-chart-thickness"]').attributes('data-chart-kind')).toBe('heatmap')
+    const painted = () => (drawn(heatmap()).data.datasets[0].data as unknown as { v: number | null }[]).filter((c) => c.v !== null).length
+    expect(painted()).toBe(12)
+    expect(drawn(heatmap()).options.plugins.title.text).toBe('Debris thickness after 4,000 steps')
+    expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 4,000 of 4,000')
+
+    await wrapper.get('[data-testid="landslide-step"]').setValue('0')
+    await flushPromises()
+    expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 0 of 4,000')
+    expect(painted()).toBe(2)
+
+    await wrapper.get('[data-testid="landslide-play"]').trigger('click')
+    expect(wrapper.get('[data-testid="landslide-play"]').text()).toBe('Pause')
+    await vi.advanceTimersByTimeAsync(450)
+    expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 2,000 of 4,000')
+    await vi.advanceTimersByTimeAsync(900)
+    // The animation stops at the last map.
+    expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 4,000 of 4,000')
+    expect(wrapper.get('[data-testid="landslide-play"]').text()).toBe('Play')
+  })
+
+  it('draws the series and the time and speedup bars', async () => {
+    const { wrapper } = await finished()
+    for (const name of ['mass', 'area', 'depth', 'time', 'speedup'])
+      expect(wrapper.find(`[data-testid="landslide-chart-${name}"]`).exists(), name).toBe(true)
+    const area = drawn(wrapper.get('[data-testid="landslide-chart-area"]').findComponent(Chart))
+    expect(area.data.datasets.map((d) => d.label)).toEqual(['flooded (h > 1 mm)', 'active (debris or bordering it)'])
+  })
+
+  it('says which backends were skipped', async () => {
+    const { wrapper } = await finished({ ...result, skipped: [{ backend: 'gpu', reason: 'no Vulkan driver' }] })
+    expect(wrapper.get('[data-testid="landslide-skipped"]').text()).toBe('Skipped gpu: no Vulkan driver')
+  })
+
+  it('cancels the job, and shows the runs a cancelled job had finished', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    await select(wrapper, 'landslide-dem').setValue(files[0].path)
+    await select(wrapper, 'landslide-source').setValue(files[2].path)
+    await wrapper.get('[data-testid="landslide-run"]').trigger('click')
+    await flushPromises()
+    await wrapper.get('[data-testid="landslide-cancel"]').trigger('click')
+    await flushPromises()
+    expect(api.cancelled).toEqual(['job-1'])
+    const partial = { ...envelopeOf('landslide', api.started[0].params, { ...result, runs: { serial: result.runs.serial } }), partial: true }
+    api.emit({ type: 'failed', jobId: 'job-1', workload: 'landslide', error: { code: 'cancelled', message: 'cancelled' }, partial })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="landslide-partial"]').text()).toContain('Cancelled')
+    expect(wrapper.findAll('[data-testid="landslide-runs-table"] tbody tr')).toHaveLength(1)
+  })
+})

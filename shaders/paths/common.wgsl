@@ -5,8 +5,10 @@
 
 // With successors: among equal distances the smaller key wins.
 override PATHS: bool = false;
-// Rows per binding (a multiple of 64); the matrix side when one binding holds it all.
-override BAND_ROWS: u32 = 0xffffffffu;
+// Rows per binding (a multiple of 64); ONE_BAND when one binding holds the matrix, which
+// compiles the accessors to plain indexing.
+const ONE_BAND: u32 = 0xffffffffu;
+override BAND_ROWS: u32 = ONE_BAND;
 
 struct Params {
   // Row stride: the matrix side padded to a multiple of 64.
@@ -26,6 +28,9 @@ struct Params {
 @group(0) @binding(8) var<uniform> p: Params;
 
 fn dGet(i: u32, j: u32) -> i32 {
+  if (BAND_ROWS == ONE_BAND) {
+    return d0[i * p.n + j];
+  }
   let b = i / BAND_ROWS;
   let at = (i - b * BAND_ROWS) * p.n + j;
   switch b {
@@ -37,6 +42,10 @@ fn dGet(i: u32, j: u32) -> i32 {
 }
 
 fn dSet(i: u32, j: u32, v: i32) {
+  if (BAND_ROWS == ONE_BAND) {
+    d0[i * p.n + j] = v;
+    return;
+  }
   let b = i / BAND_ROWS;
   let at = (i - b * BAND_ROWS) * p.n + j;
   switch b {
@@ -48,6 +57,9 @@ fn dSet(i: u32, j: u32, v: i32) {
 }
 
 fn kGet(i: u32, j: u32) -> u32 {
+  if (BAND_ROWS == ONE_BAND) {
+    return k0[i * p.n + j];
+  }
   let b = i / BAND_ROWS;
   let at = (i - b * BAND_ROWS) * p.n + j;
   switch b {
@@ -59,6 +71,10 @@ fn kGet(i: u32, j: u32) -> u32 {
 }
 
 fn kSet(i: u32, j: u32, v: u32) {
+  if (BAND_ROWS == ONE_BAND) {
+    k0[i * p.n + j] = v;
+    return;
+  }
   let b = i / BAND_ROWS;
   let at = (i - b * BAND_ROWS) * p.n + j;
   switch b {

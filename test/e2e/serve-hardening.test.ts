@@ -2,7 +2,7 @@
 // and malformed WebSocket frames over raw TCP. Each answer is checked, then that the server still
 // answers a normal request. Also: refusing a missing --data folder and a port in use.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -159,6 +159,21 @@ describe('files outside --data', () => {
     await expect.poll(() => failures.length, { timeout: 20_000 }).toBe(2)
     ws.close()
     expect(failures).toEqual(['/etc/passwd is outside the data folders', '/etc/no-such-file-here is outside the data folders'])
+  })
+})
+
+describe('files a request would make the server write', () => {
+  it('are refused: only the command line may name an output file', async () => {
+    const ws = new WebSocket(`${serve.api}?token=${serve.token}`)
+    await new Promise((r) => ws.once('open', r))
+    const target = join(root, 'written-by-a-page.bin')
+    const reply = await new Promise<{ error?: { code: string; message: string } }>((resolve) => {
+      ws.on('message', (m) => resolve(JSON.parse(m.toString())))
+      ws.send(JSON.stringify({ id: 1, method: 'startJob', args: ['paths', { files: [join(root, 'data', 'a.csv')], output: [target] }] }))
+    })
+    ws.close()
+    expect(reply.error).toEqual({ code: 'invalid-argument', message: 'paths: parameter output can only be given on the command line' })
+    expect(existsSync(target)).toBe(false)
   })
 })
 

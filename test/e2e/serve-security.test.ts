@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
 import { startServe, type ServeProcess } from '../helpers/serve'
+import { WORKLOAD_IDS } from '../../src/shared/workloads'
 
 let serve: ServeProcess
 let root: string
@@ -122,7 +123,7 @@ describe('paralab serve', () => {
     expect(unknownParam.error.code).toBe('invalid-argument')
     expect(unknownParam.error.message).toMatch(/^stats: unknown parameter "rm"; known: files, /)
     const unknownWorkload = await call('startJob', ['rmrf', {}])
-    expect(unknownWorkload.error).toEqual({ code: 'invalid-argument', message: 'unknown workload "rmrf"; known: device, stats' })
+    expect(unknownWorkload.error).toEqual({ code: 'invalid-argument', message: `unknown workload "rmrf"; known: ${WORKLOAD_IDS.join(', ')}` })
     const unknown = await call('rmrf', [])
     expect(unknown.error.code).toBe('bad-request')
 

@@ -97,10 +97,11 @@ describe('a matrix split over several bindings', () => {
     expect(bandsOf(320, 64 * 320 * 4)).toBeNull()
   })
 
-  it('V = 130 in three bands of 64 rows: every variant as serial, distances and keys', async () => {
+  it('V = 130 in three bands of 64 rows: each kind of kernel as serial, distances and keys', async () => {
     const problem = prepareProblem(edgeCaseGraph(130, 7), 'V130')
     const ref = await serialSolver.solve(problem, true)
-    for (const [variant, block] of RUNS) {
+    // One per kernel: per k, three-phase blocked, and the tuned one's tiled phase 3.
+    for (const [variant, block] of RUNS.filter(([v]) => ['coalesced', 'shared', 'tuned'].includes(v))) {
       const got = await gpuSolver(gpu, variant, block, { maxBindingBytes: 64 * 192 * 4 }).solve(problem, true)
       expect(bytes(got.d).equals(bytes(ref.d)), `${variant} B=${block} distances`).toBe(true)
       expect(bytes(got.key!).equals(bytes(ref.key!)), `${variant} B=${block} keys`).toBe(true)

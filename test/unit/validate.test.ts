@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { validateRequest } from '../../src/shared/validate'
+import { WORKLOAD_IDS } from '../../src/shared/workloads'
 
 const ok = (m: string, a: unknown[]) => () => validateRequest(m, a)
 const statsParams = { files: ['a.csv'], backends: ['serial', 'gpu'], precision: 'f64', repeat: 10, batches: 1 }
@@ -32,7 +33,7 @@ describe('validateRequest', () => {
   })
 
   it.each([
-    ['startJob', ['mine-bitcoin', {}], /unknown workload "mine-bitcoin"; known: device, stats/],
+    ['startJob', ['mine-bitcoin', {}], new RegExp(`unknown workload "mine-bitcoin"; known: ${WORKLOAD_IDS.join(', ')}$`)],
     ['startJob', ['stats', { ...statsParams, backends: ['cuda'] }], /stats: parameter backends must be a non-empty list of serial, simd, workers, workers-simd, gpu; got \["cuda"\]/],
     ['startJob', ['stats', { ...statsParams, repeat: 0 }], /stats: parameter repeat must be an integer in 1…1000; got 0/],
     ['startJob', ['stats', { ...statsParams, precision: 'f16' }], /parameter precision must be one of f64, f32; got "f16"/],

@@ -7,7 +7,7 @@ import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
 import type { InputFile, ResultEnvelope } from '../../shared/workloads/envelope'
-import { validateParams } from '../../shared/workloads/schema'
+import { validateParams, type ParamSchema } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/runtime'
@@ -62,6 +62,10 @@ export class Backend {
     const engine = this.engine(id)
     const def = engine.definition
     const valid = validateParams(def.id, def.params, params)
+    // A dashboard's backend reads only what it may read, and writes nothing a request names.
+    if (this.files.restricted)
+      for (const [name, spec] of Object.entries(def.params as ParamSchema))
+        if (spec.cliOnly && name in valid) throw new ApiError('invalid-argument', `${def.id}: parameter ${name} can only be given on the command line`)
     return this.jobs.start({
       workload: def.id,
       lane: engine.lane,

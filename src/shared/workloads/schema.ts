@@ -13,6 +13,11 @@ interface ParamBase {
   optional?: boolean
   /** The CLI flag, when not the parameter's name in kebab case (e.g. `backend` for `backends`). */
   flag?: string
+  /**
+   * Only the command line may set it (e.g. a path to write to): backends that serve a dashboard
+   * refuse it, so that no page can make them write files, and forms leave it out.
+   */
+  cliOnly?: boolean
 }
 
 export interface IntParam extends ParamBase {

@@ -10,9 +10,11 @@ export const workloadsCommand: Command = {
   async run(values) {
     if (values.json)
       writeJson(WORKLOADS.map((w) => ({ id: w.id, title: w.title, summary: w.summary, backends: w.backends, params: w.params, phases: w.phases, example: w.example })))
-    else
+    else {
+      const width = Math.max(...WORKLOADS.map((w) => w.id.length)) + 1
       for (const w of WORKLOADS)
-        process.stdout.write(`${w.id.padEnd(10)} ${w.summary}\n${' '.repeat(11)}backends: ${w.backends.map((b) => b.id).join(', ')}; run \`paralab ${w.id} --help\`\n`)
+        process.stdout.write(`${w.id.padEnd(width)} ${w.summary}\n${' '.repeat(width + 1)}backends: ${w.backends.map((b) => b.id).join(', ')}; run \`paralab ${w.id} --help\`\n`)
+    }
     return 0
   },
 }

@@ -172,9 +172,20 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   return { results: result, timings, ...(partial && { partial }) }
 }
 
+/** Compared in slices of 2^28 words: a byte view of a whole matrix beyond 4 GiB cannot be made. */
+const SLICE = 2 ** 28
+
 function sameResult(a: Solved, b: Solved): boolean {
-  const eq = (x?: Int32Array | Uint32Array, y?: Int32Array | Uint32Array) =>
-    x === y || (!!x && !!y && Buffer.compare(Buffer.from(x.buffer, x.byteOffset, x.byteLength), Buffer.from(y.buffer, y.byteOffset, y.byteLength)) === 0)
+  const bytes = (m: Int32Array | Uint32Array, at: number) => {
+    const part = m.subarray(at, at + SLICE)
+    return Buffer.from(part.buffer, part.byteOffset, part.byteLength)
+  }
+  const eq = (x?: Int32Array | Uint32Array, y?: Int32Array | Uint32Array) => {
+    if (!x || !y) return x === y
+    if (x.length !== y.length) return false
+    for (let at = 0; at < x.length; at += SLICE) if (!bytes(x, at).equals(bytes(y, at))) return false
+    return true
+  }
   return eq(a.d, b.d) && eq(a.key, b.key)
 }
 

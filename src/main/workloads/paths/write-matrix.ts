@@ -5,6 +5,9 @@ import { ApiError } from '../../../shared/errors'
 import { CSV_MAX_VERTICES, INF, type OutputFormat } from '../../../shared/workloads/paths/types'
 import { writeFileAtomic } from '../../io/atomic-write'
 
+/** The atomic writer takes the file as one byte array, which JavaScript caps at 2^32 − 1 bytes. */
+const MAX_FILE_BYTES = 2 ** 32 - 1024
+
 /** Where the successors go beside the distances: `dist.bin` → `dist.next.bin`. */
 export function successorPath(output: string): string {
   const m = /^(.*[^/\\])(\.[^./\\]+)$/.exec(output)
@@ -51,6 +54,8 @@ export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name:
 export async function checkOutput(output: string, format: OutputFormat, V: number, withSuccessors: boolean, overwrite: boolean): Promise<void> {
   if (format === 'csv' && V > CSV_MAX_VERTICES)
     throw new ApiError('invalid-argument', `--format csv writes at most ${CSV_MAX_VERTICES} vertices; this graph has ${V} (use bin or npy)`)
+  if (V * V * 4 > MAX_FILE_BYTES)
+    throw new ApiError('invalid-argument', `--output writes at most 4 GiB in one piece (V ≤ ${Math.floor(Math.sqrt(MAX_FILE_BYTES / 4))}); this graph's matrix takes ${((V * V * 4) / 2 ** 30).toFixed(1)} GiB`)
   if (overwrite) return
   for (const path of withSuccessors ? [output, successorPath(output)] : [output])
     if (await access(path).then(() => true, () => false)) throw new ApiError('io', `${path} exists (use --overwrite to replace it)`)

@@ -60,6 +60,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       type: 'names',
       label: 'Output file',
       optional: true,
+      cliOnly: true,
       help: 'write the distance matrix to this file, atomically; not over an existing file unless --overwrite',
     },
     overwrite: { type: 'boolean', label: 'Overwrite output', default: false, help: 'replace an existing --output file' },

@@ -1,6 +1,6 @@
 // The correlation job through the engine contract, with a job context like the backend's: one file,
-// where a matrix may be written, the GPU skipped with its reason when there is none, a sweep, and
-// a cancelled run keeping the backends that finished.
+// the matrix file checked before any work, the GPU skipped with its reason when there is none, a
+// sweep, and a cancelled run keeping the backends that finished.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -43,15 +43,15 @@ describe('the correlation job', () => {
     await expect(runCorrelationJob(params({ files: [file, file] }), context())).rejects.toThrow('correlation reads one file at a time; got 2')
   })
 
-  it('writes a matrix only where the backend lets the job read, before any work', async () => {
-    const outside = join(tmpdir(), 'elsewhere.npy')
-    await expect(runCorrelationJob(params({ matrix: [outside] }), context({ readable: (p) => p.startsWith(dir) }))).rejects.toThrow(
-      `matrix file ${outside}: ${outside} is outside the data folders; it can be written only where data files may be read`,
-    )
-    const inside = join(dir, 'r.npy')
-    const done = await runCorrelationJob(params({ matrix: [inside] }), context({ readable: (p) => p.startsWith(dir) }))
-    expect(done.results.matrix).toEqual({ path: inside, bytes: 128 + 20 * 20 * 8, dtype: '<f8' })
-    await expect(runCorrelationJob(params({ matrix: [join(dir, 'r.txt')] }), context())).rejects.toThrow('must end in .npy')
+  it('writes a matrix to one new .npy file, checked before any work', async () => {
+    const target = join(dir, 'r.npy')
+    const done = await runCorrelationJob(params({ matrix: [target] }), context())
+    expect(done.results.matrix).toEqual({ path: target, bytes: 128 + 20 * 20 * 8, dtype: '<f8' })
+    // Refused before the file is read: a context that lets nothing be read shows it.
+    const nothing = context({ readable: () => false })
+    await expect(runCorrelationJob(params({ matrix: [target] }), nothing)).rejects.toThrow(`${target} exists; the matrix is not written over a file`)
+    await expect(runCorrelationJob(params({ matrix: [join(dir, 'r.txt')] }), nothing)).rejects.toThrow('must end in .npy')
+    await expect(runCorrelationJob(params({ matrix: [join(dir, 'a.npy'), join(dir, 'b.npy')] }), nothing)).rejects.toThrow('matrix takes one .npy path, got 2')
   })
 
   it('skips the GPU with the reason when there is none and other backends were asked for', async () => {

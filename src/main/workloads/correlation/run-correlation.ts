@@ -2,6 +2,7 @@
 // chosen backend R times (each stage timed; on the GPU each chosen kernel), compare every matrix
 // with the f64 reference, rank the series by their correlation with the others, and write the
 // matrix if asked. With `pair`, only the two series' overlay.
+import { access } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
@@ -41,8 +42,8 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const { signal } = ctx
   if (params.files.length !== 1) throw new ApiError('invalid-argument', `correlation reads one file at a time; got ${params.files.length}: ${params.files.join(', ')}`)
   const [shown] = params.files
+  const matrixPath = await matrixTarget(params)
   const path = await ctx.input(shown)
-  const matrixPath = await matrixTarget(params, ctx)
 
   const loaded = await loadSeries(shown, path, {
     layout: params.layout,
@@ -146,22 +147,17 @@ function baseName(path: string): string {
   return path.split(/[\\/]/).pop() || path
 }
 
-/** The --matrix target, checked before any work: one .npy path, where this job may put files. */
-async function matrixTarget(params: CorrelationParams, ctx: JobContext): Promise<string | undefined> {
+/**
+ * The --matrix target, checked before any work: one .npy path, not an existing file. Only the
+ * command line may name one (the parameter is cliOnly: dashboard backends refuse it).
+ */
+async function matrixTarget(params: CorrelationParams): Promise<string | undefined> {
   if (!params.matrix) return undefined
   if (params.matrix.length !== 1) throw new ApiError('invalid-argument', `matrix takes one .npy path, got ${params.matrix.length}: ${params.matrix.join(', ')}`)
   const [target] = params.matrix
   if (!target.toLowerCase().endsWith('.npy')) throw new ApiError('invalid-argument', `matrix file ${target} must end in .npy`)
-  // The job context lends only reading: the output goes where the backend lets this job read
-  // (anywhere for the CLI; under the data folders for `serve`), and never over an existing file.
-  try {
-    await ctx.input(target)
-  } catch (e) {
-    const err = ApiError.from(e)
-    if (err.code === 'io') return target
-    throw err.code === 'invalid-argument' ? new ApiError('invalid-argument', `matrix file ${target}: ${err.message}; it can be written only where data files may be read`) : err
-  }
-  throw new ApiError('io', `${target} exists; the matrix is not written over a file`)
+  if (await access(target).then(() => true, () => false)) throw new ApiError('io', `${target} exists; the matrix is not written over a file`)
+  return target
 }
 
 /** The GPU is skipped, with the reason, when no adapter exists and other backends were asked for. */

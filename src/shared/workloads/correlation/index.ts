@@ -70,7 +70,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       min: 1,
       max: 64,
       default: 1,
-      help: 'also time every backend on K prefixes (1/K, 2/K, …, all) of the series or of their length',
+      help: 'also time every backend on N prefixes (1/N, 2/N, …, all) of the series or of their length',
     },
     sweepOver: {
       type: 'choice',
@@ -83,6 +83,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       type: 'names',
       label: 'Matrix file',
       optional: true,
+      cliOnly: true,
       help: 'write the full M × M matrix to this .npy file (<f8 in f64, <f4 in f32), atomically; not over an existing file',
     },
     pair: {
@@ -106,7 +107,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
     { id: 'gpu', summary: 'WebGPU compute shaders, upper-triangle tiles', variants: GPU_VARIANTS },
   ],
   example: {
-    summary: 'A seeded cluster of 48 random-walk series of 1000 samples, 3 of them disturbed, on every CPU backend.',
+    summary: 'A seeded cluster of 48 series of 1000 samples measuring one random walk, 3 of them disturbed, on every CPU backend.',
     files: ['walks-example.csv'],
     params: { backends: ['serial', 'simd', 'workers', 'workers-simd'], repeat: 3 },
   },

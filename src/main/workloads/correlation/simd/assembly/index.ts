@@ -6,16 +6,11 @@
 //
 // Sums run in lanes and fold at the end of a row or a cache block, so they differ from the
 // TypeScript kernels' only in the order of additions.
-//
-// AssemblyScript, not TypeScript: scripts/build-wasm.mjs compiles it with its own tsconfig. The
-// main project's type check covers only the stats workload's kernels by path, so this file opts
-// out of it below.
-// @ts-nocheck
 
 const TILE: i32 = 64 // rows per tile side, as cpu-layout.ts
 const KC: i32 = 256 // samples per cache block, as cpu-layout.ts
 
-function pad4(n: i32): i32 {
+@inline function pad4(n: i32): i32 {
   return (n + 3) & ~3
 }
 
@@ -173,7 +168,7 @@ export function crossF64(d: usize, dStride: i32, c: usize, cStride: i32, m: i32,
   }
 }
 
-function store64(c: usize, stride: i32, m: i32, i: i32, j: i32, r: i32, q: i32, s: v128, first: bool): void {
+@inline function store64(c: usize, stride: i32, m: i32, i: i32, j: i32, r: i32, q: i32, s: v128, first: bool): void {
   if (i + r >= m || j + q >= m) return
   const at = c + ((<usize>(i + r) * <usize>stride + <usize>(j + q)) << 3)
   const v = f64x2.extract_lane(s, 0) + f64x2.extract_lane(s, 1)
@@ -233,7 +228,7 @@ export function crossF32(d: usize, dStride: i32, c: usize, cStride: i32, m: i32,
   }
 }
 
-function store32(c: usize, stride: i32, m: i32, i: i32, j: i32, r: i32, q: i32, s: v128, first: bool): void {
+@inline function store32(c: usize, stride: i32, m: i32, i: i32, j: i32, r: i32, q: i32, s: v128, first: bool): void {
   if (i + r >= m || j + q >= m) return
   const at = c + ((<usize>(i + r) * <usize>stride + <usize>(j + q)) << 2)
   const v: f32 = (f32x4.extract_lane(s, 0) + f32x4.extract_lane(s, 1)) + (f32x4.extract_lane(s, 2) + f32x4.extract_lane(s, 3))

@@ -31,8 +31,8 @@ describe.each(WORKLOADS.map((w) => [w.id, w as WorkloadDefinition] as const))('%
     let fields = 0
     for (const [name, spec] of params) {
       const tid = `${id}-${flagName(name, spec)}`
-      if (spec.type === 'files') {
-        // Files are chosen in the FilePicker beside the form.
+      if (spec.type === 'files' || spec.cliOnly) {
+        // Files are chosen in the FilePicker beside the form; command-line-only parameters have no field.
         expect(wrapper.find(`[data-testid="${tid}"]`).exists(), name).toBe(false)
         continue
       }
@@ -69,7 +69,7 @@ describe.each(WORKLOADS.map((w) => [w.id, w as WorkloadDefinition] as const))('%
 
   it('turns an edit of any field into that parameter', async () => {
     for (const [name, spec] of params) {
-      if (spec.type === 'files') continue
+      if (spec.type === 'files' || spec.cliOnly) continue
       const { form, wrapper } = mountForm(def)
       const tid = `${id}-${flagName(name, spec)}`
       let want: unknown

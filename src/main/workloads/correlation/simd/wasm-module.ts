@@ -1,37 +1,14 @@
 // The compiled SIMD kernels (out/wasm/correlation.wasm, built by `npm run build:wasm`): loading
 // them, and the workspace they work in, one shared linear memory laid out for a data set.
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../../../shared/errors'
 import type { Precision } from '../../../../shared/workloads/correlation/types'
 import { LANE_STEP, ROW_STEP, padTo } from '../cpu-layout'
 import type { RunSize } from '../ts-kernels'
+import { loadWasmModule } from '../../../workers/wasm-modules'
 
-/** Path of correlation.wasm: beside out/main when bundled, under out/wasm of the repository from sources. */
-export function correlationWasmPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url))
-  const path = here.endsWith(join('src', 'main', 'workloads', 'correlation', 'simd'))
-    ? resolve(here, '../../../../../out/wasm/correlation.wasm')
-    : resolve(here, '../wasm/correlation.wasm')
-  if (!existsSync(path)) throw new ApiError('internal', `SIMD kernels ${path} are missing: run \`npm run build:wasm\``)
-  return path
-}
-
-let compiled: Promise<WebAssembly.Module> | undefined
-
+/** The compiled correlation.wasm. */
 export function loadCorrelationWasm(): Promise<WebAssembly.Module> {
-  compiled ??= (async () => {
-    const path = correlationWasmPath()
-    try {
-      return await WebAssembly.compile(await readFile(path))
-    } catch (e) {
-      compiled = undefined
-      throw new ApiError('internal', `cannot load SIMD kernels ${path}: ${(e as Error).message}`)
-    }
-  })()
-  return compiled
+  return loadWasmModule('correlation')
 }
 
 type RowsFn = (...args: number[]) => void

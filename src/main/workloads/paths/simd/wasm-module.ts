@@ -1,34 +1,11 @@
 // Loading the compiled SIMD kernels (out/wasm/paths.wasm, built by `npm run build:wasm`) and
 // laying out the shared linear memory they work in: the distances, then the path keys.
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../../../shared/errors'
+import { loadWasmModule } from '../../../workers/wasm-modules'
 
-/** Path of paths.wasm: beside out/main when bundled, under out/wasm of the repository from sources. */
-export function pathsWasmPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url))
-  const path = here.endsWith(join('src', 'main', 'workloads', 'paths', 'simd'))
-    ? resolve(here, '../../../../../out/wasm/paths.wasm')
-    : resolve(here, '../wasm/paths.wasm')
-  if (!existsSync(path)) throw new ApiError('internal', `SIMD kernels ${path} are missing: run \`npm run build:wasm\``)
-  return path
-}
-
-let compiled: Promise<WebAssembly.Module> | undefined
-
+/** The compiled paths.wasm. */
 export function loadPathsWasm(): Promise<WebAssembly.Module> {
-  compiled ??= (async () => {
-    const path = pathsWasmPath()
-    try {
-      return await WebAssembly.compile(await readFile(path))
-    } catch (e) {
-      compiled = undefined
-      throw new ApiError('internal', `cannot load SIMD kernels ${path}: ${(e as Error).message}`)
-    }
-  })()
-  return compiled
+  return loadWasmModule('paths')
 }
 
 type Kernel = (...args: number[]) => void

@@ -1,35 +1,12 @@
 // Loading the compiled SIMD kernels (out/wasm/stats.wasm, built by `npm run build:wasm`) and laying
 // out the one shared linear memory they work in.
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { ApiError } from '../../../../shared/errors'
 import { REGION_BYTES } from '../slice-kernels'
+import { loadWasmModule } from '../../../workers/wasm-modules'
 
-/** Path of stats.wasm: beside out/main when bundled, under out/wasm of the repository from sources. */
-export function statsWasmPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url))
-  const path = here.endsWith(join('src', 'main', 'workloads', 'stats', 'simd'))
-    ? resolve(here, '../../../../../out/wasm/stats.wasm')
-    : resolve(here, '../wasm/stats.wasm')
-  if (!existsSync(path)) throw new ApiError('internal', `SIMD kernels ${path} are missing: run \`npm run build:wasm\``)
-  return path
-}
-
-let compiled: Promise<WebAssembly.Module> | undefined
-
+/** The compiled stats.wasm. */
 export function loadStatsWasm(): Promise<WebAssembly.Module> {
-  compiled ??= (async () => {
-    const path = statsWasmPath()
-    try {
-      return await WebAssembly.compile(await readFile(path))
-    } catch (e) {
-      compiled = undefined
-      throw new ApiError('internal', `cannot load SIMD kernels ${path}: ${(e as Error).message}`)
-    }
-  })()
-  return compiled
+  return loadWasmModule('stats')
 }
 
 export interface StatsWasmExports {

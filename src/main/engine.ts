@@ -1,6 +1,7 @@
 // The engine side of the workload contract: what a workload's engine (src/main/workloads/<id>)
 // gives the backend, and what the backend gives it while it runs. The backend, the CLI and
 // `serve` work with any engine through this interface and never name a workload.
+import { ApiError } from '../shared/errors'
 import type { JobProgress } from '../shared/jobs'
 import type { ResultEnvelope, Timing } from '../shared/workloads/envelope'
 import type { ParamsOf, ResultsOf, WorkloadId, WorkloadOf } from '../shared/workloads'
@@ -53,3 +54,26 @@ export type AnyEngine = { [Id in WorkloadId]: WorkloadEngine<Id> }[WorkloadId]
 
 /** A finished job's envelope, typed by its workload. */
 export type EnvelopeOf<Id extends WorkloadId> = ResultEnvelope<ResultsOf<Id>, ParamsOf<Id>>
+
+/**
+ * What to run when some of `items` need the GPU: all of them when it is usable; when no adapter
+ * exists and others remain, the rest, with the GPU in `skipped` and the reason. A run that needs
+ * the GPU for everything fails instead, saying why.
+ */
+export async function withoutUnusableGpu<T>(
+  items: readonly T[],
+  needsGpu: (item: T) => boolean,
+  ctx: Pick<JobContext, 'gpu'>,
+  skipped: { push(s: { backend: 'gpu'; reason: string }): unknown },
+): Promise<T[]> {
+  if (!items.some(needsGpu) || items.every(needsGpu)) return [...items]
+  try {
+    await ctx.gpu()
+    return [...items]
+  } catch (e) {
+    const err = ApiError.from(e)
+    if (err.code !== 'gpu-unavailable') throw err
+    skipped.push({ backend: 'gpu', reason: err.message })
+    return items.filter((item) => !needsGpu(item))
+  }
+}

@@ -21,7 +21,7 @@ import {
   type VariantRun,
   STAGES,
 } from '../../../shared/workloads/correlation/types'
-import type { EngineOutcome, JobContext } from '../../engine'
+import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { createCpuCorrelationEngine } from './cpu-engine'
 import { createGpuCorrelationEngine } from './gpu/gpu-engine'
 import { meansUnavailable } from './gpu/kernels'
@@ -72,7 +72,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
     return { results: result, timings: {} }
   }
 
-  const backends = await availableBackends(params, ctx, result)
+  const backends = await withoutUnusableGpu(params.backends, (b) => b === 'gpu', ctx, result.skipped)
   const means = variantsOf(params.variants, 'means', 'unrolled') as MeansVariant[]
   const cross = variantsOf(params.variants, 'cross', 'register') as CrossVariant[]
   const gpuMeans = backends.includes('gpu') ? await usableMeans(means, ctx, result) : means
@@ -160,19 +160,6 @@ async function matrixTarget(params: CorrelationParams): Promise<string | undefin
   return target
 }
 
-/** The GPU is skipped, with the reason, when no adapter exists and other backends were asked for. */
-async function availableBackends(params: CorrelationParams, ctx: JobContext, result: CorrelationResult): Promise<CorrelationBackend[]> {
-  if (!params.backends.includes('gpu') || params.backends.length === 1) return params.backends
-  try {
-    await ctx.gpu()
-    return params.backends
-  } catch (e) {
-    const err = ApiError.from(e)
-    if (err.code !== 'gpu-unavailable') throw err
-    result.skipped.push({ backend: 'gpu', reason: err.message })
-    return params.backends.filter((b) => b !== 'gpu')
-  }
-}
 
 /** The chosen variants of a stage (`means-naive` → `naive`), or its default when none is. */
 function variantsOf(chosen: string[], stage: 'means' | 'cross', fallback: string): string[] {

@@ -16,7 +16,7 @@ import {
   type LandslideSeries,
   runKey,
 } from '../../../shared/workloads/landslide/types'
-import type { EngineOutcome, JobContext } from '../../engine'
+import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { readLandslideInput } from './inputs'
@@ -49,7 +49,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
   throwIfAborted(signal)
 
   const skipped: LandslideResult['skipped'] = []
-  const backends = await availableBackends(params, ctx, skipped)
+  const backends = await withoutUnusableGpu(params.backends, (b) => b === 'gpu', ctx, skipped)
   const plan: Planned[] = backends.flatMap((b): Planned[] => (b === 'gpu' ? params.variants.map((variant) => ({ backend: b, variant })) : [{ backend: b }]))
   const firstCpu = backends.find((b): b is CpuBackend => b !== 'gpu')
   const referenceBackend: CpuBackend = firstCpu ?? 'active'
@@ -185,22 +185,6 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
   return { results, timings, ...(partial && { partial }) }
 }
 
-/**
- * The backends to run: the GPU is skipped, with the reason, when no adapter exists and other
- * backends were asked for too (a run of the GPU alone fails instead, saying why).
- */
-async function availableBackends(params: LandslideParams, ctx: JobContext, skipped: LandslideResult['skipped']): Promise<LandslideBackend[]> {
-  if (!params.backends.includes('gpu') || params.backends.length === 1) return params.backends
-  try {
-    await ctx.gpu()
-    return params.backends
-  } catch (e) {
-    const err = ApiError.from(e)
-    if (err.code !== 'gpu-unavailable') throw err
-    skipped.push({ backend: 'gpu', reason: err.message })
-    return params.backends.filter((b) => b !== 'gpu')
-  }
-}
 
 export async function createSimulation(
   p: Planned,

@@ -9,7 +9,7 @@ import { median } from '../../../shared/median'
 import type { PathsParams } from '../../../shared/workloads/paths'
 import type { PathQuery, PathsGraphResult, PathsResult, PathsRun } from '../../../shared/workloads/paths/types'
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
-import type { EngineOutcome, JobContext } from '../../engine'
+import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
 import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
 import { planRuns, type RunSpec } from './plan'
@@ -46,7 +46,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
 
   const plan = planRuns(params)
   const result: PathsResult = { graphs: [], skipped: plan.skipped }
-  const runs = await availableRuns(plan.runs, ctx, result)
+  const runs = await withoutUnusableGpu(plan.runs, (r) => r.backend === 'gpu', ctx, result.skipped)
   const inputs: { shown: string; path: string; bytes: number }[] = []
   for (const shown of params.files) {
     const path = await ctx.input(shown)
@@ -199,22 +199,6 @@ function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to: numb
   }
 }
 
-/**
- * The GPU is skipped, with the reason, when no adapter exists and other backends were asked for
- * too (a run of the GPU alone fails instead, saying why).
- */
-async function availableRuns(runs: RunSpec[], ctx: JobContext, result: PathsResult): Promise<RunSpec[]> {
-  if (!runs.some((r) => r.backend === 'gpu') || runs.every((r) => r.backend === 'gpu')) return runs
-  try {
-    await ctx.gpu()
-    return runs
-  } catch (e) {
-    const err = ApiError.from(e)
-    if (err.code !== 'gpu-unavailable') throw err
-    result.skipped.push({ backend: 'gpu', reason: err.message })
-    return runs.filter((r) => r.backend !== 'gpu')
-  }
-}
 
 /** Says before starting when the matrices cannot fit: the reference, one run's and the successors. */
 function checkMemory(shown: string, V: number, paths: boolean): void {

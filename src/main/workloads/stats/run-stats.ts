@@ -21,7 +21,7 @@ import type { StatsParams } from '../../../shared/workloads/stats'
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
-import type { EngineOutcome, JobContext } from '../../engine'
+import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
@@ -49,7 +49,7 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
       fail(shown, e)
     }
   }
-  const backends = await availableBackends(params, ctx, result)
+  const backends = await withoutUnusableGpu(params.backends, (b) => b === 'gpu', ctx, result.skipped)
 
   // Progress is shared among files by size, so a big file moves the bar as much as it takes.
   const weight = (bytes: number) => Math.max(bytes, 1)
@@ -78,22 +78,6 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
   return { results: result, timings, ...(partial && { partial }) }
 }
 
-/**
- * The backends to run: the GPU is skipped, with the reason, when no adapter exists and other
- * backends were asked for too (a run of the GPU alone fails instead, saying why).
- */
-async function availableBackends(params: StatsParams, ctx: JobContext, result: StatsResult): Promise<StatsBackend[]> {
-  if (!params.backends.includes('gpu') || params.backends.length === 1) return params.backends
-  try {
-    await ctx.gpu()
-    return params.backends
-  } catch (e) {
-    const err = ApiError.from(e)
-    if (err.code !== 'gpu-unavailable') throw err
-    result.skipped.push({ backend: 'gpu', reason: err.message })
-    return params.backends.filter((b) => b !== 'gpu')
-  }
-}
 
 type Report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) => void
 

@@ -2,7 +2,12 @@
 // reference and against referenceColumnStats: median and MAD bit for bit, CV within 1e-12 (f64).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BackendColumnStats, Precision } from '../../src/shared/workloads/stats/types'
-import { resetGpu } from '../../src/main/gpu/runtime'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
+import { loadCsv } from '../../src/main/io/csv-loader'
+import { GpuHeadStart } from '../../src/main/workloads/stats/gpu/head-start'
 import { createStatsEngine } from '../../src/main/workloads/stats/stats-engine'
 import { type GpuStatsEngine, createGpuStatsEngine } from '../../src/main/workloads/stats/gpu/gpu-engine'
 import { fixedToNumber, scaledToNumber } from '../../src/main/workloads/stats/gpu/fixed-point'
@@ -167,6 +172,74 @@ describe('the engine', () => {
       expectExactF64(got, values, `shared, ${n} values`)
       const [got32] = await gpuStats(values, 'f32')
       expect(got32.mad).toBe(referenceColumnStats(values, 'f32').mad)
+    }
+  })
+
+  it('computes several columns together (shared submits) exactly as one at a time', async () => {
+    const names = ['negative mean', 'integers with many ties (−128…127)', 'one value', 'a misleading sample above the middle (selection over the whole column)', 'large offset doubles (1e12 + noise)']
+    const f64 = await Promise.all(names.map((n) => engine.prepare(cases[n], 'f64')))
+    const f32 = await engine.prepare(cases['random doubles, even'], 'f32')
+    const empty = await engine.prepare(cases['two values'], 'f64')
+    try {
+      const columns = [...f64, f32, empty]
+      const lengths = [...names.map((n) => cases[n].length), 2049, 0]
+      const together = await engine.computeMany(columns, lengths)
+      names.forEach((n, i) => expectExactF64(together[i], cases[n], `together: ${n}`))
+      expect(together[names.length]).toEqual(await engine.compute(f32, 2049))
+      expect(together[names.length + 1]).toMatchObject({ median: NaN, mad: NaN })
+      await expect(async () => engine.computeMany([f32, f32])).rejects.toThrow(/twice/)
+      await expect(async () => engine.computeMany([f32], [1, 2])).rejects.toMatchObject({ code: 'invalid-argument' })
+    } finally {
+      for (const c of [...f64, f32, empty]) engine.release(c)
+    }
+  })
+
+  it('streams a column while it grows: the same column as one upload, in f64 and f32', async () => {
+    // Shared memory, as the CSV loader's columns are; several segments and a tail.
+    const segment = 4096
+    const streaming = await createGpuStatsEngine({ segmentValues: segment })
+    const n = segment * 3 + 1234
+    const values = new Float64Array(new SharedArrayBuffer(n * 8))
+    values.set(column(n, 25, (r) => Math.round(normal(r) * 1e4) / 16 - 3))
+    for (const precision of ['f64', 'f32'] as const) {
+      const stream = streaming.stream(precision)
+      for (const upTo of [1000, segment - 1, segment, segment * 2 + 7, segment * 3 + 5]) stream.grow(values.subarray(0, upTo))
+      const streamed = await stream.finish(values)
+      const whole = await streaming.prepare(values, precision)
+      expect(streamed.n).toBe(n)
+      const [a, b] = await streaming.computeMany([streamed, whole])
+      expect(a).toEqual(b)
+      if (precision === 'f64') expectExactF64(a, values, 'streamed')
+      else expect(a.mad).toBe(referenceColumnStats(values, 'f32').mad)
+    }
+    // Small columns take the ordinary upload; a cancelled stream frees what it had sent.
+    const c = await streaming.stream('f64').finish(Float64Array.of(3, 1, 2))
+    expect(await streaming.compute(c)).toMatchObject({ median: 2, mad: 1 })
+    const cancelled = streaming.stream('f64')
+    cancelled.grow(values)
+    await cancelled.cancel()
+    await expect(cancelled.finish(values)).rejects.toMatchObject({ code: 'cancelled' })
+    await streaming.dispose()
+  })
+
+  it('uploads a CSV file\'s columns while the loader reads it (the gpu backend\'s head start)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paralab-head-start-'))
+    try {
+      const path = join(dir, 'acc.csv')
+      const r = rng(26)
+      const rows = Array.from({ length: 30000 }, (_, i) => `t${i},${Math.floor(normal(r) * 500) / 8},${(r() * 100).toFixed(3)}`)
+      writeFileSync(path, `datetime,acc_x,acc_y\n${rows.join('\n')}\n`)
+      const start = new GpuHeadStart(2, 'f64', { gpu: getGpu, signal: new AbortController().signal }, { segmentValues: 4096 })
+      let grown = 0
+      const table = await loadCsv(path, { columns: ['acc_x', 'acc_y'], threads: 2, rangeBytes: 20000, placed: (p) => (grown++, start.grow(p)) })
+      expect(grown).toBeGreaterThan(10)
+      const values = [table.columns.acc_x.values, table.columns.acc_y.values]
+      const { engine: e, columns } = await start.ready(values)
+      const got = await e.computeMany(columns)
+      got.forEach((g, i) => expectExactF64(g, values[i], `head start ${i}`))
+      await start.cancel()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

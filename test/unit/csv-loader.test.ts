@@ -162,6 +162,25 @@ describe('loadCsv', () => {
     expect(seen.at(-1)).toEqual({ bytesRead: t.bytes, totalBytes: t.bytes, rows: t.rows })
   })
 
+  it('hands out growing prefixes that already hold their final values', async () => {
+    const text = generated(3000, 4)
+    const seen: number[][][] = []
+    const t = await load(file(text), ['acc_z', 'acc_x'], {
+      threads: 2,
+      rangeBytes: 400,
+      blockBytes: 64,
+      // Copied at once: a prefix must be final when it is handed out, not later.
+      placed: (prefixes) => seen.push(prefixes.map((p) => Array.from(p))),
+    })
+    expect(seen.length).toBeGreaterThan(10)
+    for (const [k, prefix] of seen.entries()) {
+      expect(prefix[0]).toEqual(values(t, 'acc_z').slice(0, prefix[0].length))
+      expect(prefix[1]).toEqual(values(t, 'acc_x').slice(0, prefix[1].length))
+      if (k > 0) expect(prefix[0].length).toBeGreaterThanOrEqual(seen[k - 1][0].length)
+    }
+    expect(seen.at(-1)![0].length).toBe(t.columns.acc_z.values.length)
+  })
+
   it('loads the dataset sample', async () => {
     const path = resolve('../shared/data/accelerometer/ACC_016_head.csv')
     const { readFileSync } = await import('node:fs')

@@ -17,7 +17,10 @@ function result(load: Partial<StatsBenchResult['load']>): StatsBenchResult {
     file: { path: '/tmp/acc.csv', rows: 10, bytes: 430 },
     load: { paralab_ms: 1000, threads: 2, range_MB: 16, ...load },
     compute: { serial: { compute_ms: 100, ratio_vs_serial: 1 } },
-    end_to_end: { backend: 'workers-simd', paralab_ms: 1500, peak_rss_MB: 700 },
+    end_to_end: [
+      { backend: 'workers-simd', paralab_ms: 1500, ratio_vs_first: 1, peak_rss_MB: 700 },
+      { backend: 'gpu', paralab_ms: 1200, ratio_vs_first: 0.8, peak_rss_MB: 650 },
+    ],
     notes: [],
   }
 }
@@ -27,7 +30,8 @@ describe('bench stats output', () => {
     const text = describeBench(result({ polars_ms: 800, polars_version: '0.24.1', polars_peak_rss_MB: 900, ratio_vs_polars: 1.25 }))
     expect(text).toMatch(/^load +paralab 1000 ms \(2 threads, ranges of 16\.0 MiB\)$/m)
     expect(text).toMatch(/^ +Polars +800 ms readCSV \(nodejs-polars 0\.24\.1, fresh process each, peak RSS 900 MB\); paralab\/Polars +\(1\.25×\)$/m)
-    expect(text).toMatch(/^peak RSS +700 MB$/m)
+    expect(text).toMatch(/^ +workers-simd +1500 ms +\(1\.00×\) +peak RSS 700 MB$/m)
+    expect(text).toMatch(/^ +gpu +1200 ms +\(0\.80×\) +peak RSS 650 MB$/m)
   })
 
   it('leaves Polars out when it did not run, and says why in a note', () => {

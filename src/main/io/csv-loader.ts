@@ -43,6 +43,13 @@ export interface LoadCsvOptions {
   columns: string[]
   signal?: AbortSignal
   progress?: (p: CsvProgress) => void
+  /**
+   * Called as the loaded part grows, with each column's values so far (in `columns` order,
+   * repeats dropped): a
+   * prefix that later calls extend and never change, so a consumer (a GPU upload) can start on
+   * it before the load ends. Not called for the values of a load that then fails.
+   */
+  placed?: (prefixes: Float64Array[]) => void
   /** Worker threads; default os.availableParallelism(). */
   threads?: number
   /** Bytes per range handed to a thread (default: planned from the memory budget, 1–16 MiB). */
@@ -126,6 +133,9 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
         })
         rows += r.rows
         lines += r.lines
+        // Every range up to this one is placed and copied: its task, or an earlier one whose
+        // thread placed the ranges after its own, has returned.
+        opts.placed?.(wanted.map((_, s) => new Float64Array(placed.buffers[s], 0, counts[s])))
       }
     })
     // Every task has ended, so every range is settled: all placed, unless a column overflowed.

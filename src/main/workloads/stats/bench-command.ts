@@ -13,7 +13,7 @@ export const benchStatsCommand: Command = {
     `  --backend B,…     backends to time (default: all; gpu when a GPU is available)`,
     '  --repeat R        computations per backend; the median is reported (default 10)',
     '  --load-repeat L   loads (Paralab and Polars in turn) and end-to-end runs; the median is reported (default 3)',
-    '  --e2e-backend B   backend of the end-to-end run (default workers-simd)',
+    '  --e2e-backend B,… backends of the end-to-end runs, taking turns; ratios against the first (default workers-simd)',
     '  --no-duckdb       skip the DuckDB comparisons',
     '  --no-polars       skip the Polars (nodejs-polars readCSV) load comparison',
     '  --json            print the figures as one JSON object on stdout',
@@ -33,7 +33,8 @@ export const benchStatsCommand: Command = {
   },
   async run(values) {
     const backends = (values.backend ?? STATS_BACKENDS.join(',')).split(',') as StatsBackend[]
-    for (const b of [...backends, values['e2e-backend'] ?? 'workers-simd'])
+    const e2eBackends = (values['e2e-backend'] ?? 'workers-simd').split(',') as StatsBackend[]
+    for (const b of [...backends, ...e2eBackends])
       if (!(STATS_BACKENDS as readonly string[]).includes(b)) throw new UsageError(`unknown backend "${b}"`)
     const result = await benchStats({
       rows: intOption(values.rows, 'rows', 1, 2 ** 40) ?? BENCH_ROWS,
@@ -41,7 +42,7 @@ export const benchStatsCommand: Command = {
       backends,
       repeat: intOption(values.repeat, 'repeat', 1, 1000) ?? 10,
       loadRepeat: intOption(values['load-repeat'], 'load-repeat', 1, 100) ?? 3,
-      e2eBackend: (values['e2e-backend'] ?? 'workers-simd') as StatsBackend,
+      e2eBackends,
       duckdb: !values['no-duckdb'],
       polars: !values['no-polars'],
       log: (line) => process.stderr.write(`${line}\n`),
@@ -64,13 +65,15 @@ export function describe(r: StatsBenchResult): string {
       ? [`  Polars    ${ms(r.load.polars_ms)} readCSV (nodejs-polars ${r.load.polars_version}, fresh process each, peak RSS ${r.load.polars_peak_rss_MB?.toFixed(0) ?? 'n/a'} MB); paralab/Polars${ratio(r.load.ratio_vs_polars)}`]
       : []),
     ...(r.load.duckdb_ms !== undefined ? [`  DuckDB    ${ms(r.load.duckdb_ms)} CREATE TABLE … read_csv; paralab/DuckDB${ratio(r.load.ratio_vs_duckdb)}`] : []),
-    'compute   (3 columns, f64, median)',
-    ...Object.entries(r.compute).map(([b, c]) => `  ${b.padEnd(13)} ${ms(c.compute_ms)}${c.upload_ms !== undefined ? `  upload ${ms(c.upload_ms)}` : ''}${ratio(c.ratio_vs_serial)}`),
+    'compute   (3 columns together, f64, median; ratio to serial)',
+    ...Object.entries(r.compute).map(
+      ([b, c]) =>
+        `  ${b.padEnd(13)} ${ms(c.compute_ms)}${ratio(c.ratio_vs_serial)}${c.separately_ms !== undefined ? `  one column at a time ${ms(c.separately_ms)}` : ''}${c.upload_ms !== undefined ? `  upload ${ms(c.upload_ms)}` : ''}`,
+    ),
   ]
-  if (r.end_to_end)
-    lines.push(
-      `end to end paralab stats --backend ${r.end_to_end.backend}: ${ms(r.end_to_end.paralab_ms)}, DuckDB load + SQL ${ms(r.end_to_end.duckdb_ms)}${ratio(r.end_to_end.ratio_vs_duckdb)}`,
-      `peak RSS  ${r.end_to_end.peak_rss_MB?.toFixed(0) ?? 'n/a'} MB`,
-    )
+  const e2e = r.end_to_end ?? []
+  if (e2e.length > 0) lines.push(`end to end (paralab stats; ratio to ${e2e[0].backend})`)
+  for (const e of e2e) lines.push(`  ${e.backend.padEnd(13)} ${ms(e.paralab_ms)}${ratio(e.ratio_vs_first)}  peak RSS ${e.peak_rss_MB?.toFixed(0) ?? 'n/a'} MB`)
+  if (r.duckdb_end_to_end) lines.push(`  DuckDB load + SQL ${ms(r.duckdb_end_to_end.duckdb_ms)}; ${e2e[0].backend}/DuckDB${ratio(r.duckdb_end_to_end.ratio_vs_duckdb)}`)
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
 }

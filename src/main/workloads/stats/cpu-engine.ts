@@ -45,9 +45,12 @@ export interface CpuStatsEngine {
   readonly backend: CpuStatsBackend
   /** Threads the computation runs on. */
   readonly threads: number
+  readonly columnsTogether: boolean
   prepare(values: Float64Array, precision: Precision): PreparedColumn
   /** Statistics of the column's first `length` values (default all). */
   compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
+  /** Statistics of several columns, one after another (each uses every thread). */
+  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
   /** Frees the column's copy, if the engine made one. */
   release(column: PreparedColumn): void
   dispose(): Promise<void>
@@ -107,6 +110,7 @@ export async function createCpuStatsEngine(backend: CpuStatsBackend, options: Cp
 }
 
 class Engine implements CpuStatsEngine {
+  readonly columnsTogether = false
   private disposed = false
   private queue: Promise<unknown> = Promise.resolve()
   private readonly onAbort = () => void this.pool?.terminate()
@@ -133,6 +137,13 @@ class Engine implements CpuStatsEngine {
     const run = this.queue.then(() => this.computeNow(column, length))
     this.queue = run.catch(() => undefined)
     return run
+  }
+
+  async computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]> {
+    if (lengths && lengths.length !== columns.length) throw new ApiError('invalid-argument', `${lengths.length} lengths for ${columns.length} columns`)
+    const out: BackendColumnStats[] = []
+    for (const [i, column] of columns.entries()) out.push(await this.compute(column, lengths?.[i]))
+    return out
   }
 
   private async computeNow(column: PreparedColumn, length: number): Promise<BackendColumnStats> {

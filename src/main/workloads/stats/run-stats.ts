@@ -25,6 +25,8 @@ import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../e
 import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
+import type { PreparedColumn } from './cpu-engine'
+import { GpuHeadStart } from './gpu/head-start'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
 const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
@@ -90,8 +92,27 @@ async function statsForFile(
   ctx: JobContext,
   report: Report,
 ): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
-  const { signal } = ctx
   const columns = await chooseColumns(shown, path, params.columns)
+  // The gpu backend's device, kernels and upload start with the load, overlapping it.
+  const headStart = params.backends.includes('gpu') ? new GpuHeadStart(columns.length, params.precision, ctx) : undefined
+  try {
+    return await statsForTable(shown, path, label, columns, params, ctx, report, headStart)
+  } finally {
+    await headStart?.cancel()
+  }
+}
+
+async function statsForTable(
+  shown: string,
+  path: string,
+  label: string,
+  columns: string[],
+  params: StatsParams,
+  ctx: JobContext,
+  report: Report,
+  headStart: GpuHeadStart | undefined,
+): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
+  const { signal } = ctx
   const t0 = performance.now()
   const table = await loadCsv(path, {
     columns,
@@ -100,6 +121,7 @@ async function statsForFile(
       const s = (performance.now() - t0) / 1000
       report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
     },
+    placed: headStart && ((prefixes) => headStart.grow(prefixes)),
   })
 
   // Every backend is exact in f64, so an f64 run is itself the reference; f32 runs need one.
@@ -120,8 +142,16 @@ async function statsForFile(
   for (const backend of params.backends) {
     let run: BackendOutcome
     try {
-      run = await runBackend(backend, params.precision, table, columns, params.batches, params.repeat, ctx, (r) =>
-        step(`${backend} ${params.precision} · ${label} · repeat ${r} of ${params.repeat}`),
+      run = await runBackend(
+        backend,
+        params.precision,
+        table,
+        columns,
+        params.batches,
+        params.repeat,
+        ctx,
+        (r) => step(`${backend} ${params.precision} · ${label} · repeat ${r} of ${params.repeat}`),
+        backend === 'gpu' ? headStart : undefined,
       )
     } catch (e) {
       // Cancelled: the backends that finished are kept, and the result is marked partial.
@@ -146,7 +176,7 @@ async function statsForFile(
 
 /** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */
 async function chooseColumns(shown: string, path: string, requested?: string[]): Promise<string[]> {
-  if (requested?.length) return requested
+  if (requested?.length) return [...new Set(requested)]
   const header = await readCsvHeader(path)
   const present = DEFAULT_STATS_COLUMNS.filter((c) => header.includes(c))
   if (present.length === 0)
@@ -161,7 +191,7 @@ export function prefixes(n: number, k: number): number[] {
 
 interface BackendOutcome {
   full: Record<string, BackendColumnStats>
-  /** Compute time per prefix: the sum over columns of each column's median time. */
+  /** Compute time per prefix: the sum over column groups (all columns, or one) of each group's median time. */
   times: number[]
   perBatch: BatchPoint['backends'][string][]
   /** Milliseconds of each repeat on the whole columns, summed over the columns. */
@@ -170,8 +200,9 @@ interface BackendOutcome {
 }
 
 /**
- * Runs one backend over every prefix, `repeat` times each. Columns are prepared one at a time, so
- * a backend that copies data (to wasm or GPU memory) holds one column's copy at once.
+ * Runs one backend over every prefix, `repeat` times each. The GPU computes every column
+ * together; CPU engines are given one column at a time, so that one that copies data (to shared
+ * or wasm memory) holds one column's copy at once.
  */
 async function runBackend(
   backend: StatsBackend,
@@ -181,40 +212,47 @@ async function runBackend(
   batches: number,
   repeat: number,
   ctx: JobContext,
-  /** Called after each run with its repeat number, from 1. */
+  /** Called after each run of each column with its repeat number, from 1. */
   step: (repeat: number) => void,
+  /** The gpu backend's engine and columns, begun with the load. */
+  headStart?: GpuHeadStart,
 ): Promise<BackendOutcome> {
   const { signal } = ctx
-  const engine: StatsEngine = await createStatsEngine(backend, { signal, gpu: ctx.gpu })
+  const t0 = performance.now()
+  const started = await headStart?.ready(columns.map((c) => table.columns[c].values))
+  let prepareMs = performance.now() - t0
+  const engine: StatsEngine = started?.engine ?? (await createStatsEngine(backend, { signal, gpu: ctx.gpu }))
   const fullSamples = new Array<number>(repeat).fill(0)
   const times = new Array<number>(batches).fill(0)
   const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))
   const full: Record<string, BackendColumnStats> = {}
-  let prepareMs = 0
   try {
-    for (const c of columns) {
-      const t0 = performance.now()
-      const column = await engine.prepare(table.columns[c].values, precision)
-      prepareMs += performance.now() - t0
+    for (const group of engine.columnsTogether ? [columns] : columns.map((c) => [c])) {
+      const prepared: PreparedColumn[] = []
       try {
+        const t = performance.now()
+        for (const c of group) prepared.push(started?.columns[columns.indexOf(c)] ?? (await engine.prepare(table.columns[c].values, precision)))
+        prepareMs += performance.now() - t
         for (let k = 1; k <= batches; k++) {
-          const length = Math.max(Math.min(column.n, 1), Math.round((column.n * k) / batches))
+          const lengths = prepared.map((p) => Math.max(Math.min(p.n, 1), Math.round((p.n * k) / batches)))
           const samples: number[] = []
-          let stats!: BackendColumnStats
+          let stats!: BackendColumnStats[]
           for (let r = 0; r < repeat; r++) {
             throwIfAborted(signal)
             const t = performance.now()
-            stats = await engine.compute(column, length)
+            stats = await engine.computeMany(prepared, lengths)
             samples.push(performance.now() - t)
             if (k === batches) fullSamples[r] += samples[r]
-            step(r + 1)
+            for (let i = 0; i < group.length; i++) step(r + 1)
           }
           times[k - 1] += median(samples)
-          perBatch[k - 1].columns[c] = { cv: stats.cv, mad: stats.mad, median: stats.median }
-          if (k === batches) full[c] = stats
+          group.forEach((c, i) => {
+            perBatch[k - 1].columns[c] = { cv: stats[i].cv, mad: stats[i].mad, median: stats[i].median }
+            if (k === batches) full[c] = stats[i]
+          })
         }
       } finally {
-        engine.release(column)
+        for (const p of prepared) engine.release(p)
       }
     }
     times.forEach((ms, k) => (perBatch[k].compute_ms = ms))

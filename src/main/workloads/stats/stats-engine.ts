@@ -5,10 +5,21 @@ import { createGpuStatsEngine } from './gpu/gpu-engine'
 import type { Gpu } from '../../gpu/runtime'
 
 export interface StatsEngine {
+  /**
+   * Whether a job should prepare every column before computing them together (the GPU: columns
+   * fit in its memory, and computing them together saves round trips). CPU engines that copy a
+   * column (to shared or wasm memory) are given one at a time, to hold one copy.
+   */
+  readonly columnsTogether: boolean
   /** Makes a column ready (copies it to shared, wasm or GPU memory where the backend needs it). */
   prepare(values: Float64Array, precision: Precision): PreparedColumn | Promise<PreparedColumn>
   /** Statistics of the column's first `length` values (default all). */
   compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
+  /**
+   * Statistics of several columns (each one's first `lengths[i]` values, default all). The GPU
+   * computes them together, sharing its submits and round trips; CPU engines one by one.
+   */
+  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
   release(column: PreparedColumn): void
   dispose(): Promise<void>
 }

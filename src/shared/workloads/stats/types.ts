@@ -43,7 +43,7 @@ export interface BackendRun {
   precision: Precision
   /** Median computation time over the repeats, data already loaded (and on the GPU for `gpu`). */
   compute_ms: number
-  /** For `gpu`: host→device upload time, reported apart from compute. */
+  /** For `gpu`: host→device upload time, reported apart from compute: what remained after the load (the rest overlaps reading the file). */
   upload_ms?: number
   columns: Record<string, BackendColumnStats & { deviation?: Deviation }>
 }

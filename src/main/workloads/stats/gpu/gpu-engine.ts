@@ -3,8 +3,11 @@
 //   const engine = await createGpuStatsEngine({ signal })
 //   const column = await engine.prepare(values, 'f64')   // uploads the column (raw doubles)
 //   const stats = await engine.compute(column, rows)      // data stays on the GPU
+//   const all = await engine.computeMany([a, b, c])       // several columns, sharing submits
 //
-// A compute is two submits, each ending in one small read of the selection state:
+// A compute is two submits, each ending in one small read of the selection state (columns
+// computed together share them: each submit holds every column's dispatches, so the round
+// trips between host and GPU, which dominate at these sizes, are paid once):
 //   1. sample → scan (Σx, bracket counts, candidates) → combine → bracket → 3 × (refine, pick):
 //      Σx and the keys of the two middle values (a column that needs more levels gets a
 //      second submit of 3);
@@ -20,6 +23,7 @@ import { midpoint } from '../counting'
 import { type Key, keyToValue } from '../keys'
 import type { PreparedColumn } from '../cpu-engine'
 import { type DeviationBracket, deviationBracket } from './deviation-bracket'
+import { type ColumnStream, SEGMENT_VALUES, StreamedColumn } from './column-stream'
 import { fixedToNumber } from './fixed-point'
 import { type Entry, BINDINGS, statsKernel, warmStatsKernels } from './kernels'
 import {
@@ -44,6 +48,8 @@ export interface GpuStatsEngineOptions {
   gpu?: Gpu
   /** Keys per workgroup of a selection level (tuning; defaults suit SwiftShader and an H100). */
   levelKeys?: number
+  /** Values per segment of a streamed column (default SEGMENT_VALUES; tests use small ones). */
+  segmentValues?: number
 }
 
 /** How one selection went, for benchmarks and tests. */
@@ -56,16 +62,23 @@ export interface SelectionTrace {
   ms: number
 }
 
+export type { ColumnStream }
+
 // A StatsEngine (stats-engine.ts), declared in full as the CPU engine is: stats-engine.ts imports
 // this file, and importing its interface back would make a cycle.
 export interface GpuStatsEngine {
   readonly gpu: Gpu
+  readonly columnsTogether: boolean
   prepare(values: Float64Array, precision: Precision): Promise<PreparedColumn>
+  /** A column to upload while it is still being read (see ColumnStream). */
+  stream(precision: Precision): ColumnStream
   /** Statistics of the column's first `length` values (default all). */
   compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
+  /** Statistics of several columns (of each one's first `lengths[i]` values, default all), computed together. */
+  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
   release(column: PreparedColumn): void
   dispose(): Promise<void>
-  /** The last compute's selections: of the median, then of the MAD. */
+  /** The last compute's selections (of its last column when several): of the median, then of the MAD. */
   readonly lastTrace: { median: SelectionTrace; mad: SelectionTrace } | null
 }
 
@@ -73,9 +86,10 @@ const BYTES_PER_VALUE: Record<Precision, number> = { f64: 8, f32: 4 }
 
 class GpuColumn implements PreparedColumn {
   released = false
-  /** Per pass (deviation or not): each entry's kernel and bind group over `boundTo`'s buffers. */
+  /** Per pass (deviation or not): each entry's kernel and bind group over the column's buffers. */
   readonly bound = new Map<boolean, Map<Entry, { kernel: Kernel; group: GPUBindGroup }>>()
-  boundTo: Scratch | null = null
+  /** The column's own working buffers (made at its first compute), so that columns can be computed together. */
+  scratch: Scratch | null = null
   constructor(
     readonly owner: Engine,
     readonly buffer: GPUBuffer,
@@ -87,10 +101,10 @@ class GpuColumn implements PreparedColumn {
 export async function createGpuStatsEngine(opts: GpuStatsEngineOptions = {}): Promise<GpuStatsEngine> {
   throwIfAborted(opts.signal)
   const gpu = opts.gpu ?? (await getGpu())
-  return new Engine(gpu, opts.signal, opts.levelKeys)
+  return new Engine(gpu, opts.signal, opts.levelKeys, opts.segmentValues)
 }
 
-/** Buffers every compute uses, grown to the largest column seen. */
+/** Buffers a column's computes use. */
 interface Scratch {
   params: GPUBuffer
   state: GPUBuffer
@@ -102,8 +116,10 @@ interface Scratch {
   slots: GPUBuffer
   /** The values pass's sorted sample, for the deviation pass. */
   sample: GPUBuffer
-  readback: GPUBuffer
 }
+
+/** Bytes of one column's state and sample in the shared readback buffer. */
+const READBACK_STRIDE = STATE.words * 4 + SAMPLE * 8
 
 function repeat<T>(items: readonly T[], times: number): T[] {
   return Array.from({ length: times }, () => items).flat()
@@ -131,9 +147,18 @@ interface PassResult {
   trace: SelectionTrace
 }
 
+/** One column of a joint compute: its prefix length and, between passes, what the first pass found. */
+interface Job {
+  c: GpuColumn
+  n: number
+  spec: PassSpec
+}
+
 class Engine implements GpuStatsEngine {
+  readonly columnsTogether = true
   lastTrace: GpuStatsEngine['lastTrace'] = null
-  private scratch: Scratch | null = null
+  /** Every column's state (and the values pass's sample) is copied here to be read in one map. */
+  private readback: GPUBuffer | null = null
   private readonly columns = new Set<GpuColumn>()
   private queue: Promise<unknown> = Promise.resolve()
   private disposed = false
@@ -147,6 +172,7 @@ class Engine implements GpuStatsEngine {
     readonly gpu: Gpu,
     private readonly signal: AbortSignal | undefined,
     levelKeys?: number,
+    private readonly segmentValues = SEGMENT_VALUES,
   ) {
     this.levelKeys = levelKeys ?? (gpu.isSoftware ? 65536 : 8192)
     if (!Number.isInteger(this.levelKeys) || this.levelKeys < 1) throw new ApiError('invalid-argument', `levelKeys must be a positive integer, got ${levelKeys}`)
@@ -157,13 +183,7 @@ class Engine implements GpuStatsEngine {
     throwIfAborted(this.signal)
     if (precision !== 'f64' && precision !== 'f32') throw new ApiError('invalid-argument', `precision must be f64 or f32, got ${precision}`)
     const n = values.length
-    const bytes = n * BYTES_PER_VALUE[precision]
-    const limit = this.gpu.limits.maxStorageBufferBindingSize
-    if (bytes > limit)
-      throw new ApiError(
-        'invalid-argument',
-        `a column of ${n} ${precision} values (${bytes} bytes) exceeds the GPU's storage binding limit of ${limit} bytes`,
-      )
+    this.checkBinding(n, precision)
     const data = precision === 'f64' ? values : Float32Array.from(values)
     // Compiling (the first time) overlaps the upload rather than the first compute; a failure
     // shows again, with its message, when compute needs the pipeline.
@@ -176,13 +196,37 @@ class Engine implements GpuStatsEngine {
     return column
   }
 
-  async compute(column: PreparedColumn, length = column.n): Promise<BackendColumnStats> {
+  stream(precision: Precision): ColumnStream {
     this.assertLive()
-    const c = this.own(column)
-    if (!Number.isInteger(length) || length < 0 || length > c.n)
-      throw new ApiError('invalid-argument', `length ${length} is outside 0…${c.n} (the prepared column's values)`)
-    // Computes share the scratch buffers: one at a time.
-    const run = this.queue.then(() => this.computeNow(c, length))
+    if (precision !== 'f64' && precision !== 'f32') throw new ApiError('invalid-argument', `precision must be f64 or f32, got ${precision}`)
+    warmStatsKernels(this.gpu, precision).catch(() => {})
+    return new StreamedColumn(this.gpu, BYTES_PER_VALUE[precision], this.segmentValues, this.signal, {
+      whole: (values) => this.prepare(values, precision),
+      gathered: (buffer, n) => {
+        const column = new GpuColumn(this, buffer, n, precision)
+        this.columns.add(column)
+        return column
+      },
+      check: (n) => this.checkBinding(n, precision),
+    })
+  }
+
+  async compute(column: PreparedColumn, length = column.n): Promise<BackendColumnStats> {
+    return (await this.computeMany([column], [length]))[0]
+  }
+
+  async computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]> {
+    this.assertLive()
+    if (lengths && lengths.length !== columns.length) throw new ApiError('invalid-argument', `${lengths.length} lengths for ${columns.length} columns`)
+    const jobs = columns.map((column, i) => {
+      const c = this.own(column)
+      const n = lengths?.[i] ?? c.n
+      if (!Number.isInteger(n) || n < 0 || n > c.n) throw new ApiError('invalid-argument', `length ${n} is outside 0…${c.n} (the prepared column's values)`)
+      if (columns.indexOf(column) !== i) throw new ApiError('invalid-argument', 'a column appears twice in one compute')
+      return { c, n }
+    })
+    // Computes share the readback buffer: one at a time.
+    const run = this.queue.then(() => this.computeNow(jobs))
     this.queue = run.catch(() => {})
     return run
   }
@@ -191,38 +235,47 @@ class Engine implements GpuStatsEngine {
     const c = this.own(column)
     c.released = true
     this.columns.delete(c)
-    c.buffer.destroy()
+    destroyColumn(c)
   }
 
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
     await this.queue
-    for (const c of this.columns) c.buffer.destroy()
+    for (const c of this.columns) destroyColumn(c)
     this.columns.clear()
-    if (this.scratch) for (const b of Object.values(this.scratch)) if (typeof b === 'object') b.destroy()
-    this.scratch = null
+    this.readback?.destroy()
+    this.readback = null
   }
 
-  private async computeNow(c: GpuColumn, n: number): Promise<BackendColumnStats> {
+  private async computeNow(columns: { c: GpuColumn; n: number }[]): Promise<BackendColumnStats[]> {
     throwIfAborted(this.signal)
-    if (n === 0) return { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
-    const precision = c.precision
-    const round = precision === 'f64' ? (x: number) => x : Math.fround
-    const s = this.ensureScratch(c.n)
-
-    const first = await this.pass(s, c, n, { deviation: false, mean: 0, center: 0 })
-    const mean = round(this.sumValue(first, precision) / n)
-    const median = midpoint(keyToValue(first.keys[0], precision), keyToValue(first.keys[1], precision), precision)
-    const bracket = deviationBracket(first.sample!, Math.min(n, SAMPLE), n, median, precision)
-
+    const empty: BackendColumnStats = { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
+    const jobs: Job[] = columns.filter((j) => j.n > 0).map((j) => ({ ...j, spec: { deviation: false, mean: 0, center: 0 } }))
+    const firsts = await this.passes(jobs)
+    const found = jobs.map((job, i) => {
+      const { c, n } = job
+      const round = c.precision === 'f64' ? (x: number) => x : Math.fround
+      const first = firsts[i]
+      const mean = round(this.sumValue(first, c.precision) / n)
+      const median = midpoint(keyToValue(first.keys[0], c.precision), keyToValue(first.keys[1], c.precision), c.precision)
+      const bracket = deviationBracket(first.sample!, Math.min(n, SAMPLE), n, median, c.precision)
+      job.spec = { deviation: true, mean, center: median, bracket }
+      return { mean, median, round, trace: first.trace }
+    })
     throwIfAborted(this.signal)
-    const second = await this.pass(s, c, n, { deviation: true, mean, center: median, bracket })
-    const squares = this.sumValue(second, precision)
-    const mad = midpoint(keyToValue(second.keys[0], precision), keyToValue(second.keys[1], precision), precision)
-    const std = round(Math.sqrt(round(squares / n)))
-    this.lastTrace = { median: first.trace, mad: second.trace }
-    return { mean, std, cv: round(std / mean), median, mad }
+    const seconds = await this.passes(jobs)
+    const stats = jobs.map((job, i) => {
+      const { c, n } = job
+      const { mean, median, round } = found[i]
+      const second = seconds[i]
+      const squares = this.sumValue(second, c.precision)
+      const mad = midpoint(keyToValue(second.keys[0], c.precision), keyToValue(second.keys[1], c.precision), c.precision)
+      const std = round(Math.sqrt(round(squares / n)))
+      this.lastTrace = { median: found[i].trace, mad: second.trace }
+      return { mean, std, cv: round(std / mean), median, mad }
+    })
+    return columns.map((j) => (j.n > 0 ? stats[jobs.findIndex((job) => job.c === j.c)] : { ...empty }))
   }
 
   private sumValue(r: PassResult, precision: Precision): number {
@@ -231,34 +284,58 @@ class Engine implements GpuStatsEngine {
     return Math.fround(f[0] + f[1])
   }
 
-  /** One pass: the sums and the selection of the middle keys, of x or of the deviations. */
-  private async pass(s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<PassResult> {
-    const steps = await this.steps(s, c, n, spec)
-    const deviation = spec.deviation
-    const label = `stats ${deviation ? 'deviations' : 'values'} (${n} ${c.precision})`
-    let ms = 0
-    const submit = async (work: Dispatch[], first: boolean) => {
+  /**
+   * One pass of every job, in shared submits: the sums and the selection of the middle keys, of
+   * x or of the deviations. Each submit ends by copying each column's state to the readback.
+   */
+  private async passes(jobs: Job[]): Promise<PassResult[]> {
+    if (jobs.length === 0) return []
+    const deviation = jobs[0].spec.deviation
+    const steps = await Promise.all(jobs.map((j) => this.steps(j.c, j.n, j.spec)))
+    const readback = this.ensureReadback(jobs.length)
+    const label = `stats ${deviation ? 'deviations' : 'values'} (${jobs.map((j) => `${j.n} ${j.c.precision}`).join(', ')})`
+    const ms = jobs.map(() => 0)
+    const words: Uint32Array[] = []
+    /** Runs `work(i)` for the jobs `which` in one submit and reads their states back. */
+    const submit = async (which: number[], first: boolean) => {
+      const stateBytes = which.length * READBACK_STRIDE
       const read = await this.gpu.runAndRead(
         label,
         (encoder) => {
-          if (first) encoder.clearBuffer(s.hist)
-          this.gpu.encodeDispatches(encoder, work)
-          encoder.copyBufferToBuffer(s.state, 0, s.readback, 0, STATE.words * 4)
-          // The values pass's sorted sample brackets the deviations.
-          if (!deviation) encoder.copyBufferToBuffer(s.sample, 0, s.readback, STATE.words * 4, SAMPLE * 8)
+          which.forEach((i, slot) => {
+            const s = jobs[i].c.scratch!
+            if (first) encoder.clearBuffer(s.hist)
+            this.gpu.encodeDispatches(encoder, first ? [...steps[i].head, ...repeat(steps[i].level, FIRST_LEVELS)] : repeat(steps[i].level, LEVELS - FIRST_LEVELS))
+            encoder.copyBufferToBuffer(s.state, 0, readback, slot * READBACK_STRIDE, STATE.words * 4)
+            // The values pass's sorted sample brackets the deviations.
+            if (!deviation) encoder.copyBufferToBuffer(s.sample, 0, readback, slot * READBACK_STRIDE + STATE.words * 4, SAMPLE * 8)
+          })
         },
-        s.readback,
-        { bytes: (deviation ? STATE.words : STATE.words + 2 * SAMPLE) * 4, signal: this.signal },
+        readback,
+        { bytes: stateBytes, signal: this.signal },
       )
-      ms += read.ms
-      return read.words
+      which.forEach((i, slot) => {
+        ms[i] += read.ms
+        words[i] = read.words.subarray((slot * READBACK_STRIDE) / 4, ((slot + 1) * READBACK_STRIDE) / 4)
+      })
     }
-    // Most columns need two or three levels: the rest go in a second submit only when needed,
-    // since idle levels still cost a dispatch each.
-    let words = await submit([...steps.head, ...repeat(steps.level, FIRST_LEVELS)], true)
-    if (!targetsDone(words)) words = await submit(repeat(steps.level, LEVELS - FIRST_LEVELS), false)
+    // Most columns need two or three levels: the rest go in a second submit only for the columns
+    // that need them, since idle levels still cost a dispatch each.
+    await submit(
+      jobs.map((_, i) => i),
+      true,
+    )
+    const unfinished = jobs.map((_, i) => i).filter((i) => !targetsDone(words[i]))
+    if (unfinished.length > 0) await submit(unfinished, false)
+    return jobs.map((job, i) => this.passResult(job, words[i], ms[i]))
+  }
+
+  /** A pass's outcome for one column, from its state words (and sample, in the values pass). */
+  private passResult(job: Job, words: Uint32Array, ms: number): PassResult {
+    const { c, n, spec } = job
+    const label = `stats ${spec.deviation ? 'deviations' : 'values'} (${n} ${c.precision})`
     const nonfinite = words[STATE.nonfinite]
-    if (!deviation && nonfinite > 0)
+    if (!spec.deviation && nonfinite > 0)
       throw new ApiError('invalid-input', `the column holds ${nonfinite} non-finite values (NaN or ±Infinity) among its first ${n}`)
     if (words[STATE.error] !== 0)
       throw new ApiError('internal', `${label}: selection of target ${words[STATE.error] - 1} found fewer keys than its rank`)
@@ -268,7 +345,7 @@ class Engine implements GpuStatsEngine {
       return { lo: words[t + 6], hi: words[t + 7] }
     }) as [Key, Key]
     return {
-      sample: deviation ? undefined : words.subarray(STATE.words),
+      sample: spec.deviation ? undefined : words.slice(STATE.words, STATE.words + 2 * SAMPLE),
       sumWords: words.slice(STATE.sum, STATE.sum + 4),
       sumUnit: words[STATE.sumUnit] | 0,
       keys,
@@ -276,9 +353,10 @@ class Engine implements GpuStatsEngine {
     }
   }
 
-  /** The dispatches of one pass, its parameters written. */
-  private async steps(s: Scratch, c: GpuColumn, n: number, spec: PassSpec): Promise<{ head: Dispatch[]; level: Dispatch[] }> {
+  /** The dispatches of one column's pass, its parameters written. */
+  private async steps(c: GpuColumn, n: number, spec: PassSpec): Promise<{ head: Dispatch[]; level: Dispatch[] }> {
     const { deviation, mean, center, bracket } = spec
+    const s = this.ensureScratch(c)
     const scanGroups = Math.min(Math.ceil(n / SCAN_TILE), MAX_SCAN_GROUPS)
     // Sized for the candidates of a typical bracket (~10 % of the keys). Indirect dispatches sized
     // on the GPU would fit better, but cost about a millisecond each on an H100 (Dawn, Vulkan).
@@ -317,11 +395,9 @@ class Engine implements GpuStatsEngine {
     }
     const head: Entry[] = [deviation ? 'start' : 'sample', 'scan', 'combine', 'bracket']
     const level: Entry[] = ['refine', 'pick']
-    // Kernels and bind groups stay valid while the column and the scratch buffers do.
+    // Kernels and bind groups stay valid while the column (and so its scratch buffers) does.
     let bound = c.bound.get(deviation)
-    if (!bound || c.boundTo !== s) {
-      if (c.boundTo !== s) c.bound.clear()
-      c.boundTo = s
+    if (!bound) {
       bound = new Map()
       for (const e of [...head, ...level]) {
         const kernel = await statsKernel(this.gpu, c.precision, e, deviation)
@@ -337,17 +413,15 @@ class Engine implements GpuStatsEngine {
     return { head: head.map(step), level: level.map(step) }
   }
 
-  private ensureScratch(n: number): Scratch {
+  private ensureScratch(c: GpuColumn): Scratch {
+    if (c.scratch) return c.scratch
     // Candidates: the bracket holds ~9 % of the keys; room for half keeps heavy ties compacted too.
-    const capacity = Math.max(4096, Math.ceil(n / 2))
-    const s = this.scratch
-    if (s && s.capacity >= capacity) return s
-    if (s) for (const b of Object.values(s)) if (typeof b === 'object') b.destroy()
+    const capacity = Math.max(4096, Math.ceil(c.n / 2))
     const g = this.gpu
     const storage = GPUBufferUsage.STORAGE
     const limit = g.limits.maxStorageBufferBindingSize
     const cap = Math.min(capacity, Math.floor(limit / 8))
-    this.scratch = {
+    c.scratch = {
       params: g.buffer(PARAMS_WORDS * 4, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, 'stats params'),
       state: g.buffer(STATE.words * 4, storage | GPUBufferUsage.COPY_SRC, 'stats state'),
       partials: g.buffer(MAX_SCAN_GROUPS * PARTIAL_BYTES, storage, 'stats partial sums'),
@@ -356,9 +430,25 @@ class Engine implements GpuStatsEngine {
       hist: g.buffer(2 * BINS * 4, storage | GPUBufferUsage.COPY_DST, 'stats histograms'),
       slots: g.buffer(MAX_REFINE_GROUPS * SLOT_BYTES, storage, 'stats key bounds'),
       sample: g.buffer(SAMPLE * 8, storage | GPUBufferUsage.COPY_SRC, 'stats sorted sample'),
-      readback: g.buffer(STATE.words * 4 + SAMPLE * 8, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'stats state readback'),
     }
-    return this.scratch
+    return c.scratch
+  }
+
+  /** The readback buffer, room for `columns` states and samples. */
+  private ensureReadback(columns: number): GPUBuffer {
+    const bytes = columns * READBACK_STRIDE
+    if (this.readback && this.readback.size >= bytes) return this.readback
+    this.readback?.destroy()
+    this.readback = this.gpu.buffer(bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'stats state readback')
+    return this.readback
+  }
+
+  /** A column of `n` values must fit one storage binding. */
+  private checkBinding(n: number, precision: Precision): void {
+    const bytes = n * BYTES_PER_VALUE[precision]
+    const limit = this.gpu.limits.maxStorageBufferBindingSize
+    if (bytes > limit)
+      throw new ApiError('invalid-argument', `a column of ${n} ${precision} values (${bytes} bytes) exceeds the GPU's storage binding limit of ${limit} bytes`)
   }
 
   private own(column: PreparedColumn): GpuColumn {
@@ -370,4 +460,11 @@ class Engine implements GpuStatsEngine {
   private assertLive(): void {
     if (this.disposed) throw new ApiError('internal', 'the gpu statistics engine was disposed')
   }
+}
+
+function destroyColumn(c: GpuColumn): void {
+  c.buffer.destroy()
+  if (c.scratch) for (const b of Object.values(c.scratch)) if (typeof b === 'object') b.destroy()
+  c.scratch = null
+  c.bound.clear()
 }

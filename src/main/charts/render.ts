@@ -53,6 +53,11 @@ function loadRuntime(): Promise<{ canvas: CanvasModule; chartjs: ChartModule }> 
   return runtime
 }
 
+/** @napi-rs/canvas with the charts' fonts found, for images a workload draws itself (e.g. an animation's frames). */
+export async function loadCanvas(): Promise<CanvasModule> {
+  return (await loadRuntime()).canvas
+}
+
 const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts', '/usr/local/share/fonts', '/Library/Fonts', '/System/Library/Fonts', 'C:\\Windows\\Fonts']
 
 /** Skia finds system fonts by itself on most machines; where it found none of ours, look in the usual places. */

@@ -19,6 +19,7 @@ import {
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
+import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
 import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
@@ -164,6 +165,9 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
   const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
   let massStart = 0
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
+  const maps = thicknessMaps(kept, input.rows, input.cols)
+  // The relief the debris runs over: the DEM with the source carved out, as the simulation sees it.
+  const hillshade = maps[0] && hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0])
   const results: LandslideResult = {
     grid: {
       rows: input.rows,
@@ -179,7 +183,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
     reference: { backend: referenceBackend, md5: reference.md5, mass_start: massStart, mass_end: series.mass.at(-1) ?? massStart },
     runs,
     series,
-    maps: thicknessMaps(kept, input.rows, input.cols),
+    maps,
+    ...(hillshade && { hillshade }),
     skipped,
   }
   return { results, timings, ...(partial && { partial }) }

@@ -89,6 +89,21 @@ export interface ThicknessMap {
   values: (number | null)[]
 }
 
+/**
+ * The DEM's hillshade (Horn's method) over the maps' window at their resolution: 0 (in shadow) …
+ * 255 (facing the sun) per map cell; null where the cell holds only NODATA walls or lies beyond the grid.
+ */
+export interface LandslideHillshade {
+  row0: number
+  col0: number
+  size: number
+  block: number
+  /** The sun: compass degrees it shines from, and degrees above the horizon. */
+  azimuth: number
+  altitude: number
+  values: (number | null)[]
+}
+
 export interface LandslideResult {
   grid: LandslideGrid
   steps: number
@@ -99,6 +114,8 @@ export interface LandslideResult {
   series: LandslideSeries
   /** The thickness at the sampled steps, reduced (the last one is the final state). */
   maps: ThicknessMap[]
+  /** The relief under the maps (absent in runs recorded before it was computed). */
+  hillshade?: LandslideHillshade
   /** Backends not run, and why (the GPU when no adapter exists and others were asked for). */
   skipped: { backend: string; reason: string }[]
 }

@@ -1,0 +1,229 @@
+// One frame of the landslide's animation: the debris thickness of a recorded map in colour over the
+// DEM's hillshade in grey, NODATA walls in their own colour, with a title, the colour scale in
+// metres and a legend. The dashboard's player, its PNG, SVG and GIF exports and `--out` all draw
+// it here, so they show the same picture.
+import { formatNumber } from '../../charts/format'
+import { AXIS_COLOR, BACKGROUND_COLOR, MUTED_TEXT_COLOR, TEXT_COLOR } from '../../charts/theme'
+import { type Painter, SvgPainter } from './painters'
+import { P_EPSILON, type LandslideResult, type ThicknessMap } from './types'
+
+/** Thin debris light, thick dark (ColorBrewer YlOrRd): distinct from the grey relief, and ordered by lightness in greyscale too. */
+const STOPS: readonly [number, readonly [number, number, number]][] = [
+  [0, [255, 237, 160]],
+  [0.25, [254, 178, 76]],
+  [0.5, [252, 78, 42]],
+  [0.75, [189, 0, 38]],
+  [1, [102, 0, 38]],
+]
+/** NODATA cells (walls): a blue that neither the relief nor the thickness scale uses. */
+export const WALL_COLOR = '#5b7fa8'
+/** Grid cells where no relief was recorded (runs saved before it was). */
+const NO_RELIEF_COLOR = '#d0d7de'
+
+const hex = (rgb: readonly number[]) => `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`
+
+/** The colour of `t` in 0…1 along the colour bar. */
+export function thicknessColor(t: number): string {
+  const x = Math.min(1, Math.max(0, t))
+  let i = 0
+  while (i < STOPS.length - 2 && x > STOPS[i + 1][0]) i++
+  const [t0, c0] = STOPS[i]
+  const [t1, c1] = STOPS[i + 1]
+  const f = (x - t0) / (t1 - t0)
+  return hex(c0.map((c, k) => Math.round(c + (c1[k] - c) * f)))
+}
+
+/** A hillshade value (0…255) as a grey, kept off black and white so colours and text stay readable on it. */
+export function reliefColor(shade: number): string {
+  const g = Math.round(40 + (Math.min(255, Math.max(0, shade)) * 190) / 255)
+  return hex([g, g, g])
+}
+
+/**
+ * One colour scale for every frame of a run, so frames compare: 0 to a round top at or above the
+ * deepest debris, by the square root of the thickness, so a thin spreading tongue stays apart from
+ * the deep source instead of fading into one pale colour.
+ */
+export interface ThicknessScale {
+  top: number
+  ticks: number[]
+}
+
+/** Where `h` metres fall along the colour bar, 0…1. */
+export function scalePosition(scale: ThicknessScale, h: number): number {
+  return Math.sqrt(Math.min(1, Math.max(0, h / scale.top)))
+}
+
+export function thicknessScale(maps: readonly ThicknessMap[]): ThicknessScale {
+  let max = 0
+  for (const m of maps) for (const v of m.values) if (v !== null && v > max) max = v
+  if (!(max > P_EPSILON)) return { top: 1, ticks: [0, 0.25, 1] }
+  // The top: a step of 1, 2, 2.5 or 5 × 10ⁿ above the deepest debris, in at most five steps.
+  const raw = max / 5
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw)!
+  const top = Number((Math.ceil(max / step - 1e-9) * step).toPrecision(12))
+  // Ticks about evenly along the bar (so by the square of its position), rounded to 1, 2 or 5 × 10ⁿ,
+  // dropped where they would crowd a neighbour.
+  const ticks = [0]
+  const scale = { top, ticks }
+  for (let k = 1; k <= 5; k++) {
+    const t = k === 5 ? top : roundTo125(top * (k / 5) ** 2)
+    const last = ticks[ticks.length - 1]
+    if (t <= last || t > top) continue
+    if (k < 5 && scalePosition(scale, top) - scalePosition(scale, t) < 0.08) continue
+    if (scalePosition(scale, t) - scalePosition(scale, last) < 0.08) {
+      if (k < 5) continue
+      ticks.pop()
+    }
+    ticks.push(t)
+  }
+  return scale
+}
+
+/** The nearest of 1, 2, 5 × 10ⁿ. */
+function roundTo125(x: number): number {
+  const power = 10 ** Math.floor(Math.log10(x))
+  const candidates = [1, 2, 5, 10].map((m) => Number((m * power).toPrecision(12)))
+  return candidates.reduce((best, c) => (Math.abs(c - x) < Math.abs(best - x) ? c : best))
+}
+
+/** Where everything goes, in output pixels (`scale` pixels per layout pixel). */
+export interface FrameLayout {
+  scale: number
+  width: number
+  height: number
+  /** Pixels per map cell: a whole number, so cells tile without seams. */
+  cell: number
+  mapX: number
+  mapY: number
+  mapSide: number
+  barX: number
+  barY: number
+  barWidth: number
+  barHeight: number
+}
+
+/** The map's side at scale 1, about: cells take whole pixels. */
+const MAP_TARGET = 448
+
+export function frameLayout(mapSize: number, scale = 1): FrameLayout {
+  const u = (v: number) => Math.round(v * scale)
+  const cell = Math.max(1, Math.round(Math.max(1, Math.floor(MAP_TARGET / mapSize)) * scale))
+  const mapSide = cell * mapSize
+  const mapX = u(16)
+  const mapY = u(64)
+  const barX = mapX + mapSide + u(28)
+  const barY = mapY + u(22)
+  const barWidth = u(16)
+  const barHeight = Math.max(u(120), Math.round(mapSide * 0.55))
+  const legendBottom = barY + barHeight + u(90)
+  return {
+    scale,
+    width: barX + barWidth + u(110),
+    height: Math.max(mapY + mapSide, legendBottom) + u(16),
+    cell,
+    mapX,
+    mapY,
+    mapSide,
+    barX,
+    barY,
+    barWidth,
+    barHeight,
+  }
+}
+
+/** Whether map cell (r, c) covers no grid cell at all (the window reaches past the grid's edge). */
+function beyondGrid(map: ThicknessMap, rows: number, cols: number, r: number, c: number): boolean {
+  const i = map.row0 + r * map.block
+  const j = map.col0 + c * map.block
+  return i + map.block <= 0 || i >= rows || j + map.block <= 0 || j >= cols
+}
+
+/** The colour of every map cell, row-major: debris, relief, wall, or null (beyond the grid: background). */
+export function frameCellColors(result: LandslideResult, map: ThicknessMap, scale: ThicknessScale): (string | null)[] {
+  const relief = result.hillshade
+  // A relief recorded over another window (it never is) would misplace the terrain: leave it out.
+  const fits = relief && relief.size === map.size && relief.block === map.block && relief.row0 === map.row0 && relief.col0 === map.col0
+  return map.values.map((v, k) => {
+    if (v !== null && v > P_EPSILON) return thicknessColor(scalePosition(scale, v))
+    const r = Math.floor(k / map.size)
+    const c = k % map.size
+    if (beyondGrid(map, result.grid.rows, result.grid.cols, r, c)) return null
+    if (!fits) return NO_RELIEF_COLOR
+    const shade = relief.values[k]
+    return shade === null ? WALL_COLOR : reliefColor(shade)
+  })
+}
+
+const stepsText = (n: number) => n.toLocaleString('en-US')
+
+/** The frame's title: what the exports' and the dashboard's captions name. */
+export function frameTitle(map: ThicknessMap, steps: number): string {
+  return `Debris thickness after ${stepsText(map.step)} steps (of ${stepsText(steps)})`
+}
+
+export function paintFrame(p: Painter, result: LandslideResult, index: number, layout: FrameLayout, scale: ThicknessScale = thicknessScale(result.maps)): void {
+  const map = result.maps[index]
+  if (!map) throw new RangeError(`landslide frame ${index}: the run recorded ${result.maps.length} maps`)
+  const u = (v: number) => Math.round(v * layout.scale)
+  const { cell, mapX, mapY, mapSide } = layout
+  p.rect(0, 0, layout.width, layout.height, BACKGROUND_COLOR)
+
+  p.text(frameTitle(map, result.steps), mapX, u(16), { size: u(16), bold: true, color: TEXT_COLOR, baseline: 'top' })
+  const metres = map.block * result.grid.cellsize
+  const relief = result.hillshade ? `over the hillshaded DEM, sun from ${result.hillshade.azimuth}° at ${result.hillshade.altitude}°` : 'no relief recorded for this run'
+  const cells = map.block === 1 ? 'a grid cell' : `${map.block} × ${map.block} grid cells`
+  p.text(`${relief} · map cell ${formatNumber(metres, 4)} m (${cells})`, mapX, u(40), {
+    size: u(12),
+    color: MUTED_TEXT_COLOR,
+    baseline: 'top',
+  })
+
+  // Runs of one colour along a row as one rectangle: fewer elements in the SVG, no seams on canvas.
+  const colors = frameCellColors(result, map, scale)
+  for (let r = 0; r < map.size; r++) {
+    let c = 0
+    while (c < map.size) {
+      const color = colors[r * map.size + c]
+      let end = c + 1
+      while (end < map.size && colors[r * map.size + end] === color) end++
+      if (color !== null) p.rect(mapX + c * cell, mapY + r * cell, (end - c) * cell, cell, color)
+      c = end
+    }
+  }
+  p.outline(mapX, mapY, mapSide, mapSide, AXIS_COLOR, Math.max(1, u(1)))
+
+  paintLegend(p, layout, scale, u)
+}
+
+function paintLegend(p: Painter, layout: FrameLayout, scale: ThicknessScale, u: (v: number) => number): void {
+  const { barX, barY, barWidth, barHeight } = layout
+  p.text('h (m)', barX, barY - u(8), { size: u(12), color: TEXT_COLOR, baseline: 'alphabetic' })
+  const bands = 64
+  for (let i = 0; i < bands; i++) {
+    const y0 = barY + Math.round((i * barHeight) / bands)
+    const y1 = barY + Math.round(((i + 1) * barHeight) / bands)
+    p.rect(barX, y0, barWidth, y1 - y0, thicknessColor(1 - (i + 0.5) / bands))
+  }
+  p.outline(barX, barY, barWidth, barHeight, AXIS_COLOR, Math.max(1, u(1)))
+  for (const t of scale.ticks) {
+    const y = barY + Math.round((1 - scalePosition(scale, t)) * barHeight)
+    p.rect(barX + barWidth, y - Math.floor(Math.max(1, u(1)) / 2), u(4), Math.max(1, u(1)), AXIS_COLOR)
+    p.text(formatNumber(t, 3), barX + barWidth + u(7), y, { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
+  }
+  const noteY = barY + barHeight + u(22)
+  p.text('square-root scale', barX, noteY, { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
+  p.text(`clear: h ≤ ${P_EPSILON} m`, barX, noteY + u(18), { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
+  const swatchY = noteY + u(40)
+  p.rect(barX, swatchY - u(6), barWidth, u(12), WALL_COLOR)
+  p.text('NODATA', barX + barWidth + u(7), swatchY, { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
+}
+
+/** The frame as an SVG document. */
+export function frameSvg(result: LandslideResult, index: number, scale: ThicknessScale = thicknessScale(result.maps)): string {
+  const layout = frameLayout(result.maps[index]?.size ?? 1)
+  const svg = new SvgPainter()
+  paintFrame(svg, result, index, layout, scale)
+  return svg.document(layout.width, layout.height)
+}

@@ -1,11 +1,14 @@
 // The gpu correlation backend on the software adapter: the generator bit for bit against the CPU's,
 // every means kernel against the f64 means, every cross-product kernel (in both precisions) against
 // Pearson's formula, on sizes that cross the edges: 2, 3 and 65 series, 2 and 257 samples, bands of
-// 64 rows, a constant series, a negated and an identical pair.
+// 128 rows, a constant series, a negated and an identical pair; the register kernel in tile shapes
+// that cross its own edges (series not a multiple of the block, fewer than one block, several bands).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CROSS_VARIANTS, MEANS_VARIANTS, type Precision } from '../../src/shared/workloads/correlation/types'
 import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
+import { benchCorrelation } from '../../src/main/workloads/correlation/bench'
 import { createGpuCorrelationEngine } from '../../src/main/workloads/correlation/gpu/gpu-engine'
+import { parseRegisterShape, shapeUnavailable } from '../../src/main/workloads/correlation/gpu/register-shapes'
 import { GENERATOR_WORKGROUPS, generateWalksGpu, workgroupUnavailable } from '../../src/main/workloads/correlation/gpu/generate'
 import { indexNames, seriesMatrix } from '../../src/main/workloads/correlation/series-matrix'
 import { generateWalks } from '../../src/main/workloads/correlation/walks'
@@ -87,10 +90,10 @@ describe.each(['f64', 'f32'] as const)('%s', (precision) => {
 })
 
 it('computes the matrix band pair by band pair when the series do not fit one band', async () => {
-  const { series, want } = dataSet(130, 33, 3)
-  const engine = await createGpuCorrelationEngine(gpu, series, 'f64', { means: ['shared'], cross: ['register', 'tiled'], bandRows: 64 })
+  const { series, want } = dataSet(260, 33, 3)
+  const engine = await createGpuCorrelationEngine(gpu, series, 'f64', { means: ['shared'], cross: ['register', 'tiled'], bandRows: 128 })
   try {
-    expect(engine.plan.bands.map((b) => [b.row0, b.rows])).toEqual([[0, 64], [64, 64], [128, 2]])
+    expect(engine.plan.bands.map((b) => [b.row0, b.rows])).toEqual([[0, 128], [128, 128], [256, 4]])
     const errors: number[] = []
     await engine.run({ cross: (_, got) => errors.push(maxAbsDiff(got, want)) })
     expect(errors).toHaveLength(2)
@@ -106,16 +109,101 @@ it('keeps compensated f32 at the precision of its rounded inputs, where plain f3
   const values = Float64Array.from(w.values)
   const series = seriesMatrix(indexNames(12), values, 12, 4096)
   const want = pearsonMatrix(values, 12, 4096)
-  const error: Partial<Record<Precision, number>> = {}
-  for (const precision of ['f64', 'f32'] as const) {
-    const engine = await createGpuCorrelationEngine(gpu, series, precision, { means: ['shared'], cross: ['register'] })
+  const error: Record<string, number> = {}
+  // The default shapes, and chunks of 128 plain f32 sums between compensated additions.
+  const runs = [
+    ['f64', undefined],
+    ['f32', undefined],
+    ['f64', parseRegisterShape('b32-t4x4-k4-c128')],
+  ] as const
+  for (const [precision, register] of runs) {
+    const engine = await createGpuCorrelationEngine(gpu, series, precision, { means: ['shared'], cross: ['register'], register })
     try {
       await engine.run()
-      error[precision] = maxAbsDiff(engine.matrix(), want)
+      error[`${precision} c${engine.register.chunk}`] = maxAbsDiff(engine.matrix(), want)
     } finally {
       engine.dispose()
     }
   }
-  expect(error.f64).toBeLessThan(5e-7)
-  expect(error.f32!).toBeGreaterThan(2 * error.f64!)
+  expect(Object.keys(error)).toEqual(['f64 c32', 'f32 c32', 'f64 c128'])
+  expect(error['f64 c32']).toBeLessThan(5e-7)
+  expect(error['f64 c128']).toBeLessThan(5e-7)
+  expect(error['f32 c32']).toBeGreaterThan(2 * Math.max(error['f64 c32'], error['f64 c128']))
+})
+
+/** A GPU whose bindings hold one 128 × 128 f32 tile, so that a few hundred series need several bands. */
+function smallBindings(): Gpu {
+  const limit = 128 * 128 * 4
+  return Object.create(gpu, { limits: { value: { ...gpu.limits, maxStorageBufferBindingSize: limit, maxBufferSize: limit } } }) as Gpu
+}
+
+// Shapes that fit the software adapter (256 invocations, 32 KiB of workgroup memory) and between them
+// cross every edge of the kernel: blocks of 32, 64 and 128; 4 or 8 rows and columns, alike and not;
+// 4 to 32 samples per step; more loads than invocations (4 vec4 each); chunks of 1 to 8 steps.
+const SHAPES = ['b128-t8x8-k8', 'b64-t8x4-k16-c16', 'b32-t4x4-k32-c128', 'b64-t4x8-k8', 'b32-t4x4-k4-c8']
+/** The shapes' data sets, made once: the formula's matrix of 300 series takes a while. */
+const shapeCases = () => [
+  { m: 130, n: 257 },
+  { m: 5, n: 40 },
+  { m: 300, n: 33, banded: true },
+].map((c) => ({ ...c, ...dataSet(c.m, c.n, c.m + c.n) }))
+let shapeData: ReturnType<typeof shapeCases> | undefined
+
+describe.each(SHAPES)('register kernel, shape %s', (name) => {
+  const shape = parseRegisterShape(name)
+
+  it('runs on the software adapter', () => {
+    expect(shapeUnavailable(gpu, shape)).toBeNull()
+  })
+
+  it.each(['f64', 'f32'] as const)('%s: gives the matrix for series not a multiple of the block, fewer than one block, and over several bands', async (precision) => {
+    shapeData ??= shapeCases()
+    for (const c of shapeData) {
+      const { series, want } = c
+      const engine = await createGpuCorrelationEngine(c.banded ? smallBindings() : gpu, series, precision, { means: ['shared'], cross: ['register'], register: shape })
+      try {
+        expect(engine.register).toEqual(shape)
+        expect(engine.plan.bands.map((b) => b.rows)).toEqual(c.banded ? [128, 128, 44] : [c.m])
+        let error = NaN
+        await engine.run({ cross: (_, got) => (error = maxAbsDiff(got, want)) })
+        expect(error, `${c.m} × ${c.n}`).toBeLessThan(BOUND[precision])
+      } finally {
+        engine.dispose()
+      }
+    }
+  })
+})
+
+it('refuses a register shape the adapter cannot run, naming the limit', async () => {
+  const { series } = dataSet(3, 8, 1)
+  const tooWide = parseRegisterShape('b128-t4x4-k8') // 32 × 32 invocations
+  await expect(createGpuCorrelationEngine(gpu, series, 'f64', { means: ['shared'], cross: ['register'], register: tooWide })).rejects.toThrow(
+    /register shape b128-t4x4-k8: 32 × 32 invocations exceed this adapter's workgroups/,
+  )
+})
+
+describe('bench correlation --shapes', () => {
+  const options = { series: 40, length: 64, backends: ['gpu' as const], repeat: 1, means: ['shared' as const], cross: ['register' as const], numpy: false, log: () => {} }
+
+  it('times the register kernel in each shape, checks its matrix on sampled pairs, and names the shapes the adapter cannot run', async () => {
+    const shapes = ['b32-t4x4-k4', 'b64-t4x4-k8-c64', 'b128-t4x4-k8'].map(parseRegisterShape)
+    const result = await benchCorrelation({ ...options, precision: 'f64', shapes })
+    const gpuFigures = result.backends.gpu!
+    expect(gpuFigures.kernels!['cross-register'].max_abs_dr_sampled).toBeLessThan(BOUND.f64)
+    expect(Object.keys(gpuFigures.shapes!)).toEqual(['b32-t4x4-k4', 'b64-t4x4-k8-c64'])
+    for (const f of Object.values(gpuFigures.shapes!)) {
+      expect(f.ms).toBeGreaterThan(0)
+      expect(f.TFLOP_per_s).toBeGreaterThan(0)
+      expect(f.total_ms).toBeGreaterThan(f.ms)
+      expect(f.max_abs_dr_sampled).toBeLessThan(BOUND.f64)
+    }
+    expect(result.notes.some((n) => n.startsWith('register shape b128-t4x4-k8 skipped: 32 × 32 invocations exceed'))).toBe(true)
+  })
+
+  it('times shapes that differ only in their chunk once in f32, where nothing is compensated', async () => {
+    const shapes = ['b32-t4x4-k4', 'b32-t4x4-k4-c8'].map(parseRegisterShape)
+    const result = await benchCorrelation({ ...options, precision: 'f32', shapes })
+    expect(Object.keys(result.backends.gpu!.shapes!)).toEqual(['b32-t4x4-k4'])
+    expect(result.backends.gpu!.shapes!['b32-t4x4-k4'].max_abs_dr_sampled).toBeLessThan(BOUND.f32)
+  })
 })

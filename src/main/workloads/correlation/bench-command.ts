@@ -2,6 +2,17 @@ import { writeFile } from 'node:fs/promises'
 import { CORRELATION_BACKENDS, CROSS_VARIANTS, type CorrelationBackend, type CrossVariant, MEANS_VARIANTS, type MeansVariant, PRECISIONS, type Precision } from '../../../shared/workloads/correlation/types'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
 import { BENCH_SIZE, STUDY_SIZE, type CorrelationBenchResult, benchCorrelation } from './bench'
+import { DEFAULT_REGISTER_SHAPE, type RegisterShape, SWEEP_SHAPES, parseRegisterShape } from './gpu/register-shapes'
+
+function shapes(value: unknown): RegisterShape[] | undefined {
+  if (value === undefined) return undefined
+  const names = value === 'all' ? [...SWEEP_SHAPES] : String(value).split(',').map((s) => s.trim())
+  try {
+    return names.map(parseRegisterShape)
+  } catch (e) {
+    throw new UsageError(`--shapes: ${(e as Error).message}`)
+  }
+}
 
 function list<T extends string>(value: unknown, all: readonly T[], flag: string): T[] {
   if (value === undefined || value === 'all') return [...all]
@@ -14,7 +25,7 @@ function list<T extends string>(value: unknown, all: readonly T[], flag: string)
 export const benchCorrelationCommand: Command = {
   name: 'bench correlation',
   summary: 'Benchmark the correlation workload on generated walks: each backend and GPU kernel, against NumPy\'s corrcoef.',
-  usage: 'paralab bench correlation [--series M] [--length N] [--study] [--backend B,…] [--precision f64|f32] [--repeat R] [--means V,…] [--cross V,…] [--no-numpy] [--json] [--save FILE]',
+  usage: 'paralab bench correlation [--series M] [--length N] [--study] [--backend B,…] [--precision f64|f32] [--repeat R] [--means V,…] [--cross V,…] [--shapes S,…|all] [--no-numpy] [--json] [--save FILE]',
   help: [
     `  --series M       series (default ${BENCH_SIZE.series})`,
     `  --length N       samples per series (default ${BENCH_SIZE.length})`,
@@ -24,6 +35,8 @@ export const benchCorrelationCommand: Command = {
     '  --repeat R       timed runs after a warm-up; medians are reported (default 5)',
     `  --means V,…      GPU means kernels (default all: ${MEANS_VARIANTS.join(', ')})`,
     `  --cross V,…      GPU cross-product kernels (default all: ${CROSS_VARIANTS.join(', ')})`,
+    '  --shapes S,…     also time the register kernel in these tile shapes, b<block>-t<rows>x<cols>-k<samples>[-c<chunk>]',
+    `                   (all: ${SWEEP_SHAPES.length} shapes; default shape f64 ${DEFAULT_REGISTER_SHAPE.f64}, f32 ${DEFAULT_REGISTER_SHAPE.f32})`,
     '  --no-numpy       skip the comparison with NumPy (python3 -c, numpy.corrcoef)',
     '  --json           print the figures as one JSON object on stdout',
     '  --save FILE      also write that JSON object to FILE',
@@ -37,6 +50,7 @@ export const benchCorrelationCommand: Command = {
     repeat: { type: 'string' },
     means: { type: 'string' },
     cross: { type: 'string' },
+    shapes: { type: 'string' },
     'no-numpy': { type: 'boolean' },
     json: { type: 'boolean' },
     save: { type: 'string' },
@@ -53,6 +67,7 @@ export const benchCorrelationCommand: Command = {
       repeat: intOption(values.repeat, 'repeat', 1, 1000) ?? 5,
       means: list<MeansVariant>(values.means, MEANS_VARIANTS, 'means'),
       cross: list<CrossVariant>(values.cross, CROSS_VARIANTS, 'cross'),
+      shapes: shapes(values.shapes),
       numpy: !values['no-numpy'],
       log: (line) => process.stderr.write(`${line}\n`),
     })
@@ -75,7 +90,14 @@ function describe(r: CorrelationBenchResult): string {
     ...Object.entries(r.backends).flatMap(([b, f]) => [
       `  ${b.padEnd(13)} ${ms(f.total_ms)}${ratio(f.ratio_vs_numpy, 'numpy')}${ratio(f.ratio_vs_serial, 'serial')}${f.max_abs_dr_vs_numpy !== undefined ? `  max |Δr| vs numpy ${f.max_abs_dr_vs_numpy.toExponential(1)}` : ''}`,
       `  ${''.padEnd(13)} ${Object.entries(f.stages).map(([s, v]) => `${s} ${ms(v)}`).join(', ')}${f.upload_ms !== undefined ? `; upload ${ms(f.upload_ms)}` : ''}`,
-      ...Object.entries(f.kernels ?? {}).map(([k, v]) => `  ${''.padEnd(13)} ${k.padEnd(16)} ${ms(v.ms)}${v.TFLOP_per_s !== undefined ? `  ${v.TFLOP_per_s.toFixed(2)} TFLOP/s` : ''}  ${v.GB_per_s.toFixed(0)} GB/s`),
+      ...Object.entries(f.kernels ?? {}).map(
+        ([k, v]) =>
+          `  ${''.padEnd(13)} ${k.padEnd(16)} ${ms(v.ms)}${v.TFLOP_per_s !== undefined ? `  ${v.TFLOP_per_s.toFixed(2)} TFLOP/s` : ''}  ${v.GB_per_s.toFixed(0)} GB/s${v.max_abs_dr_sampled !== undefined ? `  max |Δr| ${v.max_abs_dr_sampled.toExponential(1)} (sampled)` : ''}${k === 'cross-register' && f.register_shape ? `  shape ${f.register_shape}` : ''}`,
+      ),
+      ...(f.shapes ? [`  ${''.padEnd(13)} register shapes (cross-products; steps 2–5; max |Δr| on sampled pairs):`] : []),
+      ...Object.entries(f.shapes ?? {}).map(
+        ([k, v]) => `  ${''.padEnd(13)}   ${k.padEnd(20)} ${ms(v.ms).padStart(10)}  ${v.TFLOP_per_s.toFixed(2).padStart(6)} TFLOP/s  ${ms(v.total_ms).padStart(10)}  ${v.max_abs_dr_sampled.toExponential(1)}`,
+      ),
     ]),
   ]
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'

@@ -1,6 +1,7 @@
 // `paralab bench correlation`: steps 2–5 on generated walks, each backend's median against NumPy's
 // corrcoef on the same data in the same run (python3 with numpy, when present), the GPU kernels'
 // times and throughput, and step 1 (the generator) on the CPU and as the study's K1 on the GPU.
+// With shapes, the register cross-product kernel is also timed in each tile shape (a tuning sweep).
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
@@ -14,9 +15,11 @@ import { createCpuCorrelationEngine } from './cpu-engine'
 import { GENERATOR_WORKGROUPS, generateWalksGpu, workgroupUnavailable } from './gpu/generate'
 import { createGpuCorrelationEngine } from './gpu/gpu-engine'
 import { meansUnavailable } from './gpu/kernels'
+import { type RegisterShape, shapeName, shapeUnavailable } from './gpu/register-shapes'
 import { npyHeader } from './npy'
 import { readNpy } from './read-npy'
 import { maxAbsDifference } from './ranking'
+import { sampledDeviation, samplePairs } from './sampled-deviation'
 import { indexNames, seriesMatrix } from './series-matrix'
 import { generateWalks } from './walks'
 
@@ -34,7 +37,20 @@ export interface CorrelationBenchOptions {
   means: MeansVariant[]
   cross: CrossVariant[]
   numpy: boolean
+  /** Tile shapes of the register kernel to time besides the default (the GPU's tuning sweep). */
+  shapes?: RegisterShape[]
   log: (line: string) => void
+}
+
+/** Pairs whose r the GPU's matrices are checked on against f64 (a full reference would take hours at M = 16 384). */
+const SAMPLED_PAIRS = 20_000
+
+/** The register kernel in one tile shape: its median ms, throughput, steps 2–5 with it, and its accuracy on sampled pairs. */
+export interface ShapeFigures {
+  ms: number
+  TFLOP_per_s: number
+  total_ms: number
+  max_abs_dr_sampled: number
 }
 
 export interface BackendFigures {
@@ -45,8 +61,12 @@ export interface BackendFigures {
   ratio_vs_serial?: number
   threads?: number
   upload_ms?: number
-  /** GPU: each kernel's median ms, and the cross-products' TFLOP/s. */
-  kernels?: Record<string, { ms: number; TFLOP_per_s?: number; GB_per_s: number }>
+  /** GPU: each kernel's median ms, the cross-products' TFLOP/s and max |Δr| against f64 on sampled pairs. */
+  kernels?: Record<string, { ms: number; TFLOP_per_s?: number; GB_per_s: number; max_abs_dr_sampled?: number }>
+  /** GPU: the register kernel's tile shape in the figures above. */
+  register_shape?: string
+  /** GPU: the register kernel in each shape of the sweep, by name. */
+  shapes?: Record<string, ShapeFigures>
   max_abs_dr_vs_numpy?: number
 }
 
@@ -194,11 +214,14 @@ async function benchGpu(series: ReturnType<typeof seriesMatrix>, opts: Correlati
     if (why) notes.push(`means-${v} skipped: ${why}`)
     return !why
   })
+  const pairs = samplePairs(series.m, SAMPLED_PAIRS)
   const engine = await createGpuCorrelationEngine(gpu, series, opts.precision, { means, cross: opts.cross })
   try {
-    await engine.run()
+    // The matrices are read back once, for the check; the timed runs leave them on the GPU.
+    const deviation: Record<string, number> = {}
+    await engine.run({ cross: (v, got) => (deviation[v] = sampledDeviation(series, got, pairs)) })
     const runs: Awaited<ReturnType<typeof engine.run>>[] = []
-    for (let r = 0; r < opts.repeat; r++) runs.push(await engine.run())
+    for (let r = 0; r < opts.repeat; r++) runs.push(await engine.run({}, { download: false }))
     const work = engine.work()
     const kernels: NonNullable<BackendFigures['kernels']> = {}
     for (const v of means) {
@@ -207,14 +230,54 @@ async function benchGpu(series: ReturnType<typeof seriesMatrix>, opts: Correlati
     }
     for (const v of opts.cross) {
       const ms = median(runs.map((t) => t.cross[v]!.cross))
-      kernels[`cross-${v}`] = { ms, TFLOP_per_s: work.cross[v].flop / ms / 1e9, GB_per_s: work.cross[v].bytes / ms / 1e6 }
+      kernels[`cross-${v}`] = { ms, TFLOP_per_s: work.cross[v].flop / ms / 1e9, GB_per_s: work.cross[v].bytes / ms / 1e6, max_abs_dr_sampled: deviation[v] }
     }
     // Steps 2–5 with the fastest kernel of each stage.
     const bestMeans = means.reduce((a, b) => (kernels[`means-${b}`].ms < kernels[`means-${a}`].ms ? b : a))
     const bestCross = opts.cross.reduce((a, b) => (kernels[`cross-${b}`].ms < kernels[`cross-${a}`].ms ? b : a))
     const stageRuns = runs.map((t) => ({ means: t.means[bestMeans]!, squares: t.squares, cross: t.cross[bestCross]!.cross, coefficients: t.cross[bestCross]!.coefficients }))
-    return { ...figuresOf(stageRuns), upload_ms: engine.uploadMs, kernels }
+    const figures: BackendFigures = { ...figuresOf(stageRuns), upload_ms: engine.uploadMs, kernels }
+    if (opts.cross.includes('register')) figures.register_shape = shapeName(engine.register)
+    engine.dispose()
+    if (opts.shapes?.length) figures.shapes = await benchShapes(gpu, series, opts, bestMeans, pairs, notes)
+    return figures
   } finally {
     engine.dispose()
   }
+}
+
+/** The register kernel in each shape, on an engine of its own (steps 2–5 with the fastest means kernel). */
+async function benchShapes(
+  gpu: Awaited<ReturnType<typeof getGpu>>,
+  series: ReturnType<typeof seriesMatrix>,
+  opts: CorrelationBenchOptions,
+  means: MeansVariant,
+  pairs: [number, number][],
+  notes: string[],
+): Promise<Record<string, ShapeFigures>> {
+  const out: Record<string, ShapeFigures> = {}
+  // Chunks only matter to the compensated (f64) mode.
+  const shapes = opts.precision === 'f64' ? opts.shapes! : opts.shapes!.filter((s, i, all) => all.findIndex((t) => t.block === s.block && t.tm === s.tm && t.tn === s.tn && t.bk === s.bk) === i)
+  for (const shape of shapes) {
+    const name = shapeName(shape)
+    const why = shapeUnavailable(gpu, shape)
+    if (why) {
+      notes.push(`register shape ${name} skipped: ${why}`)
+      continue
+    }
+    const engine = await createGpuCorrelationEngine(gpu, series, opts.precision, { means: [means], cross: ['register'], register: shape })
+    try {
+      let deviation = NaN
+      await engine.run({ cross: (_, got) => (deviation = sampledDeviation(series, got, pairs)) })
+      const runs: Awaited<ReturnType<typeof engine.run>>[] = []
+      for (let r = 0; r < opts.repeat; r++) runs.push(await engine.run({}, { download: false }))
+      const ms = median(runs.map((t) => t.cross.register!.cross))
+      const total = median(runs.map((t) => t.means[means]! + t.squares + t.cross.register!.cross + t.cross.register!.coefficients))
+      out[name] = { ms, TFLOP_per_s: engine.work().cross.register.flop / ms / 1e9, total_ms: total, max_abs_dr_sampled: deviation }
+      opts.log(`register ${name}: ${ms.toFixed(2)} ms, ${out[name].TFLOP_per_s.toFixed(2)} TFLOP/s, steps 2–5 ${total.toFixed(1)} ms, max |Δr| ${deviation.toExponential(1)} (sampled)`)
+    } finally {
+      engine.dispose()
+    }
+  }
+  return out
 }

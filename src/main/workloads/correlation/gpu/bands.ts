@@ -3,11 +3,12 @@
 // pair of bands by pair of bands (I ≤ J) into output tiles read back one by one.
 import { ApiError } from '../../../../shared/errors'
 import { padTo } from '../cpu-layout'
+import { MAX_BK, MAX_BLOCK } from './register-shapes'
 
 /** Rows of a band are padded to the largest block a cross-product kernel computes. */
-export const BLOCK_ROWS = 64
-/** Samples are padded for the 16-sample steps (and vec4 loads) of the cross-products. */
-export const SAMPLE_STEP = 16
+export const BLOCK_ROWS = MAX_BLOCK
+/** Samples are padded for the largest step (and the vec4 loads) of the cross-products. */
+export const SAMPLE_STEP = MAX_BK
 /** Rows per band at most: a tile of 8192² f32 is 256 MiB. */
 const MAX_BAND_ROWS = 8192
 
@@ -34,10 +35,10 @@ export function planBands(m: number, n: number, maxBinding: number, bandRows?: n
   const k = padTo(n, SAMPLE_STEP)
   const byData = Math.floor(maxBinding / (k * 4) / BLOCK_ROWS) * BLOCK_ROWS
   const byTile = Math.floor(Math.sqrt(maxBinding / 4) / BLOCK_ROWS) * BLOCK_ROWS
+  if (bandRows !== undefined && (bandRows <= 0 || bandRows % BLOCK_ROWS !== 0)) throw new ApiError('invalid-argument', `band rows must be a positive multiple of ${BLOCK_ROWS}, got ${bandRows}`)
   const rows = Math.min(bandRows ?? MAX_BAND_ROWS, MAX_BAND_ROWS, byData, byTile)
   if (rows < BLOCK_ROWS)
     throw new ApiError('invalid-input', `series of ${n} samples are too long for this GPU: ${BLOCK_ROWS} of them (${((BLOCK_ROWS * k * 4) / 2 ** 20).toFixed(0)} MiB) exceed one binding of ${(maxBinding / 2 ** 20).toFixed(0)} MiB`)
-  if (bandRows !== undefined && bandRows % BLOCK_ROWS !== 0) throw new ApiError('invalid-argument', `band rows must be a multiple of ${BLOCK_ROWS}, got ${bandRows}`)
   const bands: Band[] = []
   for (let row0 = 0; row0 < m; row0 += rows) {
     const r = Math.min(rows, m - row0)

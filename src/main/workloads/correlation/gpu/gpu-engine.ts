@@ -13,15 +13,23 @@ import type { CrossVariant, MeansVariant, Precision } from '../../../../shared/w
 import { type Dispatch, type Gpu, type Kernel, throwIfAborted } from '../../../gpu/runtime'
 import type { SeriesMatrix } from '../series-matrix'
 import { type Band, type BandPlan, bandPairs, planBands } from './bands'
-import { CROSS_BLOCK, type Work, coefficientsKernel, crossKernel, crossWork, meansKernel, meansUnavailable, meansWork, squaresKernel } from './kernels'
+import { type Work, coefficientsKernel, crossBlock, crossKernel, crossWork, meansKernel, meansUnavailable, meansWork, squaresKernel } from './kernels'
 import { type KernelParams, paramsWords } from './params'
+import { type RegisterShape, defaultRegisterShape, shapeName, shapeUnavailable } from './register-shapes'
 
 export interface GpuEngineOptions {
   means: MeansVariant[]
   cross: CrossVariant[]
   signal?: AbortSignal
-  /** Rows per band (a multiple of 64), to cross band edges with few series in tests. */
+  /** Rows per band (a multiple of 128), to cross band edges with few series in tests. */
   bandRows?: number
+  /** Tile shape of the register kernel; default: the precision's (gpu/register-shapes.ts). */
+  register?: RegisterShape
+}
+
+export interface RunOptions {
+  /** Read the matrix back after each cross variant (default true); timing sweeps skip it. */
+  download?: boolean
 }
 
 export interface GpuRunTimes {
@@ -42,7 +50,9 @@ export interface GpuCorrelationEngine {
   /** Host → device copy of the series, ms. */
   readonly uploadMs: number
   readonly plan: BandPlan
-  run(checks?: RunChecks): Promise<GpuRunTimes>
+  /** The register kernel's tile shape. */
+  readonly register: RegisterShape
+  run(checks?: RunChecks, options?: RunOptions): Promise<GpuRunTimes>
   /** The m × m matrix of the last run's last cross variant (f64 mode: widened from f32). */
   matrix(): Float64Array | Float32Array
   /** Work of one run of each stage, for the roofline. */
@@ -74,6 +84,10 @@ export async function createGpuCorrelationEngine(gpu: Gpu, series: SeriesMatrix,
     if (why) throw new ApiError('gpu-unavailable', `means kernel ${v}: ${why}`)
   }
   if (opts.means.length === 0 || opts.cross.length === 0) throw new ApiError('invalid-argument', 'the gpu backend needs a means and a cross-product kernel')
+  if (opts.register && opts.cross.includes('register')) {
+    const why = shapeUnavailable(gpu, opts.register)
+    if (why) throw new ApiError('gpu-unavailable', `register shape ${shapeName(opts.register)}: ${why}`)
+  }
   const engine = new Engine(gpu, series, precision, opts)
   try {
     await engine.upload()
@@ -87,6 +101,7 @@ export async function createGpuCorrelationEngine(gpu: Gpu, series: SeriesMatrix,
 class Engine implements GpuCorrelationEngine {
   uploadMs = 0
   readonly plan: BandPlan
+  readonly register: RegisterShape
   private readonly compensated: boolean
   private readonly owned: GPUBuffer[] = []
   private bands: BandBuffers[] = []
@@ -104,6 +119,7 @@ class Engine implements GpuCorrelationEngine {
     private readonly opts: GpuEngineOptions,
   ) {
     this.compensated = precision === 'f64'
+    this.register = opts.register ?? defaultRegisterShape(gpu, precision)
     const maxBinding = Math.min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize)
     this.plan = planBands(series.m, series.n, maxBinding, opts.bandRows)
     this.host = precision === 'f64' ? new Float64Array(series.m * series.m) : new Float32Array(series.m * series.m)
@@ -124,7 +140,7 @@ class Engine implements GpuCorrelationEngine {
     // Compiled before the first timed submit (the runtime caches them).
     await Promise.all([
       ...this.opts.means.map((v) => meansKernel(gpu, v, this.compensated)),
-      ...this.opts.cross.map((v) => crossKernel(gpu, v, this.compensated)),
+      ...this.opts.cross.map((v) => crossKernel(gpu, v, this.compensated, this.register)),
       squaresKernel(gpu, this.compensated),
       coefficientsKernel(gpu),
     ])
@@ -191,7 +207,7 @@ class Engine implements GpuCorrelationEngine {
     return g
   }
 
-  async run(checks: RunChecks = {}): Promise<GpuRunTimes> {
+  async run(checks: RunChecks = {}, options: RunOptions = {}): Promise<GpuRunTimes> {
     const { gpu, opts } = this
     const signal = opts.signal
     const times: GpuRunTimes = { means: {}, squares: 0, cross: {} }
@@ -228,8 +244,8 @@ class Engine implements GpuCorrelationEngine {
       ),
     )
     for (const variant of opts.cross) {
-      const kernel = await crossKernel(gpu, variant, this.compensated)
-      const block = CROSS_BLOCK[variant]
+      const kernel = await crossKernel(gpu, variant, this.compensated, this.register)
+      const block = crossBlock(variant, this.register)
       const dispatches: Dispatch[] = this.pairs.map((p) => {
         const { params, blocks } = this.crossParams(p, block)
         const key = `cross ${variant} ${p.a.band.index},${p.b.band.index}`
@@ -238,9 +254,9 @@ class Engine implements GpuCorrelationEngine {
       const cross = await gpu.run(`cross ${variant}`, dispatches, { signal })
       const coefficientMs = await gpu.run('coefficients', coefficientDispatches, { signal })
       const t = performance.now()
-      await this.download()
+      if (options.download !== false) await this.download()
       times.cross[variant] = { cross, coefficients: coefficientMs, download: performance.now() - t }
-      checks.cross?.(variant, this.host)
+      if (options.download !== false) checks.cross?.(variant, this.host)
     }
     return times
   }
@@ -287,9 +303,9 @@ class Engine implements GpuCorrelationEngine {
       means: meansWork(m, n, this.compensated),
       cross: {
         // The naive kernel reads both rows of every output: no reuse beyond caches.
-        naive: crossWork(outputs(CROSS_BLOCK.naive), k, 1),
-        tiled: crossWork(outputs(CROSS_BLOCK.tiled), k, CROSS_BLOCK.tiled),
-        register: crossWork(outputs(CROSS_BLOCK.register), k, CROSS_BLOCK.register),
+        naive: crossWork(outputs(crossBlock('naive', this.register)), k, 1),
+        tiled: crossWork(outputs(crossBlock('tiled', this.register)), k, crossBlock('tiled', this.register)),
+        register: crossWork(outputs(this.register.block), k, this.register.block),
       },
     }
   }

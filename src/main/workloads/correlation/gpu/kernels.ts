@@ -2,9 +2,14 @@
 // with, the block a cross-product workgroup computes, and each stage's work for the roofline.
 import type { CrossVariant, MeansVariant } from '../../../../shared/workloads/correlation/types'
 import type { Gpu, Kernel } from '../../../gpu/runtime'
+import { type RegisterShape, shapeConstants } from './register-shapes'
 
-/** Outputs per side of a cross-product workgroup's block. */
-export const CROSS_BLOCK: Record<CrossVariant, number> = { naive: 16, tiled: 16, register: 64 }
+/** Outputs per side of a cross-product workgroup's block (the register kernel's is its shape's). */
+const CROSS_BLOCK = { naive: 16, tiled: 16 } as const
+
+export function crossBlock(variant: CrossVariant, shape: RegisterShape): number {
+  return variant === 'register' ? shape.block : CROSS_BLOCK[variant]
+}
 
 export function meansKernel(gpu: Gpu, variant: MeansVariant, compensated: boolean): Promise<Kernel> {
   const constants: Record<string, number> = { COMP: compensated ? 1 : 0 }
@@ -17,8 +22,9 @@ export function squaresKernel(gpu: Gpu, compensated: boolean): Promise<Kernel> {
   return gpu.kernel('correlation/squares', { constants: { COMP: compensated ? 1 : 0, WG: 256 } })
 }
 
-export function crossKernel(gpu: Gpu, variant: CrossVariant, compensated: boolean): Promise<Kernel> {
-  return gpu.kernel(`correlation/cross_${variant}`, { constants: { COMP: compensated ? 1 : 0 } })
+export function crossKernel(gpu: Gpu, variant: CrossVariant, compensated: boolean, shape: RegisterShape): Promise<Kernel> {
+  const constants = { COMP: compensated ? 1 : 0, ...(variant === 'register' ? shapeConstants(shape) : {}) }
+  return gpu.kernel(`correlation/cross_${variant}`, { constants })
 }
 
 export function coefficientsKernel(gpu: Gpu): Promise<Kernel> {

@@ -37,6 +37,8 @@ export interface EngineCli<R> {
   presets?: { name: string; summary: string; params: Record<string, unknown> }[]
   /** More commands of this workload, e.g. `generate acc` or `bench stats`. */
   commands?: Command[]
+  /** Files `--out` writes beside the tables and charts, e.g. an animation; named `<name>.<ext>` in the set. */
+  outputFiles?(results: R): Promise<{ name: string; data: Uint8Array | string }[]>
 }
 
 export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {

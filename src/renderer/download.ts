@@ -1,10 +1,15 @@
-// Hands bytes the backend produced (base64) to the browser as a download.
+// Hands bytes to the browser as a download: bytes the backend produced (base64), or bytes the page
+// made itself (an animation encoded here).
 
 export function downloadBase64(base64: string, fileName: string, mime: string): void {
   const binary = atob(base64)
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  const url = URL.createObjectURL(new Blob([bytes], { type: mime }))
+  downloadBytes(bytes, fileName, mime)
+}
+
+export function downloadBytes(data: Uint8Array | string, fileName: string, mime: string): void {
+  const url = URL.createObjectURL(new Blob([data as BlobPart], { type: mime }))
   const link = document.createElement('a')
   link.href = url
   link.download = fileName

@@ -16,6 +16,7 @@ import { validateParams } from '../../src/shared/workloads/schema'
 import type { JobContext } from '../../src/main/engine'
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
+import { readGif } from '../helpers/gif'
 import { CLI } from '../helpers/serve'
 
 const DATA = join(__dirname, '../../../shared/data/landslide')
@@ -87,7 +88,6 @@ describe('the landslide job', () => {
     expect(tables[1].rows).toHaveLength(5)
     const charts = landslideWorkload.charts(r)
     expect(charts.map((c) => [c.name, c.spec.kind])).toEqual([
-      ['thickness', 'heatmap'],
       ['mass', 'series'],
       ['area', 'series'],
       ['depth', 'series'],
@@ -141,10 +141,12 @@ describe('paralab landslide', () => {
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain('active')
     expect(readdirSync(out).sort()).toEqual(
-      ['area', 'depth', 'mass', 'thickness', 'time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['results.json', 'runs.csv', 'series.csv']).sort(),
+      ['area', 'depth', 'mass', 'thickness', 'time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['results.json', 'runs.csv', 'series.csv', 'thickness.gif']).sort(),
     )
     expect(readFileSync(join(out, 'series.csv'), 'utf8').trim().split('\n')).toHaveLength(1 + 4)
+    // The thickness over the relief: the last frame, and the animation of the maps at 0, 20, 40 and 60 steps.
     expect(readFileSync(join(out, 'thickness.svg'), 'utf8')).toContain('Debris thickness after 60 steps')
+    expect(readGif(readFileSync(join(out, 'thickness.gif'))).frames).toHaveLength(4)
   })
 })
 

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 // The Landslide view with a stand-in backend: grids chosen by role make the `grids` parameter in
 // the order the engine reads them; the schema's fields and defaults; "Try the example"; a finished
-// job's runs table (md5 checks, GPU deviations), the thickness heatmap stepping through the maps,
-// and the charts; cancellation and skipped backends.
+// job's runs table (md5 checks, GPU deviations), the thickness over the relief stepping through the
+// maps, its SVG and GIF exports, and the charts; cancellation and skipped backends.
 import { flushPromises, type VueWrapper } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Chart } from 'vue-chartjs'
@@ -13,6 +13,7 @@ import LandslideView from '../../src/renderer/workloads/landslide/LandslideView.
 import { envelopeOf } from '../renderer/envelope'
 import { EXAMPLE_DIR, FakeApi } from '../renderer/fake-api'
 import { drawn, mountWith } from '../renderer/mount'
+import { readGif } from '../helpers/gif'
 
 const files = [
   { path: '/data/tessina_dem.txt', name: 'tessina_dem.txt', bytes: 766_174 },
@@ -58,6 +59,7 @@ const result: LandslideResult = {
   },
   series: { step: [0, 2000, 4000], mass: [5557, 5557, 5557], flooded: [900, 3000, 3100], max_thickness: [9, 5, 4], active: [1000, 3300, 3400] },
   maps: [map(0, 2), map(2000, 9), map(4000, 12)],
+  hillshade: { row0: 60, col0: 390, size: 4, block: 1, azimuth: 315, altitude: 45, values: Array.from({ length: 16 }, (_, i) => (i === 15 ? null : 100 + i)) },
   skipped: [],
 }
 
@@ -168,29 +170,85 @@ describe('LandslideView results', () => {
     expect(gpu).toContain('12')
   })
 
-  it('draws the thickness heatmap of the last map, steps through the maps and plays them', async () => {
+  /** A 2D context that records the text drawn and hands out blank pixels: happy-dom draws nothing itself. */
+  function recordCanvas() {
+    const texts: string[] = []
+    const ctx = {
+      fillStyle: '',
+      strokeStyle: '',
+      lineWidth: 1,
+      font: '',
+      textAlign: 'left',
+      textBaseline: 'alphabetic',
+      fillRect: () => {},
+      strokeRect: () => {},
+      fillText: (t: string) => void texts.push(t),
+      getImageData: (_x: number, _y: number, w: number, h: number) => ({ width: w, height: h, data: new Uint8ClampedArray(w * h * 4) }),
+    }
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => ctx as never)
+    return texts
+  }
+
+  function captureDownloads() {
+    const blobs: Blob[] = []
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => (blobs.push(blob as Blob), `blob:${blobs.length}`))
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {})
+    const names: string[] = []
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download)
+    })
+    return { blobs, names }
+  }
+
+  it('draws the last map over the relief, steps through the maps with the slider and plays them', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
+    const texts = recordCanvas()
     const { wrapper } = await finished()
-    const heatmap = () => wrapper.get('[data-testid="landslide-chart-thickness"]').findComponent(Chart)
-    expect(wrapper.get('[data-testid="landslide-chart-thickness"]').attributes('data-chart-kind')).toBe('heatmap')
-    const painted = () => (drawn(heatmap()).data.datasets[0].data as unknown as { v: number | null }[]).filter((c) => c.v !== null).length
-    expect(painted()).toBe(12)
-    expect(drawn(heatmap()).options.plugins.title.text).toBe('Debris thickness after 4,000 steps')
+    const frame = () => wrapper.get('[data-testid="landslide-frame"]')
+    const title = () => texts.filter((t) => t.startsWith('Debris thickness')).at(-1)
+    expect(title()).toBe('Debris thickness after 4,000 steps (of 4,000)')
+    // The legend: the scale in metres (to 2 m, the deepest map cell being 1.6 m), the walls, the relief.
+    expect(texts).toEqual(expect.arrayContaining(['h (m)', '0', '2', 'NODATA', 'clear: h ≤ 0.001 m']))
+    expect(texts.some((t) => t.startsWith('over the hillshaded DEM'))).toBe(true)
+    expect(frame().attributes('data-step')).toBe('4000')
     expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 4,000 of 4,000')
 
     await wrapper.get('[data-testid="landslide-step"]').setValue('0')
     await flushPromises()
     expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 0 of 4,000')
-    expect(painted()).toBe(2)
+    expect(title()).toBe('Debris thickness after 0 steps (of 4,000)')
+    expect(frame().attributes('aria-label')).toBe('Debris thickness after 0 steps (of 4,000)')
 
     await wrapper.get('[data-testid="landslide-play"]').trigger('click')
     expect(wrapper.get('[data-testid="landslide-play"]').text()).toBe('Pause')
     await vi.advanceTimersByTimeAsync(450)
     expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 2,000 of 4,000')
+    expect(title()).toBe('Debris thickness after 2,000 steps (of 4,000)')
     await vi.advanceTimersByTimeAsync(900)
     // The animation stops at the last map.
     expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 4,000 of 4,000')
     expect(wrapper.get('[data-testid="landslide-play"]').text()).toBe('Play')
+  })
+
+  it('exports the shown frame as SVG and every map as a GIF, as downloads', async () => {
+    recordCanvas()
+    const { wrapper } = await finished()
+    const { blobs, names } = captureDownloads()
+    await wrapper.get('[data-testid="landslide-step"]').setValue('1')
+    await wrapper.get('[data-testid="landslide-export-svg"]').trigger('click')
+    await vi.waitFor(() => expect(names).toEqual(['landslide-thickness-2000.svg']))
+    expect(blobs[0].type).toBe('image/svg+xml')
+    const svg = await blobs[0].text()
+    expect(svg).toContain('>Debris thickness after 2,000 steps (of 4,000)</text>')
+    expect(svg).not.toContain('<image')
+
+    await wrapper.get('[data-testid="landslide-export-gif"]').trigger('click')
+    await vi.waitFor(() => expect(names).toHaveLength(2))
+    expect(names[1]).toBe('landslide-thickness.gif')
+    expect(blobs[1].type).toBe('image/gif')
+    const gif = readGif(new Uint8Array(await blobs[1].arrayBuffer()))
+    expect(gif.frames).toHaveLength(result.maps.length)
+    expect(wrapper.get('[data-testid="landslide-export-gif"]').attributes('disabled')).toBeUndefined()
   })
 
   it('draws the series and the time and speedup bars', async () => {

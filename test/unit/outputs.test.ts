@@ -1,5 +1,6 @@
 // `--out` result sets are whole or absent: a failure while writing (here an injected ENOSPC) leaves
-// neither the target nor temporary files; a finished set holds the envelope, tables and charts.
+// neither the target nor temporary files; a finished set holds the envelope, tables and charts, and
+// the files a workload adds.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -63,5 +64,20 @@ describe('writeOutputs', () => {
     )
     expect(readFileSync(join(out, 'results.json'), 'utf8')).toBe(before)
     expect(siblings('kept')).toEqual(['kept'])
+  })
+
+  it('adds a workload\'s own files (an animation), replaceable with --force; refuses names that leave the set or clash', async () => {
+    const out = join(dir, 'extra')
+    const gif = Uint8Array.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61])
+    await writeOutputs(out, envelope, { extra: [{ name: 'anim.gif', data: gif }] })
+    expect(readdirSync(out)).toContain('anim.gif')
+    expect(Array.from(readFileSync(join(out, 'anim.gif')))).toEqual(Array.from(gif))
+    // A set holding a GIF is still a set --force may replace.
+    await writeOutputs(out, envelope, { force: true })
+    expect(readdirSync(out)).not.toContain('anim.gif')
+    for (const name of ['../escape.gif', 'notes.txt', '.hidden.png'])
+      expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name, data: '' }] }))).message).toBe(`stats: output file name ${JSON.stringify(name)} is not a plain .json, .csv, .svg, .png or .gif name`)
+    expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name: 'files.csv', data: '' }] }))).message).toBe('stats: output file files.csv would replace a table or chart of the same name')
+    expect(siblings('bad')).toEqual([])
   })
 })

@@ -20,7 +20,17 @@ export interface OutputOptions {
   chartSize?: ChartSize
   /** Writes one file (tests inject failures such as ENOSPC here). */
   write?: (path: string, data: Uint8Array | string) => Promise<void>
+  /** The workload's own files beside the tables and charts (its engine's `outputFiles`). */
+  extra?: OutputFile[]
 }
+
+export interface OutputFile {
+  name: string
+  data: Uint8Array | string
+}
+
+/** What a result set may hold: what Paralab writes, so replacing one loses nothing of the user's. */
+const RESULT_FILE = /\.(json|csv|svg|png|gif)$/
 
 /** Checks, before any work, that DIR can be written: absent (or `force`), in a writable folder. */
 export async function checkOutputDir(dir: string, opts: { force?: boolean } = {}): Promise<void> {
@@ -40,7 +50,7 @@ export async function checkOutputDir(dir: string, opts: { force?: boolean } = {}
 async function isResultSet(dir: string): Promise<boolean> {
   try {
     const entries = await readdir(dir, { withFileTypes: true })
-    if (entries.some((e) => !e.isFile() || !/\.(json|csv|svg|png)$/.test(e.name))) return false
+    if (entries.some((e) => !e.isFile() || !RESULT_FILE.test(e.name))) return false
     const env = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as Partial<ResultEnvelope>
     return typeof env.paralabVersion === 'string' && typeof env.workload === 'string'
   } catch {
@@ -49,13 +59,19 @@ async function isResultSet(dir: string): Promise<boolean> {
 }
 
 /** The files of a result set, rendered in memory. */
-async function render(env: ResultEnvelope, size: ChartSize = {}): Promise<{ name: string; data: Uint8Array | string }[]> {
+async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFile[] = []): Promise<OutputFile[]> {
   const def = workload(env.workload)
   const results = env.results as never
-  const files: { name: string; data: Uint8Array | string }[] = [{ name: 'results.json', data: JSON.stringify(env, null, 2) + '\n' }]
+  const files: OutputFile[] = [{ name: 'results.json', data: JSON.stringify(env, null, 2) + '\n' }]
   for (const table of def.tables(results)) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
   for (const chart of def.charts(results, env as never))
     for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
+  for (const f of extra) {
+    if (!RESULT_FILE.test(f.name) || basename(f.name) !== f.name || f.name.startsWith('.'))
+      throw new ApiError('internal', `${env.workload}: output file name ${JSON.stringify(f.name)} is not a plain .json, .csv, .svg, .png or .gif name`)
+    if (files.some((g) => g.name === f.name)) throw new ApiError('internal', `${env.workload}: output file ${f.name} would replace a table or chart of the same name`)
+    files.push(f)
+  }
   return files
 }
 
@@ -83,7 +99,7 @@ function alive(pid: number): boolean {
 export async function writeOutputs(dir: string, env: ResultEnvelope, opts: OutputOptions = {}): Promise<string[]> {
   const target = resolve(dir)
   await checkOutputDir(dir, opts)
-  const files = await render(env, opts.chartSize)
+  const files = await render(env, opts.chartSize, opts.extra)
   await sweep(target)
   const sibling = (kind: 'tmp' | 'old') => join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.${kind}`)
   const temp = sibling('tmp')

@@ -7,7 +7,7 @@ import { ApiError } from '../../shared/errors'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine } from '../engine'
-import { checkOutputDir, writeOutputs } from '../backend/outputs'
+import { checkOutputDir, type OutputFile, writeOutputs } from '../backend/outputs'
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
 import { runJob } from './run-job'
 
@@ -142,7 +142,10 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
         return params
       }, values.progress)
       // A cancelled run prints what it had finished, and writes no result set.
-      if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force, chartSize })
+      if (values.out && !result.partial) {
+        const extra = await (engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined)?.(result.results)
+        await writeOutputs(values.out, result, { force: values.force, chartSize, extra })
+      }
       if (values.json) writeJson(result)
       else process.stdout.write((engine.cli.describe as (r: unknown, e: ResultEnvelope) => string)(result.results, result))
       if (result.partial) {

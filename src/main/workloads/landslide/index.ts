@@ -7,6 +7,7 @@ import { describeLandslide, landslideFailures } from './describe'
 import { writeExample } from './example'
 import { runLandslideJob } from './run-landslide'
 import { simulateCommand } from './simulate-command'
+import { thicknessFiles } from './thickness-files'
 
 export const landslideEngine: WorkloadEngine<'landslide'> = {
   definition: landslideWorkload,
@@ -20,5 +21,7 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
     describe: describeLandslide,
     failures: landslideFailures,
     commands: [simulateCommand, benchLandslideCommand],
+    // The thickness over the relief: the last frame as PNG and SVG, the animation as GIF.
+    outputFiles: thicknessFiles,
   },
 }

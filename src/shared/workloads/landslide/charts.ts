@@ -1,29 +1,8 @@
-// The landslide's charts: the debris thickness around the flow (a heatmap of the last recorded
-// map), the reference run's mass, area and depth over the steps, and the time of every run.
+// The landslide's charts: the reference run's mass, area and depth over the steps, and the time of
+// every run. The thickness over the relief is drawn as frames (thickness-frame.ts), not as a chart.
 import type { ChartSpec } from '../../charts/spec'
 import type { NamedChart } from '../definition'
-import type { LandslideResult, ThicknessMap } from './types'
-
-/** A heatmap of one recorded map; grey cells hold no debris. One colour scale for every map of the run, so frames compare. */
-export function thicknessChart(r: LandslideResult, map: ThicknessMap): ChartSpec {
-  const metres = (k: number) => `${(k * map.block * r.grid.cellsize).toLocaleString('en-US')} m`
-  let max = 0
-  for (const m of r.maps) for (const v of m.values) if (v !== null && v > max) max = v
-  return {
-    kind: 'heatmap',
-    data: {
-      title: `Debris thickness after ${map.step.toLocaleString('en-US')} steps`,
-      size: map.size,
-      values: map.values,
-      labels: Array.from({ length: map.size }, (_, k) => metres(k)),
-      axisLabel: map.block === 1 ? `cells from grid row ${map.row0}, column ${map.col0}` : `map cells of ${map.block} × ${map.block} from grid row ${map.row0}, column ${map.col0}`,
-      min: 0,
-      // An empty map still needs a scale.
-      max: max > 0 ? max : 1,
-      valueLabel: 'h (m)',
-    },
-  }
-}
+import type { LandslideResult } from './types'
 
 function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[]): ChartSpec {
   return { kind: 'series', data: { title, xLabel: 'step', yLabel, x: r.series.step, series } }
@@ -31,8 +10,6 @@ function seriesChart(r: LandslideResult, title: string, yLabel: string, series: 
 
 export function landslideCharts(r: LandslideResult): NamedChart[] {
   const charts: NamedChart[] = []
-  const last = r.maps.at(-1)
-  if (last) charts.push({ name: 'thickness', spec: thicknessChart(r, last) })
   if (r.series.step.length) {
     const s = r.series
     charts.push(

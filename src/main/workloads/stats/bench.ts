@@ -13,6 +13,7 @@ import { gpuInfo } from '../../gpu/runtime'
 import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { generateAccCsv } from './generate-acc'
 import { createStatsEngine } from './stats-engine'
+import type { GpuStatsEngine, KernelTime } from './gpu/gpu-engine'
 import type { PreparedColumn } from './cpu-engine'
 import { median, medianMs, runChild } from './measure'
 
@@ -53,6 +54,8 @@ export interface StatsBenchResult {
    * one column at a time (separately_ms), to show what sharing its submits saves.
    */
   compute: Record<string, { compute_ms: number; separately_ms?: number; upload_ms?: number; ratio_vs_serial?: number }>
+  /** Each GPU kernel's time on the first column, in order (GpuStatsEngine.profile). */
+  gpu_kernels?: KernelTime[]
   /** `paralab stats` per backend, runs taking turns; ratio_vs_first: against the first backend listed. */
   end_to_end?: { backend: string; paralab_ms: number; ratio_vs_first?: number; peak_rss_MB?: number }[]
   /** DuckDB loading the file and computing CV and MAD in SQL, against the first end-to-end backend. */
@@ -189,6 +192,7 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
 
   // Computation of all three columns in f64, data already loaded (and uploaded, for the GPU).
   const compute: StatsBenchResult['compute'] = {}
+  let gpuKernels: KernelTime[] | undefined
   for (const backend of opts.backends) {
     if (backend === 'gpu' && !gpu.available) {
       notes.push(`gpu skipped: ${gpu.reason}`)
@@ -200,12 +204,18 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
       const cols: PreparedColumn[] = []
       for (const c of DEFAULT_STATS_COLUMNS) cols.push(await engine.prepare(table.columns[c].values, 'f64'))
       const prepareMs = performance.now() - t
+      // A first run compiles the kernels (GPU) and warms caches: it is not timed.
+      await engine.computeMany(cols)
       const ms = await medianMs(opts.repeat, () => engine.computeMany(cols))
       const separately = backend === 'gpu' ? await medianMs(opts.repeat, async () => {
         for (const col of cols) await engine.compute(col)
       }) : undefined
       compute[backend] = { compute_ms: ms, ...(separately !== undefined && { separately_ms: separately }), ...(backend === 'gpu' && { upload_ms: prepareMs }) }
       opts.log(`compute: ${backend} ${ms.toFixed(2)} ms${separately !== undefined ? ` (one column at a time ${separately.toFixed(2)} ms; upload ${prepareMs.toFixed(0)} ms)` : ''}`)
+      if (backend === 'gpu') {
+        gpuKernels = await (engine as GpuStatsEngine).profile(cols[0])
+        opts.log(`gpu kernels (${DEFAULT_STATS_COLUMNS[0]}): ${gpuKernels.map((k) => `${k.pass === 'values' ? '' : 'dev '}${k.kernel} ${(k.ms * 1000).toFixed(0)} µs`).join(', ')}`)
+      }
       for (const col of cols) engine.release(col)
     } finally {
       await engine.dispose()
@@ -260,6 +270,7 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
       ratio_vs_polars: polarsMs ? loadMs / polarsMs : undefined,
     },
     compute,
+    ...(gpuKernels && { gpu_kernels: gpuKernels }),
     end_to_end: endToEnd,
     duckdb_end_to_end: duckEndToEnd,
     notes,

@@ -25,6 +25,8 @@ export interface StreamOwner {
   gathered(buffer: GPUBuffer, n: number): PreparedColumn
   /** Throws when `n` values cannot be one column. */
   check(n: number): void
+  /** Uploads `data` into `buffer`; the engine runs one upload at a time, so that streams share two staging buffers. */
+  upload(buffer: GPUBuffer, data: Float64Array | Float32Array): Promise<void>
 }
 
 export class StreamedColumn implements ColumnStream {
@@ -100,7 +102,7 @@ export class StreamedColumn implements ColumnStream {
       const part = values.subarray(this.sent, to)
       const segment = await this.gpu.storage(`stats column segment ${this.segments.length}`, part.length * this.bytesPerValue, { signal: this.signal })
       this.segments.push(segment)
-      await this.gpu.upload(segment, this.bytesPerValue === 8 ? part : Float32Array.from(part), { signal: this.signal })
+      await this.owner.upload(segment, this.bytesPerValue === 8 ? part : Float32Array.from(part))
       this.sent = to
     }
   }

@@ -19,6 +19,7 @@
 import { ApiError } from '../../../../shared/errors'
 import type { BackendColumnStats, Precision } from '../../../../shared/workloads/stats/types'
 import { type Dispatch, type Gpu, type Kernel, getGpu, throwIfAborted } from '../../../gpu/runtime'
+import { median } from '../../../../shared/median'
 import { midpoint } from '../counting'
 import { type Key, keyToValue } from '../keys'
 import type { PreparedColumn } from '../cpu-engine'
@@ -52,6 +53,13 @@ export interface GpuStatsEngineOptions {
   segmentValues?: number
 }
 
+/** Milliseconds of one dispatch of a kernel, in the values or the deviation pass (profile). */
+export interface KernelTime {
+  pass: 'values' | 'deviations'
+  kernel: string
+  ms: number
+}
+
 /** How one selection went, for benchmarks and tests. */
 export interface SelectionTrace {
   /** Keys in the sample's bracket. */
@@ -78,6 +86,11 @@ export interface GpuStatsEngine {
   computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
   release(column: PreparedColumn): void
   dispose(): Promise<void>
+  /**
+   * Each kernel's time on `column`, in order (wall clock: each prefix of a pass repeated in one
+   * submit, less the prefix before). For benchmarks: it leaves the column's state undefined.
+   */
+  profile(column: PreparedColumn, repeats?: number): Promise<KernelTime[]>
   /** The last compute's selections (of its last column when several): of the median, then of the MAD. */
   readonly lastTrace: { median: SelectionTrace; mad: SelectionTrace } | null
 }
@@ -161,6 +174,8 @@ class Engine implements GpuStatsEngine {
   private readback: GPUBuffer | null = null
   private readonly columns = new Set<GpuColumn>()
   private queue: Promise<unknown> = Promise.resolve()
+  /** Streamed columns' uploads, one at a time. */
+  private uploads: Promise<unknown> = Promise.resolve()
   private disposed = false
   /**
    * Keys per workgroup of a selection level. SwiftShader spends milliseconds clearing each
@@ -208,6 +223,11 @@ class Engine implements GpuStatsEngine {
         return column
       },
       check: (n) => this.checkBinding(n, precision),
+      upload: (buffer, data) => {
+        const run = this.uploads.then(() => this.gpu.upload(buffer, data, { signal: this.signal }))
+        this.uploads = run.catch(() => {})
+        return run
+      },
     })
   }
 
@@ -254,20 +274,16 @@ class Engine implements GpuStatsEngine {
     const jobs: Job[] = columns.filter((j) => j.n > 0).map((j) => ({ ...j, spec: { deviation: false, mean: 0, center: 0 } }))
     const firsts = await this.passes(jobs)
     const found = jobs.map((job, i) => {
-      const { c, n } = job
-      const round = c.precision === 'f64' ? (x: number) => x : Math.fround
-      const first = firsts[i]
-      const mean = round(this.sumValue(first, c.precision) / n)
-      const median = midpoint(keyToValue(first.keys[0], c.precision), keyToValue(first.keys[1], c.precision), c.precision)
-      const bracket = deviationBracket(first.sample!, Math.min(n, SAMPLE), n, median, c.precision)
-      job.spec = { deviation: true, mean, center: median, bracket }
-      return { mean, median, round, trace: first.trace }
+      const f = this.valuesOutcome(job, firsts[i])
+      job.spec = f.spec
+      return f
     })
     throwIfAborted(this.signal)
     const seconds = await this.passes(jobs)
     const stats = jobs.map((job, i) => {
       const { c, n } = job
-      const { mean, median, round } = found[i]
+      const { mean, median } = found[i]
+      const round = c.precision === 'f64' ? (x: number) => x : Math.fround
       const second = seconds[i]
       const squares = this.sumValue(second, c.precision)
       const mad = midpoint(keyToValue(second.keys[0], c.precision), keyToValue(second.keys[1], c.precision), c.precision)
@@ -276,6 +292,51 @@ class Engine implements GpuStatsEngine {
       return { mean, std, cv: round(std / mean), median, mad }
     })
     return columns.map((j) => (j.n > 0 ? stats[jobs.findIndex((job) => job.c === j.c)] : { ...empty }))
+  }
+
+  /** The mean and median from a column's values pass, and so the spec of its deviation pass. */
+  private valuesOutcome(job: Job, first: PassResult): { mean: number; median: number; trace: SelectionTrace; spec: PassSpec } {
+    const { c, n } = job
+    const round = c.precision === 'f64' ? (x: number) => x : Math.fround
+    const mean = round(this.sumValue(first, c.precision) / n)
+    const median = midpoint(keyToValue(first.keys[0], c.precision), keyToValue(first.keys[1], c.precision), c.precision)
+    const bracket = deviationBracket(first.sample!, Math.min(n, SAMPLE), n, median, c.precision)
+    return { mean, median, trace: first.trace, spec: { deviation: true, mean, center: median, bracket } }
+  }
+
+  async profile(column: PreparedColumn, repeats = 20): Promise<KernelTime[]> {
+    this.assertLive()
+    const c = this.own(column)
+    if (c.n === 0) return []
+    const run = this.queue.then(async () => {
+      const values: Job = { c, n: c.n, spec: { deviation: false, mean: 0, center: 0 } }
+      const deviations: Job = { c, n: c.n, spec: this.valuesOutcome(values, (await this.passes([values]))[0]).spec }
+      const out: KernelTime[] = []
+      for (const job of [values, deviations]) {
+        const steps = await this.steps(c, c.n, job.spec)
+        const names = [job.spec.deviation ? 'start' : 'sample', 'scan', 'combine', 'bracket', ...repeat(['refine', 'pick'], FIRST_LEVELS)]
+        const sequence = [...steps.head, ...repeat(steps.level, FIRST_LEVELS)]
+        // Each prefix of the pass, repeated in one submit (median of 3): the difference from the
+        // prefix one step shorter is that step's time, the submit's latency spread over the repeats.
+        let before = 0
+        for (let k = 1; k <= sequence.length; k++) {
+          const times: number[] = []
+          for (let r = 0; r < 3; r++)
+            times.push(
+              (await this.gpu.run('stats profile', (encoder) => {
+                encoder.clearBuffer(c.scratch!.hist)
+                this.gpu.encodeDispatches(encoder, repeat(sequence.slice(0, k), repeats))
+              })) / repeats,
+            )
+          const ms = median(times)
+          out.push({ pass: job.spec.deviation ? 'deviations' : 'values', kernel: names[k - 1], ms: ms - before })
+          before = ms
+        }
+      }
+      return out
+    })
+    this.queue = run.catch(() => {})
+    return run
   }
 
   private sumValue(r: PassResult, precision: Precision): number {

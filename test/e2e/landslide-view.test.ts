@@ -1,7 +1,8 @@
 // The Landslide view in Chromium against the real backend: the Tessina grids from a --data folder
 // (../shared/data, read in place), the active and workers-active backends and the GPU's active-area
 // kernels on the software adapter; the runs table with the reference md5 and the GPU's deviation; the
-// thickness heatmap changing as the step slider moves; an SVG export of it; "Try the example".
+// thickness over the hillshaded DEM changing as the slider moves and as it plays; SVG and PNG exports of
+// a frame and a GIF of them all (its frames counted); "Try the example".
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { startServe, type ServeProcess } from '../helpers/serve'
 import { launchChromium } from '../helpers/browser'
+import { readGif } from '../helpers/gif'
 
 // The GPU kernels compile and run on the software adapter, which is slow: the active variant works on
 // the debris' box only.
@@ -39,23 +41,29 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-/** The heatmap's canvas as a data URL: two different frames draw different pixels. */
-async function heatmapPixels(): Promise<string> {
-  const canvas = page.getByTestId('landslide-chart-thickness').locator('canvas')
-  await canvas.waitFor()
-  // Chart.js animates a fresh chart: wait for the drawing to settle.
-  await page.waitForTimeout(800)
-  return canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL())
+const frame = () => page.getByTestId('landslide-frame')
+
+/** The frame's pixels as a data URL: two different frames draw different pixels. */
+async function framePixels(): Promise<string> {
+  await frame().waitFor()
+  return frame().evaluate((c: HTMLCanvasElement) => c.toDataURL())
 }
 
-async function paintedCells(): Promise<number> {
-  const canvas = page.getByTestId('landslide-chart-thickness').locator('canvas')
-  return canvas.evaluate((c: HTMLCanvasElement) => {
-    const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height)
-    let painted = 0
-    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && Math.abs(data[i] - data[i + 2]) > 60) painted++
-    return painted
+/** Map pixels in the thickness colours (yellow to dark red), not the grey relief nor the blue walls. */
+async function debrisPixels(): Promise<number> {
+  return frame().evaluate((c: HTMLCanvasElement) => {
+    // The legend takes the rightmost 154 pixels (frameLayout at 1 pixel per CSS pixel).
+    const { data } = c.getContext('2d')!.getImageData(0, 0, c.width - 154, c.height)
+    let debris = 0
+    for (let i = 0; i < data.length; i += 4) if (data[i] - data[i + 2] > 60) debris++
+    return debris
   })
+}
+
+/** A download started by clicking `testid`: its suggested name and bytes. */
+async function download(testid: string): Promise<{ name: string; bytes: Buffer }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()])
+  return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) }
 }
 
 describe('Landslide view in Chromium', () => {
@@ -82,27 +90,62 @@ describe('Landslide view in Chromium', () => {
     expect(gpu.split('\t').length).toBeGreaterThanOrEqual(12)
   })
 
-  it('moves the thickness heatmap through the recorded steps', async () => {
+  it('draws the thickness over the relief and moves it through the recorded steps with the slider', async () => {
     expect(await page.getByTestId('landslide-step-label').innerText()).toBe('step 100 of 100')
-    const last = await heatmapPixels()
-    const lastCells = await paintedCells()
+    expect(await frame().getAttribute('aria-label')).toBe('Debris thickness after 100 steps (of 100)')
+    const last = await framePixels()
+    const lastDebris = await debrisPixels()
     await page.getByTestId('landslide-step').fill('0')
     await expect.poll(() => page.getByTestId('landslide-step-label').innerText()).toBe('step 0 of 100')
-    const first = await heatmapPixels()
-    expect(first).not.toBe(last)
+    await expect.poll(() => frame().getAttribute('data-step')).toBe('0')
+    expect(await framePixels()).not.toBe(last)
     // The debris covers more of the map after 100 steps than at the start.
-    expect(lastCells).toBeGreaterThan(await paintedCells())
+    expect(lastDebris).toBeGreaterThan(await debrisPixels())
+    expect(await debrisPixels()).toBeGreaterThan(100)
+  })
+
+  it('plays the frames as an animation, the picture changing as the steps go by', async () => {
+    const first = await framePixels()
+    await page.getByTestId('landslide-play').click()
+    expect(await page.getByTestId('landslide-play').innerText()).toBe('Pause')
+    await expect.poll(() => page.getByTestId('landslide-step-label').innerText()).toBe('step 25 of 100')
+    const second = await framePixels()
+    expect(second).not.toBe(first)
+    // It stops on the last frame.
+    await expect.poll(() => page.getByTestId('landslide-play').innerText(), { timeout: 10_000 }).toBe('Play')
+    expect(await page.getByTestId('landslide-step-label').innerText()).toBe('step 100 of 100')
+    expect(await framePixels()).not.toBe(second)
     await page.getByTestId('landslide-step').fill('2')
     await expect.poll(() => page.getByTestId('landslide-step-label').innerText()).toBe('step 50 of 100')
   })
 
-  it('exports the heatmap as a true SVG', async () => {
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg-thickness').click()])
-    expect(file.suggestedFilename()).toBe('landslide-thickness-50.svg')
-    const svg = readFileSync((await file.path())!, 'utf8')
-    expect(svg).toContain('Debris thickness after 50 steps')
-    expect((svg.match(/<path|<rect/g) ?? []).length).toBeGreaterThan(50)
-    expect(svg).not.toContain('<image')
+  it('exports the shown frame as a true SVG and as PNG', async () => {
+    const svg = await download('landslide-export-svg')
+    expect(svg.name).toBe('landslide-thickness-50.svg')
+    const text = svg.bytes.toString('utf8')
+    expect(text).toContain('Debris thickness after 50 steps (of 100)')
+    expect(text).toContain('>NODATA</text>')
+    expect((text.match(/<rect/g) ?? []).length).toBeGreaterThan(50)
+    expect(text).not.toContain('<image')
+
+    const png = await download('landslide-export-png')
+    expect(png.name).toBe('landslide-thickness-50.png')
+    expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG')
+    // Twice the frame's layout in pixels, for print (the page draws at 1 device pixel per CSS pixel).
+    const [width, height] = await frame().evaluate((c: HTMLCanvasElement) => [c.width, c.height])
+    expect(png.bytes.readUInt32BE(16)).toBe(2 * width)
+    expect(Math.abs(png.bytes.readUInt32BE(20) - 2 * height)).toBeLessThanOrEqual(1)
+  })
+
+  it('exports the animation as a GIF with one frame per recorded map', async () => {
+    const gif = await download('landslide-export-gif')
+    expect(gif.name).toBe('landslide-thickness.gif')
+    const read = readGif(new Uint8Array(gif.bytes))
+    const [width, height] = await frame().evaluate((c: HTMLCanvasElement) => [c.width, c.height])
+    expect(read).toMatchObject({ width, height, loops: 0 })
+    // Steps 0, 25, 50, 75 and 100; the last frame rests longer.
+    expect(read.frames.map((f) => f.delay)).toEqual([40, 40, 40, 40, 200])
+    expect(read.frames[0].rgb).not.toEqual(read.frames[4].rgb)
   })
 
   it('"Try the example" makes the example\'s grids, chooses them and runs every CPU backend', async () => {

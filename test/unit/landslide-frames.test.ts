@@ -1,8 +1,9 @@
 // The landslide's pictures: Horn's hillshade on planes and ramps against values worked out by hand
 // (edges, walls, block means over the maps' window), the thickness colour scale, a frame's cells
 // (debris, clear thin debris, relief, NODATA, beyond the grid), the frame as SVG, the GIF encoder's
-// output read back block by block, and the job's relief and files (PNG, SVG, GIF on @napi-rs/canvas).
-import { mkdtempSync, rmSync } from 'node:fs'
+// output read back block by block, the job's relief and files (PNG, SVG, GIF on @napi-rs/canvas), and
+// `landslide simulate --png/--gif`.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,6 +18,7 @@ import type { LandslideResult, ThicknessMap } from '../../src/shared/workloads/l
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { hillshadeMap, hornShade } from '../../src/main/workloads/landslide/hillshade'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
+import { simulate, simulateCommand } from '../../src/main/workloads/landslide/simulate-command'
 import { lastFramePng, nodeRasterize, thicknessFiles } from '../../src/main/workloads/landslide/thickness-files'
 import { readGif } from '../helpers/gif'
 
@@ -114,6 +116,8 @@ describe('a thickness frame', () => {
     expect(thicknessScale(maps(29.7))).toEqual({ top: 30, ticks: [0, 1, 5, 10, 20, 30] })
     expect(thicknessScale(maps(0.37))).toEqual({ top: 0.4, ticks: [0, 0.02, 0.05, 0.1, 0.2, 0.4] })
     expect(thicknessScale(maps(5))).toEqual({ top: 5, ticks: [0, 0.2, 1, 2, 5] })
+    // 5 m would sit too near the top of 6 m.
+    expect(thicknessScale(maps(5.6))).toEqual({ top: 6, ticks: [0, 0.2, 1, 2, 6] })
     expect(scalePosition({ top: 4, ticks: [] }, 1)).toBe(0.5)
     // No debris deeper than p_ε: a scale all the same.
     expect(thicknessScale(maps(0.001)).top).toBe(1)
@@ -270,5 +274,28 @@ describe('the job\'s relief and thickness files', () => {
     expect(r.maps.map((m) => m.step)).toEqual([0, 20, 40, 60])
     expect(gif.frames[0].rgb).not.toEqual(gif.frames[3].rgb)
     expect(await thicknessFiles({ ...r, maps: [] })).toEqual([])
+  })
+
+  it('landslide simulate draws the final thickness as PNG and the frames every K steps as a GIF', async () => {
+    const [dem, source] = landslideWorkload.example.files.map((f) => join(dir, f))
+    const base = { dem, source, steps: 40, backend: 'active' as const, variant: 'fused' as const, ranks: 1, force: false }
+    const png = join(dir, 'final.png')
+    const gif = join(dir, 'flow.gif')
+    const summary = await simulate({ ...base, png, frames: { every: 10, gif } })
+    expect(summary.written).toEqual([png, gif])
+    const frames = readGif(readFileSync(gif))
+    // Steps 0, 10, 20, 30 and 40.
+    expect(frames.frames).toHaveLength(5)
+    expect(frames.frames[0].rgb).not.toEqual(frames.frames[4].rgb)
+    const { loadImage } = await import('@napi-rs/canvas')
+    const image = await loadImage(readFileSync(png))
+    expect(image.width).toBe(2 * frames.width)
+    // A PNG alone needs no frames; an existing target is refused before any work.
+    const alone = join(dir, 'alone.png')
+    expect((await simulate({ ...base, png: alone })).written).toEqual([alone])
+    await expect(simulate({ ...base, png: alone })).rejects.toThrow(`${alone} exists (use --force to overwrite)`)
+    await expect(simulateCommand.run({ dem, source, gif: join(dir, 'x.gif') }, [])).rejects.toThrow('--gif needs --frames K')
+    await expect(simulateCommand.run({ dem, source, frames: '5' }, [])).rejects.toThrow('--frames needs --frames-dir, --gif or both')
+    expect(existsSync(join(dir, 'x.gif'))).toBe(false)
   })
 })

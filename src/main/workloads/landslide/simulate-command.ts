@@ -1,20 +1,25 @@
 // `paralab landslide simulate`: one simulation whose grids are written out, as the study's program
 // did: the final thickness in the reference format (--output, md5-comparable), as an ESRI grid with
 // the DEM's header (--asc) or a NumPy array (--npy), and frames every K steps (--frames K into
-// --frames-dir). Every file is written whole or not at all; the targets are checked before the run.
+// --frames-dir, or drawn over the hillshaded DEM as an animated GIF with --gif); --png draws the final
+// thickness over the relief. Every file is written whole or not at all; the targets are checked before the run.
 import { access, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
+import { thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
 import { GPU_VARIANTS, LANDSLIDE_BACKENDS, type GpuVariant, type LandslideBackend } from '../../../shared/workloads/landslide/types'
 import { getGpu } from '../../gpu/runtime'
 import { writeFileAtomic } from '../../io/atomic-write'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { ascText, npyBytes } from './grid-writers'
+import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
 import { md5Hex, referenceText } from './reference-format'
 import { createSimulation } from './run-landslide'
 import { initialState } from './simulation'
+import { lastFramePng, nodeRasterize } from './thickness-files'
 
 export interface SimulateOptions {
   header?: string
@@ -25,7 +30,10 @@ export interface SimulateOptions {
   variant: GpuVariant
   ranks: number
   stepsPerSubmit?: number
-  frames?: { every: number; dir: string }
+  /** Frames every K steps: as .npy files into `dir`, and/or drawn into the animation `gif`. */
+  frames?: { every: number; dir?: string; gif?: string }
+  /** The final thickness over the hillshaded DEM. */
+  png?: string
   output?: string
   asc?: string
   npy?: string
@@ -63,23 +71,28 @@ async function checkTarget(path: string, force: boolean, folder = false): Promis
 const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0)
 
 export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> {
-  for (const target of [opts.output, opts.asc, opts.npy]) if (target) await checkTarget(target, opts.force)
-  if (opts.frames) await checkTarget(opts.frames.dir, opts.force, true)
+  for (const target of [opts.output, opts.asc, opts.npy, opts.png, opts.frames?.gif]) if (target) await checkTarget(target, opts.force)
+  if (opts.frames?.dir) await checkTarget(opts.frames.dir, opts.force, true)
   const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
   const input = await readLandslideInput(shown, shown)
   const state = initialState(input)
   const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit }, opts.ranks, { gpu: getGpu })
   const written: string[] = []
   const digits = String(opts.steps).length
+  // The debris' box at each frame drawn (every frame for --gif; the first and last for --png alone).
+  const drawn: Snapshot[] = []
   const frame = async () => {
-    const path = join(opts.frames!.dir, `h-${String(sim.done).padStart(digits, '0')}.npy`)
-    await writeFileAtomic(path, npyBytes(await sim.thickness(), input.rows, input.cols), { overwrite: opts.force })
+    const h = await sim.thickness()
+    if (opts.frames?.gif || (opts.png && sim.done === 0)) drawn.push(snapshot(sim.done, h, input.rows, input.cols))
+    if (!opts.frames?.dir) return
+    const path = join(opts.frames.dir, `h-${String(sim.done).padStart(digits, '0')}.npy`)
+    await writeFileAtomic(path, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
     written.push(path)
   }
   let ms = 0
   let h: Float64Array
   try {
-    if (opts.frames) await frame()
+    if (opts.frames || opts.png) await frame()
     while (sim.done < opts.steps) {
       const next = opts.frames ? Math.min(opts.steps, sim.done + opts.frames.every) : opts.steps
       const t = performance.now()
@@ -91,6 +104,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   } finally {
     await sim.dispose()
   }
+  if (opts.png && drawn.at(-1)?.step !== opts.steps) drawn.push(snapshot(opts.steps, h, input.rows, input.cols))
   const text = referenceText(h, input.rows, input.cols)
   if (opts.output) {
     await writeFileAtomic(opts.output, text, { overwrite: opts.force })
@@ -103,6 +117,24 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   if (opts.npy) {
     await writeFileAtomic(opts.npy, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
     written.push(opts.npy)
+  }
+  if (drawn.length) {
+    // One window and one relief for every frame, as a job's maps have.
+    const maps = thicknessMaps(drawn, input.rows, input.cols)
+    const frames = {
+      steps: opts.steps,
+      grid: { rows: input.rows, cols: input.cols, cellsize: input.header.cellsize },
+      maps,
+      hillshade: hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0]),
+    }
+    if (opts.png) {
+      await writeFileAtomic(opts.png, await lastFramePng(frames), { overwrite: opts.force })
+      written.push(opts.png)
+    }
+    if (opts.frames?.gif) {
+      await writeFileAtomic(opts.frames.gif, await thicknessGif(frames, nodeRasterize), { overwrite: opts.force })
+      written.push(opts.frames.gif)
+    }
   }
   return {
     backend: opts.backend === 'gpu' ? `gpu/${opts.variant}` : opts.backend,
@@ -125,8 +157,9 @@ function choice<C extends string>(value: unknown, flag: string, choices: readonl
 
 export const simulateCommand: Command = {
   name: 'landslide simulate',
-  summary: 'Run one landslide simulation and write its grids: reference format, ESRI .asc, .npy, frames.',
-  usage: 'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--ranks N] [--output FILE] [--asc FILE] [--npy FILE] [--frames K --frames-dir DIR] [--force] [--json]',
+  summary: 'Run one landslide simulation and write its grids (reference format, ESRI .asc, .npy, frames) and pictures (PNG, animated GIF).',
+  usage:
+    'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--ranks N] [--output FILE] [--asc FILE] [--npy FILE] [--png FILE] [--frames K [--frames-dir DIR] [--gif FILE]] [--force] [--json]',
   help: [
     '  --dem FILE          the DEM: an ESRI ASCII grid, or the study\'s grid without header (then --header)',
     '  --header FILE       the study\'s header file, for a DEM and source without headers',
@@ -139,8 +172,10 @@ export const simulateCommand: Command = {
     '  --output FILE       the final thickness in the reference program\'s format (its md5 is the check)',
     '  --asc FILE          the final thickness as an ESRI ASCII grid with the DEM\'s header (QGIS, GDAL)',
     '  --npy FILE          the final thickness as a NumPy float64 array, rows × columns',
-    '  --frames K          also write the thickness every K steps (and at step 0) as h-<step>.npy',
-    '  --frames-dir DIR    the existing folder the frames go to',
+    '  --png FILE          the final thickness over the hillshaded DEM, with its scale in metres, as PNG',
+    '  --frames K          also record the thickness every K steps (and at step 0), for --frames-dir and --gif',
+    '  --frames-dir DIR    the existing folder the frames go to, as h-<step>.npy',
+    '  --gif FILE          the frames drawn over the hillshaded DEM as an animated GIF',
     '  --force             overwrite existing files',
     '  --json              print the summary (md5, mass at start and end, time, files) as JSON',
   ].join('\n'),
@@ -158,13 +193,17 @@ export const simulateCommand: Command = {
     npy: { type: 'string' },
     frames: { type: 'string' },
     'frames-dir': { type: 'string' },
+    png: { type: 'string' },
+    gif: { type: 'string' },
     force: { type: 'boolean' },
     json: { type: 'boolean' },
   },
   async run(values) {
     if (!values.dem || !values.source) throw new UsageError('landslide simulate needs --dem and --source')
     const every = intOption(values.frames, 'frames', 1, 1_000_000)
-    if ((every === undefined) !== (values['frames-dir'] === undefined)) throw new UsageError('--frames and --frames-dir go together')
+    const framesTo = values['frames-dir'] !== undefined || values.gif !== undefined
+    if (every !== undefined && !framesTo) throw new UsageError('--frames needs --frames-dir, --gif or both')
+    if (every === undefined && framesTo) throw new UsageError(`--${values['frames-dir'] !== undefined ? 'frames-dir' : 'gif'} needs --frames K`)
     const summary = await simulate({
       header: values.header,
       dem: values.dem,
@@ -174,7 +213,8 @@ export const simulateCommand: Command = {
       variant: choice(values.variant, 'variant', GPU_VARIANTS, 'fused'),
       ranks: intOption(values.ranks, 'ranks', 1, 256) ?? availableParallelism(),
       stepsPerSubmit: intOption(values['steps-per-submit'], 'steps-per-submit', 1, 100_000),
-      frames: every === undefined ? undefined : { every, dir: values['frames-dir'] },
+      frames: every === undefined ? undefined : { every, dir: values['frames-dir'], gif: values.gif },
+      png: values.png,
       output: values.output,
       asc: values.asc,
       npy: values.npy,

@@ -5,7 +5,7 @@ import { ApiError } from '../../../shared/errors'
 import type { RgbaImage } from '../../../shared/gif-encoder'
 import { canvasPainter, type Canvas2D } from '../../../shared/workloads/landslide/painters'
 import { type Rasterize, thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
-import { frameLayout, frameSvg, paintFrame } from '../../../shared/workloads/landslide/thickness-frame'
+import { type FrameSource, frameLayout, frameSvg, paintFrame } from '../../../shared/workloads/landslide/thickness-frame'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import { loadCanvas } from '../../charts/render'
 
@@ -33,7 +33,7 @@ export const nodeRasterize: Rasterize = async (width, height, paint): Promise<Rg
 }
 
 /** The last frame as PNG. */
-export async function lastFramePng(result: LandslideResult): Promise<Uint8Array> {
+export async function lastFramePng(result: FrameSource): Promise<Uint8Array> {
   const index = result.maps.length - 1
   if (index < 0) throw new ApiError('internal', 'landslide: the run recorded no thickness maps')
   const layout = frameLayout(result.maps[index].size, PNG_SCALE)

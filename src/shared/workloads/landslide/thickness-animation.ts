@@ -2,8 +2,7 @@
 // canvas the side has (the page's, or @napi-rs/canvas in Node), encoded by the one GIF encoder.
 import { encodeGif, type RgbaImage } from '../../gif-encoder'
 import type { Painter } from './painters'
-import { frameLayout, paintFrame, thicknessScale } from './thickness-frame'
-import type { LandslideResult } from './types'
+import { type FrameSource, frameLayout, paintFrame, thicknessScale } from './thickness-frame'
 
 /** Milliseconds per frame, in the player and the GIF. */
 export const FRAME_MS = 400
@@ -13,7 +12,7 @@ export const LAST_FRAME_MS = 2000
 /** Draws `paint` on a canvas of `width` × `height` pixels and returns its pixels. */
 export type Rasterize = (width: number, height: number, paint: (p: Painter) => void) => RgbaImage | Promise<RgbaImage>
 
-export async function thicknessGif(result: LandslideResult, rasterize: Rasterize, pixelScale = 1): Promise<Uint8Array> {
+export async function thicknessGif(result: FrameSource, rasterize: Rasterize, pixelScale = 1): Promise<Uint8Array> {
   if (result.maps.length === 0) throw new RangeError('this run recorded no thickness maps to animate')
   const scale = thicknessScale(result.maps)
   const layout = frameLayout(result.maps[0].size, pixelScale)

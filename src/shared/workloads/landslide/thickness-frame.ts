@@ -5,7 +5,10 @@
 import { formatNumber } from '../../charts/format'
 import { AXIS_COLOR, BACKGROUND_COLOR, MUTED_TEXT_COLOR, TEXT_COLOR } from '../../charts/theme'
 import { type Painter, SvgPainter } from './painters'
-import { P_EPSILON, type LandslideResult, type ThicknessMap } from './types'
+import { P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap } from './types'
+
+/** What a frame is drawn from: a job's results, or the frames `landslide simulate` recorded. */
+export type FrameSource = Pick<LandslideResult, 'steps' | 'maps' | 'hillshade'> & { grid: Pick<LandslideGrid, 'rows' | 'cols' | 'cellsize'> }
 
 /** Thin debris light, thick dark (ColorBrewer YlOrRd): distinct from the grey relief, and ordered by lightness in greyscale too. */
 const STOPS: readonly [number, readonly [number, number, number]][] = [
@@ -71,8 +74,8 @@ export function thicknessScale(maps: readonly ThicknessMap[]): ThicknessScale {
     const t = k === 5 ? top : roundTo125(top * (k / 5) ** 2)
     const last = ticks[ticks.length - 1]
     if (t <= last || t > top) continue
-    if (k < 5 && scalePosition(scale, top) - scalePosition(scale, t) < 0.08) continue
-    if (scalePosition(scale, t) - scalePosition(scale, last) < 0.08) {
+    if (k < 5 && scalePosition(scale, top) - scalePosition(scale, t) < 0.1) continue
+    if (scalePosition(scale, t) - scalePosition(scale, last) < 0.1) {
       if (k < 5) continue
       ticks.pop()
     }
@@ -141,7 +144,7 @@ function beyondGrid(map: ThicknessMap, rows: number, cols: number, r: number, c:
 }
 
 /** The colour of every map cell, row-major: debris, relief, wall, or null (beyond the grid: background). */
-export function frameCellColors(result: LandslideResult, map: ThicknessMap, scale: ThicknessScale): (string | null)[] {
+export function frameCellColors(result: FrameSource, map: ThicknessMap, scale: ThicknessScale): (string | null)[] {
   const relief = result.hillshade
   // A relief recorded over another window (it never is) would misplace the terrain: leave it out.
   const fits = relief && relief.size === map.size && relief.block === map.block && relief.row0 === map.row0 && relief.col0 === map.col0
@@ -163,7 +166,7 @@ export function frameTitle(map: ThicknessMap, steps: number): string {
   return `Debris thickness after ${stepsText(map.step)} steps (of ${stepsText(steps)})`
 }
 
-export function paintFrame(p: Painter, result: LandslideResult, index: number, layout: FrameLayout, scale: ThicknessScale = thicknessScale(result.maps)): void {
+export function paintFrame(p: Painter, result: FrameSource, index: number, layout: FrameLayout, scale: ThicknessScale = thicknessScale(result.maps)): void {
   const map = result.maps[index]
   if (!map) throw new RangeError(`landslide frame ${index}: the run recorded ${result.maps.length} maps`)
   const u = (v: number) => Math.round(v * layout.scale)
@@ -221,7 +224,7 @@ function paintLegend(p: Painter, layout: FrameLayout, scale: ThicknessScale, u: 
 }
 
 /** The frame as an SVG document. */
-export function frameSvg(result: LandslideResult, index: number, scale: ThicknessScale = thicknessScale(result.maps)): string {
+export function frameSvg(result: FrameSource, index: number, scale: ThicknessScale = thicknessScale(result.maps)): string {
   const layout = frameLayout(result.maps[index]?.size ?? 1)
   const svg = new SvgPainter()
   paintFrame(svg, result, index, layout, scale)

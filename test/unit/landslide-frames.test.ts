@@ -66,6 +66,15 @@ describe('hillshade (Horn)', () => {
     wall5[5] = 1
     expect(hornShade(holed, 4, 4, wall5, cs, 1, 2)).toBe(hornShade(ramp, 4, 4, wall5, cs, 1, 2))
     expect(hornShade(holed, 4, 4, wall5, cs, 1, 2)).toBeGreaterThan(0)
+    // Next to a wall the neighbourhood is read cell by cell, elsewhere straight: both give the same
+    // shade when the wall's stand-in (the cell itself) equals what it hides.
+    const rough = dem(5, 5, (i, j) => Math.sin(i * 1.7 + j * 0.9) * 12 + i * 3)
+    const beside = new Uint8Array(25)
+    beside[6] = 1
+    const same = rough.slice()
+    same[6] = same[12]
+    expect(hornShade(same, 5, 5, beside, cs, 2, 2)).toBe(hornShade(same, 5, 5, null, cs, 2, 2))
+    expect(hornShade(rough, 5, 5, beside, cs, 2, 2)).not.toBe(hornShade(rough, 5, 5, null, cs, 2, 2))
   })
 
   it('reduces to the maps\' window: block means, null for walls and beyond the grid', () => {

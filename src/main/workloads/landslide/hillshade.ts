@@ -6,6 +6,23 @@ import type { LandslideHillshade, ThicknessMap } from '../../../shared/workloads
 /** The sun of the usual hillshade: from the north-west, 45° above the horizon. */
 export const SUN = { azimuth: 315, altitude: 45 } as const
 
+/** The sun's terms of the hillshade: cos of its zenith angle, and its direction times sin of it. */
+function sunTerms(sun: { azimuth: number; altitude: number }): { cosZenith: number; east: number; south: number } {
+  const zenith = ((90 - sun.altitude) * Math.PI) / 180
+  // The azimuth as an angle from east, counter-clockwise.
+  const azimuth = (((450 - sun.azimuth) % 360) * Math.PI) / 180
+  return { cosZenith: Math.cos(zenith), east: Math.sin(zenith) * Math.cos(azimuth), south: Math.sin(zenith) * Math.sin(azimuth) }
+}
+
+/**
+ * cos zenith · cos slope + sin zenith · sin slope · cos(azimuth − aspect), with the slope and the
+ * aspect (ESRI's atan2(dz/dy, −dz/dx)) written through the gradient: no trigonometry per cell.
+ */
+function shadeOf(dzdx: number, dzdy: number, t: ReturnType<typeof sunTerms>): number {
+  const shade = (t.cosZenith - dzdx * t.east + dzdy * t.south) / Math.sqrt(1 + dzdx * dzdx + dzdy * dzdy)
+  return 255 * Math.max(0, shade)
+}
+
 /**
  * The hillshade of cell (i, j), 0 (in shadow) … 255 (facing the sun), rows running north to south.
  * A neighbour beyond the grid or on a wall counts as the cell itself, so edges and the rims of
@@ -21,32 +38,47 @@ export function hornShade(
   j: number,
   sun: { azimuth: number; altitude: number } = SUN,
 ): number {
+  return shadeAt(z, rows, cols, walls, 1 / (8 * cellsize), i, j, sunTerms(sun))
+}
+
+function wallNear(walls: Uint8Array, k: number, cols: number): boolean {
+  return (walls[k - cols - 1] | walls[k - cols] | walls[k - cols + 1] | walls[k - 1] | walls[k + 1] | walls[k + cols - 1] | walls[k + cols] | walls[k + cols + 1]) !== 0
+}
+
+function shadeAt(z: ArrayLike<number>, rows: number, cols: number, walls: Uint8Array | null, scale: number, i: number, j: number, t: ReturnType<typeof sunTerms>): number {
   const k = i * cols + j
-  const at = (di: number, dj: number): number => {
-    const ii = i + di
-    const jj = j + dj
-    if (ii < 0 || ii >= rows || jj < 0 || jj >= cols) return z[k]
-    const kk = ii * cols + jj
-    return walls?.[kk] ? z[k] : z[kk]
+  let a: number, b: number, c: number, d: number, f: number, g: number, h: number, n: number
+  if (i > 0 && i < rows - 1 && j > 0 && j < cols - 1 && !(walls && wallNear(walls, k, cols))) {
+    // Inside the grid away from walls: every neighbour exists (the common case, kept fast).
+    a = z[k - cols - 1]
+    b = z[k - cols]
+    c = z[k - cols + 1]
+    d = z[k - 1]
+    f = z[k + 1]
+    g = z[k + cols - 1]
+    h = z[k + cols]
+    n = z[k + cols + 1]
+  } else {
+    const at = (di: number, dj: number): number => {
+      const ii = i + di
+      const jj = j + dj
+      if (ii < 0 || ii >= rows || jj < 0 || jj >= cols) return z[k]
+      const kk = ii * cols + jj
+      return walls?.[kk] ? z[k] : z[kk]
+    }
+    a = at(-1, -1)
+    b = at(-1, 0)
+    c = at(-1, 1)
+    d = at(0, -1)
+    f = at(0, 1)
+    g = at(1, -1)
+    h = at(1, 0)
+    n = at(1, 1)
   }
-  const a = at(-1, -1)
-  const b = at(-1, 0)
-  const c = at(-1, 1)
-  const d = at(0, -1)
-  const f = at(0, 1)
-  const g = at(1, -1)
-  const h = at(1, 0)
-  const n = at(1, 1)
   // Rises to the east and to the south (rows run southwards).
-  const dzdx = (c + 2 * f + n - (a + 2 * d + g)) / (8 * cellsize)
-  const dzdy = (g + 2 * h + n - (a + 2 * b + c)) / (8 * cellsize)
-  const slope = Math.atan(Math.hypot(dzdx, dzdy))
-  // The direction the slope faces, as an angle from east counter-clockwise (ESRI's formula).
-  const aspect = Math.atan2(dzdy, -dzdx)
-  const zenith = ((90 - sun.altitude) * Math.PI) / 180
-  const azimuth = (((450 - sun.azimuth) % 360) * Math.PI) / 180
-  const shade = Math.cos(zenith) * Math.cos(slope) + Math.sin(zenith) * Math.sin(slope) * Math.cos(azimuth - aspect)
-  return 255 * Math.max(0, shade)
+  const dzdx = (c + 2 * f + n - (a + 2 * d + g)) * scale
+  const dzdy = (g + 2 * h + n - (a + 2 * b + c)) * scale
+  return shadeOf(dzdx, dzdy, t)
 }
 
 /**
@@ -63,6 +95,8 @@ export function hillshadeMap(
   window: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>,
 ): LandslideHillshade {
   const { row0, col0, size, block } = window
+  const sun = sunTerms(SUN)
+  const scale = 1 / (8 * cellsize)
   const values: (number | null)[] = new Array(size * size).fill(null)
   for (let r = 0; r < size; r++)
     for (let c = 0; c < size; c++) {
@@ -73,7 +107,7 @@ export function hillshadeMap(
       for (let i = Math.max(0, row0 + r * block); i < i1; i++)
         for (let j = Math.max(0, col0 + c * block); j < j1; j++) {
           if (walls?.[i * cols + j]) continue
-          sum += hornShade(z, rows, cols, walls, cellsize, i, j)
+          sum += shadeAt(z, rows, cols, walls, scale, i, j, sun)
           count++
         }
       if (count > 0) values[r * size + c] = Math.round(sum / count)

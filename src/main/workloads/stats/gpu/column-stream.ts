@@ -19,6 +19,8 @@ export const SEGMENT_VALUES = 2 ** 21
 
 /** What the stream needs from its engine. */
 export interface StreamOwner {
+  /** Called when the column's values are all there (finish): compiling may start. */
+  finishing(): void
   /** An ordinary upload, for a column that finished before its first segment. */
   whole(values: Float64Array): Promise<PreparedColumn>
   /** The prepared column over a buffer holding `n` values. */
@@ -53,6 +55,7 @@ export class StreamedColumn implements ColumnStream {
   }
 
   async finish(values: Float64Array): Promise<PreparedColumn> {
+    this.owner.finishing()
     await this.chain
     if (this.failure === undefined && !this.cancelled && this.segments.length === 0) return this.owner.whole(values)
     this.queue(values, values.length)

@@ -29,6 +29,7 @@ override TILE4: u32 = BK * S4; // vec4 of one buffer of one side
 override WG_VEC4: u32 = 2u * BK * (B / 4u + 1u); // two buffers
 override LOADS: u32 = B * BK / 4u; // vec4 per side per step
 override THREADS: u32 = WX * WY;
+override LOADS_PER: u32 = max(1u, LOADS / THREADS); // vec4 per invocation per side (≤ 4), fewer threads loading when < 1
 
 var<workgroup> as_: array<vec4<f32>, WG_VEC4>;
 var<workgroup> bs: array<vec4<f32>, WG_VEC4>;
@@ -55,17 +56,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     hi[x] = vec4<f32>(0.0);
     lo[x] = vec4<f32>(0.0);
   }
-  // This invocation's share of a step's loads, vec4 l = tid + THREADS · u: row l / kq4, vec4 l % kq4.
+  // This invocation's share of a step's loads, vec4 l = tid + THREADS · u: row l / kq4, vec4 l % kq4
+  // (consecutive invocations read consecutive vec4 of a row, then the next row).
   var pa: array<vec4<f32>, 4>;
   var pb: array<vec4<f32>, 4>;
-  for (var u = 0u; u < 4u; u++) {
+  for (var u = 0u; u < LOADS_PER; u++) {
     let l = tid + u * THREADS;
     if (l < LOADS) {
       pa[u] = a[(i0 + l / kq4) * kv + l % kq4];
       pb[u] = b[(j0 + l / kq4) * kv + l % kq4];
     }
   }
-  for (var u = 0u; u < 4u; u++) {
+  for (var u = 0u; u < LOADS_PER; u++) {
     let l = tid + u * THREADS;
     if (l < LOADS) {
       let row = l / kq4;
@@ -83,7 +85,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let more = s + 1u < steps;
     if (more) {
       let k0 = (s + 1u) * kq4;
-      for (var u = 0u; u < 4u; u++) {
+      for (var u = 0u; u < LOADS_PER; u++) {
         let l = tid + u * THREADS;
         if (l < LOADS) {
           pa[u] = a[(i0 + l / kq4) * kv + k0 + l % kq4];
@@ -92,24 +94,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
       }
     }
     for (var k = 0u; k < BK; k++) {
-      var fa: array<vec4<f32>, 2>;
       var fb: array<vec4<f32>, 2>;
+      for (var q = 0u; q < TN / 4u; q++) {
+        fb[q] = bs[cur + k * S4 + q * WX + lid.x];
+      }
+      // Rows 4g … 4g + 3 of the invocation: acc[(4g + e) · TN/4 + q].
       for (var g = 0u; g < TM / 4u; g++) {
-        fa[g] = as_[cur + k * S4 + g * WY + lid.y];
-      }
-      for (var g = 0u; g < TN / 4u; g++) {
-        fb[g] = bs[cur + k * S4 + g * WX + lid.x];
-      }
-      for (var r = 0u; r < TM; r++) {
-        let x = vec4<f32>(fa[r / 4u][r % 4u]);
+        let x = as_[cur + k * S4 + g * WY + lid.y];
         for (var q = 0u; q < TN / 4u; q++) {
-          acc[r * (TN / 4u) + q] = fma(x, fb[q], acc[r * (TN / 4u) + q]);
+          let at = g * TN + q;
+          acc[at] = fma(vec4<f32>(x.x), fb[q], acc[at]);
+          acc[at + TN / 4u] = fma(vec4<f32>(x.y), fb[q], acc[at + TN / 4u]);
+          acc[at + TN / 2u] = fma(vec4<f32>(x.z), fb[q], acc[at + TN / 2u]);
+          acc[at + 3u * TN / 4u] = fma(vec4<f32>(x.w), fb[q], acc[at + 3u * TN / 4u]);
         }
       }
     }
     if (more) {
       let nxt = (1u - s % 2u) * TILE4;
-      for (var u = 0u; u < 4u; u++) {
+      for (var u = 0u; u < LOADS_PER; u++) {
         let l = tid + u * THREADS;
         if (l < LOADS) {
           let row = l / kq4;

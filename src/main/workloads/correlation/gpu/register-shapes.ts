@@ -19,7 +19,7 @@ export interface RegisterShape {
 }
 
 /** The shape of the f64 mode (compensated) and of the f32 mode: tune with `bench correlation --shapes`. */
-export const DEFAULT_REGISTER_SHAPE: Record<Precision, string> = { f64: 'b128-t8x4-k8', f32: 'b128-t8x8-k8' }
+export const DEFAULT_REGISTER_SHAPE: Record<Precision, string> = { f64: 'b128-t8x8-k8', f32: 'b128-t8x8-k8' }
 
 /** Shapes `--shapes all` times; in f32 mode those differing only in chunk are timed once. */
 export const SWEEP_SHAPES = [

@@ -115,6 +115,43 @@ fn phase2(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
   storeB(r0, c0, lid);
 }
 
+// The tuned phase 2, distances only: after phase 1 the pivot block P is closed, so a block of the
+// pivot's row becomes min over k of P(i, k) + self(k, j) in one product (a shortest path from a pivot
+// vertex leaves the pivot's vertices for the last time at some k; P(i, i) = 0 keeps self(i, j)), and
+// a block of its column self(i, k) + P(k, j) (it enters them first at k). No step waits for another.
+@compute @workgroup_size(B, TY)
+fn phase2_closed(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let r = p.k;
+  if (wid.x == r) {
+    return;
+  }
+  let k0 = r * B;
+  let inRow = wid.y == 0u;
+  var r0 = wid.x * B;
+  var c0 = k0;
+  if (inRow) {
+    r0 = k0;
+    c0 = wid.x * B;
+  }
+  loadA(k0, k0, lid);
+  loadB(r0, c0, lid);
+  workgroupBarrier();
+  let jj = lid.x;
+  for (var ii = lid.y; ii < B; ii += TY) {
+    var acc = tileB[ii * B + jj];
+    if (inRow) {
+      for (var kk = 0u; kk < B; kk++) {
+        acc = min(acc, tileA[ii * B + kk] + tileB[kk * B + jj]);
+      }
+    } else {
+      for (var kk = 0u; kk < B; kk++) {
+        acc = min(acc, tileB[ii * B + kk] + tileA[kk * B + jj]);
+      }
+    }
+    dSet(r0 + ii, c0 + jj, acc);
+  }
+}
+
 @compute @workgroup_size(B, TY)
 fn phase3(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let r = p.k;

@@ -3,19 +3,10 @@
 // and the dispatch's parameters. A matrix larger than one binding holds is split into bands of
 // BAND_ROWS rows, up to four bindings; cells are reached through dGet/dSet and kGet/kSet.
 
+#include "paths/params"
+
 // With successors: among equal distances the smaller key wins.
 override PATHS: bool = false;
-// Rows per binding (a multiple of 64); ONE_BAND when one binding holds the matrix, which
-// compiles the accessors to plain indexing.
-const ONE_BAND: u32 = 0xffffffffu;
-override BAND_ROWS: u32 = ONE_BAND;
-
-struct Params {
-  // Row stride: the matrix side padded to a multiple of 64.
-  n: u32,
-  // The k of a per-k dispatch, or the round of a blocked one.
-  k: u32,
-}
 
 @group(0) @binding(0) var<storage, read_write> d0: array<i32>;
 @group(0) @binding(1) var<storage, read_write> d1: array<i32>;

@@ -103,3 +103,28 @@ describe('paralab generate graph and paths query', () => {
     expect(errorLines(wrong.stderr)[0]).toContain('has shape (70, 70); the graph needs (5, 5)')
   })
 })
+
+describe('paralab bench paths', () => {
+  it('sweeps tuned tile shapes over several sizes in one run: a JSON array, one run per shape and size', () => {
+    const shapes = ['b64-t4x4-k64', 'b128x64-t8x4-k32']
+    const r = paralab(['bench', 'paths', '--vertices', '70,130', '--backend', 'gpu', '--variant', 'tuned', '--shapes', shapes.join(','), '--repeat', '1', '--no-scipy', '--json'])
+    const benches = jsonOf(r)
+    expect(benches.map((b: { graph: { vertices: number } }) => b.graph.vertices)).toEqual([70, 130])
+    for (const b of benches) {
+      expect(Object.keys(b.runs)).toEqual(shapes.map((s) => `gpu tuned B=64 ${s}`))
+      expect(b.failed).toEqual([])
+      for (const run of Object.values(b.runs) as { relaxations_per_s: number }[]) expect(run.relaxations_per_s).toBeGreaterThan(0)
+    }
+    const bad = paralab(['bench', 'paths', '--variant', 'tuned', '--shapes', 'b64-t4x4'])
+    expect(bad.code).toBe(2)
+    expect(errorLines(bad.stderr).join('\n')).toContain('--shapes: tuned shape "b64-t4x4" is not of the form')
+  })
+
+  it('writes the tuned variant\'s distances as npy from pieces: the expected output after the header', () => {
+    const out = join(dir, 'c08-tuned.npy')
+    jsonOf(paralab(['paths', join(DATA, 'c08.1'), '--backend', 'serial,gpu', '--variant', 'tuned', '--output', out, '--format', 'npy', '--repeat', '1', '--json']))
+    const file = readFileSync(out)
+    const offset = 10 + file.readUInt16LE(8)
+    expect(file.subarray(offset).equals(readFileSync(join(DATA, 'c08.1.out')))).toBe(true)
+  })
+})

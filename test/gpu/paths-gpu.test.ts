@@ -4,7 +4,10 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { getGpu, resetGpu, type Gpu } from '../../src/main/gpu/runtime'
+import { ApiError } from '../../src/shared/errors'
+import { benchPaths } from '../../src/main/workloads/paths/bench'
 import { bandsOf, gpuSolver } from '../../src/main/workloads/paths/gpu/gpu-solver'
+import { TUNED_SHAPE, TUNED_SWEEP_SHAPES } from '../../src/main/workloads/paths/gpu/tuned-shapes'
 import type { Graph } from '../../src/main/workloads/paths/graph'
 import { seededRandom } from '../../src/main/workloads/paths/generate-graph'
 import { prepareProblem } from '../../src/main/workloads/paths/problem'
@@ -75,7 +78,7 @@ describe('the GPU on the course cases', () => {
 })
 
 describe('every GPU variant against serial', () => {
-  it.each([1, 2, 63, 65, 130])('V = %i: the same distances and path keys', async (V) => {
+  it.each([1, 2, 63, 64, 65, 130])('V = %i: the same distances and path keys', async (V) => {
     const problem = prepareProblem(edgeCaseGraph(V, V + 100), `V${V}`)
     const ref = await serialSolver.solve(problem, true)
     if (V > 2) expect(ref.d.includes(INF)).toBe(true)
@@ -85,6 +88,41 @@ describe('every GPU variant against serial', () => {
       expect(bytes(got.key!).equals(bytes(ref.key!)), `${variant} B=${block} keys`).toBe(true)
       expect(got.duplicates).toBe(ref.duplicates)
     }
+  })
+})
+
+// The tuned variant's phase 3 without successors is minplus.wgsl, of the shape asked for: every
+// shape the bench sweeps is checked here (with successors tuned keeps blocked.wgsl's tiled kernel,
+// which the cases above check).
+describe('every tuned tile shape', () => {
+  it('sweeps the default shape', () => {
+    expect(TUNED_SWEEP_SHAPES).toContain(TUNED_SHAPE)
+  })
+
+  it.each([...TUNED_SWEEP_SHAPES])('%s: the course cases byte for byte, and serial\'s distances at V = 1, 2, 63, 64, 65, 130', async (shape) => {
+    const solver = gpuSolver(gpu, 'tuned', 64, { shape })
+    expect(solver.shape).toBe(shape)
+    for (const c of ['c01', 'c04', 'c07', 'c08']) {
+      const problem = prepareProblem(parseCourseGraph(readFileSync(new URL(`${c}.1`, DATA)), `${c}.1`), c)
+      const { d } = await solver.solve(problem, false)
+      expect(bytes(d).equals(readFileSync(new URL(`${c}.1.out`, DATA))), `${shape} ${c}`).toBe(true)
+    }
+    for (const V of [1, 2, 63, 64, 65, 130]) {
+      const problem = prepareProblem(edgeCaseGraph(V, V + 200), `V${V}`)
+      const ref = await serialSolver.solve(problem, false)
+      const got = await solver.solve(problem, false)
+      expect(bytes(got.d).equals(bytes(ref.d)), `${shape} V=${V}`).toBe(true)
+    }
+  })
+
+  it('refuses a malformed shape, naming it', () => {
+    expect(() => gpuSolver(gpu, 'tuned', 64, { shape: 'b96-t8x8-k32' })).toThrow('tuned shape b96-t8x8-k32: tile sides must be 32, 64, 128 or 256')
+    expect(() => gpuSolver(gpu, 'shared', 32, { shape: TUNED_SHAPE })).toThrow(`a tile shape (${TUNED_SHAPE}) is for the tuned variant, not shared`)
+  })
+
+  it('refuses a shape beyond the adapter, naming its needs', () => {
+    // 512 invocations: more than WebGPU's default 256, which SwiftShader keeps.
+    expect(() => gpuSolver(gpu, 'tuned', 64, { shape: 'b256x128-t8x4-k16' })).toThrow(/b256x128-t8x4-k16 has 32 × 32 invocations, beyond this adapter's workgroups/)
   })
 })
 
@@ -108,10 +146,49 @@ describe('a matrix split over several bindings', () => {
     }
   })
 
+  it('tuned tiles across band boundaries: 128-tiles over bands of 64 rows, distances as serial', async () => {
+    const problem = prepareProblem(edgeCaseGraph(200, 9), 'V200')
+    const ref = await serialSolver.solve(problem, false)
+    // V = 200 pads to 256: four bands of 64 rows, each 128-row tile spanning two.
+    for (const shape of ['b128-t8x8-k32', 'b128x64-t8x4-k32', 'b64-t4x4-k64']) {
+      const got = await gpuSolver(gpu, 'tuned', 64, { shape, maxBindingBytes: 64 * 256 * 4 }).solve(problem, false)
+      expect(bytes(got.d).equals(bytes(ref.d)), shape).toBe(true)
+    }
+  })
+
+  it('says, naming the sizes, when the GPU cannot hold the matrices, before filling them', async () => {
+    const problem = prepareProblem(edgeCaseGraph(130, 10), 'V130')
+    const storage = gpu.storage.bind(gpu)
+    const spy = vi.spyOn(gpu, 'storage').mockImplementation(async (label, contents, options) => {
+      if (label === 'paths keys 1') throw new ApiError('internal', `buffer ${label} of 65536 bytes: out of GPU memory: allocation failed`)
+      return storage(label, contents, options)
+    })
+    try {
+      await expect(gpuSolver(gpu, 'tuned', 64, { maxBindingBytes: 64 * 192 * 4 }).solve(problem, true)).rejects.toThrow(
+        'a 130-vertex graph (padded to 192) needs 0.28 MiB of GPU memory (distances and path keys, 6 buffers); the device could not allocate keys band 1 (0.047 MiB): buffer paths keys 1 of 65536 bytes: out of GPU memory',
+      )
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
   it('refuses, naming the sizes, a matrix that needs more than four bindings', async () => {
     const problem = prepareProblem(edgeCaseGraph(300, 8), 'V300')
     await expect(gpuSolver(gpu, 'coalesced', undefined, { maxBindingBytes: 64 * 320 * 4 }).solve(problem, false)).rejects.toThrow(
       'a 300-vertex matrix (padded to 320) takes 0.39 MiB: more than 4 GPU bindings of 0.078 MiB hold',
     )
+  })
+})
+
+describe('bench paths', () => {
+  it('times each tuned shape asked for, on one graph, with the same checksum', async () => {
+    const logs: string[] = []
+    const shapes = ['b64-t4x4-k64', 'b128-t8x8-k32']
+    const r = await benchPaths({ vertices: 100, edges: 1000, seed: 4, backends: ['gpu'], variants: ['tuned'], blocks: ['64'], shapes, repeat: 1, scipyRepeat: 1, scipy: false, log: (l) => logs.push(l) })
+    expect(Object.keys(r.runs)).toEqual(shapes.map((s) => `gpu tuned B=64 ${s}`))
+    expect(r.failed).toEqual([])
+    for (const run of Object.values(r.runs)) expect(run.relaxations_per_s).toBeCloseTo(100 ** 3 / (run.median_ms / 1000), -3)
+    expect(logs.filter((l) => / T relax\/s$/.test(l))).toHaveLength(2)
+    expect(r.graph.checksum).toMatch(/^[1-9]\d*$/)
   })
 })

@@ -10,7 +10,10 @@ export interface WriteFileAtomicOptions {
   overwrite?: boolean
 }
 
-export async function writeFileAtomic(path: string, data: Uint8Array | string, opts: WriteFileAtomicOptions = {}): Promise<void> {
+/** Whole data, or its pieces in order (a file larger than one byte array, written without a copy of it). */
+export type FileData = Uint8Array | string | Iterable<Uint8Array> | AsyncIterable<Uint8Array>
+
+export async function writeFileAtomic(path: string, data: FileData, opts: WriteFileAtomicOptions = {}): Promise<void> {
   // Same directory, so the rename never crosses file systems; dot-prefixed and unique, so it
   // neither shows in listings nor collides with a concurrent write.
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
@@ -21,7 +24,10 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string, o
     const file = await open(temp, 'wx')
     created = true
     try {
-      await file.writeFile(data)
+      if (typeof data === 'string' || data instanceof Uint8Array) await file.writeFile(data)
+      else
+        for await (const piece of data)
+          for (let at = 0; at < piece.byteLength; ) at += (await file.write(piece, at)).bytesWritten
       await file.sync()
     } finally {
       await file.close()

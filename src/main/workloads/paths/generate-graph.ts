@@ -38,14 +38,17 @@ function pair(p: number, V: number): [number, number] {
   return [u, t < u ? t : t + 1]
 }
 
-/** Chosen pair indices: a bitset where it is small, else a set of the few chosen. */
-function picker(pairs: number): { has(p: number): boolean; add(p: number): void } {
-  if (pairs <= 2 ** 29) {
-    const bits = new Uint8Array(Math.ceil(pairs / 8))
-    return { has: (p) => (bits[p >>> 3] & (1 << (p & 7))) !== 0, add: (p) => void (bits[p >>> 3] |= 1 << (p & 7)) }
+/** A Set holds at most 2^24 entries: beyond a few million draws the pairs go in a bitset (≤ 268 MB at the largest V). */
+const SET_MAX_DRAWS = 2 ** 22
+
+/** Chosen pair indices: a set of the few chosen, else a bitset of every pair (V ≤ 46 340 keeps indices below 2^32). */
+function picker(pairs: number, draws: number): { has(p: number): boolean; add(p: number): void } {
+  if (draws <= SET_MAX_DRAWS && pairs > 2 ** 29) {
+    const set = new Set<number>()
+    return { has: (p) => set.has(p), add: (p) => void set.add(p) }
   }
-  const set = new Set<number>()
-  return { has: (p) => set.has(p), add: (p) => void set.add(p) }
+  const bits = new Uint8Array(Math.ceil(pairs / 8))
+  return { has: (p) => (bits[p >>> 3] & (1 << (p & 7))) !== 0, add: (p) => void (bits[p >>> 3] |= 1 << (p & 7)) }
 }
 
 export function generateGraph(opts: GenerateGraphOptions): { src: Int32Array; dst: Int32Array; w: Int32Array } {
@@ -62,15 +65,17 @@ export function generateGraph(opts: GenerateGraphOptions): { src: Int32Array; ds
   const w = new Int32Array(E)
   // Dense: draw the pairs left out instead, then take the others in order.
   const dense = E > pairs / 2
-  const drawn = picker(pairs)
   const draws = dense ? pairs - E : E
-  const order: number[] = []
-  while (order.length < draws) {
-    if ((order.length & 0xffff) === 0) throwIfAborted(opts.signal)
+  const drawn = picker(pairs, draws)
+  // Only the sparse case takes its pairs in the order drawn.
+  const order = new Uint32Array(dense ? 0 : draws)
+  for (let n = 0; n < draws; ) {
+    if ((n & 0xffff) === 0) throwIfAborted(opts.signal)
     const p = Math.floor(rand() * pairs)
     if (drawn.has(p)) continue
     drawn.add(p)
-    order.push(p)
+    if (!dense) order[n] = p
+    n++
   }
   let e = 0
   const take = (p: number) => {

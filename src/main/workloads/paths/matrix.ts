@@ -65,9 +65,13 @@ export function unweight(d: Int32Array, V: number, h: Float64Array): void {
   }
 }
 
-/** The successor matrix from path keys: the first hop, i on the diagonal, −1 where there is no path. */
+/**
+ * The successor matrix from path keys: the first hop, i on the diagonal, −1 where there is no path.
+ * It takes the keys' memory (a second V × V matrix would not fit beside the others at V = 40 000):
+ * the keys are gone afterwards.
+ */
 export function successors(key: Uint32Array, V: number): Int32Array {
-  const next = new Int32Array(V * V)
+  const next = new Int32Array(key.buffer, key.byteOffset, V * V)
   for (let i = 0; i < V; i++)
     for (let j = 0; j < V; j++) {
       const k = key[i * V + j]

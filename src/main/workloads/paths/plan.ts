@@ -7,6 +7,8 @@ export interface RunSpec {
   backend: PathsBackend
   variant?: GpuVariant
   block?: number
+  /** The tuned variant's phase-3 tile shape (bench sweeps); default gpu/tuned-shapes.ts's TUNED_SHAPE. */
+  shape?: string
 }
 
 /** GPU blocks live in workgroup memory: 64 is the most any variant takes. */

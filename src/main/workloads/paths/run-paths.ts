@@ -200,10 +200,13 @@ function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to: numb
 }
 
 
-/** Says before starting when the matrices cannot fit: the reference, one run's and the successors. */
-function checkMemory(shown: string, V: number, paths: boolean): void {
-  const need = V * V * 4 * (paths ? 5 : 2)
-  if (need > totalmem() * 0.9)
-    throw new ApiError('invalid-input', `${shown}: ${V} vertices need about ${(need / 2 ** 30).toFixed(1)} GiB for the matrices; this machine has ${(totalmem() / 2 ** 30).toFixed(1)} GiB (${(freemem() / 2 ** 30).toFixed(1)} GiB free)`)
+/**
+ * Says before starting when the matrices cannot fit in this machine's memory: the reference run's
+ * and the current run's distances (and path keys, which become the successors in place).
+ */
+export function checkMemory(shown: string, V: number, paths: boolean, total = totalmem(), free = freemem()): void {
+  const need = V * V * 4 * (paths ? 4 : 2)
+  if (need > total * 0.9)
+    throw new ApiError('invalid-input', `${shown}: ${V} vertices need about ${(need / 2 ** 30).toFixed(1)} GiB for the matrices; this machine has ${(total / 2 ** 30).toFixed(1)} GiB (${(free / 2 ** 30).toFixed(1)} GiB free)`)
 }
 

@@ -28,14 +28,16 @@ export interface Solver {
   readonly backend: PathsBackend
   readonly variant?: GpuVariant
   readonly block?: number
+  /** The tuned variant's tile shape, when one was asked for. */
+  readonly shape?: string
   readonly threads?: number
   solve(p: Problem, paths: boolean, opts?: SolveOptions): Promise<Solved>
   dispose(): Promise<void>
 }
 
-/** How a run is named in tables, timings and charts: `serial`, `blocked B=64`, `gpu shared B=32`. */
-export function runName(s: Pick<Solver, 'backend' | 'variant' | 'block'>): string {
-  return [s.backend, s.variant, s.block !== undefined && `B=${s.block}`].filter(Boolean).join(' ')
+/** How a run is named in tables, timings and charts: `serial`, `blocked B=64`, `gpu shared B=32`, `gpu tuned B=64 b128-t8x8-k32`. */
+export function runName(s: Pick<Solver, 'backend' | 'variant' | 'block' | 'shape'>): string {
+  return [s.backend, s.variant, s.block !== undefined && `B=${s.block}`, s.shape].filter(Boolean).join(' ')
 }
 
 /**

@@ -11,7 +11,7 @@ export async function createSolver(spec: RunSpec, gpu: () => Promise<Gpu>): Prom
     case 'serial':
       return serialSolver
     case 'gpu':
-      return gpuSolver(await gpu(), spec.variant!, spec.block)
+      return gpuSolver(await gpu(), spec.variant!, spec.block, spec.shape === undefined ? {} : { shape: spec.shape })
     default:
       return blockedSolver(spec.backend, spec.block!)
   }

@@ -15,6 +15,18 @@ export interface DistanceSummary {
   heatmap: DistanceHeatmap
 }
 
+/** The sum of the finite distances, in decimal: the checksum alone, a single pass. */
+export function finiteSum(d: Int32Array, V: number): string {
+  let total = 0n
+  for (let i = 0; i < V; i++) {
+    // A row's sum stays exact in a double (V · 2^30 < 2^53); the total may not.
+    let row = 0
+    for (let j = i * V, end = j + V; j < end; j++) if (d[j] !== INF) row += d[j]
+    total += BigInt(row)
+  }
+  return total.toString()
+}
+
 export function summarize(d: Int32Array, V: number): DistanceSummary {
   let reachable = 0
   let total = 0n

@@ -1,12 +1,14 @@
 // The distance (or successor) matrix as a file: bin (the course's V × V int32, little-endian,
-// row-major), npy (<i4) or csv (vertex names; unreachable left empty). Written atomically.
+// row-major), npy (<i4) or csv (vertex names; unreachable left empty). Written atomically; binary
+// matrices go to disk in pieces straight from the matrix's memory, so a 6.4 GB matrix (V = 40 000)
+// needs no second copy, nor a byte array beyond JavaScript's 2^32 − 1 bytes.
 import { access, unlink } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { CSV_MAX_VERTICES, INF, type OutputFormat } from '../../../shared/workloads/paths/types'
-import { writeFileAtomic } from '../../io/atomic-write'
+import { type FileData, writeFileAtomic } from '../../io/atomic-write'
 
-/** The atomic writer takes the file as one byte array, which JavaScript caps at 2^32 − 1 bytes. */
-const MAX_FILE_BYTES = 2 ** 32 - 1024
+/** Bytes of the matrix handed to the file at a time. */
+export const WRITE_PIECE_BYTES = 64 * 2 ** 20
 
 /** Where the successors go beside the distances: `dist.bin` → `dist.next.bin`. */
 export function successorPath(output: string): string {
@@ -14,16 +16,24 @@ export function successorPath(output: string): string {
   return m ? `${m[1]}.next${m[2]}` : `${output}.next`
 }
 
-function npyBytes(m: Int32Array, V: number): Uint8Array {
+function npyHeader(V: number): Uint8Array {
   // Version 1.0 header, padded with spaces so that the data starts on a multiple of 64.
   let dict = `{'descr': '<i4', 'fortran_order': False, 'shape': (${V}, ${V}), }`
   const pad = 64 - ((10 + dict.length + 1) % 64)
   dict += ' '.repeat(pad % 64) + '\n'
-  const out = new Uint8Array(10 + dict.length + m.byteLength)
+  const out = new Uint8Array(10 + dict.length)
   out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, dict.length & 0xff, dict.length >> 8])
   out.set(new TextEncoder().encode(dict), 10)
-  out.set(new Uint8Array(m.buffer, m.byteOffset, m.byteLength), 10 + dict.length)
   return out
+}
+
+/** The matrix's bytes as views of its memory, `pieceBytes` (a multiple of 4) at a time. */
+export function* matrixPieces(m: Int32Array, pieceBytes = WRITE_PIECE_BYTES): Generator<Uint8Array> {
+  const words = pieceBytes / 4
+  for (let at = 0; at < m.length; at += words) {
+    const part = m.subarray(at, at + words)
+    yield new Uint8Array(part.buffer, part.byteOffset, part.byteLength)
+  }
 }
 
 const csvField = (s: string) => (/[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s)
@@ -44,18 +54,26 @@ function csvText(m: Int32Array, V: number, name: (v: number) => string, successo
   return lines.join('\n') + '\n'
 }
 
-export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name: (v: number) => string, successors = false): Uint8Array | string {
-  if (format === 'npy') return npyBytes(m, V)
-  if (format === 'csv') return csvText(m, V, name, successors)
-  return new Uint8Array(m.buffer, m.byteOffset, m.byteLength)
+/** The file's contents: text (csv), or the header (npy) and the matrix's bytes in pieces; and its size. */
+export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name: (v: number) => string, successors = false, pieceBytes = WRITE_PIECE_BYTES): { data: FileData; bytes: number } {
+  if (format === 'csv') {
+    const text = csvText(m, V, name, successors)
+    return { data: text, bytes: Buffer.byteLength(text) }
+  }
+  const header = format === 'npy' ? npyHeader(V) : new Uint8Array(0)
+  return {
+    data: (function* () {
+      if (header.length) yield header
+      yield* matrixPieces(m, pieceBytes)
+    })(),
+    bytes: header.length + m.byteLength,
+  }
 }
 
 /** Refuses, before any work, an output that cannot be written as asked. */
 export async function checkOutput(output: string, format: OutputFormat, V: number, withSuccessors: boolean, overwrite: boolean): Promise<void> {
   if (format === 'csv' && V > CSV_MAX_VERTICES)
     throw new ApiError('invalid-argument', `--format csv writes at most ${CSV_MAX_VERTICES} vertices; this graph has ${V} (use bin or npy)`)
-  if (V * V * 4 > MAX_FILE_BYTES)
-    throw new ApiError('invalid-argument', `--output writes at most 4 GiB in one piece (V ≤ ${Math.floor(Math.sqrt(MAX_FILE_BYTES / 4))}); this graph's matrix takes ${((V * V * 4) / 2 ** 30).toFixed(1)} GiB`)
   if (overwrite) return
   for (const path of withSuccessors ? [output, successorPath(output)] : [output])
     if (await access(path).then(() => true, () => false)) throw new ApiError('io', `${path} exists (use --overwrite to replace it)`)
@@ -70,16 +88,16 @@ export async function writeMatrices(
   d: Int32Array,
   next: Int32Array | undefined,
   overwrite: boolean,
+  pieceBytes = WRITE_PIECE_BYTES,
 ): Promise<{ bytes: number; next?: string }> {
-  const data = matrixFile(d, V, format, name)
+  const { data, bytes } = matrixFile(d, V, format, name, false, pieceBytes)
   await writeFileAtomic(output, data, { overwrite }).catch((e: unknown) => {
     throw ApiError.from(e).message.includes('use --force') ? new ApiError('io', `${output} exists (use --overwrite to replace it)`) : e
   })
-  const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength
   if (!next) return { bytes }
   const nextPath = successorPath(output)
   try {
-    await writeFileAtomic(nextPath, matrixFile(next, V, format, name, true), { overwrite })
+    await writeFileAtomic(nextPath, matrixFile(next, V, format, name, true, pieceBytes).data, { overwrite })
   } catch (e) {
     await unlink(output).catch(() => {})
     throw ApiError.from(e).message.includes('use --force') ? new ApiError('io', `${nextPath} exists (use --overwrite to replace it)`) : e

@@ -1,14 +1,17 @@
-// The `gpu` backend: the matrix padded to whole 64-blocks, uploaded once, relaxed by one of the
-// study's variants step after step (a parameters slot per k or round), read back. Upload,
+// The `gpu` backend: the matrix padded to whole 64-blocks (and tiles), uploaded once, relaxed by one
+// of the study's variants step after step (a parameters slot per k or round), read back. Upload,
 // computation and readback are timed apart; the computation is the sum of its submits. A matrix
-// beyond one binding (2 GiB on an H100) goes in bands of rows, one binding each, up to four.
+// beyond one binding (2 GiB on an H100) goes in bands of rows, one binding each, up to four. The
+// device's buffers are made before the host's matrix is filled, so a graph the GPU cannot hold is
+// refused before any work, naming the sizes.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
 import { throwIfAborted, type Binding, type Gpu } from '../../../gpu/runtime'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver'
-import { GPU_ALIGN, planVariant, unsupported } from './variants'
+import { TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
+import { GPU_ALIGN, paddedSide, planVariant, unsupported } from './variants'
 
 /** Bytes between parameter slots: a uniform binding's offset must be a multiple of this. */
 const SLOT_BYTES = 256
@@ -18,59 +21,74 @@ export const MAX_BANDS = 4
 export interface GpuSolverOptions {
   /** Bytes one binding may hold, below the device's limit (tests split small matrices with it). */
   maxBindingBytes?: number
+  /** The tuned variant's phase-3 tile shape (tuned-shapes.ts); default TUNED_SHAPE. */
+  shape?: string
 }
 
 /** Rows per band (whole 64-blocks) and the number of bands of an N × N int32 matrix, or null when it needs more than MAX_BANDS. */
 export function bandsOf(N: number, maxBindingBytes: number): { rows: number; bands: number } | null {
+  // Whole 64-blocks: a block's rows never straddle two bindings.
   const rows = Math.floor(maxBindingBytes / (N * 4) / GPU_ALIGN) * GPU_ALIGN
   if (rows === 0) return null
   const bands = Math.ceil(N / rows)
   return bands <= MAX_BANDS ? { rows: Math.min(rows, N), bands } : null
 }
 
-const size = (bytes: number) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${Number((bytes / 2 ** 20).toPrecision(2))} MiB`)
+export const size = (bytes: number) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(2)} GiB` : `${Number((bytes / 2 ** 20).toPrecision(2))} MiB`)
+
+/** An N × N matrix in this process's memory, or an error naming its size when it cannot be had. */
+function hostMatrix<T extends Int32Array | Uint32Array>(Type: new (words: number) => T, N: number, V: number, what: string): T {
+  try {
+    return new Type(N * N)
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e
+    throw new ApiError('invalid-input', `a ${V}-vertex graph (padded to ${N}): the ${what} matrix of ${size(N * N * 4)} cannot be allocated in this process (${e.message})`)
+  }
+}
 
 export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options: GpuSolverOptions = {}): Solver {
-  const why = unsupported(gpu, variant, block)
+  const shape: TunedShape | undefined = variant === 'tuned' ? parseTunedShape(options.shape ?? TUNED_SHAPE) : undefined
+  if (options.shape !== undefined && variant !== 'tuned') throw new ApiError('invalid-argument', `a tile shape (${options.shape}) is for the tuned variant, not ${variant}`)
+  const why = unsupported(gpu, variant, block, shape)
   if (why) throw new ApiError('gpu-unavailable', why)
   return {
     backend: 'gpu',
     variant,
     ...(block !== undefined && { block }),
+    ...(options.shape !== undefined && { shape: options.shape }),
     async solve(p: Problem, paths: boolean, opts: SolveOptions = {}): Promise<Solved> {
       const { signal } = opts
-      const N = Math.ceil(p.V / GPU_ALIGN) * GPU_ALIGN
+      const N = paddedSide(p.V, variant, paths, shape)
       const most = Math.min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize, options.maxBindingBytes ?? Infinity)
       const split = bandsOf(N, most)
       if (!split)
         throw new ApiError('invalid-input', `a ${p.V}-vertex matrix (padded to ${N}) takes ${size(N * N * 4)}: more than ${MAX_BANDS} GPU bindings of ${size(most)} hold`)
-      const d = new Int32Array(N * N)
-      const key = paths ? new Uint32Array(N * N) : undefined
-      const duplicates = fillMatrix(p, d, key, { stride: N, rows: N })
-      const plan = await planVariant(gpu, variant, block, p.V, N, paths, split.bands > 1 ? split.rows : undefined)
-      throwIfAborted(signal)
-
-      const slots = new Uint32Array((plan.steps * SLOT_BYTES) / 4)
-      for (let s = 0; s < plan.steps; s++) slots.set([N, s], (s * SLOT_BYTES) / 4)
-      const params = gpu.uniform('paths parameters', slots)
-      const buffers: GPUBuffer[] = [params]
-      const band = (m: Int32Array | Uint32Array, b: number) => m.subarray(b * split.rows * N, Math.min(N, (b + 1) * split.rows) * N)
+      const buffers: GPUBuffer[] = []
+      const rowsOf = (b: number) => Math.min(N, (b + 1) * split.rows) - b * split.rows
+      const band = (m: Int32Array | Uint32Array, b: number) => m.subarray(b * split.rows * N, (b * split.rows + rowsOf(b)) * N)
       try {
-        const t0 = performance.now()
         const dBufs: GPUBuffer[] = []
         const keyBufs: GPUBuffer[] = []
-        for (let b = 0; b < split.bands; b++) {
-          dBufs.push(await gpu.storage(`paths distances ${b}`, band(d, b), { signal }))
-          buffers.push(dBufs[b])
-          if (key) {
-            keyBufs.push(await gpu.storage(`paths keys ${b}`, band(key, b), { signal }))
-            buffers.push(keyBufs[b])
+        const matrices = paths ? 2 : 1
+        for (let b = 0; b < split.bands; b++)
+          for (const [what, list] of [['distances', dBufs], ['keys', keyBufs]] as const) {
+            if (what === 'keys' && !paths) continue
+            try {
+              list.push(await gpu.storage(`paths ${what} ${b}`, rowsOf(b) * N * 4))
+            } catch (e) {
+              const err = ApiError.from(e)
+              if (!err.message.includes('out of GPU memory')) throw err
+              throw new ApiError(
+                'invalid-input',
+                `a ${p.V}-vertex graph (padded to ${N}) needs ${size(N * N * 4 * matrices)} of GPU memory (${paths ? 'distances and path keys' : 'distances'}, ${split.bands * matrices} buffers); the device could not allocate ${what} band ${b} (${size(rowsOf(b) * N * 4)}): ${err.message}`,
+              )
+            }
+            buffers.push(list[list.length - 1])
           }
-        }
-        // Bindings without a band (and the keys without successors) hold a word each, never read:
+        // Bindings without a band (and the keys without successors) hold a vec4 each, never read:
         // writable bindings of one dispatch may not share a buffer.
         const spare = async (label: string) => {
-          const buf = await gpu.storage(label, 4)
+          const buf = await gpu.storage(label, 16)
           buffers.push(buf)
           return buf
         }
@@ -81,6 +99,21 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         }
         const dBound = await bound(dBufs, 'distances')
         const keyBound = await bound(keyBufs, 'keys')
+        const plan = await planVariant(gpu, variant, block, p.V, N, paths, split.bands > 1 ? split.rows : undefined, shape)
+        throwIfAborted(signal)
+        const slots = new Uint32Array((plan.steps * SLOT_BYTES) / 4)
+        for (let s = 0; s < plan.steps; s++) slots.set([N, s], (s * SLOT_BYTES) / 4)
+        const params = gpu.uniform('paths parameters', slots)
+        buffers.push(params)
+
+        const d = hostMatrix(Int32Array, N, p.V, 'distances')
+        const key = paths ? hostMatrix(Uint32Array, N, p.V, 'path keys') : undefined
+        const duplicates = fillMatrix(p, d, key, { stride: N, rows: N })
+        const t0 = performance.now()
+        for (let b = 0; b < split.bands; b++) {
+          await gpu.upload(dBufs[b], band(d, b), { signal })
+          if (key) await gpu.upload(keyBufs[b], band(key, b), { signal })
+        }
         await gpu.finish('the upload of the matrix')
         const upload_ms = performance.now() - t0
 

@@ -1,8 +1,13 @@
 // The study's GPU optimization steps as kernels: which shader and constants each variant compiles,
 // the dispatches of each step (a k, or a round of three phases) and how many steps go in one submit.
+// `tuned` without successors runs phase 2 as one product with the closed pivot (phase2_closed) and
+// phase 3 as a register-blocked min-plus product (minplus.wgsl) of a chosen tile shape; with
+// successors it keeps the stepwise phase 2 and the 4 × 4 tiled phase 3 of blocked.wgsl, which carry
+// path keys.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
 import type { Binding, Dispatch, Gpu, Kernel } from '../../../gpu/runtime'
+import { type TunedShape, shapeConstants, shapeUnavailable, tunedShapeName } from './tuned-shapes'
 
 /** The matrix side on the GPU: padded to whole 64-blocks (padding vertices are isolated). */
 export const GPU_ALIGN = 64
@@ -14,8 +19,8 @@ export interface VariantPlan {
   steps: number
   /** Steps per submit: cancellation and progress come between submits. */
   stepsPerSubmit: number
-  /** The dispatches of one step, given the bind group maker for its parameters slot. */
-  dispatches(step: number, bindings: (k: Kernel) => Binding[]): Dispatch[]
+  /** The dispatches of one step, given its bindings: distances 0–3, keys 4–7, its parameters slot 8. */
+  dispatches(step: number, bindings: () => Binding[]): Dispatch[]
   /** Modelled bytes the kernels move to and from global memory over the whole run. */
   bytes: number
 }
@@ -39,9 +44,12 @@ const SHAPES: Record<GpuVariant, Shape> = {
   tuned: { perK: false, branchless: true, tiled: true },
 }
 
-/** Per-k variants run this many k per submit; blocked ones one round, the tuned one 16. */
+/** Per-k variants run this many k per submit; blocked ones one round. */
 const K_PER_SUBMIT = 64
-const TUNED_ROUNDS_PER_SUBMIT = 16
+/** The tuned variant submits rounds by the relaxations they make: ~0.1–0.5 s on an H100, so cancel and progress stay prompt. */
+const TUNED_RELAXATIONS_PER_SUBMIT = 2 ** 40
+/** Side of the blocks of the tuned variant's rounds (phases 1 and 2 in workgroup memory). */
+const TUNED_BLOCK = 64
 
 /** Workgroup memory of the blocked kernels: two B × B int32 tiles. */
 export function workgroupBytes(B: number): number {
@@ -53,18 +61,37 @@ function rowsOfThreads(B: number): number {
   return Math.max(1, Math.min(B, MAX_INVOCATIONS / B))
 }
 
-/** Why the device cannot run this variant at this B, or null. */
-export function unsupported(gpu: Gpu, variant: GpuVariant, B: number | undefined): string | null {
+/** Why the device cannot run this variant at this B (and the tuned one at this shape), or null. */
+export function unsupported(gpu: Gpu, variant: GpuVariant, B: number | undefined, shape?: TunedShape): string | null {
   if (SHAPES[variant].perK) return null
   const need = workgroupBytes(B!)
   const have = gpu.limits.maxComputeWorkgroupStorageSize
   if (need > have) return `${variant} at B = ${B} needs ${need / 1024} KiB of workgroup memory; the device allows ${have / 1024} KiB`
-  return null
+  return shape ? shapeUnavailable(gpu, shape) : null
 }
 
-/** `bandRows`: rows per binding when the matrix is split (undefined: one binding, the kernels' default). */
-export async function planVariant(gpu: Gpu, variant: GpuVariant, B: number | undefined, V: number, N: number, paths: boolean, bandRows?: number): Promise<VariantPlan> {
+/** The matrix side on the GPU: V padded to whole 64-blocks, and to whole tiles of the tuned phase 3 (padding vertices are isolated). */
+export function paddedSide(V: number, variant: GpuVariant, paths: boolean, shape?: TunedShape): number {
+  const align = SHAPES[variant].tiled && !paths && shape ? Math.max(GPU_ALIGN, shape.rows, shape.cols) : GPU_ALIGN
+  return Math.ceil(V / align) * align
+}
+
+/**
+ * `N`: the side from paddedSide; `bandRows`: rows per binding when the matrix is split (undefined:
+ * one binding, the kernels' default); `shape`: the tuned variant's phase 3 without successors.
+ */
+export async function planVariant(
+  gpu: Gpu,
+  variant: GpuVariant,
+  B: number | undefined,
+  V: number,
+  N: number,
+  paths: boolean,
+  bandRows?: number,
+  tuned?: TunedShape,
+): Promise<VariantPlan> {
   const shape = SHAPES[variant]
+  const tileShape = tuned
   const PATHS = paths ? 1 : 0
   const banded: Record<string, number> = bandRows === undefined ? {} : { BAND_ROWS: bandRows }
   const words = paths ? 2 : 1
@@ -76,29 +103,44 @@ export async function planVariant(gpu: Gpu, variant: GpuVariant, B: number | und
     return {
       steps: V,
       stepsPerSubmit: K_PER_SUBMIT,
-      dispatches: (_, bind) => [kernel.dispatch(kernel.bind(bind(kernel)), grid)],
+      dispatches: (_, bind) => [kernel.dispatch(kernel.bind(bind()), grid)],
       // Each k reads and writes every cell (row k and column k stay in cache).
       bytes: V * N * N * 8 * words,
     }
   }
   if (B === undefined || N % B !== 0) throw new ApiError('internal', `paths: ${variant} needs a blocking factor dividing ${N}, got ${B}`)
+  if (shape.tiled && B !== TUNED_BLOCK) throw new ApiError('internal', `paths: the tuned kernel has ${TUNED_BLOCK}-blocks, got B = ${B}`)
   const TY = rowsOfThreads(B)
   const constants = { PATHS, B, TY, BB: B * B, BRANCHLESS: shape.branchless ? 1 : 0, ...banded }
-  const [phase1, phase2, phase3] = await Promise.all(
-    ['phase1', 'phase2', shape.tiled ? 'phase3_tiled' : 'phase3'].map((entryPoint) => gpu.kernel('paths/blocked', { entryPoint, constants })),
-  )
-  if (shape.tiled && B !== 64) throw new ApiError('internal', `paths: the tuned kernel has 64-blocks, got B = ${B}`)
+  const minplus = shape.tiled && !paths
+  if (minplus && !tileShape) throw new ApiError('internal', 'paths: the tuned kernel needs a tile shape')
+  const [phase1, phase2, phase3] = await Promise.all([
+    gpu.kernel('paths/blocked', { entryPoint: 'phase1', constants }),
+    gpu.kernel('paths/blocked', { entryPoint: minplus ? 'phase2_closed' : 'phase2', constants }),
+    minplus
+      ? gpu.kernel('paths/minplus', { constants: { ...shapeConstants(tileShape!), ...banded } })
+      : gpu.kernel('paths/blocked', { entryPoint: shape.tiled ? 'phase3_tiled' : 'phase3', constants }),
+  ])
   const R = N / B
   const rounds = Math.ceil(V / B)
+  // Without successors phase2_closed and minplus.wgsl bind the distances (0–3) and the parameters (8) only.
+  const distancesBind = minplus ? (all: Binding[]) => ({ 0: all[0], 1: all[1], 2: all[2], 3: all[3], 8: all[8] }) : (all: Binding[]) => all
+  const phase3Grid: [number, number] = minplus ? [N / tileShape!.cols, N / tileShape!.rows] : [R, R]
+  if (minplus && (N % tileShape!.rows !== 0 || N % tileShape!.cols !== 0))
+    throw new ApiError('internal', `paths: the side ${N} is not a whole number of ${tunedShapeName(tileShape!)} tiles`)
+  // Per round every block reads itself and writes it back; phase 3 reads its A and B (a tile's for minplus).
+  const tileBytes = minplus ? (N / tileShape!.rows) * (N / tileShape!.cols) * B * (tileShape!.rows + tileShape!.cols) * 4 : R * R * B * B * 4 * 2
   return {
     steps: rounds,
-    stepsPerSubmit: shape.tiled ? TUNED_ROUNDS_PER_SUBMIT : 1,
-    dispatches: (_, bind) => [
-      phase1.dispatch(phase1.bind(bind(phase1)), 1),
-      phase2.dispatch(phase2.bind(bind(phase2)), [R, 2]),
-      phase3.dispatch(phase3.bind(bind(phase3)), [R, R]),
-    ],
-    // Per round every block reads two tiles and reads and writes itself.
-    bytes: rounds * R * R * B * B * 4 * 4 * words,
+    stepsPerSubmit: shape.tiled ? Math.max(1, Math.floor(TUNED_RELAXATIONS_PER_SUBMIT / (N * N * B))) : 1,
+    dispatches: (_, bind) => {
+      const all = bind()
+      return [
+        phase1.dispatch(phase1.bind(all), 1),
+        phase2.dispatch(phase2.bind(distancesBind(all)), [R, 2]),
+        phase3.dispatch(phase3.bind(distancesBind(all)), phase3Grid),
+      ]
+    },
+    bytes: rounds * (N * N * 4 * 2 * words + tileBytes * words),
   }
 }

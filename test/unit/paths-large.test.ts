@@ -1,0 +1,173 @@
+// What V = 40 000 (6.4 GB of distances) needs, checked at small scale: matrices written to disk in
+// pieces straight from memory (bin and npy, successors too), no 4 GiB output limit, the memory
+// check before starting, the GPU side padded to whole tiles and split into bands, successors made
+// in the keys' memory, and the generator past a Set's 2^24 entries; the tuned shapes' names and
+// the bench's --shapes and --vertices flags.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { UsageError } from '../../src/main/cli/command'
+import { benchPathsCommand } from '../../src/main/workloads/paths/bench-command'
+import { generateGraph } from '../../src/main/workloads/paths/generate-graph'
+import { bandsOf } from '../../src/main/workloads/paths/gpu/gpu-solver'
+import { TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape, shapeConstants, shapeWorkgroupBytes, tunedShapeName } from '../../src/main/workloads/paths/gpu/tuned-shapes'
+import { paddedSide } from '../../src/main/workloads/paths/gpu/variants'
+import { KEY_NONE, KEY_SELF, successors } from '../../src/main/workloads/paths/matrix'
+import { checkMemory } from '../../src/main/workloads/paths/run-paths'
+import { checkOutput, matrixFile, matrixPieces, writeMatrices } from '../../src/main/workloads/paths/write-matrix'
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paths-large-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const name = (v: number) => `v${v}`
+
+describe('matrices written in pieces', () => {
+  const V = 7
+  const d = Int32Array.from({ length: V * V }, (_, i) => (i * 7919) % 1000)
+  const next = Int32Array.from({ length: V * V }, (_, i) => (i % 3 === 0 ? -1 : i % V))
+
+  it('pieces are views of the matrix, none larger than asked', () => {
+    const pieces = [...matrixPieces(d, 16)]
+    expect(pieces).toHaveLength(Math.ceil((V * V * 4) / 16))
+    for (const p of pieces) {
+      expect(p.buffer).toBe(d.buffer)
+      expect(p.byteLength).toBeLessThanOrEqual(16)
+    }
+    expect(Buffer.concat(pieces).equals(Buffer.from(d.buffer))).toBe(true)
+  })
+
+  it('bin: the matrix byte for byte, successors beside it, from 12-byte pieces', async () => {
+    const out = join(dir, 'm.bin')
+    const written = await writeMatrices(out, 'bin', V, name, d, next, false, 12)
+    expect(written).toEqual({ bytes: V * V * 4, next: join(dir, 'm.next.bin') })
+    expect((await readFile(out)).equals(Buffer.from(d.buffer))).toBe(true)
+    expect((await readFile(join(dir, 'm.next.bin'))).equals(Buffer.from(next.buffer))).toBe(true)
+  })
+
+  it('npy: the header, then the matrix, in pieces', async () => {
+    const out = join(dir, 'm.npy')
+    const { bytes } = await writeMatrices(out, 'npy', V, name, d, undefined, false, 8)
+    const file = await readFile(out)
+    expect(file.length).toBe(bytes)
+    expect(file.subarray(0, 6).toString('latin1')).toBe('\x93NUMPY')
+    const offset = 10 + file.readUInt16LE(8)
+    expect(offset % 64).toBe(0)
+    expect(file.subarray(10, offset).toString('latin1')).toContain(`'shape': (${V}, ${V})`)
+    expect(file.subarray(offset).equals(Buffer.from(d.buffer))).toBe(true)
+  })
+
+  it('csv stays text', () => {
+    const { data, bytes } = matrixFile(Int32Array.from([0, 5, 1073741823, 0]), 2, 'csv', name)
+    expect(data).toBe('distance from \\ to,v0,v1\nv0,0,5\nv1,,0\n')
+    expect(bytes).toBe((data as string).length)
+  })
+
+  it('accepts outputs beyond 4 GiB (V = 40 000 in bin and npy), but no CSV beyond 2000 vertices', async () => {
+    await expect(checkOutput(join(dir, 'big.bin'), 'bin', 40_000, true, false)).resolves.toBeUndefined()
+    await expect(checkOutput(join(dir, 'big.npy'), 'npy', 40_000, false, false)).resolves.toBeUndefined()
+    await expect(checkOutput(join(dir, 'big.csv'), 'csv', 2001, false, false)).rejects.toThrow('--format csv writes at most 2000 vertices; this graph has 2001')
+  })
+})
+
+describe('memory', () => {
+  it('refuses before starting a graph whose matrices exceed this machine, naming the sizes', () => {
+    const GiB = 2 ** 30
+    // V = 40 000: 6.4 GB per matrix; two without successors, four with.
+    expect(() => checkMemory('g.bin', 40_000, false, 128 * GiB, 100 * GiB)).not.toThrow()
+    expect(() => checkMemory('g.bin', 40_000, true, 128 * GiB, 100 * GiB)).not.toThrow()
+    expect(() => checkMemory('g.bin', 40_000, true, 24 * GiB, 20 * GiB)).toThrow(
+      'g.bin: 40000 vertices need about 23.8 GiB for the matrices; this machine has 24.0 GiB (20.0 GiB free)',
+    )
+    expect(() => checkMemory('g.bin', 40_000, false, 8 * GiB, 6 * GiB)).toThrow('need about 11.9 GiB')
+  })
+
+  it('successors take the keys\' memory', () => {
+    const key = Uint32Array.from([KEY_SELF, 0x10001, KEY_NONE, KEY_SELF])
+    const next = successors(key, 2)
+    expect(next.buffer).toBe(key.buffer)
+    expect([...next]).toEqual([0, 1, -1, 1])
+  })
+})
+
+describe('the GPU side of a large graph', () => {
+  it('pads to whole 64-blocks, and to whole tiles of the tuned phase 3 without successors', () => {
+    expect(paddedSide(40_000, 'tuned', false, parseTunedShape('b128-t8x8-k32'))).toBe(40_064)
+    expect(paddedSide(40_000, 'tuned', true, parseTunedShape('b128-t8x8-k32'))).toBe(40_000)
+    expect(paddedSide(130, 'tuned', false, parseTunedShape('b128x64-t8x4-k32'))).toBe(256)
+    expect(paddedSide(130, 'tuned', false, parseTunedShape('b64-t4x4-k64'))).toBe(192)
+    expect(paddedSide(130, 'shared', false)).toBe(192)
+  })
+
+  it('splits 40 000 (padded to 40 064) into three bindings of 2 GiB, and refuses what needs more than four', () => {
+    const split = bandsOf(40_064, 2 ** 31)!
+    expect(split).toEqual({ rows: 13_376, bands: 3 })
+    expect(split.rows * 40_064 * 4).toBeLessThanOrEqual(2 ** 31)
+    expect(split.rows % 64).toBe(0)
+    // The largest generated graph, V = 46 340, would need five bands of 11 520 rows.
+    expect(bandsOf(46_464, 2 ** 31)).toBeNull()
+  })
+})
+
+describe('the generator', () => {
+  it('draws more distinct edges than a Set holds (2^24) among 2^29 pairs and more', () => {
+    // 23 200 vertices: 538 M pairs, beyond the bitset-only range of old; 17 M edges, beyond a Set.
+    const V = 23_200
+    const E = 2 ** 24 + 1000
+    const { src, dst, w } = generateGraph({ vertices: V, edges: E, maxWeight: 9, seed: 3 })
+    expect(src.length).toBe(E)
+    const seen = new Uint8Array(Math.ceil((V * V) / 8))
+    let bad = 0
+    let repeated = 0
+    for (let e = 0; e < E; e++) {
+      if (src[e] === dst[e] || src[e] < 0 || src[e] >= V || dst[e] < 0 || dst[e] >= V || w[e] < 0 || w[e] > 9) bad++
+      const p = src[e] * V + dst[e]
+      if (seen[p >>> 3] & (1 << (p & 7))) repeated++
+      seen[p >>> 3] |= 1 << (p & 7)
+    }
+    expect({ bad, repeated }).toEqual({ bad: 0, repeated: 0 })
+  }, 120_000)
+})
+
+describe('tuned shapes', () => {
+  it('names round-trip, square tiles written once', () => {
+    for (const s of TUNED_SWEEP_SHAPES) expect(tunedShapeName(parseTunedShape(s))).toBe(s)
+    expect(parseTunedShape('b128x64-t8x4-k32')).toEqual({ rows: 128, cols: 64, tm: 8, tn: 4, kc: 32 })
+    expect(shapeConstants(parseTunedShape('b128x64-t8x4-k32'))).toEqual({ TX: 16, TY: 16, TM: 8, TN: 4, KC: 32 })
+    expect(shapeWorkgroupBytes(parseTunedShape(TUNED_SHAPE))).toBeLessThanOrEqual(32 * 1024)
+  })
+
+  it.each([
+    ['b128-t8x8', 'is not of the form b<rows>[x<cols>]-t<rows>x<cols>-k<k>'],
+    ['b128-t2x8-k32', 'rows and columns per invocation must be 4 or 8'],
+    ['b48-t4x4-k16', 'tile sides must be 32, 64, 128 or 256'],
+    ['b128-t8x8-k24', 'values of k per stage must be a multiple of 4 dividing 64'],
+  ])('refuses %s', (shape, message) => {
+    expect(() => parseTunedShape(shape)).toThrow(message)
+  })
+})
+
+describe('bench paths flags', () => {
+  const run = (values: Record<string, unknown>) => benchPathsCommand.run(values, [])
+
+  it('refuses a malformed shape and shapes without the tuned variant, as usage errors', async () => {
+    await expect(run({ shapes: 'b96-t4x4-k16', variant: 'tuned' })).rejects.toThrow(UsageError)
+    await expect(run({ shapes: 'b96-t4x4-k16', variant: 'tuned' })).rejects.toThrow('--shapes: tuned shape b96-t4x4-k16: tile sides must be 32, 64, 128 or 256')
+    await expect(run({ shapes: 'all', variant: 'b64' })).rejects.toThrow('--shapes are tile shapes of the tuned variant: add tuned to --variant')
+  })
+
+  it('refuses a vertex count out of range in a list, and a list with --file', async () => {
+    await expect(run({ vertices: '5000,0' })).rejects.toThrow('--vertices must be an integer in 1…46340, got "0"')
+    await expect(run({ vertices: '50,60', file: 'g.bin' })).rejects.toThrow('--file takes the graph it names: give no list of --vertices with it')
+  })
+
+  it('documents --shapes and its sweep', () => {
+    expect(benchPathsCommand.help).toContain('--shapes S,…|all')
+    for (const s of TUNED_SWEEP_SHAPES) expect(benchPathsCommand.help).toContain(s)
+  })
+})

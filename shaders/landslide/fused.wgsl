@@ -9,13 +9,7 @@
 @group(0) @binding(3) var<storage, read_write> h_out: array<f32>;
 @group(0) @binding(4) var<storage, read> mask: array<u32>;
 
-fn walls_at(k: u32) -> u32 {
-  return (mask[k >> 2u] >> ((k & 3u) * 8u)) & 0xffu;
-}
-
-fn interior(i: u32, j: u32) -> bool {
-  return i >= 1u && j >= 1u && i + 1u < grid.rows && j + 1u < grid.cols;
-}
+#include "landslide/cells"
 
 // The outflows of cell (i, j); none from border cells, which the reference never computes.
 fn outflows_of(i: u32, j: u32) -> vec4<f32> {

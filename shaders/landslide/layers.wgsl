@@ -1,5 +1,7 @@
-// The layers every three-pass landslide kernel binds (binding numbers are the host's, see
-// src/main/workloads/landslide/gpu/layers.ts), and reading them: wall bits, interior cells.
+// The f32 layers every three-pass landslide module binds (binding numbers are the host's, see
+// src/main/workloads/landslide/gpu/kernels.ts), and σ1 and σ2 of a cell on them; layers_df.wgsl
+// is the same in double-float. The passes (monolithic_passes.wgsl, …) are written against either.
+#include "landslide/sciddica"
 
 @group(0) @binding(0) var<uniform> grid: Grid;
 // Altitude minus the DEM's lowest cell (f32 keeps more of the relief that way).
@@ -10,20 +12,17 @@
 // Wall bits, four cells to a word.
 @group(0) @binding(4) var<storage, read> mask: array<u32>;
 
-fn walls_at(k: u32) -> u32 {
-  return (mask[k >> 2u] >> ((k & 3u) * 8u)) & 0xffu;
-}
-
-// The one-cell border never changes: only interior cells are computed.
-fn interior(i: u32, j: u32) -> bool {
-  return i >= 1u && j >= 1u && i + 1u < grid.rows && j + 1u < grid.cols;
-}
+#include "landslide/cells"
 
 // σ1 for cell k from the layers in memory.
 fn outflows_at(k: u32) -> vec4<f32> {
   let c = grid.cols;
   let u = vec4<f32>(z[k - c] + h[k - c], z[k - 1u] + h[k - 1u], z[k + 1u] + h[k + 1u], z[k + c] + h[k + c]);
   return outflows(h[k], z[k], u, walls_at(k));
+}
+
+fn has_debris(k: u32) -> bool {
+  return h[k] != 0.0;
 }
 
 // σ2 for cell k from the outflows in memory.

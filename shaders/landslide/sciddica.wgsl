@@ -2,18 +2,11 @@
 // shared by every landslide kernel (the f64 rows in src/main/workloads/landslide/sciddica.ts are
 // the reference; the order of the sums is theirs).
 
-struct Grid {
-  rows: u32,
-  cols: u32,
-  // Cells: rows × cols.
-  n: u32,
-  _pad: u32,
-}
+#include "landslide/grid"
 
 const EPS: f32 = 0.001;   // p_ε, adherence
 const RELAX: f32 = 0.5;   // p_r, relaxation
-// Wall bits of a cell: neighbour n (1 north, 2 west, 3 east, 4 south) is a wall, or the cell is one.
-const WALL_SELF: u32 = 32u;
+const NO_FLOWS = vec4<f32>(0.0);
 
 // Outflows toward north, west, east, south of a cell of thickness h and altitude z whose
 // neighbours stand at u (z + h of north, west, east, south). Neighbours at or above the average

@@ -1,6 +1,5 @@
 // The study's tiled kernels without halo: each 16 × 16 workgroup copies only its own tile into
 // workgroup memory; neighbours beyond the tile's edge are read from the layers in memory.
-#include "landslide/sciddica"
 #include "landslide/layers"
 
 const T: u32 = 16u;

@@ -1,7 +1,6 @@
 // The study's tiled kernels with halo: each 16 × 16 workgroup first copies its tile and the ring of
 // cells around it into workgroup memory (z + h for the outflows, the outflows for the update), then
 // computes from there; the reset pass is kept as the study had it.
-#include "landslide/sciddica"
 #include "landslide/layers"
 
 const T: u32 = 16u;

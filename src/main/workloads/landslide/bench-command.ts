@@ -1,16 +1,26 @@
 // `paralab bench landslide`: every backend (and GPU kernel, where a GPU is) on one grid, each run
 // `repeat` times, as the landslide job runs them; medians, the ratio of each to `serial` measured in
-// the same run, every f64 output's md5 and every f32 output's deviation. The study's Tessina grids
-// by --header/--dem/--source; without them, the example's synthetic slope.
+// the same run, every f64 and double-float output's md5 and every GPU output's deviation. The
+// study's Tessina grids by --header/--dem/--source; without them, the example's synthetic slope.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem, availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { adapterName } from '../../../shared/device'
 import { landslideWorkload } from '../../../shared/workloads/landslide'
-import { GPU_VARIANTS, LANDSLIDE_BACKENDS, type GpuVariant, type LandslideBackend, type LandslideResult } from '../../../shared/workloads/landslide/types'
+import {
+  GPU_VARIANTS,
+  LANDSLIDE_BACKENDS,
+  LANDSLIDE_PRECISIONS,
+  type GpuVariant,
+  type LandslideBackend,
+  type LandslidePrecision,
+  type LandslideResult,
+  type RunArithmetic,
+} from '../../../shared/workloads/landslide/types'
 import { getGpu, gpuInfo } from '../../gpu/runtime'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
 import { writeExample } from './example'
+import { DOUBLE_FLOAT_VARIANTS } from './gpu/kernels'
 import { runLandslideJob } from './run-landslide'
 
 export interface LandslideBenchResult {
@@ -18,8 +28,24 @@ export interface LandslideBenchResult {
   input: { files: string[]; rows: number; cols: number; walls: number }
   steps: number
   repeat: number
+  /** The --precision asked for: the gpu backend's arithmetic (CPU backends run f64). */
+  precision: LandslidePrecision
   reference_md5: string
-  runs: Record<string, { median_ms: number; min_ms: number; max_ms: number; ratio_vs_serial?: number; md5?: string; max_abs_dh?: number; mass_error?: number }>
+  runs: Record<
+    string,
+    {
+      precision: RunArithmetic
+      median_ms: number
+      min_ms: number
+      max_ms: number
+      ratio_vs_serial?: number
+      md5?: string
+      md5_matches_reference?: boolean
+      max_abs_dh?: number
+      cells_over_1mm?: number
+      mass_error?: number
+    }
+  >
   notes: string[]
 }
 
@@ -39,6 +65,7 @@ export async function benchLandslide(opts: {
   variants: GpuVariant[]
   ranks?: number
   repeat: number
+  precision: LandslidePrecision
   log: (line: string) => void
 }): Promise<LandslideBenchResult> {
   const notes: string[] = []
@@ -60,7 +87,16 @@ export async function benchLandslide(opts: {
   let result: LandslideResult
   try {
     const outcome = await runLandslideJob(
-      { grids: files, steps: opts.steps, backends, variants: opts.variants, ranks: opts.ranks, frames: Math.max(1, opts.steps), repeat: opts.repeat },
+      {
+        grids: files,
+        steps: opts.steps,
+        backends,
+        variants: opts.variants,
+        precision: opts.precision,
+        ranks: opts.ranks,
+        frames: Math.max(1, opts.steps),
+        repeat: opts.repeat,
+      },
       {
         signal: new AbortController().signal,
         progress: (p) => {
@@ -79,13 +115,15 @@ export async function benchLandslide(opts: {
   const runs: LandslideBenchResult['runs'] = {}
   for (const [key, run] of Object.entries(result.runs))
     runs[key] = {
+      precision: run.precision,
       median_ms: run.ms,
       min_ms: run.ms_min,
       max_ms: run.ms_max,
       ...(serial !== undefined && { ratio_vs_serial: run.ms / serial }),
-      ...(run.md5 !== undefined && { md5: run.md5 }),
-      ...(run.deviation && { max_abs_dh: run.deviation.max_abs, mass_error: run.deviation.mass_error }),
+      ...(run.md5 !== undefined && { md5: run.md5, md5_matches_reference: run.md5 === result.reference.md5 }),
+      ...(run.deviation && { max_abs_dh: run.deviation.max_abs, cells_over_1mm: run.deviation.cells_over_1mm, mass_error: run.deviation.mass_error }),
     }
+  for (const s of result.skipped) notes.push(`${s.backend} skipped: ${s.reason}`)
   return {
     machine: {
       cpu: cpus()[0]?.model.trim() ?? 'unknown',
@@ -96,6 +134,7 @@ export async function benchLandslide(opts: {
     input: { files: opts.files ?? ['(example)'], rows: result.grid.rows, cols: result.grid.cols, walls: result.grid.walls },
     steps: opts.steps,
     repeat: opts.repeat,
+    precision: opts.precision,
     reference_md5: result.reference.md5,
     runs,
     notes,
@@ -109,10 +148,10 @@ function describe(r: LandslideBenchResult): string {
     `steps     ${r.steps}, ${r.repeat} runs each (median); reference md5 ${r.reference_md5}`,
     ...Object.entries(r.runs).map(
       ([key, run]) =>
-        `  ${key.padEnd(18)} ${run.median_ms.toFixed(run.median_ms < 10 ? 2 : 0).padStart(8)} ms` +
+        `  ${key.padEnd(18)} ${run.precision.padEnd(12)} ${run.median_ms.toFixed(run.median_ms < 10 ? 2 : 0).padStart(8)} ms` +
         (run.ratio_vs_serial === undefined ? '' : `  ${run.ratio_vs_serial.toFixed(3)}× serial`) +
-        (run.md5 ? `  md5 ${run.md5 === r.reference_md5 ? 'same' : `DIFFERS ${run.md5}`}` : '') +
-        (run.max_abs_dh === undefined ? '' : `  max |Δh| ${run.max_abs_dh.toExponential(2)} m`),
+        (run.md5 ? `  md5 ${run.md5_matches_reference ? 'same' : `${run.precision === 'f64' ? 'DIFFERS' : 'differs'} ${run.md5}`}` : '') +
+        (run.max_abs_dh === undefined ? '' : `  max |Δh| ${run.max_abs_dh.toExponential(2)} m, Δmass ${run.mass_error!.toExponential(2)}`),
     ),
   ]
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
@@ -121,12 +160,14 @@ function describe(r: LandslideBenchResult): string {
 export const benchLandslideCommand: Command = {
   name: 'bench landslide',
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
-  usage: 'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--ranks N] [--repeat R] [--json] [--save FILE]',
+  usage:
+    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--ranks N] [--repeat R] [--json] [--save FILE]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
     '  --steps N          steps (default 4000)',
     '  --backend B,…      backends to time (default: all; gpu when a GPU is available)',
-    '  --variant V,…      GPU kernels to time (default: all)',
+    '  --variant V,…      GPU kernels to time (default: all; under accurate, those with double-float kernels)',
+    '  --precision P      the gpu backend\'s arithmetic: f32 (default), accurate (double-float, md5 shown) or f64 (WebGPU has none: double-float); CPU backends run f64',
     '  --ranks N          row bands of the workers backends (default: the number of cores)',
     '  --repeat R         runs per backend; the median is reported (default 5)',
     '  --json             print the figures as one JSON object on stdout',
@@ -139,6 +180,7 @@ export const benchLandslideCommand: Command = {
     steps: { type: 'string' },
     backend: { type: 'string' },
     variant: { type: 'string' },
+    precision: { type: 'string' },
     ranks: { type: 'string' },
     repeat: { type: 'string' },
     json: { type: 'boolean' },
@@ -147,11 +189,15 @@ export const benchLandslideCommand: Command = {
   async run(values) {
     if ((values.dem === undefined) !== (values.source === undefined)) throw new UsageError('--dem and --source go together')
     if (values.header !== undefined && values.dem === undefined) throw new UsageError('--header needs --dem and --source')
+    const precision = (values.precision ?? 'f32') as LandslidePrecision
+    if (!(LANDSLIDE_PRECISIONS as readonly string[]).includes(precision))
+      throw new UsageError(`--precision must be one of ${LANDSLIDE_PRECISIONS.join(', ')}, got "${precision}"`)
     const result = await benchLandslide({
       files: values.dem === undefined ? undefined : [...(values.header ? [values.header] : []), values.dem, values.source],
       steps: intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000,
       backends: list(values.backend, 'backend', LANDSLIDE_BACKENDS, LANDSLIDE_BACKENDS),
-      variants: list(values.variant, 'variant', GPU_VARIANTS, GPU_VARIANTS),
+      variants: list(values.variant, 'variant', GPU_VARIANTS, precision === 'f32' ? GPU_VARIANTS : DOUBLE_FLOAT_VARIANTS),
+      precision,
       ranks: intOption(values.ranks, 'ranks', 1, 256),
       repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 5,
       log: (line) => process.stderr.write(`${line}\n`),

@@ -8,7 +8,16 @@ import { dirname, join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import { thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
-import { GPU_VARIANTS, LANDSLIDE_BACKENDS, type GpuVariant, type LandslideBackend } from '../../../shared/workloads/landslide/types'
+import {
+  GPU_VARIANTS,
+  gpuArithmetic,
+  LANDSLIDE_BACKENDS,
+  LANDSLIDE_PRECISIONS,
+  type GpuVariant,
+  type LandslideBackend,
+  type LandslidePrecision,
+  type RunArithmetic,
+} from '../../../shared/workloads/landslide/types'
 import { getGpu } from '../../gpu/runtime'
 import { writeFileAtomic } from '../../io/atomic-write'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
@@ -28,6 +37,8 @@ export interface SimulateOptions {
   steps: number
   backend: LandslideBackend
   variant: GpuVariant
+  /** The gpu backend's arithmetic (default f32; CPU backends always run f64). */
+  precision?: LandslidePrecision
   ranks: number
   stepsPerSubmit?: number
   /** Frames every K steps: as .npy files into `dir`, and/or drawn into the animation `gif`. */
@@ -42,6 +53,8 @@ export interface SimulateOptions {
 
 export interface SimulateSummary {
   backend: string
+  /** The arithmetic the run used: f64 on the CPU, f32 or double-float on the GPU. */
+  precision: RunArithmetic
   steps: number
   rows: number
   cols: number
@@ -76,7 +89,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
   const input = await readLandslideInput(shown, shown)
   const state = initialState(input)
-  const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit }, opts.ranks, { gpu: getGpu })
+  const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit, precision: opts.precision ?? 'f32' }, opts.ranks, { gpu: getGpu })
   const written: string[] = []
   const digits = String(opts.steps).length
   // The debris' box at each frame drawn (every frame for --gif; the first and last for --png alone).
@@ -138,6 +151,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   }
   return {
     backend: opts.backend === 'gpu' ? `gpu/${opts.variant}` : opts.backend,
+    precision: opts.backend === 'gpu' ? gpuArithmetic(opts.precision ?? 'f32') : 'f64',
     steps: opts.steps,
     rows: input.rows,
     cols: input.cols,
@@ -159,7 +173,7 @@ export const simulateCommand: Command = {
   name: 'landslide simulate',
   summary: 'Run one landslide simulation and write its grids (reference format, ESRI .asc, .npy, frames) and pictures (PNG, animated GIF).',
   usage:
-    'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--ranks N] [--output FILE] [--asc FILE] [--npy FILE] [--png FILE] [--frames K [--frames-dir DIR] [--gif FILE]] [--force] [--json]',
+    'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--precision P] [--ranks N] [--output FILE] [--asc FILE] [--npy FILE] [--png FILE] [--frames K [--frames-dir DIR] [--gif FILE]] [--force] [--json]',
   help: [
     '  --dem FILE          the DEM: an ESRI ASCII grid, or the study\'s grid without header (then --header)',
     '  --header FILE       the study\'s header file, for a DEM and source without headers',
@@ -167,6 +181,8 @@ export const simulateCommand: Command = {
     '  --steps N           steps (default 4000)',
     `  --backend B         ${LANDSLIDE_BACKENDS.join(', ')} (default active)`,
     `  --variant V         GPU kernel: ${GPU_VARIANTS.join(', ')} (default fused)`,
+    '  --precision P       the gpu backend\'s arithmetic: f32 (default), accurate (double-float pairs of f32,',
+    '                      ~48 bits) or f64 (WebGPU has none: double-float too); CPU backends run f64',
     '  --ranks N           row bands of the workers backends (default: the number of cores)',
     '  --steps-per-submit N  GPU steps per command buffer',
     '  --output FILE       the final thickness in the reference program\'s format (its md5 is the check)',
@@ -186,6 +202,7 @@ export const simulateCommand: Command = {
     steps: { type: 'string' },
     backend: { type: 'string' },
     variant: { type: 'string' },
+    precision: { type: 'string' },
     ranks: { type: 'string' },
     'steps-per-submit': { type: 'string' },
     output: { type: 'string' },
@@ -211,6 +228,7 @@ export const simulateCommand: Command = {
       steps: intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000,
       backend: choice(values.backend, 'backend', LANDSLIDE_BACKENDS, 'active'),
       variant: choice(values.variant, 'variant', GPU_VARIANTS, 'fused'),
+      precision: choice(values.precision, 'precision', LANDSLIDE_PRECISIONS, 'f32'),
       ranks: intOption(values.ranks, 'ranks', 1, 256) ?? availableParallelism(),
       stepsPerSubmit: intOption(values['steps-per-submit'], 'steps-per-submit', 1, 100_000),
       frames: every === undefined ? undefined : { every, dir: values['frames-dir'], gif: values.gif },
@@ -223,7 +241,7 @@ export const simulateCommand: Command = {
     if (values.json) writeJson(summary)
     else
       process.stdout.write(
-        `${summary.backend}: ${summary.steps} steps on ${summary.rows} × ${summary.cols} cells in ${summary.ms.toFixed(0)} ms\n` +
+        `${summary.backend} (${summary.precision}): ${summary.steps} steps on ${summary.rows} × ${summary.cols} cells in ${summary.ms.toFixed(0)} ms\n` +
           `md5 ${summary.md5}\nmass Σh ${summary.mass_start.toPrecision(10)} → ${summary.mass_end.toPrecision(10)}\n` +
           summary.written.map((p) => `wrote ${p}\n`).join(''),
       )

@@ -4,7 +4,7 @@ import { defineWorkload } from '../definition'
 import type { ParamValues } from '../schema'
 import { landslideCharts } from './charts'
 import { landslideTables } from './tables'
-import { GPU_VARIANTS, LANDSLIDE_BACKENDS, type LandslideResult } from './types'
+import { GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS, type LandslideResult } from './types'
 
 export const landslideWorkload = defineWorkload<LandslideResult>()({
   id: 'landslide',
@@ -24,7 +24,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       flag: 'backend',
       choices: LANDSLIDE_BACKENDS,
       default: ['active'],
-      help: 'serial (every cell), active (cells with debris and their neighbours), workers and workers-active (row bands on worker threads, halo rows exchanged every step), gpu (WebGPU, f32)',
+      help: 'serial (every cell), active (cells with debris and their neighbours), workers and workers-active (row bands on worker threads, halo rows exchanged every step), gpu (WebGPU, f32 or double-float: see precision)',
     },
     variants: {
       type: 'choices',
@@ -33,6 +33,13 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       choices: GPU_VARIANTS,
       default: ['fused'],
       help: 'GPU kernels: monolithic, grid-stride, tiled-halo and tiled as in the study, fused (one pass per step), active (the debris\' bounding box only)',
+    },
+    precision: {
+      type: 'choice',
+      label: 'GPU precision',
+      choices: LANDSLIDE_PRECISIONS,
+      default: 'f32',
+      help: 'the gpu backend\'s arithmetic: f32 (the study\'s float, fastest), accurate (double-float: pairs of f32, ~48 bits, slower; fused, monolithic, grid-stride and active kernels), f64 (WebGPU has no f64: the gpu runs double-float, as with accurate); CPU backends always compute in f64',
     },
     ranks: {
       type: 'int',
@@ -70,7 +77,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     { id: 'active', summary: 'one thread, f64, only cells holding debris or bordering one' },
     { id: 'workers', summary: 'row bands on worker threads, halo rows exchanged through shared memory every step' },
     { id: 'workers-active', summary: 'row bands on worker threads, active cells only' },
-    { id: 'gpu', summary: 'WebGPU compute shaders in f32, many steps per submit', variants: GPU_VARIANTS },
+    { id: 'gpu', summary: 'WebGPU compute shaders in f32 or double-float, many steps per submit', variants: GPU_VARIANTS },
   ],
   example: {
     summary: 'A seeded synthetic slope of 120 × 160 cells with a debris source and a walled quarry, 600 steps on every CPU backend.',

@@ -1,5 +1,5 @@
 // SciddicaT landslide: a debris flow over a DEM, simulated on CPU backends (f64, exact) and GPU
-// kernels (f32), timed, the GPU's deviation from the f64 run reported.
+// kernels (f32 or double-float), timed, the GPU's deviation from the f64 run reported.
 
 export const LANDSLIDE_BACKENDS = ['serial', 'active', 'workers', 'workers-active', 'gpu'] as const
 export type LandslideBackend = (typeof LANDSLIDE_BACKENDS)[number]
@@ -8,6 +8,21 @@ export type CpuBackend = Exclude<LandslideBackend, 'gpu'>
 /** The study's CUDA kernels as WebGPU variants, plus a fused and an active-area one. */
 export const GPU_VARIANTS = ['monolithic', 'grid-stride', 'tiled-halo', 'tiled', 'fused', 'active'] as const
 export type GpuVariant = (typeof GPU_VARIANTS)[number]
+
+/**
+ * The `precision` parameter: the gpu backend's arithmetic (CPU backends always compute in f64).
+ * f32: the study's float; accurate: double-float (pairs of f32, ~48 bits); f64: WebGPU has none,
+ * so the gpu backend runs double-float as with accurate.
+ */
+export const LANDSLIDE_PRECISIONS = ['f64', 'f32', 'accurate'] as const
+export type LandslidePrecision = (typeof LANDSLIDE_PRECISIONS)[number]
+/** The arithmetic a run used. */
+export type RunArithmetic = 'f64' | 'f32' | 'double-float'
+
+/** The gpu backend's arithmetic under `precision`. */
+export function gpuArithmetic(precision: LandslidePrecision): Exclude<RunArithmetic, 'f64'> {
+  return precision === 'accurate' || precision === 'f64' ? 'double-float' : 'f32'
+}
 
 /** The model's parameters, as the reference program fixes them. */
 export const P_EPSILON = 0.001
@@ -28,7 +43,7 @@ export interface LandslideGrid {
   files: { dem: string; source: string; header?: string }
 }
 
-/** How far an f32 GPU grid lies from the f64 CPU grid after the same steps. */
+/** How far a GPU grid (f32 or double-float) lies from the f64 CPU grid after the same steps. */
 export interface GridDeviation {
   /** max |Δh| over the cells, in metres. */
   max_abs: number
@@ -42,7 +57,7 @@ export interface GridDeviation {
 export interface LandslideRun {
   backend: LandslideBackend
   variant?: GpuVariant
-  precision: 'f64' | 'f32'
+  precision: RunArithmetic
   /** Row bands (worker threads) of the workers backends. */
   ranks?: number
   /** Median milliseconds for all the steps, over the repeats; input already loaded (and on the GPU). */
@@ -54,11 +69,11 @@ export interface LandslideRun {
   steps_per_submit?: number
   /** GPU: dispatches per step. */
   passes_per_step?: number
-  /** md5 of the final grid in the reference output format (f64 backends). */
+  /** md5 of the final grid in the reference output format (f64 and double-float runs). */
   md5?: string
   /** Σh at the end. */
   mass_end: number
-  /** f32 backends: against the f64 reference. */
+  /** GPU runs: against the f64 reference. */
   deviation?: GridDeviation
 }
 

@@ -1,12 +1,13 @@
-// The `gpu` backend: the grid's layers in GPU memory as f32 and a variant's passes recorded for
-// many steps into each submitted command buffer (one compute pass, Dawn placing the barriers), so
-// the host's latency is paid once per submit rather than once per kernel.
+// The `gpu` backend: the grid's layers in GPU memory as f32, or as double-float pairs (hi, lo) of
+// f32 for --precision accurate, and a variant's passes recorded for many steps into each submitted
+// command buffer (one compute pass, Dawn placing the barriers), so the host's latency is paid once
+// per submit rather than once per kernel.
 import { ApiError } from '../../../../shared/errors'
-import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
+import type { GpuVariant, RunArithmetic } from '../../../../shared/workloads/landslide/types'
 import { type Dispatch, type Gpu, type Kernel, throwIfAborted } from '../../../gpu/runtime'
 import { WALL_SELF } from '../sciddica'
 import type { InitialState, Simulation } from '../simulation'
-import { B, FUSED, type Pass, STRIDE_GROUPS, STRIDE_WG, TILE, VARIANTS } from './kernels'
+import { B, FUSED, noDoubleFloat, type Pass, STRIDE_GROUPS, STRIDE_WG, TILE, VARIANTS } from './kernels'
 
 /** Steps per submit by default: a hardware GPU takes thousands of dispatches a submit in stride; SwiftShader runs each on the CPU. */
 export function defaultStepsPerSubmit(gpu: Gpu): number {
@@ -46,6 +47,31 @@ function relativeAltitudes(state: InitialState): Float32Array {
   return z
 }
 
+/**
+ * f64 values as double-floats, interleaved (hi, lo): hi the nearest f32, lo the nearest f32 to the
+ * rest. Exact where a value needs at most ~48 significant bits (integers, few decimals in binary);
+ * otherwise within 2^-48 of it relatively.
+ */
+export function toDoubleFloat(values: Float64Array): Float32Array {
+  const out = new Float32Array(values.length * 2)
+  for (let k = 0; k < values.length; k++) {
+    const hi = Math.fround(values[k])
+    out[2 * k] = hi
+    out[2 * k + 1] = values[k] - hi
+  }
+  return out
+}
+
+/** Double-float pairs (hi, lo) back to f64: hi + lo is exact in f64. */
+export function fromDoubleFloat(pairs: Float32Array): Float64Array {
+  const out = new Float64Array(pairs.length / 2)
+  for (let k = 0; k < out.length; k++) out[k] = pairs[2 * k] + pairs[2 * k + 1]
+  return out
+}
+
+/** GPU arithmetic: f32, or double-float (--precision accurate). */
+export type GpuArithmetic = Exclude<RunArithmetic, 'f64'>
+
 interface BoundPass {
   kernel: Kernel
   pass: Pass
@@ -61,6 +87,7 @@ export class GpuSimulation implements Simulation {
     private readonly gpu: Gpu,
     private readonly state: InitialState,
     readonly variant: GpuVariant,
+    readonly arithmetic: GpuArithmetic,
     readonly stepsPerSubmit: number,
     private readonly buffers: GPUBuffer[],
     /** The thickness, or both buffers of the fused variant (current = done % 2). */
@@ -70,33 +97,51 @@ export class GpuSimulation implements Simulation {
     private readonly strideGroups: number,
   ) {}
 
-  /** `strideGroups`: workgroups of the grid-stride kernels (default enough for the grid, at most STRIDE_GROUPS). */
-  static async create(gpu: Gpu, state: InitialState, variant: GpuVariant, stepsPerSubmit: number, opts: { strideGroups?: number } = {}): Promise<GpuSimulation> {
+  /**
+   * `strideGroups`: workgroups of the grid-stride kernels (default enough for the grid, at most
+   * STRIDE_GROUPS); `arithmetic`: f32 (default) or double-float, which the tiled variants lack.
+   */
+  static async create(
+    gpu: Gpu,
+    state: InitialState,
+    variant: GpuVariant,
+    stepsPerSubmit: number,
+    opts: { strideGroups?: number; arithmetic?: GpuArithmetic } = {},
+  ): Promise<GpuSimulation> {
     const { rows, cols } = state
     const n = rows * cols
-    if (n * 16 > gpu.limits.maxStorageBufferBindingSize)
-      throw new ApiError('invalid-input', `a ${rows} × ${cols} grid needs ${n * 16} bytes of outflows, more than this GPU binds (${gpu.limits.maxStorageBufferBindingSize})`)
+    const arithmetic = opts.arithmetic ?? 'f32'
+    const df = arithmetic === 'double-float'
     const spec = VARIANTS[variant]
-    const kernels = await Promise.all(spec.passes.map((p) => gpu.kernel(spec.shader, { entryPoint: p.entry })))
+    const shader = df ? spec.doubleFloat : spec.shader
+    if (shader === undefined) throw new ApiError('invalid-argument', noDoubleFloat(variant))
+    // Four outflows a cell, f32 or double-float.
+    const flowBytes = n * (df ? 32 : 16)
+    if (flowBytes > gpu.limits.maxStorageBufferBindingSize)
+      throw new ApiError('invalid-input', `a ${rows} × ${cols} grid needs ${flowBytes} bytes of ${arithmetic} outflows, more than this GPU binds (${gpu.limits.maxStorageBufferBindingSize})`)
+    const kernels = await Promise.all(spec.passes.map((p) => gpu.kernel(shader, { entryPoint: p.entry })))
     const buffers: GPUBuffer[] = []
     const keep = <T extends GPUBuffer>(b: T) => (buffers.push(b), b)
+    // Double-float keeps the altitudes as they are: its ~48 bits hold the relief without a shift.
+    const zValues = df ? toDoubleFloat(state.z) : relativeAltitudes(state)
+    const hValues = () => (df ? toDoubleFloat(state.h) : Float32Array.from(state.h))
     try {
       const grid = keep(gpu.uniform('landslide grid', new Uint32Array([rows, cols, n, 0])))
-      const z = keep(await gpu.storage('landslide z', relativeAltitudes(state)))
-      const h0 = keep(await gpu.storage('landslide h', Float32Array.from(state.h)))
+      const z = keep(await gpu.storage('landslide z', zValues))
+      const h0 = keep(await gpu.storage('landslide h', hValues()))
       const mask = keep(await gpu.storage('landslide walls', packedMask(state.mask, n)))
       let bound: BoundPass[]
       let h: GPUBuffer[]
       let args: GPUBuffer | null = null
       if (variant === 'fused') {
-        const h1 = keep(await gpu.storage('landslide h (other)', Float32Array.from(state.h)))
+        const h1 = keep(await gpu.storage('landslide h (other)', hValues()))
         h = [h0, h1]
         const group = (from: GPUBuffer, to: GPUBuffer) =>
           kernels[0].bind({ [FUSED.grid]: grid, [FUSED.z]: z, [FUSED.hIn]: from, [FUSED.hOut]: to, [FUSED.mask]: mask })
         bound = [{ kernel: kernels[0], pass: spec.passes[0], groups: [group(h0, h1), group(h1, h0)] }]
       } else {
         h = [h0]
-        const f = keep(await gpu.storage('landslide outflows', n * 16))
+        const f = keep(await gpu.storage('landslide outflows', flowBytes))
         const resources: Record<number, GPUBuffer> = { [B.grid]: grid, [B.z]: z, [B.h]: h0, [B.f]: f, [B.mask]: mask }
         if (variant === 'active') {
           resources[B.box] = keep(await gpu.storage('landslide box', debrisBox(state.h, rows, cols)))
@@ -111,7 +156,7 @@ export class GpuSimulation implements Simulation {
         }))
       }
       const strideGroups = opts.strideGroups ?? Math.min(STRIDE_GROUPS, Math.ceil(((rows - 2) * (cols - 2)) / STRIDE_WG))
-      return new GpuSimulation(gpu, state, variant, stepsPerSubmit, buffers, h, bound, args, strideGroups)
+      return new GpuSimulation(gpu, state, variant, arithmetic, stepsPerSubmit, buffers, h, bound, args, strideGroups)
     } catch (e) {
       for (const b of buffers) b.destroy()
       throw e
@@ -167,8 +212,8 @@ export class GpuSimulation implements Simulation {
   }
 
   async thickness(): Promise<Float64Array> {
-    const current = this.h[this.done % this.h.length]
-    return Float64Array.from(await this.gpu.readF32(current))
+    const values = await this.gpu.readF32(this.h[this.done % this.h.length])
+    return this.arithmetic === 'double-float' ? fromDoubleFloat(values) : Float64Array.from(values)
   }
 
   async dispose(): Promise<void> {

@@ -1,6 +1,6 @@
 // The GPU variants' passes: which shader entry points a step dispatches, the bindings each uses
 // (their automatic layouts hold only those) and how many workgroups each launches.
-import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
+import { GPU_VARIANTS, type GpuVariant } from '../../../../shared/workloads/landslide/types'
 
 /** Binding numbers, as shaders/landslide/layers.wgsl and active.wgsl declare them. */
 export const B = { grid: 0, z: 1, h: 2, f: 3, mask: 4, box: 5, region: 6, args: 7 } as const
@@ -21,7 +21,8 @@ const UPDATE: Pass = { entry: 'update', bindings: [B.grid, B.h, B.f], launch: 'c
 const stride = (p: Pass): Pass => ({ ...p, launch: 'stride' })
 
 /**
- * Per variant, its shader and the passes of one step. FLOP and bytes per interior cell and step,
+ * Per variant, its shader, its double-float shader where it has one (--precision accurate: the same
+ * passes on vec2(hi, lo) values, shaders/landslide/*_df.wgsl) and the passes of one step. FLOP and bytes per interior cell and step,
  * counted from the WGSL (f32; a minimization of one elimination round: 5 adds, 1 divide, 5
  * compares, 4 subtracts and multiplies; more rounds repeat the first 11): monolithic, grid-stride,
  * tiled: reset writes 16 B; flows reads z, h of 5 cells (40 B, 8 B from memory when neighbours hit
@@ -29,15 +30,22 @@ const stride = (p: Pass): Pass => ({ ...p, launch: 'stride' })
  * from memory), writes h, 9 FLOP. Tiled variants read each cell once per tile plus the ring.
  * fused: reads z, h (8 B) and the mask, writes h (4 B), ~5 × 19–50 + 9 FLOP: no outflow layer.
  * active: the three passes over the debris' box only, plus a one-thread plan.
+ * Double-float: every value twice the bytes (outflows 32 B a cell); each f32 add becomes a df_add
+ * of 20 f32 operations, a divide by 3 or 5 about 80, a compare 1–3 (shaders/landslide/double_float.wgsl).
  */
-export const VARIANTS: Record<GpuVariant, { shader: string; passes: readonly Pass[] }> = {
-  monolithic: { shader: 'landslide/monolithic', passes: [RESET, FLOWS, UPDATE] },
-  'grid-stride': { shader: 'landslide/grid_stride', passes: [RESET, FLOWS, UPDATE].map(stride) },
+export const VARIANTS: Record<GpuVariant, { shader: string; doubleFloat?: string; passes: readonly Pass[] }> = {
+  monolithic: { shader: 'landslide/monolithic', doubleFloat: 'landslide/monolithic_df', passes: [RESET, FLOWS, UPDATE] },
+  'grid-stride': { shader: 'landslide/grid_stride', doubleFloat: 'landslide/grid_stride_df', passes: [RESET, FLOWS, UPDATE].map(stride) },
   'tiled-halo': { shader: 'landslide/tiled_halo', passes: [RESET, FLOWS, UPDATE] },
   tiled: { shader: 'landslide/tiled', passes: [RESET, FLOWS, UPDATE] },
-  fused: { shader: 'landslide/fused', passes: [{ entry: 'main', bindings: [FUSED.grid, FUSED.z, FUSED.hIn, FUSED.hOut, FUSED.mask], launch: 'cells' }] },
+  fused: {
+    shader: 'landslide/fused',
+    doubleFloat: 'landslide/fused_df',
+    passes: [{ entry: 'main', bindings: [FUSED.grid, FUSED.z, FUSED.hIn, FUSED.hOut, FUSED.mask], launch: 'cells' }],
+  },
   active: {
     shader: 'landslide/active',
+    doubleFloat: 'landslide/active_df',
     passes: [
       { entry: 'plan', bindings: [B.grid, B.box, B.region, B.args], launch: 'one' },
       { entry: 'flows', bindings: [B.grid, B.z, B.h, B.f, B.mask, B.region], launch: 'indirect-flows' },
@@ -52,3 +60,11 @@ export const TILE = 16
 export const STRIDE_WG = 256
 /** Grid-stride workgroups at most: enough to fill a large GPU, fewer than the cells of a big grid. */
 export const STRIDE_GROUPS = 1024
+
+/** The variants with double-float kernels. */
+export const DOUBLE_FLOAT_VARIANTS: readonly GpuVariant[] = GPU_VARIANTS.filter((v) => VARIANTS[v].doubleFloat !== undefined)
+
+/** Why `variant` cannot run under --precision accurate (or f64). */
+export function noDoubleFloat(variant: GpuVariant): string {
+  return `gpu/${variant} has no double-float kernels (its workgroup tiles hold f32 values); --precision accurate runs ${DOUBLE_FLOAT_VARIANTS.join(', ')}`
+}

@@ -188,7 +188,7 @@ describe('bench paths', () => {
     expect(Object.keys(r.runs)).toEqual(shapes.map((s) => `gpu tuned B=64 ${s}`))
     expect(r.failed).toEqual([])
     for (const run of Object.values(r.runs)) expect(run.relaxations_per_s).toBeCloseTo(100 ** 3 / (run.median_ms / 1000), -3)
-    expect(logs.filter((l) => / T relax\/s$/.test(l))).toHaveLength(2)
+    expect(logs.filter((l) => /^gpu tuned B=64 b\S+: [\d.]+ ms, [\d.]+ [GT] relax\/s$/.test(l))).toHaveLength(2)
     expect(r.graph.checksum).toMatch(/^[1-9]\d*$/)
   })
 })

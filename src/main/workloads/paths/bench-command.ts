@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { BLOCK_SIZES, GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
 import { ApiError } from '../../../shared/errors'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { benchPaths, type PathsBenchResult } from './bench'
+import { benchPaths, relaxRate, type PathsBenchResult } from './bench'
 import { MAX_GENERATED_VERTICES } from './generate-graph'
 import { TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape } from './gpu/tuned-shapes'
 
@@ -107,7 +107,7 @@ function describe(r: PathsBenchResult): string {
     `compute   (median of ${r.repeat})`,
     ...Object.entries(r.runs).map(
       ([name, x]) =>
-        `  ${name.padEnd(width)} ${ms(x.median_ms).padStart(10)}  ${(x.relaxations_per_s / 1e9).toPrecision(3).padStart(6)} G relax/s${x.ratio_vs_scipy !== undefined ? `  ${x.ratio_vs_scipy.toFixed(3)}× SciPy` : ''}`,
+        `  ${name.padEnd(width)} ${ms(x.median_ms).padStart(10)}  ${relaxRate(x.relaxations_per_s).padStart(8)} relax/s${x.ratio_vs_scipy !== undefined ? `  ${x.ratio_vs_scipy.toFixed(3)}× SciPy` : ''}`,
     ),
     ...(r.scipy ? [`SciPy     floyd_warshall ${r.scipy.version}: ${ms(r.scipy.median_ms)} (median of ${r.scipy.repeat})${r.scipy.checksum_matches ? ', same checksum' : ''}`] : []),
   ]

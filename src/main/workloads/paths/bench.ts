@@ -53,6 +53,11 @@ export interface PathsBenchResult {
   notes: string[]
 }
 
+/** Relaxations per second for people: `9.87 T`, `412 G`. */
+export function relaxRate(perSecond: number): string {
+  return perSecond >= 1e12 ? `${(perSecond / 1e12).toPrecision(3)} T` : `${(perSecond / 1e9).toPrecision(3)} G`
+}
+
 export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult> {
   const notes: string[] = []
   let gpu: Gpu | undefined
@@ -114,7 +119,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
           ...(uploads.length && { upload_ms: median(uploads) }),
           ...(readbacks.length && { readback_ms: median(readbacks) }),
         }
-        o.log(`${name}: ${m.toFixed(1)} ms, ${(V ** 3 / (m / 1000) / 1e12).toPrecision(3)} T relax/s`)
+        o.log(`${name}: ${m.toFixed(1)} ms, ${relaxRate(V ** 3 / (m / 1000))} relax/s`)
       } catch (e) {
         // One failing run (a shape the device rejects, wrong distances) does not lose the others' figures.
         failed.push(name)

@@ -15,6 +15,8 @@
 
 // σ1 for cell k from the layers in memory.
 fn outflows_at(k: u32) -> Flows {
+  let walls = walls_at(k);
+  if (gives_no_flow(h[k], walls)) { return NO_FLOWS; }
   let c = grid.cols;
   let u = array<vec2<f32>, 5>(
     df_add(z[k], EPS_DF),
@@ -23,7 +25,7 @@ fn outflows_at(k: u32) -> Flows {
     df_add(z[k + 1u], h[k + 1u]),
     df_add(z[k + c], h[k + c]),
   );
-  return outflows_df(h[k], u, walls_at(k));
+  return outflows_df(h[k], u, walls);
 }
 
 fn has_debris(k: u32) -> bool {

@@ -20,6 +20,14 @@ fn flow(f: Flows, n: u32) -> vec2<f32> {
   return vec2<f32>(f.hi[n], f.lo[n]);
 }
 
+// A cell that gives no flow whatever its neighbours: a wall, or a dry cell (h = 0). Dry, the
+// minimization always ends with every neighbour eliminated (the kept ones' differences from their
+// average sum to h − p_ε < 0, far beyond rounding, so none can stay below it): the outflows the
+// full computation gives are exactly 0, and the kernels skip it, reading no neighbour.
+fn gives_no_flow(h: vec2<f32>, walls: u32) -> bool {
+  return h.x == 0.0 || (walls & WALL_SELF) != 0u;
+}
+
 // The outflows of a cell of thickness h whose u[0] is its altitude + p_ε and u[1…4] the altitude +
 // thickness of its north, west, east and south neighbours. Neighbours at or above the average of
 // those left are eliminated until none is; walls start out eliminated.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UsageError } from '../../src/main/cli/command'
 import { benchPathsCommand } from '../../src/main/workloads/paths/bench-command'
 import { generateGraph } from '../../src/main/workloads/paths/generate-graph'
-import { bandsOf } from '../../src/main/workloads/paths/gpu/gpu-solver'
+import { SUBMIT_MS, bandsOf, nextSubmitSteps } from '../../src/main/workloads/paths/gpu/gpu-solver'
 import { TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape, shapeConstants, shapeWorkgroupBytes, tunedShapeName } from '../../src/main/workloads/paths/gpu/tuned-shapes'
 import { paddedSide } from '../../src/main/workloads/paths/gpu/variants'
 import { KEY_NONE, KEY_SELF, successors } from '../../src/main/workloads/paths/matrix'
@@ -111,6 +111,19 @@ describe('the GPU side of a large graph', () => {
     expect(split.rows % 64).toBe(0)
     // The largest generated graph, V = 46 340, would need five bands of 11 520 rows.
     expect(bandsOf(46_464, 2 ** 31)).toBeNull()
+  })
+})
+
+describe('rounds per submit of the tuned variant', () => {
+  it('one round first, then as many as take SUBMIT_MS at the pace so far, never more than are left', () => {
+    expect(nextSubmitSteps(0, 0, 79)).toBe(1)
+    // V = 5000 on a fast GPU: the first round and its submit took 0.4 ms, the 78 others go at once.
+    expect(nextSubmitSteps(1, 0.4, 78)).toBe(78)
+    // V = 40 000: ~10 ms a round.
+    expect(nextSubmitSteps(1, 10, 624)).toBe(SUBMIT_MS / 10)
+    expect(nextSubmitSteps(21, 210, 604)).toBe(SUBMIT_MS / 10)
+    // A software adapter: seconds a round, still one at a time.
+    expect(nextSubmitSteps(3, 9000, 2)).toBe(1)
   })
 })
 

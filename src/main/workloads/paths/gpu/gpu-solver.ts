@@ -13,6 +13,15 @@ import type { SolveOptions, Solved, Solver } from '../solver'
 import { TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
 import { GPU_ALIGN, paddedSide, planVariant, unsupported } from './variants'
 
+/** Wall time a submit of 'timed' steps aims at: short enough for cancel and progress, long enough that submits cost little. */
+export const SUBMIT_MS = 200
+
+/** Steps of the next submit: one first, then as many as took SUBMIT_MS at the pace of the submits so far. */
+export function nextSubmitSteps(done: number, ms: number, left: number): number {
+  if (done === 0) return Math.min(1, left)
+  return Math.max(1, Math.min(left, Math.floor((SUBMIT_MS * done) / Math.max(ms, 1e-3))))
+}
+
 /** Bytes between parameter slots: a uniform binding's offset must be a multiple of this. */
 const SLOT_BYTES = 256
 /** Bindings of distances (and of keys) the kernels declare. */
@@ -119,12 +128,14 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
 
         const bind = (step: number) => (): Binding[] => [...dBound, ...keyBound, { buffer: params, offset: step * SLOT_BYTES, size: 8 }]
         let compute_ms = 0
-        for (let s0 = 0; s0 < plan.steps; s0 += plan.stepsPerSubmit) {
-          const s1 = Math.min(plan.steps, s0 + plan.stepsPerSubmit)
+        for (let s0 = 0; s0 < plan.steps; ) {
+          const n = plan.stepsPerSubmit === 'timed' ? nextSubmitSteps(s0, compute_ms, plan.steps - s0) : plan.stepsPerSubmit
+          const s1 = Math.min(plan.steps, s0 + n)
           const work = []
           for (let s = s0; s < s1; s++) work.push(...plan.dispatches(s, bind(s)))
           compute_ms += await gpu.run(`paths ${variant} steps ${s0}…${s1 - 1}`, work, { signal })
           opts.progress?.(s1 / plan.steps)
+          s0 = s1
         }
 
         const t1 = performance.now()

@@ -17,8 +17,8 @@ const MAX_INVOCATIONS = 256
 export interface VariantPlan {
   /** Steps of the run: one per k (per-k variants) or per round (blocked). */
   steps: number
-  /** Steps per submit: cancellation and progress come between submits. */
-  stepsPerSubmit: number
+  /** Steps per submit: cancellation and progress come between submits. 'timed': as many as take ~SUBMIT_MS, from the submits before. */
+  stepsPerSubmit: number | 'timed'
   /** The dispatches of one step, given its bindings: distances 0–3, keys 4–7, its parameters slot 8. */
   dispatches(step: number, bindings: () => Binding[]): Dispatch[]
   /** Modelled bytes the kernels move to and from global memory over the whole run. */
@@ -46,8 +46,6 @@ const SHAPES: Record<GpuVariant, Shape> = {
 
 /** Per-k variants run this many k per submit; blocked ones one round. */
 const K_PER_SUBMIT = 64
-/** The tuned variant submits rounds by the relaxations they make: ~0.1–0.5 s on an H100, so cancel and progress stay prompt. */
-const TUNED_RELAXATIONS_PER_SUBMIT = 2 ** 40
 /** Side of the blocks of the tuned variant's rounds (phases 1 and 2 in workgroup memory). */
 const TUNED_BLOCK = 64
 
@@ -132,7 +130,9 @@ export async function planVariant(
   const tileBytes = minplus ? (N / tileShape!.rows) * (N / tileShape!.cols) * B * (tileShape!.rows + tileShape!.cols) * 4 : R * R * B * B * 4 * 2
   return {
     steps: rounds,
-    stepsPerSubmit: shape.tiled ? Math.max(1, Math.floor(TUNED_RELAXATIONS_PER_SUBMIT / (N * N * B))) : 1,
+    // The tuned variant: few submits on a fast GPU (all 79 rounds of V = 5000 in the second), and
+    // still prompt progress and cancel on a slow one.
+    stepsPerSubmit: shape.tiled ? 'timed' : 1,
     dispatches: (_, bind) => {
       const all = bind()
       return [

@@ -216,9 +216,9 @@ describe('double-float kernels against the f64 CPU run', () => {
 })
 
 describe('the accurate precision in a landslide job', () => {
-  const run = (variants: GpuVariant[], precision: LandslidePrecision) =>
+  const run = (variants: GpuVariant[], precision: LandslidePrecision, grids = studyFiles('test')) =>
     runLandslideJob(
-      { grids: studyFiles('test'), steps: 20, backends: ['serial', 'gpu'], variants, precision, frames: 0, repeat: 1 },
+      { grids, steps: 20, backends: ['serial', 'gpu'], variants, precision, frames: 0, repeat: 1 },
       { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
     )
 
@@ -239,8 +239,8 @@ describe('the accurate precision in a landslide job', () => {
     expect(f32.runs['gpu/fused'].deviation!.max_abs).toBeGreaterThan(1e-9)
   })
 
-  it('refuses, naming it, a kernel without double-float asked for alone', async () => {
-    const err = await failure(run(['tiled-halo'], 'accurate'))
+  it('refuses, naming it, a kernel without double-float asked for alone, before reading the grids', async () => {
+    const err = await failure(run(['tiled-halo'], 'accurate', ['/nonexistent/dem.asc', '/nonexistent/source.asc']))
     expect(err.code).toBe('invalid-argument')
     expect(err.message).toMatch(/^gpu\/tiled-halo has no double-float kernels/)
     const direct = await failure(GpuSimulation.create(gpu, initialState(valley(20, 20, 1)), 'tiled', 5, { arithmetic: 'double-float' }))

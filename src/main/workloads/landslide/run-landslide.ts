@@ -44,6 +44,10 @@ export function sampleEvery(steps: number, frames: number): number {
 
 export async function runLandslideJob(params: LandslideParams, ctx: JobContext): Promise<EngineOutcome<LandslideResult>> {
   const { signal } = ctx
+  // Kernels without a double-float version are left out, named; all of them: the request is at fault.
+  const arithmetic = gpuArithmetic(params.precision)
+  const lacking = arithmetic === 'double-float' && params.backends.includes('gpu') ? params.variants.filter((v) => VARIANTS[v].doubleFloat === undefined) : []
+  if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', noDoubleFloat(lacking[0]))
   ctx.progress({ phase: 'loading grids', fraction: 0 })
   const real: string[] = []
   for (const path of params.grids) real.push(await ctx.input(path))
@@ -53,15 +57,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
 
   const skipped: LandslideResult['skipped'] = []
   const backends = await withoutUnusableGpu(params.backends, (b) => b === 'gpu', ctx, skipped)
-  const arithmetic = gpuArithmetic(params.precision)
-  let variants = params.variants
-  if (arithmetic === 'double-float' && backends.includes('gpu')) {
-    // Kernels without a double-float version are left out, named; all of them: the request is at fault.
-    const lacking = variants.filter((v) => VARIANTS[v].doubleFloat === undefined)
-    if (lacking.length === variants.length) throw new ApiError('invalid-argument', noDoubleFloat(lacking[0]))
-    for (const v of lacking) skipped.push({ backend: runKey('gpu', v), reason: noDoubleFloat(v) })
-    variants = variants.filter((v) => !lacking.includes(v))
-  }
+  if (backends.includes('gpu')) for (const v of lacking) skipped.push({ backend: runKey('gpu', v), reason: noDoubleFloat(v) })
+  const variants = params.variants.filter((v) => !lacking.includes(v))
   const plan: Planned[] = backends.flatMap((b): Planned[] => (b === 'gpu' ? variants.map((variant) => ({ backend: b, variant })) : [{ backend: b }]))
   const firstCpu = backends.find((b): b is CpuBackend => b !== 'gpu')
   const referenceBackend: CpuBackend = firstCpu ?? 'active'

@@ -14,7 +14,7 @@ import { readLandslideInput, type LandslideInput } from '../../src/main/workload
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
 import { initialState, ThreadSimulation } from '../../src/main/workloads/landslide/simulation'
-import type { GpuVariant, LandslidePrecision } from '../../src/shared/workloads/landslide/types'
+import type { GpuVariant, LandslideBackend, LandslidePrecision } from '../../src/shared/workloads/landslide/types'
 import { failure } from '../helpers/failure'
 import { valley } from '../helpers/landslide-valley'
 
@@ -216,9 +216,9 @@ describe('double-float kernels against the f64 CPU run', () => {
 })
 
 describe('the accurate precision in a landslide job', () => {
-  const run = (variants: GpuVariant[], precision: LandslidePrecision, grids = studyFiles('test')) =>
+  const run = (variants: GpuVariant[], precision: LandslidePrecision, grids = studyFiles('test'), backends: LandslideBackend[] = ['serial', 'gpu']) =>
     runLandslideJob(
-      { grids, steps: 20, backends: ['serial', 'gpu'], variants, precision, frames: 0, repeat: 1 },
+      { grids, steps: 20, backends, variants, precision, frames: 0, repeat: 1 },
       { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
     )
 
@@ -230,6 +230,10 @@ describe('the accurate precision in a landslide job', () => {
     expect(accurate.runs['gpu/fused'].deviation!.max_abs).toBeLessThan(1e-13)
     expect(accurate.runs['gpu/tiled']).toBeUndefined()
     expect(accurate.skipped).toEqual([{ backend: 'gpu/tiled', reason: expect.stringMatching(/^gpu\/tiled has no double-float kernels.*monolithic, grid-stride, fused, active$/) }])
+    // The GPU asked for first: the reference still runs before it.
+    const gpuFirst = (await run(['fused'], 'accurate', studyFiles('test'), ['gpu', 'serial'])).results
+    expect(Object.keys(gpuFirst.runs).sort()).toEqual(['gpu/fused', 'serial'])
+    expect(gpuFirst.runs['gpu/fused'].md5).toBe(gpuFirst.reference.md5)
     // f64: WebGPU has none, so the GPU runs double-float too.
     expect((await run(['fused'], 'f64')).results.runs['gpu/fused'].precision).toBe('double-float')
     const f32 = (await run(['fused', 'tiled'], 'f32')).results

@@ -159,7 +159,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
     delete runs.active
     delete timings.active
   }
-  for (const p of plan) {
+  // The reference (the first CPU backend) runs first, whatever the order asked: GPU runs are measured against it.
+  for (const p of [...plan.filter((q) => q.backend === firstCpu), ...plan.filter((q) => q.backend !== firstCpu)]) {
     try {
       await runPlanned(p, p.backend === firstCpu && reference === undefined)
     } catch (e) {

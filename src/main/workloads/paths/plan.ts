@@ -7,7 +7,7 @@ export interface RunSpec {
   backend: PathsBackend
   variant?: GpuVariant
   block?: number
-  /** The tuned variant's phase-3 tile shape (bench sweeps); default gpu/tuned-shapes.ts's TUNED_SHAPE. */
+  /** A tile shape of the tuned variant's min-plus phase 3 (bench sweeps); none: its 4 × 4 tiled phase 3. */
   shape?: string
 }
 

@@ -10,7 +10,7 @@ import { throwIfAborted, type Binding, type Gpu } from '../../../gpu/runtime'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver'
-import { TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
+import { parseTunedShape, type TunedShape } from './tuned-shapes'
 import { GPU_ALIGN, paddedSide, planVariant, unsupported } from './variants'
 
 /** Wall time a submit of 'timed' steps aims at: short enough for cancel and progress, long enough that submits cost little. */
@@ -30,7 +30,7 @@ export const MAX_BANDS = 4
 export interface GpuSolverOptions {
   /** Bytes one binding may hold, below the device's limit (tests split small matrices with it). */
   maxBindingBytes?: number
-  /** The tuned variant's phase-3 tile shape (tuned-shapes.ts); default TUNED_SHAPE. */
+  /** A tile shape of the tuned variant's min-plus phase 3 (tuned-shapes.ts); without one, tuned runs the 4 × 4 tiled phase 3. */
   shape?: string
 }
 
@@ -56,7 +56,7 @@ function hostMatrix<T extends Int32Array | Uint32Array>(Type: new (words: number
 }
 
 export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options: GpuSolverOptions = {}): Solver {
-  const shape: TunedShape | undefined = variant === 'tuned' ? parseTunedShape(options.shape ?? TUNED_SHAPE) : undefined
+  const shape: TunedShape | undefined = variant === 'tuned' && options.shape !== undefined ? parseTunedShape(options.shape) : undefined
   if (options.shape !== undefined && variant !== 'tuned') throw new ApiError('invalid-argument', `a tile shape (${options.shape}) is for the tuned variant, not ${variant}`)
   const why = unsupported(gpu, variant, block, shape)
   if (why) throw new ApiError('gpu-unavailable', why)

@@ -1,9 +1,8 @@
 // The study's GPU optimization steps as kernels: which shader and constants each variant compiles,
 // the dispatches of each step (a k, or a round of three phases) and how many steps go in one submit.
-// `tuned` without successors runs phase 2 as one product with the closed pivot (phase2_closed) and
-// phase 3 as a register-blocked min-plus product (minplus.wgsl) of a chosen tile shape; with
-// successors it keeps the stepwise phase 2 and the 4 × 4 tiled phase 3 of blocked.wgsl, which carry
-// path keys.
+// `tuned` runs the stepwise phase 2 and the 4 × 4 tiled phase 3 of blocked.wgsl; given a tile shape
+// (bench sweeps) and no successors, phase 2 as one product with the closed pivot (phase2_closed) and
+// phase 3 as a register-blocked min-plus product (minplus.wgsl) of that shape.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
 import type { Binding, Dispatch, Gpu, Kernel } from '../../../gpu/runtime'
@@ -110,8 +109,7 @@ export async function planVariant(
   if (shape.tiled && B !== TUNED_BLOCK) throw new ApiError('internal', `paths: the tuned kernel has ${TUNED_BLOCK}-blocks, got B = ${B}`)
   const TY = rowsOfThreads(B)
   const constants = { PATHS, B, TY, BB: B * B, BRANCHLESS: shape.branchless ? 1 : 0, ...banded }
-  const minplus = shape.tiled && !paths
-  if (minplus && !tileShape) throw new ApiError('internal', 'paths: the tuned kernel needs a tile shape')
+  const minplus = shape.tiled && !paths && tileShape !== undefined
   const [phase1, phase2, phase3] = await Promise.all([
     gpu.kernel('paths/blocked', { entryPoint: 'phase1', constants }),
     gpu.kernel('paths/blocked', { entryPoint: minplus ? 'phase2_closed' : 'phase2', constants }),

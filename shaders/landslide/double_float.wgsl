@@ -4,11 +4,56 @@
 // error of an f32 addition exactly. Nothing here depends on fused multiply-adds or on f32 division
 // being correctly rounded (WGSL allows 2.5 ulp): the only products are by powers of two, exact
 // whether or not a compiler fuses them, and quotients are corrected from their exact remainders.
-// TwoSum does depend on additions not being re-associated; test/gpu/landslide-accurate.test.ts
-// checks that it survives the compiler on the adapter at hand.
+// TwoSum and quick TwoSum (the only error-free transformations) depend on additions not being
+// re-associated: a compiler that folds (a + b) - a to b loses the error term. DF_GUARD picks how
+// they are protected (test/gpu/landslide-accurate.test.ts checks each on the adapter at hand):
+//   0: none, the textbook formulas (exact under IEEE semantics, as on SwiftShader);
+//   1: opaque: every operand and intermediate passes through df_opaque, an OR with a zero the
+//      compiler reads from the grid uniform, so no expression can be rewritten across them;
+//   2: integer: the operands ordered by magnitude, s = a + b rounded, and the exact s - a that
+//      the error needs computed from the bits of s and a, which no float identity relates to b.
+// The including module declares `grid: Grid` (landslide/grid), whose `zero` the host keeps at 0.
+override DF_GUARD: u32 = 1u;
+
+// x, unchanged, through an operation no optimizer can see through.
+fn df_opaque(x: f32) -> f32 {
+  return bitcast<f32>(bitcast<u32>(x) | grid.zero);
+}
+
+// a + b exactly (DF_GUARD 2): ordered by magnitude (an integer compare), x + y rounded, and its
+// error y - (s - x) with s - x, an f32 by Fast2Sum's theorem, from the integer significands. When
+// s's exponent is 2 or more below x's, x + y cancelled exactly (Sterbenz) and s - x = y; otherwise
+// both fit, one bit apart at most, in units of the smaller exponent (ldexp is exact unless the
+// result lies below 2^-104, which the model's values never approach).
+fn df_int_two_sum(a: f32, b: f32) -> vec2<f32> {
+  let swap = (bitcast<u32>(b) & 0x7fffffffu) > (bitcast<u32>(a) & 0x7fffffffu);
+  let x = select(a, b, swap);
+  let y = select(b, a, swap);
+  let s = x + y;
+  let us = bitcast<u32>(s);
+  let ux = bitcast<u32>(x);
+  let es = max((us >> 23u) & 0xffu, 1u);
+  let ex = max((ux >> 23u) & 0xffu, 1u);
+  if (es + 1u < ex) { return vec2<f32>(s, 0.0); }
+  let e0 = min(es, ex);
+  let ms = i32(((us & 0x7fffffu) | select(0u, 0x800000u, (us & 0x7f800000u) != 0u)) << (es - e0));
+  let mx = i32(((ux & 0x7fffffu) | select(0u, 0x800000u, (ux & 0x7f800000u) != 0u)) << (ex - e0));
+  let d = select(ms, -ms, (us >> 31u) != 0u) - select(mx, -mx, (ux >> 31u) != 0u);
+  return vec2<f32>(s, y - ldexp(f32(d), i32(e0) - 150));
+}
 
 // a + b exactly, as (the rounded sum, its rounding error).
 fn df_two_sum(a: f32, b: f32) -> vec2<f32> {
+  if (DF_GUARD == 1u) {
+    let ao = df_opaque(a);
+    let bo = df_opaque(b);
+    let s = df_opaque(ao + bo);
+    let bb = df_opaque(s - ao);
+    let ar = df_opaque(ao - df_opaque(s - bb));
+    let br = df_opaque(bo - bb);
+    return vec2<f32>(s, ar + br);
+  }
+  if (DF_GUARD == 2u) { return df_int_two_sum(a, b); }
   let s = a + b;
   let bb = s - a;
   return vec2<f32>(s, (a - (s - bb)) + (b - bb));
@@ -16,6 +61,14 @@ fn df_two_sum(a: f32, b: f32) -> vec2<f32> {
 
 // a + b exactly when |a| ≥ |b| (or a = 0), in three additions.
 fn df_quick_two_sum(a: f32, b: f32) -> vec2<f32> {
+  if (DF_GUARD == 1u) {
+    let ao = df_opaque(a);
+    let bo = df_opaque(b);
+    let s = df_opaque(ao + bo);
+    return vec2<f32>(s, bo - df_opaque(s - ao));
+  }
+  // Its integer form needs a's exponent at least b's, which a = 0 breaks: the ordered TwoSum.
+  if (DF_GUARD == 2u) { return df_int_two_sum(a, b); }
   let s = a + b;
   return vec2<f32>(s, b - (s - a));
 }

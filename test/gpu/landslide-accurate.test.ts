@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { gridDeviation } from '../../src/main/workloads/landslide/grid-stats'
 import { fromDoubleFloat, type GpuArithmetic, GpuSimulation, toDoubleFloat } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
-import { DOUBLE_FLOAT_VARIANTS } from '../../src/main/workloads/landslide/gpu/kernels'
+import { DF_GUARDS, type DfGuard, DOUBLE_FLOAT_VARIANTS } from '../../src/main/workloads/landslide/gpu/kernels'
 import { readLandslideInput, type LandslideInput } from '../../src/main/workloads/landslide/inputs'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
@@ -40,14 +40,17 @@ function random(seed: number): () => number {
 describe('double-float primitives (shaders/landslide/double_float.wgsl)', () => {
   // Per pair (x, y): two_sum(x.hi, y.hi), x + y, x − y, x / 1 … x / 5, and x ≤ y, y ≤ x, x ≤ x.
   const SLOTS = 9
-  const code = `#include "landslide/double_float"
+  // The grid uniform holds the guards' runtime zero; the bound check reads it, so every guard binds it.
+  const code = `#include "landslide/grid"
+#include "landslide/double_float"
 @group(0) @binding(0) var<storage, read> xs: array<vec2<f32>>;
 @group(0) @binding(1) var<storage, read> ys: array<vec2<f32>>;
 @group(0) @binding(2) var<storage, read_write> out: array<vec2<f32>>;
+@group(0) @binding(3) var<uniform> grid: Grid;
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let i = id.x;
-  if (i >= arrayLength(&xs)) { return; }
+  if (i >= arrayLength(&xs) + grid.zero) { return; }
   let x = xs[i];
   let y = ys[i];
   let o = i * ${SLOTS}u;
@@ -80,7 +83,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     return [x, y]
   }
 
-  it('compute sums within 3·2^-48 of f64, quotients by 1 … 5 within 2^-48, comparisons as f64, TwoSum exactly', async () => {
+  // Each TwoSum guard (DF_GUARD): the same exactness, whatever the guard adds.
+  it.each(DF_GUARDS)('compute sums within 3·2^-48 of f64, quotients by 1 … 5 within 2^-48, comparisons as f64, TwoSum exactly (guard %i)', async (guard) => {
     const n = 2000
     const [x, y] = pairs(n)
     // The inputs as the kernel holds them: double-float, so the f64 results are computed from those.
@@ -88,13 +92,14 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     const yd = toDoubleFloat(y)
     const xv = fromDoubleFloat(xd)
     const yv = fromDoubleFloat(yd)
-    const kernel = await gpu.kernel({ label: 'test/double_float', code })
+    const kernel = await gpu.kernel({ label: 'test/double_float', code }, { constants: { DF_GUARD: guard } })
     const bx = await gpu.storage('xs', xd)
     const by = await gpu.storage('ys', yd)
     const out = await gpu.storage('out', n * SLOTS * 8)
-    await gpu.run('double-float primitives', [kernel.dispatch(kernel.bind([bx, by, out]), Math.ceil(n / 64))])
+    const zero = gpu.uniform('grid', new Uint32Array(4))
+    await gpu.run('double-float primitives', [kernel.dispatch(kernel.bind([bx, by, out, zero]), Math.ceil(n / 64))])
     const got = await gpu.readF32(out)
-    for (const b of [bx, by, out]) b.destroy()
+    for (const b of [bx, by, out, zero]) b.destroy()
     const value = (i: number, slot: number) => got[2 * (i * SLOTS + slot)] + got[2 * (i * SLOTS + slot) + 1]
     const rel = (g: number, want: number) => (want === 0 ? Math.abs(g) : Math.abs(g - want) / Math.abs(want))
     let worstSum = 0
@@ -134,8 +139,8 @@ async function cpuGrid(input: LandslideInput, steps: number): Promise<Float64Arr
 }
 
 /** A GPU run's grid after `steps` steps, in `perSubmit` steps per command buffer. */
-async function gpuGrid(input: LandslideInput, variant: GpuVariant, arithmetic: GpuArithmetic, steps: number, perSubmit = 25): Promise<Float64Array> {
-  const sim = await GpuSimulation.create(gpu, initialState(input), variant, perSubmit, { arithmetic })
+async function gpuGrid(input: LandslideInput, variant: GpuVariant, arithmetic: GpuArithmetic, steps: number, perSubmit = 25, dfGuard?: DfGuard): Promise<Float64Array> {
+  const sim = await GpuSimulation.create(gpu, initialState(input), variant, perSubmit, { arithmetic, dfGuard })
   try {
     expect(sim.arithmetic).toBe(arithmetic)
     await sim.advance(steps)
@@ -190,6 +195,9 @@ describe('double-float kernels against the f64 CPU run', () => {
     for (const h of grids.slice(1)) expect(Array.from(h)).toEqual(Array.from(grids[0]))
     // Steps split over submits otherwise: the same bits again.
     expect(Array.from(await gpuGrid(input, 'fused', 'double-float', 60, 7))).toEqual(Array.from(grids[0]))
+    // Every TwoSum guard: exact sums, so the same bits once more.
+    for (const guard of DF_GUARDS)
+      expect(Array.from(await gpuGrid(input, 'fused', 'double-float', 60, 25, guard)), `guard ${guard}`).toEqual(Array.from(grids[0]))
     // f32 on the same run: 4.9e-6 m.
     expect(gridDeviation(await gpuGrid(input, 'fused', 'f32', 60), want).max_abs).toBeGreaterThan(1e-7)
   })

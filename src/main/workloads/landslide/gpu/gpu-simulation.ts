@@ -7,7 +7,7 @@ import type { GpuVariant, RunArithmetic } from '../../../../shared/workloads/lan
 import { type Dispatch, type Gpu, type Kernel, throwIfAborted } from '../../../gpu/runtime'
 import { WALL_SELF } from '../sciddica'
 import type { InitialState, Simulation } from '../simulation'
-import { B, FUSED, noDoubleFloat, type Pass, STRIDE_GROUPS, STRIDE_WG, TILE, VARIANTS } from './kernels'
+import { B, type DfGuard, envDfGuard, FUSED, noDoubleFloat, type Pass, STRIDE_GROUPS, STRIDE_WG, TILE, VARIANTS } from './kernels'
 
 /** Steps per submit by default: a hardware GPU takes thousands of dispatches a submit in stride; SwiftShader runs each on the CPU. */
 export function defaultStepsPerSubmit(gpu: Gpu): number {
@@ -99,14 +99,15 @@ export class GpuSimulation implements Simulation {
 
   /**
    * `strideGroups`: workgroups of the grid-stride kernels (default enough for the grid, at most
-   * STRIDE_GROUPS); `arithmetic`: f32 (default) or double-float, which the tiled variants lack.
+   * STRIDE_GROUPS); `arithmetic`: f32 (default) or double-float, which the tiled variants lack;
+   * `dfGuard`: double-float's TwoSum guard (kernels.ts DF_GUARDS), default PARALAB_DF_GUARD's or the shader's.
    */
   static async create(
     gpu: Gpu,
     state: InitialState,
     variant: GpuVariant,
     stepsPerSubmit: number,
-    opts: { strideGroups?: number; arithmetic?: GpuArithmetic } = {},
+    opts: { strideGroups?: number; arithmetic?: GpuArithmetic; dfGuard?: DfGuard } = {},
   ): Promise<GpuSimulation> {
     const { rows, cols } = state
     const n = rows * cols
@@ -119,13 +120,16 @@ export class GpuSimulation implements Simulation {
     const flowBytes = n * (df ? 32 : 16)
     if (flowBytes > gpu.limits.maxStorageBufferBindingSize)
       throw new ApiError('invalid-input', `a ${rows} × ${cols} grid needs ${flowBytes} bytes of ${arithmetic} outflows, more than this GPU binds (${gpu.limits.maxStorageBufferBindingSize})`)
-    const kernels = await Promise.all(spec.passes.map((p) => gpu.kernel(shader, { entryPoint: p.entry })))
+    const guard = df ? (opts.dfGuard ?? envDfGuard()) : undefined
+    const constants = guard === undefined ? undefined : { DF_GUARD: guard }
+    const kernels = await Promise.all(spec.passes.map((p) => gpu.kernel(shader, { entryPoint: p.entry, constants })))
     const buffers: GPUBuffer[] = []
     const keep = <T extends GPUBuffer>(b: T) => (buffers.push(b), b)
     // Double-float keeps the altitudes as they are: its ~48 bits hold the relief without a shift.
     const zValues = df ? toDoubleFloat(state.z) : relativeAltitudes(state)
     const hValues = () => (df ? toDoubleFloat(state.h) : Float32Array.from(state.h))
     try {
+      // The last word, 0, is the double-float guard's runtime zero (grid.wgsl).
       const grid = keep(gpu.uniform('landslide grid', new Uint32Array([rows, cols, n, 0])))
       const z = keep(await gpu.storage('landslide z', zValues))
       const h0 = keep(await gpu.storage('landslide h', hValues()))

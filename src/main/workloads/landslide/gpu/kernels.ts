@@ -1,5 +1,6 @@
 // The GPU variants' passes: which shader entry points a step dispatches, the bindings each uses
 // (their automatic layouts hold only those) and how many workgroups each launches.
+import { ApiError } from '../../../../shared/errors'
 import { GPU_VARIANTS, type GpuVariant } from '../../../../shared/workloads/landslide/types'
 
 /** Binding numbers, as shaders/landslide/layers.wgsl and active.wgsl declare them. */
@@ -52,6 +53,24 @@ export const VARIANTS: Record<GpuVariant, { shader: string; doubleFloat?: string
       { entry: 'update', bindings: [B.grid, B.h, B.f, B.box, B.region], launch: 'indirect-update' },
     ],
   },
+}
+
+/**
+ * How the double-float kernels guard their TwoSums against a compiler that re-associates float
+ * additions (double_float.wgsl's DF_GUARD): 0 none, 1 opaque intermediates (the default), 2 integer
+ * error terms. PARALAB_DF_GUARD=0|1|2 in the environment, read once here, picks one for every run
+ * of this process, so benchmarks compare them without rebuilding; unset, the shader's default.
+ */
+export const DF_GUARDS = [0, 1, 2] as const
+export type DfGuard = (typeof DF_GUARDS)[number]
+const DF_GUARD_ENV = process.env.PARALAB_DF_GUARD
+
+/** The guard PARALAB_DF_GUARD names, undefined when unset; a value not in DF_GUARDS throws. */
+export function envDfGuard(): DfGuard | undefined {
+  if (DF_GUARD_ENV === undefined || DF_GUARD_ENV === '') return undefined
+  const g = DF_GUARDS.find((v) => String(v) === DF_GUARD_ENV.trim())
+  if (g === undefined) throw new ApiError('invalid-argument', `PARALAB_DF_GUARD must be one of ${DF_GUARDS.join(', ')}, got ${DF_GUARD_ENV}`)
+  return g
 }
 
 /** Side of the 16 × 16 workgroups. */

@@ -18,8 +18,12 @@ export interface RegisterShape {
   chunk: number
 }
 
-/** The shape of the f64 mode (compensated) and of the f32 mode: tune with `bench correlation --shapes`. */
-export const DEFAULT_REGISTER_SHAPE: Record<Precision, string> = { f64: 'b128-t8x8-k8', f32: 'b128-t8x8-k8' }
+/**
+ * The shape of the f64 mode (compensated) and of the f32 mode, from `bench correlation --shapes` on
+ * an H100 (M = 16 384, N = 4096, two sessions): f64 b128-t8x4-k8-c64 40.5 and 40.3 ms for steps 2–5,
+ * the fastest both times; f32 b128-t8x8-k8 48.1 and 34.7 ms (docs/benchmarks.md).
+ */
+export const DEFAULT_REGISTER_SHAPE: Record<Precision, string> = { f64: 'b128-t8x4-k8-c64', f32: 'b128-t8x8-k8' }
 
 /** Shapes `--shapes all` times; in f32 mode those differing only in chunk are timed once. */
 export const SWEEP_SHAPES = [

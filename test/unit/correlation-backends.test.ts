@@ -1,6 +1,6 @@
 // Every CPU backend of the correlation workload against Pearson's formula (exact sums), in f64 and
-// f32, on sizes that cross the tiles (64 series), the cache blocks (256 samples), the row padding
-// (4) and the SIMD lanes; with a constant series, a negative and an identical pair. Run
+// f32, on sizes that cross the tiles (64 series), the cache blocks (256 samples in TypeScript, 2048
+// in WebAssembly), the row padding (4) and the SIMD lanes; with a constant series, a negative and an identical pair. Run
 // `npm run build` first: the workers and the SIMD kernels load from out/.
 import { describe, expect, it } from 'vitest'
 import type { Precision } from '../../src/shared/workloads/correlation/types'
@@ -14,6 +14,7 @@ const SIZES: [number, number][] = [
   [65, 2],
   [65, 257],
   [130, 600],
+  [9, 2100],
 ]
 
 /** Each data set and its matrix from the formula, made once for every backend. */
@@ -69,9 +70,12 @@ describe.each(CPU_BACKENDS)('%s', (backend) => {
     }
   })
 
-  it('f32, 65 series of 257 samples: within 1e-4 of the formula', async () => {
-    const { values, want } = dataSet(65, 257, 5, true)
-    const got = await matrixOf(backend, values, 65, 257, 'f32')
+  it.each([
+    [65, 257],
+    [9, 2100],
+  ])('f32, %i series of %i samples: within 1e-4 of the formula', async (m, n) => {
+    const { values, want } = dataSet(m, n, 5, true)
+    const got = await matrixOf(backend, values, m, n, 'f32')
     const d = maxAbsDiff(got, want)
     expect(d).toBeGreaterThan(0) // f32 really rounds
     expect(d).toBeLessThan(1e-4)

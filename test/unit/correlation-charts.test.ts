@@ -64,9 +64,9 @@ describe('correlation charts', () => {
     expect(cells.data[5]).toEqual({ x: 2, y: 1, v: null })
     expect(cells.backgroundColor({ raw: cells.data[0] })).toBe(heatColor(1))
     expect(cells.backgroundColor({ raw: cells.data[5] })).toBe(EMPTY_CELL_COLOR)
-    expect(heatColor(0)).toBe('rgb(33, 102, 172)')
-    expect(heatColor(0.5)).toBe('rgb(247, 247, 247)')
-    expect(heatColor(1)).toBe('rgb(178, 24, 43)')
+    expect(heatColor(0)).toBe('#2166ac')
+    expect(heatColor(0.5)).toBe('#f7f7f7')
+    expect(heatColor(1)).toBe('#b2182b')
   })
 
   it('stack the stages per backend and draw the ranking\'s threshold', () => {

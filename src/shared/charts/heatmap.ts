@@ -7,7 +7,7 @@ import { ApiError } from '../errors'
 import { asLineConfig } from './chart-type'
 import { type ChartConfigOptions, frameOptions } from './common'
 import { formatNumber } from './format'
-import { AXIS_COLOR, FONT_SIZES, MUTED_TEXT_COLOR, TEXT_COLOR, font } from './theme'
+import { AXIS_COLOR, type ColorStops, FONT_SIZES, MUTED_TEXT_COLOR, TEXT_COLOR, font, rampColor } from './theme'
 
 export interface HeatmapChartData {
   title: string
@@ -27,7 +27,7 @@ export interface HeatmapChartData {
 }
 
 /** Diverging, light in the middle (ColorBrewer RdBu, reversed): low blue, high red, both readable in greyscale by lightness. */
-const STOPS: readonly [number, [number, number, number]][] = [
+const STOPS: ColorStops = [
   [0, [33, 102, 172]],
   [0.25, [103, 169, 207]],
   [0.5, [247, 247, 247]],
@@ -41,14 +41,7 @@ const BAR_WIDTH = 14
 
 /** The colour of `t` in 0…1 along the scale. */
 export function heatColor(t: number): string {
-  const x = Math.min(1, Math.max(0, t))
-  let i = 0
-  while (i < STOPS.length - 2 && x > STOPS[i + 1][0]) i++
-  const [t0, c0] = STOPS[i]
-  const [t1, c1] = STOPS[i + 1]
-  const f = (x - t0) / (t1 - t0)
-  const [r, g, b] = c0.map((c, k) => Math.round(c + (c1[k] - c) * f))
-  return `rgb(${r}, ${g}, ${b})`
+  return rampColor(STOPS, t)
 }
 
 interface Cell {

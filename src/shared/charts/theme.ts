@@ -41,3 +41,22 @@ export function font(size: number, weight: FontSpec['weight'] = 'normal'): Parti
 }
 
 export const FONT_SIZES = { title: 16, note: 12, axisTitle: 13, ticks: 11, legend: 12 } as const
+
+/** Stops of a colour scale: positions 0…1 and their RGB colours. */
+export type ColorStops = readonly (readonly [number, readonly [number, number, number]])[]
+
+/** An RGB colour (0…255 each) as `#rrggbb`. */
+export function hexColor(rgb: readonly number[]): string {
+  return `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`
+}
+
+/** The colour at `t` (clamped to 0…1) along `stops`, interpolated linearly, as `#rrggbb`. */
+export function rampColor(stops: ColorStops, t: number): string {
+  const x = Math.min(1, Math.max(0, t))
+  let i = 0
+  while (i < stops.length - 2 && x > stops[i + 1][0]) i++
+  const [t0, c0] = stops[i]
+  const [t1, c1] = stops[i + 1]
+  const f = (x - t0) / (t1 - t0)
+  return hexColor(c0.map((c, k) => c + (c1[k] - c) * f))
+}

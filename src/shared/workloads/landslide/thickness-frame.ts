@@ -3,7 +3,7 @@
 // metres and a legend. The dashboard's player, its PNG, SVG and GIF exports and `--out` all draw
 // it here, so they show the same picture.
 import { formatNumber } from '../../charts/format'
-import { AXIS_COLOR, BACKGROUND_COLOR, MUTED_TEXT_COLOR, TEXT_COLOR } from '../../charts/theme'
+import { AXIS_COLOR, BACKGROUND_COLOR, type ColorStops, MUTED_TEXT_COLOR, TEXT_COLOR, hexColor, rampColor } from '../../charts/theme'
 import { type Painter, SvgPainter } from './painters'
 import { P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap } from './types'
 
@@ -11,7 +11,7 @@ import { P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap 
 export type FrameSource = Pick<LandslideResult, 'steps' | 'maps' | 'hillshade'> & { grid: Pick<LandslideGrid, 'rows' | 'cols' | 'cellsize'> }
 
 /** Thin debris light, thick dark (ColorBrewer YlOrRd): distinct from the grey relief, and ordered by lightness in greyscale too. */
-const STOPS: readonly [number, readonly [number, number, number]][] = [
+const STOPS: ColorStops = [
   [0, [255, 237, 160]],
   [0.25, [254, 178, 76]],
   [0.5, [252, 78, 42]],
@@ -23,23 +23,15 @@ export const WALL_COLOR = '#5b7fa8'
 /** Grid cells where no relief was recorded (runs saved before it was). */
 const NO_RELIEF_COLOR = '#d0d7de'
 
-const hex = (rgb: readonly number[]) => `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`
-
 /** The colour of `t` in 0…1 along the colour bar. */
 export function thicknessColor(t: number): string {
-  const x = Math.min(1, Math.max(0, t))
-  let i = 0
-  while (i < STOPS.length - 2 && x > STOPS[i + 1][0]) i++
-  const [t0, c0] = STOPS[i]
-  const [t1, c1] = STOPS[i + 1]
-  const f = (x - t0) / (t1 - t0)
-  return hex(c0.map((c, k) => Math.round(c + (c1[k] - c) * f)))
+  return rampColor(STOPS, t)
 }
 
 /** A hillshade value (0…255) as a grey, kept off black and white so colours and text stay readable on it. */
 export function reliefColor(shade: number): string {
   const g = Math.round(40 + (Math.min(255, Math.max(0, shade)) * 190) / 255)
-  return hex([g, g, g])
+  return hexColor([g, g, g])
 }
 
 /**

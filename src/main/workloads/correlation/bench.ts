@@ -265,8 +265,10 @@ async function benchShapes(
       notes.push(`register shape ${name} skipped: ${why}`)
       continue
     }
-    const engine = await createGpuCorrelationEngine(gpu, series, opts.precision, { means: [means], cross: ['register'], register: shape })
+    // One shape failing (a pipeline the driver refuses, memory) is noted; the sweep goes on.
+    let engine: Awaited<ReturnType<typeof createGpuCorrelationEngine>> | undefined
     try {
+      engine = await createGpuCorrelationEngine(gpu, series, opts.precision, { means: [means], cross: ['register'], register: shape })
       let deviation = NaN
       await engine.run({ cross: (_, got) => (deviation = sampledDeviation(series, got, pairs)) })
       const runs: Awaited<ReturnType<typeof engine.run>>[] = []
@@ -275,8 +277,11 @@ async function benchShapes(
       const total = median(runs.map((t) => t.means[means]! + t.squares + t.cross.register!.cross + t.cross.register!.coefficients))
       out[name] = { ms, TFLOP_per_s: engine.work().cross.register.flop / ms / 1e9, total_ms: total, max_abs_dr_sampled: deviation }
       opts.log(`register ${name}: ${ms.toFixed(2)} ms, ${out[name].TFLOP_per_s.toFixed(2)} TFLOP/s, steps 2–5 ${total.toFixed(1)} ms, max |Δr| ${deviation.toExponential(1)} (sampled)`)
+    } catch (e) {
+      notes.push(`register shape ${name} failed: ${ApiError.from(e).message}`)
+      opts.log(`register ${name}: failed`)
     } finally {
-      engine.dispose()
+      engine?.dispose()
     }
   }
   return out

@@ -2,6 +2,7 @@
 // `repeat` times, as the landslide job runs them; medians, the ratio of each to `serial` measured in
 // the same run, every f64 and double-float output's md5 and every GPU output's deviation. The
 // study's Tessina grids by --header/--dem/--source; without them, the example's synthetic slope.
+// --tile R×C repeats the grids into one large grid in memory (tiled-grid.ts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem, availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -21,11 +22,13 @@ import { getGpu, gpuInfo } from '../../gpu/runtime'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
 import { writeExample } from './example'
 import { DOUBLE_FLOAT_VARIANTS } from './gpu/kernels'
-import { runLandslideJob } from './run-landslide'
+import { readLandslideInput } from './inputs'
+import { runLandslideJob, type GivenToJob } from './run-landslide'
+import { parseTiling, tiledReference, tileInput, type Tiling } from './tiled-grid'
 
 export interface LandslideBenchResult {
   machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
-  input: { files: string[]; rows: number; cols: number; walls: number }
+  input: { files: string[]; tile?: string; rows: number; cols: number; walls: number }
   steps: number
   repeat: number
   /** The --precision asked for: the gpu backend's arithmetic (CPU backends run f64). */
@@ -66,6 +69,8 @@ export async function benchLandslide(opts: {
   ranks?: number
   repeat: number
   precision: LandslidePrecision
+  /** Copies of the grids down and across, in one grid. */
+  tile?: Tiling
   log: (line: string) => void
 }): Promise<LandslideBenchResult> {
   const notes: string[] = []
@@ -86,6 +91,7 @@ export async function benchLandslide(opts: {
   let last = ''
   let result: LandslideResult
   try {
+    const given = opts.tile ? await tiled(files, opts.tile, opts.steps, backends, notes, opts.log) : {}
     const outcome = await runLandslideJob(
       {
         grids: files,
@@ -106,6 +112,7 @@ export async function benchLandslide(opts: {
         input: async (path) => path,
         gpu: getGpu,
       },
+      given,
     )
     result = outcome.results
   } finally {
@@ -131,7 +138,7 @@ export async function benchLandslide(opts: {
       memory_GB: Math.round(totalmem() / 2 ** 30),
       gpu: gpu.available ? adapterName(gpu.adapter!) : `none (${gpu.reason})`,
     },
-    input: { files: opts.files ?? ['(example)'], rows: result.grid.rows, cols: result.grid.cols, walls: result.grid.walls },
+    input: { files: opts.files ?? ['(example)'], ...(opts.tile && { tile: `${opts.tile.rows}x${opts.tile.cols}` }), rows: result.grid.rows, cols: result.grid.cols, walls: result.grid.walls },
     steps: opts.steps,
     repeat: opts.repeat,
     precision: opts.precision,
@@ -141,10 +148,30 @@ export async function benchLandslide(opts: {
   }
 }
 
+/**
+ * The grids tiled, and, when only the GPU runs, the f64 reference from the original when its
+ * copies are independent (else the job runs `active` on the tiled grid, as for any GPU-only request).
+ */
+async function tiled(files: string[], tile: Tiling, steps: number, backends: LandslideBackend[], notes: string[], log: (line: string) => void): Promise<GivenToJob> {
+  log('tiling the grids')
+  const original = await readLandslideInput(files, files)
+  const input = tileInput(original, tile)
+  notes.push(`input: ${original.rows} × ${original.cols} tiled ${tile.rows} × ${tile.cols} (walls kept; each copy's border ring now interior cells)`)
+  if (backends.some((b) => b !== 'gpu')) return { input }
+  log('reference: active on the original grid, tiled')
+  const ref = await tiledReference(original, tile, steps)
+  if ('grid' in ref) {
+    notes.push('reference: the original\'s active run tiled (no debris came beside its border in any step, so the copies never touch)')
+    return { input, reference: ref.grid }
+  }
+  notes.push(`reference: active on the tiled grid (${ref.touching}, so the copies may touch)`)
+  return { input }
+}
+
 function describe(r: LandslideBenchResult): string {
   const lines = [
     `machine   ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_GB} GB; GPU: ${r.machine.gpu}`,
-    `input     ${r.input.files.join(', ')}: ${r.input.rows} × ${r.input.cols} cells, ${r.input.walls} walls`,
+    `input     ${r.input.files.join(', ')}${r.input.tile ? ` tiled ${r.input.tile}` : ''}: ${r.input.rows} × ${r.input.cols} cells, ${r.input.walls} walls`,
     `steps     ${r.steps}, ${r.repeat} runs each (median); reference md5 ${r.reference_md5}`,
     ...Object.entries(r.runs).map(
       ([key, run]) =>
@@ -161,13 +188,15 @@ export const benchLandslideCommand: Command = {
   name: 'bench landslide',
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
   usage:
-    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--ranks N] [--repeat R] [--json] [--save FILE]',
+    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--repeat R] [--json] [--save FILE]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
     '  --steps N          steps (default 4000)',
     '  --backend B,…      backends to time (default: all; gpu when a GPU is available)',
     '  --variant V,…      GPU kernels to time (default: all; under accurate, those with double-float kernels)',
     '  --precision P      the gpu backend\'s arithmetic: f32 (default), accurate (double-float, md5 shown) or f64 (WebGPU has none: double-float); CPU backends run f64',
+    '  --tile RxC         repeat the grids R times down and C across into one grid, built in memory (walls kept);',
+    '                     with only gpu asked for, the f64 reference is the original\'s active run tiled when no debris nears its border',
     '  --ranks N          row bands of the workers backends (default: the number of cores)',
     '  --repeat R         runs per backend; the median is reported (default 5)',
     '  --json             print the figures as one JSON object on stdout',
@@ -182,6 +211,7 @@ export const benchLandslideCommand: Command = {
     variant: { type: 'string' },
     precision: { type: 'string' },
     ranks: { type: 'string' },
+    tile: { type: 'string' },
     repeat: { type: 'string' },
     json: { type: 'boolean' },
     save: { type: 'string' },
@@ -192,6 +222,8 @@ export const benchLandslideCommand: Command = {
     const precision = (values.precision ?? 'f32') as LandslidePrecision
     if (!(LANDSLIDE_PRECISIONS as readonly string[]).includes(precision))
       throw new UsageError(`--precision must be one of ${LANDSLIDE_PRECISIONS.join(', ')}, got "${precision}"`)
+    const tile = values.tile === undefined ? undefined : parseTiling(values.tile)
+    if (values.tile !== undefined && !tile) throw new UsageError(`--tile must be RxC with R, C ≥ 1 (e.g. 6x7), got "${values.tile}"`)
     const result = await benchLandslide({
       files: values.dem === undefined ? undefined : [...(values.header ? [values.header] : []), values.dem, values.source],
       steps: intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000,
@@ -199,6 +231,7 @@ export const benchLandslideCommand: Command = {
       variants: list(values.variant, 'variant', GPU_VARIANTS, precision === 'f32' ? GPU_VARIANTS : DOUBLE_FLOAT_VARIANTS),
       precision,
       ranks: intOption(values.ranks, 'ranks', 1, 256),
+      tile,
       repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 5,
       log: (line) => process.stderr.write(`${line}\n`),
     })

@@ -22,7 +22,7 @@ import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { hillshadeMap } from './hillshade'
-import { readLandslideInput } from './inputs'
+import { readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
 import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
@@ -42,16 +42,22 @@ export function sampleEvery(steps: number, frames: number): number {
   return frames > 0 ? frames : Math.max(1, Math.ceil(steps / DEFAULT_SAMPLES))
 }
 
-export async function runLandslideJob(params: LandslideParams, ctx: JobContext): Promise<EngineOutcome<LandslideResult>> {
+/** What a caller may hand the job instead of having it compute them (bench landslide --tile). */
+export interface GivenToJob {
+  /** The grids, already in memory: `params.grids` are then only named, not read. */
+  input?: LandslideInput
+  /** The f64 thickness after `params.steps`, known otherwise: used instead of running `active` when no CPU backend is asked for. */
+  reference?: Float64Array
+}
+
+export async function runLandslideJob(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}): Promise<EngineOutcome<LandslideResult>> {
   const { signal } = ctx
   // Kernels without a double-float version are left out, named; all of them: the request is at fault.
   const arithmetic = gpuArithmetic(params.precision)
   const lacking = arithmetic === 'double-float' && params.backends.includes('gpu') ? params.variants.filter((v) => VARIANTS[v].doubleFloat === undefined) : []
   if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', noDoubleFloat(lacking[0]))
   ctx.progress({ phase: 'loading grids', fraction: 0 })
-  const real: string[] = []
-  for (const path of params.grids) real.push(await ctx.input(path))
-  const input = await readLandslideInput(params.grids, real)
+  const input = given.input ?? (await readInput(params.grids, ctx))
   const state = initialState(input)
   throwIfAborted(signal)
 
@@ -66,7 +72,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
   const every = sampleEvery(params.steps, params.frames)
 
   // Progress: every run's steps, the reference's once more when it is not one of them.
-  const total = Math.max(1, (plan.length * params.repeat + (firstCpu ? 0 : 1)) * params.steps)
+  const total = Math.max(1, (plan.length * params.repeat + (firstCpu || given.reference ? 0 : 1)) * params.steps)
   let finished = 0
   const cells = input.rows * input.cols
   const progress = (key: string, done: number, ms: number) =>
@@ -153,7 +159,11 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
     }
   }
 
-  if (!firstCpu) {
+  if (!firstCpu && given.reference) {
+    reference = { grid: given.reference, md5: referenceMd5(given.reference, input.rows, input.cols) }
+    record(0, input.h)
+    record(params.steps, given.reference)
+  } else if (!firstCpu) {
     // Only GPU kernels asked for: their deviations need an f64 run to compare with.
     await runPlanned({ backend: 'active' }, true)
     delete runs.active
@@ -201,6 +211,13 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext):
   return { results, timings, ...(partial && { partial }) }
 }
 
+
+/** The grids named by `grids`, through the job's inputs (one at a time: they are listed in order). */
+async function readInput(grids: string[], ctx: JobContext): Promise<LandslideInput> {
+  const real: string[] = []
+  for (const path of grids) real.push(await ctx.input(path))
+  return readLandslideInput(grids, real)
+}
 
 export async function createSimulation(
   p: Planned,

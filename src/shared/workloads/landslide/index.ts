@@ -32,7 +32,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       flag: 'variant',
       choices: GPU_VARIANTS,
       default: ['fused'],
-      help: 'GPU kernels: monolithic, grid-stride, tiled-halo and tiled as in the study, fused (one pass per step), active (the debris\' bounding box only)',
+      help: 'GPU kernels: monolithic, grid-stride, tiled-halo and tiled as in the study, fused (one pass per step), fused2 (two steps per pass, f32), active (the debris\' bounding box only)',
     },
     precision: {
       type: 'choice',

@@ -5,8 +5,8 @@ export const LANDSLIDE_BACKENDS = ['serial', 'active', 'workers', 'workers-activ
 export type LandslideBackend = (typeof LANDSLIDE_BACKENDS)[number]
 export type CpuBackend = Exclude<LandslideBackend, 'gpu'>
 
-/** The study's CUDA kernels as WebGPU variants, plus a fused and an active-area one. */
-export const GPU_VARIANTS = ['monolithic', 'grid-stride', 'tiled-halo', 'tiled', 'fused', 'active'] as const
+/** The study's CUDA kernels as WebGPU variants, plus fused ones (one step, or two, a dispatch) and an active-area one. */
+export const GPU_VARIANTS = ['monolithic', 'grid-stride', 'tiled-halo', 'tiled', 'fused', 'fused2', 'active'] as const
 export type GpuVariant = (typeof GPU_VARIANTS)[number]
 
 /**

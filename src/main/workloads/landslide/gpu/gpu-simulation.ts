@@ -82,6 +82,8 @@ interface BoundPass {
 export class GpuSimulation implements Simulation {
   done = 0
   private destroyed = false
+  /** Which of `h` holds the state after `done` steps (fused variants swap two). */
+  private cur = 0
 
   private constructor(
     private readonly gpu: Gpu,
@@ -90,7 +92,7 @@ export class GpuSimulation implements Simulation {
     readonly arithmetic: GpuArithmetic,
     readonly stepsPerSubmit: number,
     private readonly buffers: GPUBuffer[],
-    /** The thickness, or both buffers of the fused variant (current = done % 2). */
+    /** The thickness, or both buffers of the fused variants (current: `cur`). */
     private readonly h: GPUBuffer[],
     private readonly passes: BoundPass[],
     private readonly args: GPUBuffer | null,
@@ -137,12 +139,12 @@ export class GpuSimulation implements Simulation {
       let bound: BoundPass[]
       let h: GPUBuffer[]
       let args: GPUBuffer | null = null
-      if (variant === 'fused') {
+      if (variant === 'fused' || variant === 'fused2') {
         const h1 = keep(await gpu.storage('landslide h (other)', hValues()))
         h = [h0, h1]
-        const group = (from: GPUBuffer, to: GPUBuffer) =>
-          kernels[0].bind({ [FUSED.grid]: grid, [FUSED.z]: z, [FUSED.hIn]: from, [FUSED.hOut]: to, [FUSED.mask]: mask })
-        bound = [{ kernel: kernels[0], pass: spec.passes[0], groups: [group(h0, h1), group(h1, h0)] }]
+        const group = (kernel: Kernel, from: GPUBuffer, to: GPUBuffer) =>
+          kernel.bind({ [FUSED.grid]: grid, [FUSED.z]: z, [FUSED.hIn]: from, [FUSED.hOut]: to, [FUSED.mask]: mask })
+        bound = spec.passes.map((pass, i) => ({ kernel: kernels[i], pass, groups: [group(kernels[i], h0, h1), group(kernels[i], h1, h0)] }))
       } else {
         h = [h0]
         const f = keep(await gpu.storage('landslide outflows', flowBytes))
@@ -167,9 +169,9 @@ export class GpuSimulation implements Simulation {
     }
   }
 
-  /** Dispatches per step. */
+  /** Dispatches per step (fused2: one per two steps, an odd last step aside). */
   get passesPerStep(): number {
-    return this.passes.length
+    return this.variant === 'fused2' ? 0.5 : this.passes.length
   }
 
   private get interior(): boolean {
@@ -207,16 +209,26 @@ export class GpuSimulation implements Simulation {
       }
     }
     const list: Dispatch[] = []
+    if (this.variant === 'fused2') {
+      // Two steps a dispatch from h[cur] into the other buffer; an odd last step by the one-step kernel.
+      for (let s = 0; s < count; s += 2) {
+        const p = this.passes[count - s >= 2 ? 0 : 1]
+        list.push(p.kernel.dispatch(p.groups[this.cur], cells))
+        this.cur ^= 1
+      }
+      return list
+    }
     for (let s = 0; s < count; s++)
       for (const p of this.passes) {
         const group = p.groups[(this.done + s) % p.groups.length]
         list.push(p.kernel.dispatch(group, p.pass.launch === 'stride' ? this.strideGroups : cells))
       }
+    this.cur = (this.done + count) % this.h.length
     return list
   }
 
   async thickness(): Promise<Float64Array> {
-    const values = await this.gpu.readF32(this.h[this.done % this.h.length])
+    const values = await this.gpu.readF32(this.h[this.cur])
     return this.arithmetic === 'double-float' ? fromDoubleFloat(values) : Float64Array.from(values)
   }
 

@@ -44,6 +44,14 @@ export const VARIANTS: Record<GpuVariant, { shader: string; doubleFloat?: string
     doubleFloat: 'landslide/fused_df',
     passes: [{ entry: 'main', bindings: [FUSED.grid, FUSED.z, FUSED.hIn, FUSED.hOut, FUSED.mask], launch: 'cells' }],
   },
+  // Two steps a dispatch, then fused's one step where an odd count leaves one (fused2.wgsl holds both).
+  fused2: {
+    shader: 'landslide/fused2',
+    passes: [
+      { entry: 'two_steps', bindings: [FUSED.grid, FUSED.z, FUSED.hIn, FUSED.hOut, FUSED.mask], launch: 'cells' },
+      { entry: 'main', bindings: [FUSED.grid, FUSED.z, FUSED.hIn, FUSED.hOut, FUSED.mask], launch: 'cells' },
+    ],
+  },
   active: {
     shader: 'landslide/active',
     doubleFloat: 'landslide/active_df',

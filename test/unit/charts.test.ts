@@ -6,7 +6,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas'
 import type { ChartDataset } from 'chart.js'
 import { ApiError } from '../../src/shared/errors'
 import { chartConfig, chartTitle, formatNumber, ridgePoint, rooflineFromBench } from '../../src/shared/charts'
-import type { ChartSpec, RooflineData, SeriesChartData } from '../../src/shared/charts/spec'
+import type { ChartSpec, RoofData, SeriesChartData } from '../../src/shared/charts/spec'
 import { PALETTE } from '../../src/shared/charts/theme'
 import { writeFileAtomic } from '../../src/main/io/atomic-write'
 import { DEFAULT_CHART_SIZE, renderChart } from '../../src/main/charts/render'
@@ -15,7 +15,7 @@ import { statsWorkload } from '../../src/shared/workloads/stats'
 import type { StatsFileResult } from '../../src/shared/workloads/stats/types'
 import { statsFile } from '../renderer/stats-fixture'
 
-const roofData: RooflineData = {
+const roofData: RoofData = {
   adapter: 'Test Adapter 9000',
   peak_GFLOP_per_s: 24_000,
   bandwidth_GB_per_s: 2_700,

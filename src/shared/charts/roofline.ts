@@ -1,18 +1,19 @@
 // The roofline model: attainable GFLOP/s = min(peak, bandwidth × arithmetic intensity), on log-log
 // axes, with the ridge point where the two limits meet and measured kernels placed under the roof.
+// Without the device's ceilings (not measured) the kernels' points are drawn alone, on the same axes.
 import type { ChartConfiguration, ChartDataset } from 'chart.js'
 import { ApiError } from '../errors'
 import { adapterName, type DeviceBenchResult } from '../device'
 import { type ChartConfigOptions, axis, decadeAbove, decadeBelow, frameOptions } from './common'
 import { formatNumber } from './format'
-import type { RooflineData, RooflineKernel } from './spec'
+import type { RoofData, RooflineData, RooflineKernel } from './spec'
 import { ROOF_COLOR, seriesColor, seriesPointStyle } from './theme'
 
 /** Samples per decade of intensity: the roof is straight on log-log axes, these serve hover and tests. */
 const SAMPLES_PER_DECADE = 8
 
 /** The roof from what `bench device` measured. */
-export function rooflineFromBench(bench: DeviceBenchResult, kernels?: RooflineKernel[]): RooflineData {
+export function rooflineFromBench(bench: DeviceBenchResult, kernels?: RooflineKernel[]): RoofData {
   return {
     adapter: adapterName(bench.adapter),
     peak_GFLOP_per_s: bench.fma_f32_GFLOP_per_s,
@@ -21,18 +22,24 @@ export function rooflineFromBench(bench: DeviceBenchResult, kernels?: RooflineKe
   }
 }
 
+/** Whether the chart has ceilings to draw. */
+export function hasRoof(data: RooflineData): data is RoofData {
+  return data.peak_GFLOP_per_s !== undefined && data.bandwidth_GB_per_s !== undefined
+}
+
 /** Attainable GFLOP/s at `intensity` FLOP/byte. */
-export function roofAt(data: RooflineData, intensity: number): number {
+export function roofAt(data: RoofData, intensity: number): number {
   return Math.min(data.peak_GFLOP_per_s, data.bandwidth_GB_per_s * intensity)
 }
 
 /** FLOP/byte where memory bandwidth stops limiting and peak compute starts. */
-export function ridgePoint(data: RooflineData): number {
+export function ridgePoint(data: RoofData): number {
   return data.peak_GFLOP_per_s / data.bandwidth_GB_per_s
 }
 
 export interface RooflineModel {
-  ridge: number
+  /** Absent without ceilings, as is the roof (then empty). */
+  ridge?: number
   /** Intensity range of the x axis: whole decades around the ridge and every kernel. */
   xMin: number
   xMax: number
@@ -44,9 +51,19 @@ export interface RooflineModel {
 
 export function rooflineModel(data: RooflineData): RooflineModel {
   validate(data)
-  const ridge = ridgePoint(data)
   const kernels = data.kernels ?? []
   const xs = kernels.map((k) => k.intensity)
+  if (!hasRoof(data)) {
+    const ys = kernels.map((k) => k.performance)
+    return {
+      xMin: decadeBelow(Math.min(...xs) / 2),
+      xMax: decadeAbove(Math.max(...xs) * 2),
+      yMin: decadeBelow(Math.min(...ys) / 2),
+      yMax: decadeAbove(Math.max(...ys) * 1.5),
+      roof: [],
+    }
+  }
+  const ridge = ridgePoint(data)
   const xMin = decadeBelow(Math.min(ridge / 100, ...xs.map((x) => x / 2)))
   const xMax = decadeAbove(Math.max(ridge * 100, ...xs.map((x) => x * 2)))
   const yMin = decadeBelow(Math.min(roofAt(data, xMin), ...kernels.map((k) => k.performance / 2)))
@@ -65,10 +82,11 @@ export function rooflineTitle(data: RooflineData): string {
   return `Roofline — ${data.adapter}`
 }
 
-export function rooflineConfig(data: RooflineData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
-  const model = rooflineModel(data)
+/** The roof and the ridge point, when the ceilings are known. */
+function roofDatasets(data: RooflineData, model: RooflineModel): ChartDataset<'line'>[] {
+  if (!hasRoof(data) || model.ridge === undefined) return []
   const roof = `roof: ${formatNumber(data.bandwidth_GB_per_s)} GB/s, ${formatNumber(data.peak_GFLOP_per_s)} GFLOP/s`
-  const datasets: ChartDataset<'line'>[] = [
+  return [
     {
       label: roof,
       data: model.roof,
@@ -91,9 +109,20 @@ export function rooflineConfig(data: RooflineData, opts: ChartConfigOptions = {}
       showLine: false,
       order: 1,
     },
+  ]
+}
+
+function kernelLabel(data: RooflineData, k: RooflineKernel): string {
+  return hasRoof(data) ? `${k.name} (${formatNumber((100 * k.performance) / roofAt(data, k.intensity), 2)}% of roof)` : k.name
+}
+
+export function rooflineConfig(data: RooflineData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
+  const model = rooflineModel(data)
+  const datasets: ChartDataset<'line'>[] = [
+    ...roofDatasets(data, model),
     ...(data.kernels ?? []).map(
       (k, i): ChartDataset<'line'> => ({
-        label: `${k.name} (${formatNumber((100 * k.performance) / roofAt(data, k.intensity), 2)}% of roof)`,
+        label: kernelLabel(data, k),
         data: [{ x: k.intensity, y: k.performance }],
         borderColor: seriesColor(i),
         backgroundColor: seriesColor(i),
@@ -131,11 +160,17 @@ export function rooflineConfig(data: RooflineData, opts: ChartConfigOptions = {}
 }
 
 function validate(data: RooflineData): void {
-  const positive = (v: number) => Number.isFinite(v) && v > 0
-  if (!positive(data.peak_GFLOP_per_s))
-    throw new ApiError('invalid-argument', `roofline for ${data.adapter}: peak compute must be a positive number of GFLOP/s, got ${data.peak_GFLOP_per_s}`)
-  if (!positive(data.bandwidth_GB_per_s))
-    throw new ApiError('invalid-argument', `roofline for ${data.adapter}: bandwidth must be a positive number of GB/s, got ${data.bandwidth_GB_per_s}`)
+  const positive = (v: number | undefined) => v !== undefined && Number.isFinite(v) && v > 0
+  if ((data.peak_GFLOP_per_s === undefined) !== (data.bandwidth_GB_per_s === undefined))
+    throw new ApiError('invalid-argument', `roofline for ${data.adapter}: peak compute and bandwidth go together, got only one`)
+  if (!hasRoof(data)) {
+    if (!data.kernels?.length) throw new ApiError('invalid-argument', `roofline for ${data.adapter}: no ceilings and no kernels to draw`)
+  } else {
+    if (!positive(data.peak_GFLOP_per_s))
+      throw new ApiError('invalid-argument', `roofline for ${data.adapter}: peak compute must be a positive number of GFLOP/s, got ${data.peak_GFLOP_per_s}`)
+    if (!positive(data.bandwidth_GB_per_s))
+      throw new ApiError('invalid-argument', `roofline for ${data.adapter}: bandwidth must be a positive number of GB/s, got ${data.bandwidth_GB_per_s}`)
+  }
   for (const k of data.kernels ?? []) {
     if (!positive(k.intensity) || !positive(k.performance))
       throw new ApiError(

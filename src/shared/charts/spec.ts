@@ -16,14 +16,19 @@ export interface RooflineKernel {
 }
 
 export interface RooflineData {
-  /** The adapter the roof was measured on, as the GPU runtime names it. */
+  /** The adapter the roof was measured on (or, without a roof, the kernels ran on), as the GPU runtime names it. */
   adapter: string
-  /** Peak compute, GFLOP/s (f32 FMA, 2 FLOP each). */
-  peak_GFLOP_per_s: number
-  /** Memory bandwidth, GB/s (10^9 bytes). */
-  bandwidth_GB_per_s: number
+  /**
+   * Peak compute, GFLOP/s (f32 FMA, 2 FLOP each), and memory bandwidth, GB/s (10^9 bytes): both or
+   * neither. Without them (the device not measured) the chart shows the kernels' points alone.
+   */
+  peak_GFLOP_per_s?: number
+  bandwidth_GB_per_s?: number
   kernels?: RooflineKernel[]
 }
+
+/** A roofline whose ceilings are known. */
+export type RoofData = RooflineData & { peak_GFLOP_per_s: number; bandwidth_GB_per_s: number }
 
 /** One line of a series chart; `null` leaves a gap (a backend that did not run at that size). */
 export interface ChartSeries {

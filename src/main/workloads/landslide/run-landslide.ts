@@ -19,6 +19,7 @@ import {
 } from '../../../shared/workloads/landslide/types'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
+import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { hillshadeMap } from './hillshade'
@@ -181,6 +182,13 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     }
   }
   if (!reference) throw new ApiError('internal', 'landslide: no reference run')
+
+  // Every GPU run's roofline point, once the reference's series says where the debris was.
+  const debrisCells = meanDebrisCells(series)
+  for (const run of Object.values(runs)) {
+    const point = rooflinePoint(run, input, debrisCells)
+    if (point) run.roofline = point
+  }
 
   const stride = Math.ceil(snapshots.length / MAX_MAPS)
   const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)

@@ -1,14 +1,34 @@
 // The landslide's charts: the reference run's mass, area and depth over the steps, and the time of
-// every run. The thickness over the relief is drawn as frames (thickness-frame.ts), not as a chart.
-import type { ChartSpec } from '../../charts/spec'
+// every run, and the GPU kernels' measured points on a roofline. The thickness over the relief is
+// drawn as frames (thickness-frame.ts), not as a chart.
+import type { ChartSpec, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
+import type { ResultEnvelope } from '../envelope'
 import type { LandslideResult } from './types'
 
 function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[]): ChartSpec {
   return { kind: 'series', data: { title, xLabel: 'step', yLabel, x: r.series.step, series } }
 }
 
-export function landslideCharts(r: LandslideResult): NamedChart[] {
+/** Each GPU run's measured point, labelled by its key and arithmetic. */
+export function kernelPoints(r: LandslideResult): RooflineKernel[] {
+  return Object.entries(r.runs).flatMap(([key, run]) =>
+    run.roofline ? [{ name: `${key} (${run.precision})`, intensity: run.roofline.intensity, performance: run.roofline.GFLOP_per_s }] : [],
+  )
+}
+
+/**
+ * The kernels' points alone: a landslide job measures no ceilings, and taking them from another
+ * run (a Device benchmark) would tie these results to whichever one the history holds; the Device
+ * view draws the latest landslide run's points under its measured roof instead.
+ */
+function rooflineChart(r: LandslideResult, envelope?: ResultEnvelope<LandslideResult>): NamedChart | undefined {
+  const kernels = kernelPoints(r)
+  if (!kernels.length) return undefined
+  return { name: 'roofline', spec: { kind: 'roofline', data: { adapter: envelope?.device?.adapter ?? 'GPU kernels', kernels } } }
+}
+
+export function landslideCharts(r: LandslideResult, envelope?: ResultEnvelope<LandslideResult>): NamedChart[] {
   const charts: NamedChart[] = []
   if (r.series.step.length) {
     const s = r.series
@@ -57,5 +77,7 @@ export function landslideCharts(r: LandslideResult): NamedChart[] {
         },
       })
   }
+  const roofline = rooflineChart(r, envelope)
+  if (roofline) charts.push(roofline)
   return charts
 }

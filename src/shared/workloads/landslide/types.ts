@@ -75,6 +75,20 @@ export interface LandslideRun {
   mass_end: number
   /** GPU runs: against the f64 reference. */
   deviation?: GridDeviation
+  /** GPU runs: the kernel's measured point on a roofline (src/main/workloads/landslide/gpu/kernel-costs.ts counts its work). */
+  roofline?: RooflinePoint
+}
+
+/** A GPU run's work per step, from its kernel's counted FLOPs and bytes per cell, and the rates achieved. */
+export interface RooflinePoint {
+  /** Cells computed per step: the interior, or (active kernels) the cells holding debris or bordering it. */
+  cells_per_step: number
+  flop_per_step: number
+  bytes_per_step: number
+  /** FLOP per byte. */
+  intensity: number
+  GFLOP_per_s: number
+  GB_per_s: number
 }
 
 /** The state every K steps of the reference run (the first f64 backend). */

@@ -1,0 +1,137 @@
+// FLOPs and bytes of each GPU kernel per cell and step, counted from shaders/landslide/*.wgsl, and
+// the measured roofline point of a run: arithmetic intensity, GFLOP/s and GB/s.
+//
+// Conventions. FLOP: every floating-point add, subtract, multiply, divide and comparison executed
+// counts one (negations, selects and integer work none); double-float counts the f32 operations
+// its functions execute (double_float.wgsl under its default DF_GUARD 1; the opaque ORs are integer
+// work). The minimization runs a data-dependent number of rounds: the counts take a cell on a
+// slope, two rounds, the first over all five candidates (the cell's own altitude + p_ε and four
+// neighbours), the second over the three left, after which nothing is eliminated. Bytes: each
+// layer a pass touches read or written once per cell (neighbours' values come from cache or
+// workgroup memory): the compulsory traffic to device memory.
+import type { GpuVariant, LandslideRun, LandslideSeries, RooflinePoint, RunArithmetic } from '../../../../shared/workloads/landslide/types'
+
+/** Candidates left in each round of the counted minimization. */
+export const NOMINAL_ROUNDS = [5, 3] as const
+/** Neighbours still kept when it ends (of the three candidates, the cell's own is one). */
+const KEPT_NEIGHBOURS = 2
+
+export interface KernelCost {
+  /** FLOP per step of every computed cell. */
+  flop: number
+  /** FLOP per step of each cell that holds debris or borders it, beyond `flop`: the double-float kernels skip them on dry cells. */
+  debrisFlop: number
+  /** Bytes to or from device memory per step of every computed cell. */
+  bytes: number
+  /** The cells a step computes: every interior cell, or (active) the debris' box. */
+  domain: 'interior' | 'debris'
+}
+
+/** Bytes of one value, one cell's four outflows and one cell's wall bits (four cells to a u32). */
+function sizes(a: RunArithmetic): { v: number; f: number; mask: number } {
+  const v = a === 'f32' ? 4 : 8
+  return { v, f: 4 * v, mask: 1 }
+}
+
+/** f32 (sciddica.wgsl). A round over c candidates: c sums and c count increments, count > 0, a divide, 5 compares with the average. */
+const F32 = {
+  outflows: (): number => {
+    const rounds = NOMINAL_ROUNDS.reduce((s, c) => s + 2 * c + 1 + 1 + 5, 0)
+    // u: 4 sums z + h; m = h − p_ε and z + p_ε; the rounds; (average − u) × p_r over the vec4.
+    return 4 + 2 + rounds + 8
+  },
+  // σ2: next += inflow − own, four times.
+  update: 8,
+}
+
+/** Double-float (sciddica_df.wgsl, double_float.wgsl), in f32 operations. */
+const TWO_SUM = 6
+const QUICK_TWO_SUM = 3
+const DF_ADD = 2 * TWO_SUM + 1 + QUICK_TWO_SUM + 1 + QUICK_TWO_SUM // 20; df_sub the same
+const DF_TIMES_3_OR_5 = 1 + TWO_SUM
+/** By 3 or 5: three quotients, two exact remainders, summed; by 2 or 4 two multiplies; by 1 none. */
+const dfDivide = (d: number): number => (d === 3 || d === 5 ? 3 + 2 * (DF_TIMES_3_OR_5 + DF_ADD) + QUICK_TWO_SUM + DF_ADD : d === 1 ? 0 : 2)
+/** df_le: the high parts' < and ==; the low parts only on a tie. */
+const DF_LE = 2
+const DF = {
+  outflows: (): number => {
+    const rounds = NOMINAL_ROUNDS.reduce((s, c) => s + c * DF_ADD + dfDivide(c) + c * DF_LE, 0)
+    // u: 5 df_adds; m = h − p_ε; the rounds; each kept neighbour's (average − u) × 0.5.
+    return 5 * DF_ADD + DF_ADD + rounds + KEPT_NEIGHBOURS * (DF_ADD + 2)
+  },
+  // σ2: next + (inflow − own), four times.
+  update: 4 * 2 * DF_ADD,
+}
+
+/** fused2's work per tile cell and two steps: outflows over the tile + 3 rings and + 1, updates over + 2 and the tile (16 × 16 tiles). */
+const FUSED2 = { outflows: (22 * 22 + 18 * 18) / 256, updates: (20 * 20 + 256) / 256 }
+
+/** The cost of `variant` in arithmetic `a` ('f64' has no GPU kernels: undefined). */
+export function kernelCost(variant: GpuVariant, a: RunArithmetic): KernelCost | undefined {
+  if (a === 'f64') return undefined
+  const { v, f, mask } = sizes(a)
+  // Three passes: reset writes f; flows reads z, h, mask, writes f; update reads h, f, writes h.
+  const reset = f
+  const flows = 2 * v + mask + f
+  const update = 2 * v + f
+  if (a === 'f32') {
+    const step = F32.outflows() + F32.update
+    switch (variant) {
+      case 'monolithic':
+      case 'grid-stride':
+      case 'tiled':
+      case 'tiled-halo':
+        return { flop: step, debrisFlop: 0, bytes: reset + flows + update, domain: 'interior' }
+      // One pass: reads z, h, mask, writes h; five minimizations (its own and each neighbour's toward it).
+      case 'fused':
+        return { flop: 5 * F32.outflows() + F32.update, debrisFlop: 0, bytes: 3 * v + mask, domain: 'interior' }
+      // Two steps a dispatch: z, h, mask read and h written once per two steps; the rings computed again by each tile.
+      case 'fused2':
+        return { flop: (FUSED2.outflows * F32.outflows() + FUSED2.updates * F32.update) / 2, debrisFlop: 0, bytes: (3 * v + mask) / 2, domain: 'interior' }
+      // No reset pass: flows writes every outflow of the box.
+      case 'active':
+        return { flop: step, debrisFlop: 0, bytes: flows + update, domain: 'debris' }
+    }
+  }
+  // Double-float: outflows only where debris is (dry cells give none); the update everywhere computed.
+  switch (variant) {
+    case 'monolithic':
+    case 'grid-stride':
+      return { flop: DF.update, debrisFlop: DF.outflows(), bytes: reset + flows + update, domain: 'interior' }
+    // fused_df skips a dry cell among dry neighbours entirely, else five outflows and the update.
+    case 'fused':
+      return { flop: 0, debrisFlop: 5 * DF.outflows() + DF.update, bytes: 3 * v + mask, domain: 'interior' }
+    case 'active':
+      return { flop: DF.update, debrisFlop: DF.outflows(), bytes: flows + update, domain: 'debris' }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Cells holding debris or bordering it, averaged over the reference's sampled steps: where the
+ * double-float kernels compute outflows, and an estimate (from below) of the active kernels' box.
+ */
+export function meanDebrisCells(series: LandslideSeries): number {
+  return series.active.length ? series.active.reduce((s, c) => s + c, 0) / series.active.length : 0
+}
+
+/** A GPU run's measured point; undefined for CPU runs, kernels without a cost, or nothing timed. */
+export function rooflinePoint(run: LandslideRun, grid: { rows: number; cols: number }, debrisCells: number): RooflinePoint | undefined {
+  const cost = run.backend === 'gpu' && run.variant ? kernelCost(run.variant, run.precision) : undefined
+  if (!cost || !(run.ms_per_step > 0)) return undefined
+  const interior = Math.max(0, grid.rows - 2) * Math.max(0, grid.cols - 2)
+  const cells = cost.domain === 'interior' ? interior : Math.min(debrisCells, interior)
+  const flop = cells * cost.flop + Math.min(debrisCells, cells) * cost.debrisFlop
+  const bytes = cells * cost.bytes
+  if (!(flop > 0 && bytes > 0)) return undefined
+  const seconds = run.ms_per_step / 1000
+  return {
+    cells_per_step: cells,
+    flop_per_step: flop,
+    bytes_per_step: bytes,
+    intensity: flop / bytes,
+    GFLOP_per_s: flop / seconds / 1e9,
+    GB_per_s: bytes / seconds / 1e9,
+  }
+}

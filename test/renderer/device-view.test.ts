@@ -6,6 +6,7 @@ import { chartConfig } from '../../src/shared/charts'
 import type { AdapterInfo, DeviceBenchResult } from '../../src/shared/device'
 import { ApiError } from '../../src/shared/errors'
 import type { DeviceResult } from '../../src/shared/workloads/device'
+import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 import DeviceView from '../../src/renderer/workloads/device/DeviceView.vue'
 import { envelopeOf } from './envelope'
 import { FakeApi } from './fake-api'
@@ -125,6 +126,50 @@ describe('DeviceView', () => {
     expect(chart.type).toBe('line')
     expect(chart.data).toEqual(expected.data)
     expect(chart.options.plugins.title.text).toBe('Roofline — SwiftShader Device (Subzero)')
+  })
+
+  it("draws under the roof the kernels of each workload's newest run on this adapter", async () => {
+    const api = gpuApi()
+    const gpuRun = (variant: 'fused' | 'monolithic', GFLOP_per_s: number) => ({
+      backend: 'gpu' as const,
+      variant,
+      precision: 'f32' as const,
+      ms: 1,
+      ms_min: 1,
+      ms_max: 1,
+      ms_per_step: 0.01,
+      mass_end: 1,
+      roofline: { cells_per_step: 1, flop_per_step: 1, bytes_per_step: 1, intensity: variant === 'fused' ? 17 : 0.8, GFLOP_per_s, GB_per_s: 1 },
+    })
+    const landslide = (runs: Record<string, ReturnType<typeof gpuRun>>): LandslideResult => ({
+      grid: { rows: 10, cols: 10, cellsize: 1, xllcorner: 0, yllcorner: 0, nodata: null, walls: 0, files: { dem: 'd', source: 's' } },
+      steps: 100,
+      reference: { backend: 'serial', md5: '', mass_start: 1, mass_end: 1 },
+      runs,
+      series: { step: [], mass: [], flooded: [], max_thickness: [], active: [] },
+      maps: [],
+      skipped: [],
+    })
+    const on = (adapter: string) => ({ device: { adapter, vendor: 'google', backend: 'Vulkan', software: true } })
+    // An older landslide run on this adapter, then one on another (the newest: its points are not this roof's).
+    api.keep({ ...envelopeOf('landslide', {}, landslide({ 'gpu/fused': gpuRun('fused', 3) }), on(swiftshader.description)), createdAt: '2025-01-01T00:00:00.000Z' })
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'device', envelope: benchEnvelope(api) })
+    await flushPromises()
+    const roof = () => drawn(wrapper.getComponent(Chart))
+    expect(roof().data.datasets.map((d) => d.label)).toEqual(['roof: 12.5 GB/s, 80 GFLOP/s', 'ridge point: 6.4 FLOP/byte', 'landslide gpu/fused (f32) (3.8% of roof)'])
+    expect(roof().data.datasets[2].data).toEqual([{ x: 17, y: 3 }])
+    expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/^Kernels from the landslide run of .+ on this adapter\.$/)
+
+    // The newest landslide run, on another GPU: no points rather than a roof they were not measured under.
+    api.keep({ ...envelopeOf('landslide', {}, landslide({ 'gpu/monolithic': gpuRun('monolithic', 9) }), on('NVIDIA H100')), createdAt: '2025-01-03T00:00:00.000Z' })
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    api.emit({ type: 'done', jobId: 'job-2', workload: 'device', envelope: { ...benchEnvelope(api), results: { info: api.device, bench: { ...bench, repeats: 6 } } } })
+    await flushPromises()
+    expect(roof().data.datasets).toHaveLength(2)
+    expect(wrapper.find('[data-testid="roofline-kernels"]').exists()).toBe(false)
   })
 
   it('cancel asks the backend to cancel this job, and a cancelled job is not an error', async () => {

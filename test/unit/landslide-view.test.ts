@@ -55,6 +55,7 @@ const result: LandslideResult = {
       passes_per_step: 1,
       mass_end: 5556.98,
       deviation: { max_abs: 0.0021, cells_over_1mm: 12, mass_error: -0.02 },
+      roofline: { cells_per_step: 300_352, flop_per_step: 68.5e6, bytes_per_step: 3.9e6, intensity: 17.56, GFLOP_per_s: 5480, GB_per_s: 312 },
     },
   },
   series: { step: [0, 2000, 4000], mass: [5557, 5557, 5557], flooded: [900, 3000, 3100], max_thickness: [9, 5, 4], active: [1000, 3300, 3400] },
@@ -257,6 +258,14 @@ describe('LandslideView results', () => {
       expect(wrapper.find(`[data-testid="landslide-chart-${name}"]`).exists(), name).toBe(true)
     const area = drawn(wrapper.get('[data-testid="landslide-chart-area"]').findComponent(Chart))
     expect(area.data.datasets.map((d) => d.label)).toEqual(['flooded (h > 1 mm)', 'active (debris or bordering it)'])
+  })
+
+  it('places each GPU kernel on a roofline, labelled, on log axes', async () => {
+    const { wrapper } = await finished()
+    const roofline = drawn(wrapper.get('[data-testid="landslide-chart-roofline"]').findComponent(Chart))
+    expect(roofline.data.datasets.map((d) => d.label)).toEqual(['gpu/fused (f32)'])
+    expect(roofline.data.datasets[0].data).toEqual([{ x: 17.56, y: 5480 }])
+    expect([roofline.options.scales.x.type, roofline.options.scales.y.type]).toEqual(['logarithmic', 'logarithmic'])
   })
 
   it('says which backends were skipped', async () => {

@@ -23,16 +23,8 @@ const stride = (p: Pass): Pass => ({ ...p, launch: 'stride' })
 
 /**
  * Per variant, its shader, its double-float shader where it has one (--precision accurate: the same
- * passes on vec2(hi, lo) values, shaders/landslide/*_df.wgsl) and the passes of one step. FLOP and bytes per interior cell and step,
- * counted from the WGSL (f32; a minimization of one elimination round: 5 adds, 1 divide, 5
- * compares, 4 subtracts and multiplies; more rounds repeat the first 11): monolithic, grid-stride,
- * tiled: reset writes 16 B; flows reads z, h of 5 cells (40 B, 8 B from memory when neighbours hit
- * the cache) and the mask, writes 16 B, ~19–50 FLOP; update reads h and 5 outflow vectors (16 B
- * from memory), writes h, 9 FLOP. Tiled variants read each cell once per tile plus the ring.
- * fused: reads z, h (8 B) and the mask, writes h (4 B), ~5 × 19–50 + 9 FLOP: no outflow layer.
- * active: the three passes over the debris' box only, plus a one-thread plan.
- * Double-float: every value twice the bytes (outflows 32 B a cell); each f32 add becomes a df_add
- * of 20 f32 operations, a divide by 3 or 5 about 80, a compare 1–3 (shaders/landslide/double_float.wgsl).
+ * passes on vec2(hi, lo) values, shaders/landslide/*_df.wgsl) and the passes of one step. Their
+ * FLOPs and bytes per cell and step are counted in kernel-costs.ts.
  */
 export const VARIANTS: Record<GpuVariant, { shader: string; doubleFloat?: string; passes: readonly Pass[] }> = {
   monolithic: { shader: 'landslide/monolithic', doubleFloat: 'landslide/monolithic_df', passes: [RESET, FLOWS, UPDATE] },

@@ -1,0 +1,44 @@
+// A landslide job on the software adapter: every GPU run gets its roofline point from its kernel's
+// counted work and its measured time per step; CPU runs get none; the results' charts place them.
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
+import { kernelCost } from '../../src/main/workloads/landslide/gpu/kernel-costs'
+import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
+import { landslideCharts } from '../../src/shared/workloads/landslide/charts'
+import type { GpuVariant, LandslidePrecision } from '../../src/shared/workloads/landslide/types'
+
+const DATA = join(__dirname, '../../../shared/data/landslide')
+const grids = ['header', 'dem', 'source'].map((f) => join(DATA, `tessina_${f}.txt`))
+
+afterAll(() => resetGpu())
+
+const job = (variants: GpuVariant[], precision: LandslidePrecision) =>
+  runLandslideJob(
+    { grids, steps: 4, backends: ['active', 'gpu'], variants, precision, frames: 0, repeat: 1 },
+    { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
+  )
+
+describe('landslide roofline points in a job', () => {
+  it.each([
+    [['fused', 'monolithic'] as GpuVariant[], 'f32' as const],
+    [['fused'] as GpuVariant[], 'accurate' as const],
+  ])('%s in %s: intensity and rates follow from the counts and ms_per_step', async (variants, precision) => {
+    const { results } = await job(variants, precision)
+    expect(results.runs.active.roofline).toBeUndefined()
+    const interior = (results.grid.rows - 2) * (results.grid.cols - 2)
+    for (const v of variants) {
+      const run = results.runs[`gpu/${v}`]
+      const cost = kernelCost(v, run.precision)!
+      const p = run.roofline!
+      expect(p, v).toBeDefined()
+      expect(p.cells_per_step).toBe(interior)
+      expect(p.bytes_per_step).toBe(interior * cost.bytes)
+      expect(p.intensity).toBeCloseTo(p.flop_per_step / p.bytes_per_step, 12)
+      expect(p.GFLOP_per_s).toBeCloseTo(p.flop_per_step / (run.ms_per_step * 1e6), 6)
+      expect(p.GB_per_s).toBeCloseTo(p.bytes_per_step / (run.ms_per_step * 1e6), 6)
+    }
+    const chart = landslideCharts(results).find((c) => c.name === 'roofline')!
+    expect(chart.spec.kind === 'roofline' && chart.spec.data.kernels!.map((k) => k.name)).toEqual(variants.map((v) => `gpu/${v} (${results.runs[`gpu/${v}`].precision})`))
+  }, 240_000)
+})

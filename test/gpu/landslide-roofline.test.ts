@@ -6,6 +6,7 @@ import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { kernelCost } from '../../src/main/workloads/landslide/gpu/kernel-costs'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
 import { landslideCharts } from '../../src/shared/workloads/landslide/charts'
+import { landslideTables } from '../../src/shared/workloads/landslide/tables'
 import type { GpuVariant, LandslidePrecision } from '../../src/shared/workloads/landslide/types'
 
 const DATA = join(__dirname, '../../../shared/data/landslide')
@@ -37,6 +38,15 @@ describe('landslide roofline points in a job', () => {
       expect(p.intensity).toBeCloseTo(p.flop_per_step / p.bytes_per_step, 12)
       expect(p.GFLOP_per_s).toBeCloseTo(p.flop_per_step / (run.ms_per_step * 1e6), 6)
       expect(p.GB_per_s).toBeCloseTo(p.bytes_per_step / (run.ms_per_step * 1e6), 6)
+    }
+    // The runs table carries each point; CPU rows leave it empty.
+    const table = landslideTables(results).find((t) => t.name === 'runs')!
+    const col = (name: string) => table.columns.indexOf(name)
+    for (const row of table.rows) {
+      const run = results.runs[row[0] as string]
+      expect([row[col('flop_per_byte')], row[col('GFLOP_per_s')], row[col('GB_per_s')]]).toEqual(
+        run.roofline ? [run.roofline.intensity, run.roofline.GFLOP_per_s, run.roofline.GB_per_s] : [null, null, null],
+      )
     }
     const chart = landslideCharts(results).find((c) => c.name === 'roofline')!
     expect(chart.spec.kind === 'roofline' && chart.spec.data.kernels!.map((k) => k.name)).toEqual(variants.map((v) => `gpu/${v} (${results.runs[`gpu/${v}`].precision})`))

@@ -1,5 +1,6 @@
-// Landslide results as tables: one row per backend or GPU kernel (time, md5 or deviation, mass),
-// and the reference run's series (mass, flooded and active cells, maximum thickness) per sample.
+// Landslide results as tables: one row per backend or GPU kernel (time, md5 or deviation, mass, and
+// for GPU kernels the roofline point), and the reference run's series (mass, flooded and active
+// cells, maximum thickness) per sample.
 import type { ResultTable } from '../definition'
 import type { LandslideResult } from './types'
 
@@ -21,6 +22,9 @@ const RUN_COLUMNS = [
   'max_abs_dh',
   'cells_over_1mm',
   'mass_error',
+  'flop_per_byte',
+  'GFLOP_per_s',
+  'GB_per_s',
 ]
 
 export function landslideTables(r: LandslideResult): ResultTable[] {
@@ -46,6 +50,9 @@ export function landslideTables(r: LandslideResult): ResultTable[] {
       run.deviation?.max_abs ?? null,
       run.deviation?.cells_over_1mm ?? null,
       run.deviation?.mass_error ?? null,
+      run.roofline?.intensity ?? null,
+      run.roofline?.GFLOP_per_s ?? null,
+      run.roofline?.GB_per_s ?? null,
     ]),
   }
   const s = r.series

@@ -18,7 +18,7 @@ type WebgpuModule = { create(options: string[]): GPU; globals: object }
 
 let webgpu: WebgpuModule | null = null
 
-async function loadWebgpu(): Promise<WebgpuModule> {
+export async function loadWebgpu(): Promise<WebgpuModule> {
   if (!webgpu) {
     // Loaded lazily so that a missing or broken native addon makes the GPU unavailable, not the app.
     const mod = (await import('webgpu')) as unknown as WebgpuModule
@@ -131,7 +131,7 @@ export function swiftShaderCandidates(): string[] {
   return [...new Set(list)]
 }
 
-async function tryInstance(mod: WebgpuModule): Promise<{ gpu?: GPU; adapter?: GPUAdapter; error?: string }> {
+export async function tryInstance(mod: WebgpuModule): Promise<{ gpu?: GPU; adapter?: GPUAdapter; error?: string }> {
   try {
     const gpu = mod.create([])
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' })

@@ -47,6 +47,9 @@ export interface LandslideBenchResult {
       max_abs_dh?: number
       cells_over_1mm?: number
       mass_error?: number
+      /** GPU in bands: each band's GPU, and the steps between halo exchanges. */
+      gpus?: string[]
+      exchange_every?: number
     }
   >
   notes: string[]
@@ -67,6 +70,9 @@ export async function benchLandslide(opts: {
   backends: LandslideBackend[]
   variants: GpuVariant[]
   ranks?: number
+  /** Row bands of the gpu backend (one GPU each where there are several) and steps between their exchanges. */
+  gpuBands?: number
+  exchangeEvery?: number
   repeat: number
   precision: LandslidePrecision
   /** Copies of the grids down and across, in one grid. */
@@ -100,6 +106,8 @@ export async function benchLandslide(opts: {
         variants: opts.variants,
         precision: opts.precision,
         ranks: opts.ranks,
+        gpuBands: opts.gpuBands,
+        exchangeEvery: opts.exchangeEvery,
         frames: Math.max(1, opts.steps),
         repeat: opts.repeat,
       },
@@ -129,7 +137,9 @@ export async function benchLandslide(opts: {
       ...(serial !== undefined && { ratio_vs_serial: run.ms / serial }),
       ...(run.md5 !== undefined && { md5: run.md5, md5_matches_reference: run.md5 === result.reference.md5 }),
       ...(run.deviation && { max_abs_dh: run.deviation.max_abs, cells_over_1mm: run.deviation.cells_over_1mm, mass_error: run.deviation.mass_error }),
+      ...(run.gpus && { gpus: run.gpus, exchange_every: run.exchange_every }),
     }
+  for (const [key, run] of Object.entries(result.runs)) if (run.gpus_note) notes.push(`${key}: ${run.gpus_note}`)
   for (const s of result.skipped) notes.push(`${s.backend} skipped: ${s.reason}`)
   return {
     machine: {
@@ -178,7 +188,8 @@ function describe(r: LandslideBenchResult): string {
         `  ${key.padEnd(18)} ${run.precision.padEnd(12)} ${run.median_ms.toFixed(run.median_ms < 10 ? 2 : 0).padStart(8)} ms` +
         (run.ratio_vs_serial === undefined ? '' : `  ${run.ratio_vs_serial.toFixed(3)}× serial`) +
         (run.md5 ? `  md5 ${run.md5_matches_reference ? 'same' : `${run.precision === 'f64' ? 'DIFFERS' : 'differs'} ${run.md5}`}` : '') +
-        (run.max_abs_dh === undefined ? '' : `  max |Δh| ${run.max_abs_dh.toExponential(2)} m, Δmass ${run.mass_error!.toExponential(2)}`),
+        (run.max_abs_dh === undefined ? '' : `  max |Δh| ${run.max_abs_dh.toExponential(2)} m, Δmass ${run.mass_error!.toExponential(2)}`) +
+        (run.gpus ? `  ${run.gpus.length} bands on ${run.gpus.join(', ')}, exchange every ${run.exchange_every} steps` : ''),
     ),
   ]
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
@@ -188,7 +199,7 @@ export const benchLandslideCommand: Command = {
   name: 'bench landslide',
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
   usage:
-    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--repeat R] [--json] [--save FILE]',
+    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--json] [--save FILE]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
     '  --steps N          steps (default 4000)',
@@ -198,6 +209,8 @@ export const benchLandslideCommand: Command = {
     '  --tile RxC         repeat the grids R times down and C across into one grid, built in memory (walls kept);',
     '                     with only gpu asked for, the f64 reference is the original\'s active run tiled when no debris nears its border',
     '  --ranks N          row bands of the workers backends (default: the number of cores)',
+    '  --gpu-bands N      row bands of the gpu backend, one GPU each where there are several (default 1)',
+    '  --exchange-every S GPU bands: steps between halo exchanges',
     '  --repeat R         runs per backend; the median is reported (default 5)',
     '  --json             print the figures as one JSON object on stdout',
     '  --save FILE        also write that JSON object to FILE',
@@ -211,6 +224,8 @@ export const benchLandslideCommand: Command = {
     variant: { type: 'string' },
     precision: { type: 'string' },
     ranks: { type: 'string' },
+    'gpu-bands': { type: 'string' },
+    'exchange-every': { type: 'string' },
     tile: { type: 'string' },
     repeat: { type: 'string' },
     json: { type: 'boolean' },
@@ -231,6 +246,8 @@ export const benchLandslideCommand: Command = {
       variants: list(values.variant, 'variant', GPU_VARIANTS, precision === 'f32' ? GPU_VARIANTS : DOUBLE_FLOAT_VARIANTS),
       precision,
       ranks: intOption(values.ranks, 'ranks', 1, 256),
+      gpuBands: intOption(values['gpu-bands'], 'gpu-bands', 1, 64),
+      exchangeEvery: intOption(values['exchange-every'], 'exchange-every', 1, 100_000),
       tile,
       repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 5,
       log: (line) => process.stderr.write(`${line}\n`),

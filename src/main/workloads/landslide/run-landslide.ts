@@ -19,6 +19,8 @@ import {
 } from '../../../shared/workloads/landslide/types'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
+import { GpuBandsSimulation, maxGpuBands } from './gpu/gpu-bands'
+import { gpusFor } from '../../gpu/device-select'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
@@ -153,7 +155,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       ms_min: timing.min,
       ms_max: timing.max,
       ms_per_step: params.steps > 0 ? timing.median / params.steps : 0,
-      ...(sim instanceof GpuSimulation && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
+      ...((sim instanceof GpuSimulation || sim instanceof GpuBandsSimulation) && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
+      ...(sim instanceof GpuBandsSimulation && { ranks: sim.ranks, gpus: sim.placement, exchange_every: sim.exchangeEvery, ...(sim.note && { gpus_note: sim.note }) }),
       ...(md5 !== undefined && { md5 }),
       mass_end: mass,
       ...(p.backend === 'gpu' && { deviation: gridDeviation(grid, reference!.grid) }),
@@ -230,7 +233,7 @@ async function readInput(grids: string[], ctx: JobContext): Promise<LandslideInp
 export async function createSimulation(
   p: Planned,
   state: InitialState,
-  params: Pick<LandslideParams, 'steps' | 'stepsPerSubmit' | 'precision'>,
+  params: Pick<LandslideParams, 'steps' | 'stepsPerSubmit' | 'precision' | 'gpuBands' | 'exchangeEvery'>,
   ranks: number,
   ctx: Pick<JobContext, 'gpu'>,
 ): Promise<Simulation> {
@@ -245,9 +248,17 @@ export async function createSimulation(
       return new WorkersSimulation(state, ranks, true)
     case 'gpu': {
       const gpu = await ctx.gpu()
-      return GpuSimulation.create(gpu, state, p.variant ?? 'fused', params.stepsPerSubmit ?? defaultStepsPerSubmit(gpu), {
-        arithmetic: gpuArithmetic(params.precision),
-      })
+      const variant = p.variant ?? 'fused'
+      const stepsPerSubmit = params.stepsPerSubmit ?? defaultStepsPerSubmit(gpu)
+      const arithmetic = gpuArithmetic(params.precision)
+      if ((params.gpuBands ?? 1) <= 1) return GpuSimulation.create(gpu, state, variant, stepsPerSubmit, { arithmetic })
+      const set = await gpusFor(Math.min(params.gpuBands ?? 1, maxGpuBands(state.rows)), gpu)
+      try {
+        return await GpuBandsSimulation.create(set, state, variant, stepsPerSubmit, { arithmetic, exchangeEvery: params.exchangeEvery })
+      } catch (e) {
+        set.close()
+        throw e
+      }
     }
   }
 }

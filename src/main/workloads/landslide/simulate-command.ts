@@ -41,6 +41,9 @@ export interface SimulateOptions {
   precision?: LandslidePrecision
   ranks: number
   stepsPerSubmit?: number
+  /** Row bands of the gpu backend, each on its own GPU where there are several (default 1). */
+  gpuBands?: number
+  exchangeEvery?: number
   /** Frames every K steps: as .npy files into `dir`, and/or drawn into the animation `gif`. */
   frames?: { every: number; dir?: string; gif?: string }
   /** The final thickness over the hillshaded DEM. */
@@ -89,7 +92,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
   const input = await readLandslideInput(shown, shown)
   const state = initialState(input)
-  const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit, precision: opts.precision ?? 'f32' }, opts.ranks, { gpu: getGpu })
+  const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit, precision: opts.precision ?? 'f32', gpuBands: opts.gpuBands, exchangeEvery: opts.exchangeEvery }, opts.ranks, { gpu: getGpu })
   const written: string[] = []
   const digits = String(opts.steps).length
   // The debris' box at each frame drawn (every frame for --gif; the first and last for --png alone).
@@ -173,7 +176,7 @@ export const simulateCommand: Command = {
   name: 'landslide simulate',
   summary: 'Run one landslide simulation and write its grids (reference format, ESRI .asc, .npy, frames) and pictures (PNG, animated GIF).',
   usage:
-    'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--precision P] [--ranks N] [--output FILE] [--asc FILE] [--npy FILE] [--png FILE] [--frames K [--frames-dir DIR] [--gif FILE]] [--force] [--json]',
+    'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--precision P] [--ranks N] [--gpu-bands N [--exchange-every S]] [--output FILE] [--asc FILE] [--npy FILE] [--png FILE] [--frames K [--frames-dir DIR] [--gif FILE]] [--force] [--json]',
   help: [
     '  --dem FILE          the DEM: an ESRI ASCII grid, or the study\'s grid without header (then --header)',
     '  --header FILE       the study\'s header file, for a DEM and source without headers',
@@ -185,6 +188,8 @@ export const simulateCommand: Command = {
     '                      ~48 bits) or f64 (WebGPU has none: double-float too); CPU backends run f64',
     '  --ranks N           row bands of the workers backends (default: the number of cores)',
     '  --steps-per-submit N  GPU steps per command buffer',
+    '  --gpu-bands N       row bands of the gpu backend, one GPU each where there are several (default 1)',
+    '  --exchange-every S  GPU bands: steps between halo exchanges (2 × S halo rows a side)',
     '  --output FILE       the final thickness in the reference program\'s format (its md5 is the check)',
     '  --asc FILE          the final thickness as an ESRI ASCII grid with the DEM\'s header (QGIS, GDAL)',
     '  --npy FILE          the final thickness as a NumPy float64 array, rows × columns',
@@ -205,6 +210,8 @@ export const simulateCommand: Command = {
     precision: { type: 'string' },
     ranks: { type: 'string' },
     'steps-per-submit': { type: 'string' },
+    'gpu-bands': { type: 'string' },
+    'exchange-every': { type: 'string' },
     output: { type: 'string' },
     asc: { type: 'string' },
     npy: { type: 'string' },
@@ -231,6 +238,8 @@ export const simulateCommand: Command = {
       precision: choice(values.precision, 'precision', LANDSLIDE_PRECISIONS, 'f32'),
       ranks: intOption(values.ranks, 'ranks', 1, 256) ?? availableParallelism(),
       stepsPerSubmit: intOption(values['steps-per-submit'], 'steps-per-submit', 1, 100_000),
+      gpuBands: intOption(values['gpu-bands'], 'gpu-bands', 1, 64),
+      exchangeEvery: intOption(values['exchange-every'], 'exchange-every', 1, 100_000),
       frames: every === undefined ? undefined : { every, dir: values['frames-dir'], gif: values.gif },
       png: values.png,
       output: values.output,

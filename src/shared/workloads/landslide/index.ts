@@ -49,6 +49,23 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       optional: true,
       help: 'row bands (one worker thread each) of the workers backends (default: the number of cores)',
     },
+    gpuBands: {
+      type: 'int',
+      label: 'GPU bands',
+      min: 1,
+      max: 64,
+      optional: true,
+      help: 'row bands of the gpu backend (default 1), each on its own GPU where the machine has several (chosen through Mesa\'s device-select Vulkan layer), halo rows exchanged every few steps; results are the same bits as one band',
+    },
+    exchangeEvery: {
+      type: 'int',
+      label: 'Exchange every',
+      unit: 'steps',
+      min: 1,
+      max: 100_000,
+      optional: true,
+      help: 'GPU bands: steps between halo exchanges; each band then carries 2 × that many halo rows on each side (default: a sixteenth of the thinnest band\'s rows, at most the steps per submit)',
+    },
     frames: {
       type: 'int',
       label: 'Frames every',

@@ -58,8 +58,14 @@ export interface LandslideRun {
   backend: LandslideBackend
   variant?: GpuVariant
   precision: RunArithmetic
-  /** Row bands (worker threads) of the workers backends. */
+  /** Row bands: worker threads of the workers backends, devices of a gpu run in bands. */
   ranks?: number
+  /** GPU in bands: each band's GPU (a DRI_PRIME tag such as pci-0000_01_00_0, or 'shared': the process's device). */
+  gpus?: string[]
+  /** GPU in bands: why they shared one device though several were asked for. */
+  gpus_note?: string
+  /** GPU in bands: steps between halo exchanges. */
+  exchange_every?: number
   /** Median milliseconds for all the steps, over the repeats; input already loaded (and on the GPU). */
   ms: number
   ms_min: number

@@ -37,11 +37,15 @@ function packedMask(mask: Uint8Array | null, n: number): Uint32Array {
   return words
 }
 
-/** Altitudes relative to the lowest cell that is no wall: f32 then spends its bits on the relief. */
-function relativeAltitudes(state: InitialState): Float32Array {
+/** The lowest altitude of a cell that is no wall (0 when all are walls). */
+export function altitudeBase(state: InitialState): number {
   let base = Infinity
   for (let k = 0; k < state.z.length; k++) if (!(state.mask && state.mask[k] & WALL_SELF) && state.z[k] < base) base = state.z[k]
-  if (!Number.isFinite(base)) base = 0
+  return Number.isFinite(base) ? base : 0
+}
+
+/** Altitudes relative to `base` (the lowest cell that is no wall): f32 then spends its bits on the relief. */
+function relativeAltitudes(state: InitialState, base: number): Float32Array {
   const z = new Float32Array(state.z.length)
   for (let k = 0; k < z.length; k++) z[k] = state.z[k] - base
   return z
@@ -102,14 +106,15 @@ export class GpuSimulation implements Simulation {
   /**
    * `strideGroups`: workgroups of the grid-stride kernels (default enough for the grid, at most
    * STRIDE_GROUPS); `arithmetic`: f32 (default) or double-float, which the tiled variants lack;
-   * `dfGuard`: double-float's TwoSum guard (kernels.ts DF_GUARDS), default PARALAB_DF_GUARD's or the shader's.
+   * `dfGuard`: double-float's TwoSum guard (kernels.ts DF_GUARDS), default PARALAB_DF_GUARD's or the shader's;
+   * `altitudeBase`: what f32 altitudes are relative to (default altitudeBase(state); a band of a larger grid passes the grid's).
    */
   static async create(
     gpu: Gpu,
     state: InitialState,
     variant: GpuVariant,
     stepsPerSubmit: number,
-    opts: { strideGroups?: number; arithmetic?: GpuArithmetic; dfGuard?: DfGuard } = {},
+    opts: { strideGroups?: number; arithmetic?: GpuArithmetic; dfGuard?: DfGuard; altitudeBase?: number } = {},
   ): Promise<GpuSimulation> {
     const { rows, cols } = state
     const n = rows * cols
@@ -128,7 +133,7 @@ export class GpuSimulation implements Simulation {
     const buffers: GPUBuffer[] = []
     const keep = <T extends GPUBuffer>(b: T) => (buffers.push(b), b)
     // Double-float keeps the altitudes as they are: its ~48 bits hold the relief without a shift.
-    const zValues = df ? toDoubleFloat(state.z) : relativeAltitudes(state)
+    const zValues = df ? toDoubleFloat(state.z) : relativeAltitudes(state, opts.altitudeBase ?? altitudeBase(state))
     const hValues = () => (df ? toDoubleFloat(state.h) : Float32Array.from(state.h))
     try {
       // The last word, 0, is the double-float guard's runtime zero (grid.wgsl).
@@ -225,6 +230,21 @@ export class GpuSimulation implements Simulation {
       }
     this.cur = (this.done + count) % this.h.length
     return list
+  }
+
+  /** Bytes of one row of the thickness buffer (f32, or a double-float pair per cell). */
+  private get rowBytes(): number {
+    return this.state.cols * (this.arithmetic === 'double-float' ? 8 : 4)
+  }
+
+  /** The thickness buffer's bytes of rows `first` … `first + count − 1`, as the GPU holds them (for another band's halo). */
+  readRows(first: number, count: number): Promise<ArrayBuffer> {
+    return this.gpu.read(this.h[this.cur], { offset: first * this.rowBytes, size: count * this.rowBytes })
+  }
+
+  /** Overwrites rows from `first` on with bytes from readRows() of a band with the same arithmetic; ordered before later steps. */
+  writeRows(first: number, bytes: ArrayBuffer): Promise<void> {
+    return this.gpu.upload(this.h[this.cur], bytes, { offset: first * this.rowBytes })
   }
 
   async thickness(): Promise<Float64Array> {

@@ -1,0 +1,135 @@
+// A device on a chosen GPU of several. Dawn names GPUs of one model alike, and `adapter=` takes the
+// first, so the choice is made below Dawn: Mesa's device-select Vulkan layer (an implicit layer
+// that Debian's and most distributions' Mesa packages install) puts the GPU that DRI_PRIME names
+// first, and with MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE it shows only that one. The layer
+// reads both when an instance enumerates its devices, so each fresh Dawn instance can be sent to
+// another GPU from the same process.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ApiError } from '../../shared/errors'
+import { errorText, loadWebgpu, tryInstance } from './adapter'
+import { Gpu } from './gpu'
+
+const LAYER = 'VK_LAYER_MESA_device_select'
+
+/** PCI display controllers (class 0x03xxxx: VGA, 3D) as DRI_PRIME tags `pci-DDDD_BB_SS_F`, in bus order. */
+export function gpuBusTags(root = '/sys/bus/pci/devices'): string[] {
+  let entries: string[]
+  try {
+    entries = readdirSync(root)
+  } catch {
+    return []
+  }
+  const tags: string[] = []
+  for (const address of entries.sort()) {
+    const m = /^([0-9a-f]{4}):([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$/i.exec(address)
+    if (!m) continue
+    let cls = ''
+    try {
+      cls = readFileSync(join(root, address, 'class'), 'utf8').trim()
+    } catch {
+      continue
+    }
+    if (/^0x03/i.test(cls)) tags.push(`pci-${m[1]}_${m[2]}_${m[3]}_${m[4]}`.toLowerCase())
+  }
+  return tags
+}
+
+/** Where the Vulkan loader looks for implicit layers on Linux, and VK_LAYER_PATH's folders. */
+function layerFolders(): string[] {
+  const home = process.env.HOME ?? ''
+  const split = (v: string | undefined, fallback: string) => (v || fallback).split(':').filter(Boolean)
+  return [
+    ...split(process.env.VK_LAYER_PATH, ''),
+    ...split(process.env.VK_ADD_LAYER_PATH, ''),
+    ...split(process.env.XDG_CONFIG_DIRS, '/etc/xdg').map((d) => join(d, 'vulkan/implicit_layer.d')),
+    '/etc/vulkan/implicit_layer.d',
+    join(process.env.XDG_DATA_HOME || join(home, '.local/share'), 'vulkan/implicit_layer.d'),
+    ...split(process.env.XDG_DATA_DIRS, '/usr/local/share:/usr/share').map((d) => join(d, 'vulkan/implicit_layer.d')),
+  ]
+}
+
+/** The device-select layer's manifest, or null when the loader would not load it (absent, or NODEVICE_SELECT=1). */
+export function deviceSelectLayer(): string | null {
+  if (process.env.NODEVICE_SELECT === '1') return null
+  for (const dir of layerFolders()) {
+    let files: string[]
+    try {
+      files = readdirSync(dir).filter((f) => f.endsWith('.json'))
+    } catch {
+      continue
+    }
+    for (const f of files) {
+      try {
+        if (readFileSync(join(dir, f), 'utf8').includes(LAYER)) return join(dir, f)
+      } catch {
+        // unreadable manifest: the loader skips it too
+      }
+    }
+  }
+  return null
+}
+
+const SELECT_ENV = ['DRI_PRIME', 'MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE'] as const
+
+/**
+ * A device on the GPU with DRI_PRIME tag `tag` (gpuBusTags), from a Dawn instance of its own. The
+ * caller destroys it. Without the device-select layer the tag is ignored: check deviceSelectLayer() first.
+ */
+export async function openGpuOn(tag: string): Promise<Gpu> {
+  const mod = await loadWebgpu()
+  const saved = SELECT_ENV.map((k) => process.env[k])
+  process.env.DRI_PRIME = tag
+  process.env.MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE = '1'
+  let got: Awaited<ReturnType<typeof tryInstance>>
+  try {
+    got = await tryInstance(mod)
+  } finally {
+    SELECT_ENV.forEach((k, i) => {
+      if (saved[i] === undefined) delete process.env[k]
+      else process.env[k] = saved[i]
+    })
+  }
+  if (!got.adapter) throw new ApiError('gpu-unavailable', `no adapter on GPU ${tag}: ${got.error ?? 'Dawn found none'}`)
+  try {
+    return await Gpu.open(got.adapter, `hardware adapter (DRI_PRIME=${tag})`)
+  } catch (e) {
+    throw new ApiError('gpu-unavailable', `opening GPU ${tag} failed: ${errorText(e)}`)
+  }
+}
+
+/** Devices for `count` parts of one job, and how they were placed. */
+export interface GpuSet {
+  /** Part k's device. */
+  gpus: Gpu[]
+  /** Part k's GPU: its DRI_PRIME tag, or 'shared' for the process's device. */
+  placement: string[]
+  /** Why the parts share the process's device, when they do though several were asked for. */
+  note?: string
+  /** Destroys the devices opened for the set (never the shared one). */
+  close(): void
+}
+
+/**
+ * One device per part, on as many GPUs as the machine has (part k on GPU k mod G), when it has
+ * several and the device-select layer can choose them; otherwise every part on `shared`.
+ */
+export async function gpusFor(count: number, shared: Gpu): Promise<GpuSet> {
+  const sharing = (note?: string): GpuSet => ({ gpus: Array(count).fill(shared), placement: Array(count).fill('shared'), note, close() {} })
+  if (count <= 1) return sharing()
+  const tags = gpuBusTags()
+  if (shared.isSoftware) return sharing(`the adapter is a software one (${shared.adapter.description || shared.adapter.device}): all ${count} bands on it`)
+  if (tags.length < 2) return sharing(`this machine has ${tags.length === 1 ? 'one GPU' : 'no PCI GPU listed'}: all ${count} bands on the one device`)
+  if (!deviceSelectLayer())
+    return sharing(`${tags.length} GPUs, but Mesa's device-select Vulkan layer (${LAYER}, Debian package mesa-vulkan-drivers) is not installed or NODEVICE_SELECT=1: all ${count} bands on one device`)
+  const opened = new Map<string, Gpu>()
+  const close = () => opened.forEach((gpu) => gpu.destroy())
+  try {
+    const placement = Array.from({ length: count }, (_, k) => tags[k % tags.length])
+    for (const tag of placement) if (!opened.has(tag)) opened.set(tag, await openGpuOn(tag))
+    return { gpus: placement.map((tag) => opened.get(tag)!), placement, close }
+  } catch (e) {
+    close()
+    throw e
+  }
+}

@@ -97,6 +97,13 @@ describe('paralab generate graph and paths query', () => {
     expect(computed).toEqual(query)
     const text = paralab(['paths', 'query', graph, '--from', '3', '--to', '61', '--next', join(dir, 'g-dist.next.npy')])
     expect(text.stdout).toBe(`${query.path.join(' → ')}\nlength ${query.length}, ${query.path.length - 1} edges\n`)
+    // Only the successors along the path are read: garbage everywhere else changes nothing.
+    const npy = readFileSync(join(dir, 'g-dist.next.npy'))
+    const offset = 10 + npy.readUInt16LE(8)
+    const onPath = new Set(query.path.slice(0, -1).map((v: string) => offset + 4 * (Number(v) * 70 + 61)))
+    for (let at = offset; at < npy.length; at += 4) if (!onPath.has(at)) npy.writeInt32LE(0x7fffffff, at)
+    writeFileSync(join(dir, 'garbage.next.npy'), npy)
+    expect(jsonOf(paralab(['paths', 'query', graph, '--from', '3', '--to', '61', '--next', join(dir, 'garbage.next.npy'), '--json']))).toEqual(query)
     // Successors of another graph are refused.
     const wrong = paralab(['paths', 'query', join(DATA, 'c01.1'), '--from', '0', '--to', '1', '--next', join(dir, 'g-dist.next.npy')])
     expect(wrong.code).toBe(1)

@@ -139,7 +139,7 @@ describe('results', () => {
     for (const line of lines.slice(1)) for (const n of line.split(',').slice(0, 2)) if (!names.includes(n)) names.push(n)
     for (let i = 0; i < V; i++)
       for (let j = 0; j < V; j++) {
-        const path = followPath(next, V, i, j)
+        const path = await followPath((v) => next[v * V + j], V, i, j)
         expect(path === null, `${i} → ${j}`).toBe(d[i * V + j] === INF)
         if (!path) continue
         let sum = 0

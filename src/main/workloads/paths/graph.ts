@@ -38,35 +38,65 @@ export function vertexIndex(g: Graph, name: string, shown: string, what: string)
   return n - base
 }
 
-/** Growable edge lists for the text readers. */
+export interface EdgeArrays {
+  src: Int32Array
+  dst: Int32Array
+  w: Int32Array
+}
+
+/**
+ * Edge arrays of E entries, allocated before the edges are read. When memory runs out V8 throws a
+ * bare RangeError ("Array buffer allocation failed"); the error says instead what was asked for:
+ * `what` names the file (and line) and the counts.
+ */
+export function allocateEdges(E: number, what: string): EdgeArrays {
+  try {
+    return { src: new Int32Array(E), dst: new Int32Array(E), w: new Int32Array(E) }
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e
+    const bytes = 12 * E
+    throw new ApiError('invalid-input', `${what}: the edge arrays (source, target and weight, 12 bytes an edge) need ${bytes} bytes (${(bytes / 2 ** 30).toFixed(1)} GiB), more than can be allocated here`)
+  }
+}
+
+/** Growable edge lists for the text readers; `where()` names the place being read (file:line). */
 export class EdgeBuilder {
   private n = 0
-  src = new Int32Array(1024)
-  dst = new Int32Array(1024)
-  w = new Int32Array(1024)
+  private a: EdgeArrays
+
+  constructor(private readonly where: () => string) {
+    this.a = allocateEdges(1024, where())
+  }
+
+  /** Room for the E edges a file announces, made before they are read. */
+  reserve(V: number, E: number): void {
+    if (E > this.a.src.length) this.resize(E, `${this.where()}: V = ${V}, E = ${E}`)
+  }
 
   push(s: number, d: number, w: number): void {
-    if (this.n === this.src.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2)
-        b.set(a)
-        return b
-      }
-      this.src = grow(this.src)
-      this.dst = grow(this.dst)
-      this.w = grow(this.w)
-    }
-    this.src[this.n] = s
-    this.dst[this.n] = d
-    this.w[this.n] = w
+    if (this.n === this.a.src.length) this.resize(2 * this.n, `${this.where()}: after ${this.n} edges, room for ${2 * this.n}`)
+    this.a.src[this.n] = s
+    this.a.dst[this.n] = d
+    this.a.w[this.n] = w
     this.n++
+  }
+
+  private resize(E: number, what: string): void {
+    const b = allocateEdges(E, what)
+    b.src.set(this.a.src.subarray(0, this.n))
+    b.dst.set(this.a.dst.subarray(0, this.n))
+    b.w.set(this.a.w.subarray(0, this.n))
+    this.a = b
   }
 
   get length(): number {
     return this.n
   }
 
-  finish(): { src: Int32Array; dst: Int32Array; w: Int32Array } {
-    return { src: this.src.slice(0, this.n), dst: this.dst.slice(0, this.n), w: this.w.slice(0, this.n) }
+  /** The edges; no copy when the room was exactly filled (as reserved). */
+  finish(): EdgeArrays {
+    const { src, dst, w } = this.a
+    if (this.n === src.length) return this.a
+    return { src: src.slice(0, this.n), dst: dst.slice(0, this.n), w: w.slice(0, this.n) }
   }
 }

@@ -8,9 +8,8 @@ import { intOption, UsageError, writeJson, type Command } from '../../cli/comman
 import { type Graph, vertexIndex, vertexName } from './graph'
 import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
 import { prepareProblem } from './problem'
-import { followPath } from './query'
+import { followPath, followSavedPath } from './query'
 import { readGraph } from './read-graph'
-import { readIntMatrix } from './read-matrix'
 import { createSolver } from './solvers'
 
 /** The weight of a path in the graph's own weights: the lightest edge of each step. */
@@ -72,8 +71,7 @@ export const pathsQueryCommand: Command = {
     let path: number[] | null
     let length: number | null
     if (values.next !== undefined) {
-      const next = await readIntMatrix(values.next, graph.V)
-      path = followPath(next, graph.V, from, to)
+      path = await followSavedPath(values.next, graph.V, from, to)
       length = path && pathWeight(graph, path)
     } else {
       if (graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
@@ -85,7 +83,8 @@ export const pathsQueryCommand: Command = {
       try {
         const solved = await solver.solve(problem, true, { signal: controller.signal, progress: (f) => bar.update({ phase: `computing on ${backend}`, fraction: f }) })
         if (problem.potential) unweight(solved.d, graph.V, problem.potential)
-        path = followPath(successors(solved.key!, graph.V), graph.V, from, to)
+        const next = successors(solved.key!, graph.V)
+        path = await followPath((v) => next[v * graph.V + to], graph.V, from, to)
         length = path && solved.d[from * graph.V + to]
       } finally {
         bar.done()

@@ -1,15 +1,31 @@
-// Following successors: the vertices of the shortest path from one vertex to another.
+// Following successors: the vertices of the shortest path from one vertex to another, from a matrix
+// in memory or from a saved run's file, of which only the entries along the path are read.
+import { openIntMatrix } from './read-matrix'
 
-/** The path from `from` to `to` (both included), or null when there is none. */
-export function followPath(next: Int32Array, V: number, from: number, to: number): number[] | null {
+/**
+ * The path from `from` to `to` (both included), or null when there is none; `next(v)` is the
+ * successor of v towards `to` (−1: no path).
+ */
+export async function followPath(next: (v: number) => number | Promise<number>, V: number, from: number, to: number): Promise<number[] | null> {
   if (from === to) return [from]
-  if (next[from * V + to] < 0) return null
   const path = [from]
   for (let v = from; v !== to; ) {
-    v = next[v * V + to]
+    const u = await next(v)
+    if (u < 0 && v === from) return null
     // Keys strictly decrease in hops along a path: more than V − 1 steps means a broken matrix.
-    if (v < 0 || path.length >= V) throw new Error(`the successors of ${from} → ${to} do not lead there`)
-    path.push(v)
+    if (u < 0 || u >= V || path.length >= V) throw new Error(`the successors of ${from} → ${to} do not lead there`)
+    path.push(u)
+    v = u
   }
   return path
+}
+
+/** The path from the successors saved in `file` (bin or npy) for a graph of V vertices. */
+export async function followSavedPath(file: string, V: number, from: number, to: number): Promise<number[] | null> {
+  const next = await openIntMatrix(file, V)
+  try {
+    return await followPath((v) => next.at(v, to), V, from, to)
+  } finally {
+    await next.close()
+  }
 }

@@ -3,7 +3,7 @@
 // are integers and may be negative. Every fault is named by line number.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
-import { forEachLine, MAX_ABS_WEIGHT, parseInteger, quoted } from './text-lines'
+import { type LineParser, MAX_ABS_WEIGHT, parseInteger, parseText, quoted } from './text-lines'
 
 const COLUMNS = ['source', 'target', 'weight'] as const
 
@@ -42,7 +42,8 @@ export function csvFields(line: string): string[] | null {
   }
 }
 
-export function parseCsvEdges(text: string, shown: string): Graph {
+/** A reader of a CSV edge list, fed line by line. */
+export function csvEdgesParser(shown: string): LineParser {
   const names: string[] = []
   const index = new Map<string, number>()
   const vertex = (name: string) => {
@@ -54,9 +55,11 @@ export function parseCsvEdges(text: string, shown: string): Graph {
     }
     return v
   }
-  const edges = new EdgeBuilder()
+  let at = 0
+  const edges = new EdgeBuilder(() => `${shown}:${at}`)
   let cols: number[] | undefined
-  forEachLine(text, (line, n) => {
+  const readLine = (line: string, n: number) => {
+    at = n
     const bad = (msg: string) => new ApiError('invalid-input', `${shown}:${n}: ${msg}`)
     if (line.trim() === '') return
     const fields = csvFields(line)
@@ -76,8 +79,16 @@ export function parseCsvEdges(text: string, shown: string): Graph {
     const w = parseInteger(x, MAX_ABS_WEIGHT)
     if (w === null) throw bad(`weight ${quoted(x)} is not an integer in ±${MAX_ABS_WEIGHT}`)
     edges.push(vertex(s), vertex(t), w)
-  })
-  if (!cols) throw new ApiError('invalid-input', `${shown}: empty; expected a header source,target,weight`)
-  if (names.length === 0) throw new ApiError('invalid-input', `${shown}: no edges, so no vertices (V = 0)`)
-  return { format: 'csv', V: names.length, ...edges.finish(), names }
+  }
+  const finish = (): Graph => {
+    if (!cols) throw new ApiError('invalid-input', `${shown}: empty; expected a header source,target,weight`)
+    if (names.length === 0) throw new ApiError('invalid-input', `${shown}: no edges, so no vertices (V = 0)`)
+    return { format: 'csv', V: names.length, ...edges.finish(), names }
+  }
+  return { line: readLine, finish }
+}
+
+/** A CSV text already in memory. */
+export function parseCsvEdges(text: string, shown: string): Graph {
+  return parseText(csvEdgesParser(shown), text)
 }

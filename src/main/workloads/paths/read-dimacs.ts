@@ -2,14 +2,20 @@
 // lines with vertices 1…n. Weights may be negative. Every fault is named by line number.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
-import { forEachLine, MAX_ABS_WEIGHT, parseInteger, quoted } from './text-lines'
+import { type LineParser, MAX_ABS_WEIGHT, parseInteger, parseText, quoted } from './text-lines'
 
-export function parseDimacsGraph(text: string, shown: string): Graph {
+/** The shortest arc line, "a 1 2 3" and its line feed (the last line may lack it). */
+const MIN_ARC_BYTES = 8
+
+/** A reader of a .gr file of `bytes` bytes, fed line by line. */
+export function dimacsParser(shown: string, bytes: number): LineParser {
   let V = 0
   let declared = -1
   let problemLine = 0
-  const edges = new EdgeBuilder()
-  forEachLine(text, (line, n) => {
+  let at = 0
+  const edges = new EdgeBuilder(() => `${shown}:${at}`)
+  const readLine = (line: string, n: number) => {
+    at = n
     const bad = (msg: string) => new ApiError('invalid-input', `${shown}:${n}: ${msg}`)
     const t = line.trim().split(/\s+/)
     if (t[0] === '' || t[0] === 'c') return
@@ -23,10 +29,12 @@ export function parseDimacsGraph(text: string, shown: string): Graph {
       V = nv
       declared = na
       problemLine = n
+      // Room for the announced arcs at once, when the file is large enough to hold them.
+      if (na * MIN_ARC_BYTES <= bytes + 1) edges.reserve(V, na)
       return
     }
     if (t[0] === 'a') {
-      if (!problemLine) throw bad('an arc before the problem line "p sp <vertices> <arcs>"')
+    if (!problemLine) throw bad('an arc before the problem line "p sp <vertices> <arcs>"')
       if (t.length !== 4) throw bad(`expected "a <from> <to> <weight>", got ${quoted(line)}`)
       const [u, v] = [t[1], t[2]].map((x, i) => {
         const k = parseInteger(x)
@@ -39,9 +47,17 @@ export function parseDimacsGraph(text: string, shown: string): Graph {
       return
     }
     throw bad(`expected a "c", "p" or "a" line, got ${quoted(line)}`)
-  })
-  if (!problemLine) throw new ApiError('invalid-input', `${shown}: no problem line "p sp <vertices> <arcs>"`)
-  if (edges.length !== declared)
-    throw new ApiError('invalid-input', `${shown}: the problem line (line ${problemLine}) declares ${declared} arcs but the file has ${edges.length}`)
-  return { format: 'dimacs', V, ...edges.finish() }
+  }
+  const finish = (): Graph => {
+    if (!problemLine) throw new ApiError('invalid-input', `${shown}: no problem line "p sp <vertices> <arcs>"`)
+    if (edges.length !== declared)
+      throw new ApiError('invalid-input', `${shown}: the problem line (line ${problemLine}) declares ${declared} arcs but the file has ${edges.length}`)
+    return { format: 'dimacs', V, ...edges.finish() }
+  }
+  return { line: readLine, finish }
+}
+
+/** A .gr text already in memory. */
+export function parseDimacsGraph(text: string, shown: string): Graph {
+  return parseText(dimacsParser(shown, text.length), text)
 }

@@ -156,7 +156,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       ...summarize(d, V),
       runs: runsOut,
       successors: next !== undefined,
-      ...(ends && next && { query: query(graph, d, next, ends[0], ends[1]) }),
+      ...(ends && next && { query: await query(graph, d, next, ends[0], ends[1]) }),
     }
     // Nothing is written from a cancelled run, nor from results that disagree.
     if (output !== undefined && !partial && runsOut.every((r) => r.matches)) {
@@ -189,8 +189,8 @@ function sameResult(a: Solved, b: Solved): boolean {
   return eq(a.d, b.d) && eq(a.key, b.key)
 }
 
-function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to: number): PathQuery {
-  const path = followPath(next, g.V, from, to)
+async function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to: number): Promise<PathQuery> {
+  const path = await followPath((v) => next[v * g.V + to], g.V, from, to)
   return {
     from: vertexName(g, from),
     to: vertexName(g, to),

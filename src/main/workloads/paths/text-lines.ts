@@ -1,16 +1,84 @@
-// Lines of a text file with their 1-based numbers, for readers whose errors name the line.
+// Lines of a text file with their 1-based numbers, for readers whose errors name the line. The text
+// comes in pieces as the file is read: a line may span pieces, and a file may exceed the longest
+// string JavaScript holds (about 2^29 characters).
+import { ApiError } from '../../../shared/errors'
+import type { Graph } from './graph'
 
-/** Calls `fn` with each line (without its line ending) and its number. */
-export function forEachLine(text: string, fn: (line: string, n: number) => void): void {
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  let n = 1
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start)
-    if (end < 0) end = text.length
-    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end)
-    if (end < text.length || line.length > 0) fn(line, n)
-    start = end + 1
-    n++
+/** A text format's reader, fed one line at a time (without its line ending) with its number. */
+export interface LineParser {
+  line(line: string, n: number): void
+  finish(): Graph
+}
+
+/** Splits text handed in pieces into lines: one leading BOM dropped, LF or CRLF endings, no empty last line. */
+class LineSplitter {
+  private rest = ''
+  private n = 1
+  private started = false
+
+  constructor(private readonly onLine: (line: string, n: number) => void) {}
+
+  push(text: string): void {
+    if (!this.started && text.length > 0) {
+      this.started = true
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+    }
+    let start = 0
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      const line = this.rest + text.slice(start, end)
+      this.rest = ''
+      this.onLine(withoutCr(line), this.n++)
+      start = end + 1
+    }
+    this.rest += text.slice(start)
+  }
+
+  end(): void {
+    const line = withoutCr(this.rest)
+    this.rest = ''
+    if (line.length > 0) this.onLine(line, this.n++)
+  }
+}
+
+const withoutCr = (line: string) => (line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line)
+
+/** A whole text already in memory. */
+export function parseText(parser: LineParser, text: string): Graph {
+  const lines = new LineSplitter((line, n) => parser.line(line, n))
+  lines.push(text)
+  lines.end()
+  return parser.finish()
+}
+
+/** A file's bytes, handed in pieces, decoded as UTF-8 lines for `parser`; `notUtf8` is the error for bytes that are not. */
+export class Utf8LineDecoder {
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true })
+  private readonly lines: LineSplitter
+
+  constructor(
+    private readonly parser: LineParser,
+    private readonly notUtf8: () => ApiError,
+  ) {
+    this.lines = new LineSplitter((line, n) => parser.line(line, n))
+  }
+
+  /** Bytes in file order; a character split between pieces is completed by the next. */
+  push(bytes: Uint8Array): void {
+    this.lines.push(this.decode(bytes))
+  }
+
+  finish(): Graph {
+    this.lines.push(this.decode())
+    this.lines.end()
+    return this.parser.finish()
+  }
+
+  private decode(bytes?: Uint8Array): string {
+    try {
+      return bytes ? this.utf8.decode(bytes, { stream: true }) : this.utf8.decode()
+    } catch {
+      throw this.notUtf8()
+    }
   }
 }
 

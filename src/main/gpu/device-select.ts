@@ -72,6 +72,9 @@ export function deviceSelectLayer(): string | null {
 
 const SELECT_ENV = ['DRI_PRIME', 'MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE'] as const
 
+/** Each opened device's Dawn instance: Dawn tears an instance down once its `GPU` object is collected, devices and all. */
+const instances = new WeakMap<Gpu, GPU>()
+
 /**
  * A device on the GPU with DRI_PRIME tag `tag` (gpuBusTags), from a Dawn instance of its own. The
  * caller destroys it. Without the device-select layer the tag is ignored: check deviceSelectLayer() first.
@@ -92,7 +95,9 @@ export async function openGpuOn(tag: string): Promise<Gpu> {
   }
   if (!got.adapter) throw new ApiError('gpu-unavailable', `no adapter on GPU ${tag}: ${got.error ?? 'Dawn found none'}`)
   try {
-    return await Gpu.open(got.adapter, `hardware adapter (DRI_PRIME=${tag})`)
+    const gpu = await Gpu.open(got.adapter, `hardware adapter (DRI_PRIME=${tag})`)
+    instances.set(gpu, got.gpu!)
+    return gpu
   } catch (e) {
     throw new ApiError('gpu-unavailable', `opening GPU ${tag} failed: ${errorText(e)}`)
   }

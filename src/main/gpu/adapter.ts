@@ -1,9 +1,10 @@
 // Finding a WebGPU adapter: the hardware one Dawn picks by default, else SwiftShader's
 // software Vulkan driver, which Chromium and Electron ship. Never throws: failure is a reason.
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import type { AdapterInfo } from '../../shared/device'
+import { gpuBusTags } from './pci'
 
 /** The `GPU` object of one Dawn instance plus how it was found; adapters are requested from it per device. */
 export interface Discovery {
@@ -43,8 +44,13 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
 
   const preset = presetDriverFiles()
   // Without any Vulkan driver installed the default search can only fail, and Dawn says so on
-  // stderr ("vkCreateInstance: Found no drivers!"): go straight to SwiftShader then.
-  const first = preset || hasVulkanDrivers() ? await tryInstance(mod) : { error: 'no Vulkan driver is installed' }
+  // stderr ("vkCreateInstance: Found no drivers!"): go straight to SwiftShader then. Otherwise the
+  // search is pinned to the drivers that may hold a hardware GPU (hardwareDriverFiles).
+  const drivers = searchDrivers()
+  // On x86 every GPU is a PCI device: with none, the drivers' search would only complain.
+  const noGpu = !preset && process.platform === 'linux' && process.arch === 'x64' && gpuBusTags().length === 0
+  const first =
+    drivers?.length === 0 ? { error: 'no Vulkan driver for a GPU is installed' } : noGpu ? { error: 'no GPU on the PCI bus' } : await searchWith(mod, drivers)
   const via = preset ? ` (Vulkan ICD ${preset})` : ''
   if (first.adapter && !isSoftwareAdapter(first.adapter)) return found(first.gpu!, first.adapter, `hardware adapter${via}`)
   if (first.adapter && isSwiftShader(first.adapter)) return found(first.gpu!, first.adapter, `SwiftShader${via || ' (default Vulkan search)'}`)
@@ -75,9 +81,14 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
   }
 }
 
-/** Where the Vulkan loader looks for drivers on Linux (other systems: assume there are some). */
-export function hasVulkanDrivers(): boolean {
-  if (process.platform !== 'linux') return true
+/**
+ * The Vulkan drivers' manifests the loader would find on Linux, lavapipe's (Mesa's CPU driver) left
+ * out: Dawn rejects its device aloud ("Warning: Vulkan shaderUniform*ArrayDynamicIndexing
+ * required") and SwiftShader is the software adapter used anyway. Null on other systems (assume
+ * drivers and let the loader search).
+ */
+export function hardwareDriverFiles(): string[] | null {
+  if (process.platform !== 'linux') return null
   const home = process.env.HOME ?? ''
   const dirs = [
     ...(process.env.XDG_CONFIG_DIRS ?? '/etc/xdg').split(':').map((d) => join(d, 'vulkan/icd.d')),
@@ -85,13 +96,26 @@ export function hasVulkanDrivers(): boolean {
     join(process.env.XDG_DATA_HOME ?? join(home, '.local/share'), 'vulkan/icd.d'),
     ...(process.env.XDG_DATA_DIRS ?? '/usr/local/share:/usr/share').split(':').map((d) => join(d, 'vulkan/icd.d')),
   ]
-  return dirs.some((d) => {
+  const files: string[] = []
+  for (const d of dirs) {
+    let names: string[]
     try {
-      return readdirSync(d).some((f) => f.endsWith('.json'))
+      names = readdirSync(d).filter((f) => f.endsWith('.json'))
     } catch {
-      return false
+      continue
     }
-  })
+    for (const f of names) {
+      const path = join(d, f)
+      let text = ''
+      try {
+        text = readFileSync(path, 'utf8')
+      } catch {
+        continue
+      }
+      if (!/libvulkan_lvp\b/.test(text)) files.push(path)
+    }
+  }
+  return [...new Set(files)]
 }
 
 /** Reads the adapter's identity; its fields are prototype getters, so they are read one by one. */
@@ -131,13 +155,55 @@ export function swiftShaderCandidates(): string[] {
   return [...new Set(list)]
 }
 
+/** The drivers to pin the default search to: null where the user pinned their own (VK_DRIVER_FILES, VK_ICD_FILENAMES) or off Linux. */
+export function searchDrivers(): string[] | null {
+  return presetDriverFiles() ? null : hardwareDriverFiles()
+}
+
+/** tryInstance with the loader's search pinned to `drivers` (null: its own search). */
+export async function searchWith(mod: WebgpuModule, drivers: string[] | null): ReturnType<typeof tryInstance> {
+  if (!drivers) return tryInstance(mod)
+  const saved = { icd: process.env.VK_ICD_FILENAMES, driver: process.env.VK_DRIVER_FILES }
+  process.env.VK_DRIVER_FILES = drivers.join(':')
+  process.env.VK_ICD_FILENAMES = drivers.join(':')
+  try {
+    return await tryInstance(mod)
+  } finally {
+    restoreEnv(saved)
+  }
+}
+
 export async function tryInstance(mod: WebgpuModule): Promise<{ gpu?: GPU; adapter?: GPUAdapter; error?: string }> {
   try {
     const gpu = mod.create([])
-    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' })
+    const adapter = await requestAdapterQuietly(gpu)
     return adapter ? { gpu, adapter } : { gpu }
   } catch (e) {
     return { error: errorText(e) }
+  }
+}
+
+/** Where no Wayland socket is: an absolute path that cannot exist. */
+const NO_RUNTIME_DIR = '/nonexistent/paralab-no-wayland'
+
+/**
+ * An adapter from `gpu`, without the Vulkan layers' chatter: Mesa's device-select layer (installed
+ * with Mesa's Vulkan drivers) asks Wayland for the default GPU as devices are enumerated, and
+ * libwayland prints "error: XDG_RUNTIME_DIR is invalid or not set" to stderr when the session has
+ * none (SSH, services, CI). An absolute path where no socket can be makes that lookup fail quietly;
+ * the layer then picks the GPU as it would have.
+ */
+export async function requestAdapterQuietly(gpu: GPU): Promise<GPUAdapter | null> {
+  const unset = !process.env.XDG_RUNTIME_DIR?.startsWith('/')
+  const saved = process.env.XDG_RUNTIME_DIR
+  if (unset) process.env.XDG_RUNTIME_DIR = NO_RUNTIME_DIR
+  try {
+    return await gpu.requestAdapter({ powerPreference: 'high-performance' })
+  } finally {
+    if (unset) {
+      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR
+      else process.env.XDG_RUNTIME_DIR = saved
+    }
   }
 }
 

@@ -7,33 +7,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
-import { errorText, loadWebgpu, tryInstance } from './adapter'
+import { errorText, loadWebgpu, searchDrivers, searchWith } from './adapter'
 import { Gpu } from './gpu'
+import { gpuBusTags } from './pci'
 
 const LAYER = 'VK_LAYER_MESA_device_select'
-
-/** PCI display controllers (class 0x03xxxx: VGA, 3D) as DRI_PRIME tags `pci-DDDD_BB_SS_F`, in bus order. */
-export function gpuBusTags(root = '/sys/bus/pci/devices'): string[] {
-  let entries: string[]
-  try {
-    entries = readdirSync(root)
-  } catch {
-    return []
-  }
-  const tags: string[] = []
-  for (const address of entries.sort()) {
-    const m = /^([0-9a-f]{4}):([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$/i.exec(address)
-    if (!m) continue
-    let cls = ''
-    try {
-      cls = readFileSync(join(root, address, 'class'), 'utf8').trim()
-    } catch {
-      continue
-    }
-    if (/^0x03/i.test(cls)) tags.push(`pci-${m[1]}_${m[2]}_${m[3]}_${m[4]}`.toLowerCase())
-  }
-  return tags
-}
 
 /** Where the Vulkan loader looks for implicit layers on Linux, and VK_LAYER_PATH's folders. */
 function layerFolders(): string[] {
@@ -84,9 +62,9 @@ export async function openGpuOn(tag: string): Promise<Gpu> {
   const saved = SELECT_ENV.map((k) => process.env[k])
   process.env.DRI_PRIME = tag
   process.env.MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE = '1'
-  let got: Awaited<ReturnType<typeof tryInstance>>
+  let got: Awaited<ReturnType<typeof searchWith>>
   try {
-    got = await tryInstance(mod)
+    got = await searchWith(mod, searchDrivers())
   } finally {
     SELECT_ENV.forEach((k, i) => {
       if (saved[i] === undefined) delete process.env[k]

@@ -2,7 +2,7 @@
 // unavailable (never thrown at import) when no adapter exists, so CPU work goes on.
 import { ApiError } from '../../shared/errors'
 import type { DeviceInfo } from '../../shared/device'
-import { discoverAdapter, type DiscoveryResult } from './adapter'
+import { discoverAdapter, type DiscoveryResult, requestAdapterQuietly } from './adapter'
 import { Gpu } from './gpu'
 
 let discovery: Promise<DiscoveryResult> | null = null
@@ -59,7 +59,7 @@ async function open(): Promise<Gpu> {
   if (!found.ok) throw new ApiError('gpu-unavailable', found.reason)
   let adapter = spareAdapter
   spareAdapter = null
-  adapter ??= await found.discovery.gpu.requestAdapter({ powerPreference: 'high-performance' })
+  adapter ??= await requestAdapterQuietly(found.discovery.gpu)
   if (!adapter) throw new ApiError('gpu-unavailable', `the adapter found earlier (${found.discovery.source}) is gone`)
   const gpu = await Gpu.open(adapter, found.discovery.source, (lostGpu) => {
     if (live === lostGpu) live = null

@@ -105,6 +105,19 @@ describe('landslide gpu in row bands with halo exchange', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('leaves the active kernel out of a job in bands, naming why, and refuses a job of it alone', async () => {
+    const job = (variants: GpuVariant[]) =>
+      runLandslideJob(
+        { grids: [], steps: 4, backends: ['active', 'gpu'], variants, precision: 'f32', gpuBands: 2, frames: 0, repeat: 1 },
+        { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
+        { input: valley(ROWS, COLS, 5) },
+      )
+    const { results } = await job(['fused', 'active'])
+    expect(Object.keys(results.runs).sort()).toEqual(['active', 'gpu/fused'])
+    expect(results.skipped).toEqual([{ backend: 'gpu/active', reason: expect.stringMatching(/halo exchanges would invalidate/) }])
+    await expect(job(['active'])).rejects.toThrow(/--gpu-bands 1/)
+  })
 })
 
 describe('finding GPUs and the device-select layer', () => {

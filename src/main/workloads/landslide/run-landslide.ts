@@ -19,7 +19,7 @@ import {
 } from '../../../shared/workloads/landslide/types'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
-import { GpuBandsSimulation, maxGpuBands } from './gpu/gpu-bands'
+import { GpuBandsSimulation, maxGpuBands, notInBands } from './gpu/gpu-bands'
 import { gpusFor } from '../../gpu/device-select'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
@@ -55,10 +55,13 @@ export interface GivenToJob {
 
 export async function runLandslideJob(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}): Promise<EngineOutcome<LandslideResult>> {
   const { signal } = ctx
-  // Kernels without a double-float version are left out, named; all of them: the request is at fault.
+  // Kernels that cannot run as asked (no double-float version, or not in bands) are left out, named;
+  // all of them: the request is at fault.
   const arithmetic = gpuArithmetic(params.precision)
-  const lacking = arithmetic === 'double-float' && params.backends.includes('gpu') ? params.variants.filter((v) => VARIANTS[v].doubleFloat === undefined) : []
-  if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', noDoubleFloat(lacking[0]))
+  const unusable = (v: GpuVariant): string | undefined =>
+    arithmetic === 'double-float' && VARIANTS[v].doubleFloat === undefined ? noDoubleFloat(v) : (params.gpuBands ?? 1) > 1 ? notInBands(v) : undefined
+  const lacking = params.backends.includes('gpu') ? params.variants.filter((v) => unusable(v) !== undefined) : []
+  if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', unusable(lacking[0])!)
   ctx.progress({ phase: 'loading grids', fraction: 0 })
   const input = given.input ?? (await readInput(params.grids, ctx))
   const state = initialState(input)
@@ -66,7 +69,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 
   const skipped: LandslideResult['skipped'] = []
   const backends = await withoutUnusableGpu(params.backends, (b) => b === 'gpu', ctx, skipped)
-  if (backends.includes('gpu')) for (const v of lacking) skipped.push({ backend: runKey('gpu', v), reason: noDoubleFloat(v) })
+  if (backends.includes('gpu')) for (const v of lacking) skipped.push({ backend: runKey('gpu', v), reason: unusable(v)! })
   const variants = params.variants.filter((v) => !lacking.includes(v))
   const plan: Planned[] = backends.flatMap((b): Planned[] => (b === 'gpu' ? variants.map((variant) => ({ backend: b, variant })) : [{ backend: b }]))
   const firstCpu = backends.find((b): b is CpuBackend => b !== 'gpu')

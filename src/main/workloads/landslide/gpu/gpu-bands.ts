@@ -30,6 +30,12 @@ export function defaultExchangeEvery(thinnest: number, stepsPerSubmit: number): 
   return Math.max(1, Math.min(stepsPerSubmit, Math.floor(thinnest / 16)))
 }
 
+/** Why `variant` cannot run in bands, or undefined when it can. */
+export function notInBands(variant: GpuVariant): string | undefined {
+  if (variant === 'active') return 'the gpu active kernel keeps its debris box on the GPU, which halo exchanges would invalidate: use one GPU band (--gpu-bands 1) or another variant'
+  return undefined
+}
+
 /** Bands a grid can hold: every band needs two own rows (a halo of 2·S rows, S ≥ 1, comes from one neighbour). */
 export function maxGpuBands(rows: number): number {
   return Math.max(1, Math.floor((rows - 2) / 2))
@@ -79,8 +85,8 @@ export class GpuBandsSimulation implements Simulation {
     opts: { arithmetic?: GpuArithmetic; exchangeEvery?: number } = {},
   ): Promise<GpuBandsSimulation> {
     const { rows, cols } = state
-    if (variant === 'active')
-      throw new ApiError('invalid-argument', 'the gpu active kernel keeps its debris box on the GPU, which halo exchanges would invalidate: use one GPU band (--gpu-bands 1) or another variant')
+    const refused = notInBands(variant)
+    if (refused) throw new ApiError('invalid-argument', refused)
     const gpus = devices.gpus
     const count = Math.min(gpus.length, maxGpuBands(rows))
     const owned = splitRows(rows, cols, state.mask, count)

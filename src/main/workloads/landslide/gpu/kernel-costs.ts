@@ -82,12 +82,15 @@ export function kernelCost(variant: GpuVariant, a: RunArithmetic): KernelCost | 
       case 'tiled':
       case 'tiled-halo':
         return { flop: step, debrisFlop: 0, bytes: reset + flows + update, domain: 'interior' }
-      // One pass: reads z, h, mask, writes h; five minimizations (its own and each neighbour's toward it).
+      // One pass: reads z, h, mask, writes h; five minimizations (its own and each neighbour's
+      // toward it) where debris is, none for a dry cell among dry neighbours.
       case 'fused':
-        return { flop: 5 * F32.outflows() + F32.update, debrisFlop: 0, bytes: 3 * v + mask, domain: 'interior' }
-      // Two steps a dispatch: z, h, mask read and h written once per two steps; the rings computed again by each tile.
+        return { flop: 0, debrisFlop: 5 * F32.outflows() + F32.update, bytes: 3 * v + mask, domain: 'interior' }
+      // Two steps a dispatch: z, h, mask read and h written once per two steps; the rings computed
+      // again by each tile. Tiles without debris in reach skip the arithmetic; those with some also
+      // compute their dry cells, so counting the debris cells alone is an estimate from below.
       case 'fused2':
-        return { flop: (FUSED2.outflows * F32.outflows() + FUSED2.updates * F32.update) / 2, debrisFlop: 0, bytes: (3 * v + mask) / 2, domain: 'interior' }
+        return { flop: 0, debrisFlop: (FUSED2.outflows * F32.outflows() + FUSED2.updates * F32.update) / 2, bytes: (3 * v + mask) / 2, domain: 'interior' }
       // No reset pass: flows writes every outflow of the box.
       case 'active':
         return { flop: step, debrisFlop: 0, bytes: flows + update, domain: 'debris' }

@@ -16,6 +16,7 @@ import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslid
 import { initialState, type Simulation } from '../../src/main/workloads/landslide/simulation'
 import type { GpuVariant } from '../../src/shared/workloads/landslide/types'
 import { valley } from '../helpers/landslide-valley'
+import { jsonOf, paralab } from '../e2e/paralab'
 
 let gpu: Gpu
 beforeAll(async () => {
@@ -117,6 +118,15 @@ describe('landslide gpu in row bands with halo exchange', () => {
     expect(Object.keys(results.runs).sort()).toEqual(['active', 'gpu/fused'])
     expect(results.skipped).toEqual([{ backend: 'gpu/active', reason: expect.stringMatching(/halo exchanges would invalidate/) }])
     await expect(job(['active'])).rejects.toThrow(/--gpu-bands 1/)
+  })
+
+  it('paralab landslide --gpu-bands says where the bands ran, on the terminal and in --json', () => {
+    const args = ['landslide', '--example', '--backend', 'gpu', '--gpu-bands', '2', '--exchange-every', '3', '--steps', '12']
+    const text = paralab(args)
+    expect(text.code, text.stderr).toBe(0)
+    expect(text.stdout).toMatch(/gpu\/fused: 2 bands, halos exchanged every 3 steps; the adapter is a software one .*: all 2 bands on it/)
+    const run = jsonOf(paralab([...args, '--json'])).results.runs['gpu/fused']
+    expect(run).toMatchObject({ ranks: 2, gpus: ['shared', 'shared'], exchange_every: 3 })
   })
 })
 

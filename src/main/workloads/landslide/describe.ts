@@ -36,6 +36,8 @@ export function describeLandslide(r: LandslideResult): string {
       check(run, r.reference.md5),
     ]),
   ])
+  for (const [key, run] of Object.entries(r.runs))
+    if (run.gpus) out += `\n${key}: ${run.gpus.length} bands, halos exchanged every ${run.exchange_every} steps; ${run.gpus_note ?? `on GPUs ${run.gpus.join(', ')}`}\n`
   for (const s of r.skipped) out += `\nskipped ${s.backend}: ${s.reason}\n`
   return out
 }

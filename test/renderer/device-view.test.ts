@@ -6,6 +6,7 @@ import { chartConfig } from '../../src/shared/charts'
 import type { AdapterInfo, DeviceBenchResult } from '../../src/shared/device'
 import { ApiError } from '../../src/shared/errors'
 import type { DeviceResult } from '../../src/shared/workloads/device'
+import type { CorrelationResult } from '../../src/shared/workloads/correlation/types'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 import DeviceView from '../../src/renderer/workloads/device/DeviceView.vue'
 import { envelopeOf } from './envelope'
@@ -170,6 +171,46 @@ describe('DeviceView', () => {
     await flushPromises()
     expect(roof().data.datasets).toHaveLength(2)
     expect(wrapper.find('[data-testid="roofline-kernels"]').exists()).toBe(false)
+  })
+
+  it("draws a correlation run's GPU kernels under the roof when it is the newest on this adapter", async () => {
+    const api = gpuApi()
+    const spread = (median: number) => ({ median, min: median, max: median })
+    const correlation: CorrelationResult = {
+      input: { path: '/data/walks.csv', format: 'csv', layout: 'columns', series: 3, length: 100, bytes: 3000, load_ms: 2 },
+      precision: 'f32',
+      reference: null,
+      runs: [
+        {
+          backend: 'gpu',
+          arithmetic: 'f32',
+          stages: { means: spread(0.1), squares: spread(0.2), cross: spread(0.3), coefficients: spread(0.1) },
+          total: spread(0.7),
+          max_abs_dr: 0,
+          variants: [
+            { stage: 'means', variant: 'shared', ms: spread(0.1), flop: 1e5, bytes: 4e5, deviation: 0 },
+            { stage: 'cross', variant: 'register', ms: spread(0.3), flop: 6e6, bytes: 1e5, deviation: 0 },
+          ],
+        },
+      ],
+      constant: [],
+      ranking: [],
+      threshold: -3.5,
+      top: 10,
+      skipped: [],
+    }
+    api.keep({ ...envelopeOf('correlation', {}, correlation, { device: { adapter: swiftshader.description, vendor: 'google', backend: 'Vulkan', software: true } }), createdAt: '2025-01-02T00:00:00.000Z' })
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'device', envelope: benchEnvelope(api) })
+    await flushPromises()
+    const roof = drawn(wrapper.getComponent(Chart))
+    expect(roof.data.datasets.slice(2).map((d) => [d.label, d.data])).toEqual([
+      ['correlation gpu means shared (f32) (32% of roof)', [{ x: 0.25, y: 1 }]],
+      ['correlation gpu cross register (f32) (25% of roof)', [{ x: 60, y: 20 }]],
+    ])
+    expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/^Kernels from the correlation run of .+ on this adapter\.$/)
   })
 
   it('cancel asks the backend to cancel this job, and a cancelled job is not an error', async () => {

@@ -52,8 +52,19 @@ describe('correlation charts', () => {
       ['ranking', 'grouped-bars'],
       ['stages', 'grouped-bars'],
       ['variants', 'grouped-bars'],
+      ['roofline', 'roofline'],
     ])
     expect(correlationTables(result).map((t) => t.name)).toEqual(['runs', 'kernels', 'ranking', 'histogram'])
+  })
+
+  it('place each timed GPU kernel on a roofline from its counted FLOPs and bytes, named with its adapter when known', () => {
+    // 6e6 FLOP and 1e5 bytes in 0.3 ms: 60 FLOP/byte at 20 GFLOP/s.
+    const kernels = [{ name: 'gpu cross register (f32-compensated)', intensity: 60, performance: 20 }]
+    expect(byName('roofline')).toEqual({ kind: 'roofline', data: { adapter: 'GPU kernels', kernels } })
+    const envelope = { device: { adapter: 'nvidia h100' } } as never
+    expect(correlationCharts(result, envelope).find((c) => c.name === 'roofline')!.spec).toMatchObject({ data: { adapter: 'nvidia h100', kernels } })
+    // CPU runs only: no kernels, no roofline.
+    expect(correlationCharts({ ...result, runs: [result.runs[0]] }).map((c) => c.name)).not.toContain('roofline')
   })
 
   it('draw the heatmap as a matrix of cells coloured from −1 (blue) through 0 (light) to 1 (red), empty cells grey', () => {

@@ -6,7 +6,7 @@ import { ApiError } from '../errors'
 import { adapterName, type DeviceBenchResult } from '../device'
 import { type ChartConfigOptions, axis, decadeAbove, decadeBelow, frameOptions } from './common'
 import { formatNumber } from './format'
-import type { RoofData, RooflineData, RooflineKernel } from './spec'
+import type { ChartSpec, RoofData, RooflineData, RooflineKernel } from './spec'
 import { ROOF_COLOR, seriesColor, seriesPointStyle } from './theme'
 
 /** Samples per decade of intensity: the roof is straight on log-log axes, these serve hover and tests. */
@@ -20,6 +20,15 @@ export function rooflineFromBench(bench: DeviceBenchResult, kernels?: RooflineKe
     bandwidth_GB_per_s: bench.read_bandwidth_GB_per_s,
     ...(kernels ? { kernels } : {}),
   }
+}
+
+/**
+ * A job's own GPU kernels on a roofline, their points alone: a workload job measures no ceilings,
+ * and taking them from another run (a Device benchmark) would tie its results to whichever one the
+ * history holds; the Device view draws the newest run's points under its measured roof instead.
+ */
+export function kernelsRoofline(kernels: RooflineKernel[], adapter: string | undefined): ChartSpec | null {
+  return kernels.length ? { kind: 'roofline', data: { adapter: adapter ?? 'GPU kernels', kernels } } : null
 }
 
 /** Whether the chart has ceilings to draw. */

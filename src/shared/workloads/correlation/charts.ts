@@ -1,8 +1,10 @@
 // The correlation study's charts: the heatmap of the matrix (block-averaged by the engine), the
 // histogram of r, the ranking against its threshold, time per stage and per GPU kernel, a picked
 // pair overlaid, and the size sweep. The dashboard and `paralab correlation --out` draw the same specs.
-import type { ChartSpec } from '../../charts/spec'
+import { kernelsRoofline } from '../../charts/roofline'
+import type { ChartSpec, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
+import type { ResultEnvelope } from '../envelope'
 import { type CorrelationResult, STAGES } from './types'
 
 /** Series the ranking chart shows at most: the most anomalous ones. */
@@ -137,7 +139,20 @@ export function sweepChart(r: CorrelationResult): ChartSpec | null {
 }
 
 /** Every chart the results have, by name. */
-export function correlationCharts(r: CorrelationResult): NamedChart[] {
+/** Each GPU kernel variant's measured point: its counted FLOPs and bytes (gpu/kernels.ts) over its median time. */
+export function kernelPoints(r: CorrelationResult): RooflineKernel[] {
+  return r.runs.flatMap((run) =>
+    (run.variants ?? [])
+      .filter((v) => v.ms.median > 0 && v.flop > 0 && v.bytes > 0)
+      .map((v) => ({ name: `${run.backend} ${v.stage} ${v.variant} (${run.arithmetic})`, intensity: v.flop / v.bytes, performance: v.flop / v.ms.median / 1e6 })),
+  )
+}
+
+export function rooflineChart(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): ChartSpec | null {
+  return kernelsRoofline(kernelPoints(r), envelope?.device?.adapter)
+}
+
+export function correlationCharts(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): NamedChart[] {
   const charts: [string, ChartSpec | null][] = [
     ['heatmap', heatmapChart(r)],
     ['histogram', histogramChart(r)],
@@ -145,6 +160,7 @@ export function correlationCharts(r: CorrelationResult): NamedChart[] {
     ['stages', stagesChart(r)],
     ['variants', variantsChart(r)],
     ['sweep', sweepChart(r)],
+    ['roofline', rooflineChart(r, envelope)],
     ['pair', pairChart(r)],
   ]
   return charts.filter((c): c is [string, ChartSpec] => c[1] !== null).map(([name, spec]) => ({ name, spec }))

@@ -1,6 +1,7 @@
 // The landslide's charts: the reference run's mass, area and depth over the steps, and the time of
 // every run, and the GPU kernels' measured points on a roofline. The thickness over the relief is
 // drawn as frames (thickness-frame.ts), not as a chart.
+import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
@@ -17,15 +18,9 @@ export function kernelPoints(r: LandslideResult): RooflineKernel[] {
   )
 }
 
-/**
- * The kernels' points alone: a landslide job measures no ceilings, and taking them from another
- * run (a Device benchmark) would tie these results to whichever one the history holds; the Device
- * view draws the latest landslide run's points under its measured roof instead.
- */
 function rooflineChart(r: LandslideResult, envelope?: ResultEnvelope<LandslideResult>): NamedChart | undefined {
-  const kernels = kernelPoints(r)
-  if (!kernels.length) return undefined
-  return { name: 'roofline', spec: { kind: 'roofline', data: { adapter: envelope?.device?.adapter ?? 'GPU kernels', kernels } } }
+  const spec = kernelsRoofline(kernelPoints(r), envelope?.device?.adapter)
+  return spec ? { name: 'roofline', spec } : undefined
 }
 
 export function landslideCharts(r: LandslideResult, envelope?: ResultEnvelope<LandslideResult>): NamedChart[] {

@@ -128,9 +128,10 @@ fn shl64(a: vec2<u32>, s: u32) -> vec2<u32> {
   return vec2<u32>(a.x << s, (a.y << s) | (a.x >> (32u - s)));
 }
 
+// One count of leading zeros, on the word that holds the leading bit (a count is a slow op on GPUs).
 fn bitlen64(a: vec2<u32>) -> u32 {
-  if a.y != 0u { return 64u - countLeadingZeros(a.y); }
-  return 32u - countLeadingZeros(a.x);
+  let high = a.y != 0u;
+  return select(32u, 64u, high) - countLeadingZeros(select(a.x, a.y, high));
 }
 
 // ---- keys ----

@@ -40,60 +40,72 @@ fn unpack_f64(bits: vec2<u32>) -> Unpacked {
   return Unpacked(e, vec2<u32>(frac.x, frac.y | 0x100000u));
 }
 
-// |a − b| of finite doubles, rounded to nearest-even: the textbook adder with guard, round and
-// sticky bits (the mantissas carry 3 extra low bits, so 56 bits in all). The result comes
-// unpacked (e ≥ 2047 means it overflowed to infinity).
+// |a − b| of finite doubles, rounded to nearest-even, in one branch-free path (the deviation
+// scan runs it for every value, so lanes of a warp must not diverge):
+//  - in a 64-bit window, the larger magnitude's mantissa sits WINDOW bits up, the smaller's is
+//    aligned to it; when the exponents differ by at most WINDOW this is exact (integer data
+//    around a mean are that case), else the bits shifted out are ORed into bit 0 (round to odd).
+//    The difference is then at least 62 bits long, so that bit lies well below the rounding
+//    position and rounding once to 53 bits gives the correctly rounded result;
+//  - a subnormal difference is exact (both operands are multiples of 2^-1074): it is only moved
+//    to the subnormal unit, never rounded.
+// The result comes unpacked (e ≥ 2047 means it overflowed to infinity).
+const WINDOW = 10u;
+
 fn absdiff_parts(a: vec2<u32>, b: vec2<u32>) -> Unpacked {
-  var big = vec2<u32>(a.x, a.y & 0x7fffffffu);
-  var small = vec2<u32>(b.x, b.y & 0x7fffffffu);
-  if lt64(big, small) {
-    let t = big;
-    big = small;
-    small = t;
-  }
+  // x: the operand of larger magnitude (b, the mean, is the same for every value: its unpacking
+  // can be hoisted out of the scan's loop).
+  let ua = unpack_f64(a);
+  let ub = unpack_f64(b);
+  let swap = lt64(vec2<u32>(a.x, a.y & 0x7fffffffu), vec2<u32>(b.x, b.y & 0x7fffffffu));
+  let x = Unpacked(select(ua.e, ub.e, swap), select(ua.m, ub.m, swap));
+  let y = Unpacked(select(ub.e, ua.e, swap), select(ub.m, ua.m, swap));
   // Same signs: the magnitudes subtract; opposite signs: they add.
   let subtract = ((a.y ^ b.y) & 0x80000000u) == 0u;
-  let x = unpack_f64(big);
-  let y = unpack_f64(small);
-  let d = x.e - y.e;
-  let mx = shl64(x.m, 3u);
-  var my = shl64(y.m, 3u);
-  if d >= 56u {
-    my = vec2<u32>(select(0u, 1u, any(y.m != ZERO64)), 0u);
-  } else if d > 0u {
-    let kept = shr64(my, d);
-    let sticky = any(shl64(kept, d) != my);
-    my = vec2<u32>(kept.x | select(0u, 1u, sticky), kept.y);
-  }
-  var e = x.e;
-  var r: vec2<u32>;
-  if subtract {
-    r = sub64(mx, my);
-  } else {
-    r = add64(mx, my);
-  }
-  if (r.y >> 24u) != 0u {
-    // 57 bits: one step right, the bit shifted out joins the sticky bit.
-    r = vec2<u32>((r.x >> 1u) | (r.y << 31u) | (r.x & 1u), r.y >> 1u);
-    e += 1u;
-  } else {
-    if all(r == ZERO64) { return Unpacked(1u, ZERO64); }
-    let len = bitlen64(r);
-    // Normalize to 56 bits, but never below the subnormal exponent.
-    if len < 56u {
-      let s = min(56u - len, e - 1u);
-      r = shl64(r, s);
-      e -= s;
-    }
-  }
-  let grs = r.x & 7u;
-  r = shr64(r, 3u);
-  if grs > 4u || (grs == 4u && (r.x & 1u) == 1u) { r = add64(r, ONE64); }
-  if (r.y >> 21u) != 0u {
-    r = shr64(r, 1u);
-    e += 1u;
-  }
-  return Unpacked(e, r);
+  let big = shl64(x.m, WINDOW);
+  let small = shr64_sticky(shl64(y.m, WINDOW), x.e - y.e);
+  let w = select(add64(big, small), sub64(big, small), subtract); // units of 2^(x.e − WINDOW − 1075)
+  // Leading bit to bit 63, but not past the subnormal unit (2^-1074, that is 2^(1 − x.e) units):
+  // the result's exponent is then x.e + 1 − shift.
+  let shift = min(min(64u - bitlen64(w), x.e), 63u);
+  let r = round_top53(shl64_lt64(w, shift));
+  // A carry out of the rounding (2^53): one bit down, the exponent one up.
+  let carry = r.y >> 21u;
+  let e = select(x.e + 1u - shift + carry, 1u, all(w == ZERO64)); // zero: (1, 0)
+  return Unpacked(e, vec2<u32>(r.x, r.y >> carry));
+}
+
+// The top 53 of 64 bits, rounded to nearest-even on the 11 below (a value ≥ 2^53 is a carry out).
+fn round_top53(t: vec2<u32>) -> vec2<u32> {
+  let m = vec2<u32>((t.x >> 11u) | (t.y << 21u), t.y >> 11u);
+  let rest = t.x & 0x7ffu; // above half, or half with an odd m: up
+  return add64(m, vec2<u32>(select(0u, 1u, rest + (m.x & 1u) > 0x400u), 0u));
+}
+
+// a >> s for any s, the bits shifted out ORed into bit 0 (sticky): those are the bits that a
+// left shift by 64 − s keeps (by 0 for s ≥ 64: all of a).
+fn shr64_sticky(a: vec2<u32>, s: u32) -> vec2<u32> {
+  let kept = select(ZERO64, shr64_lt64(a, s), s < 64u);
+  let lost = (s != 0u) & any(shl64_lt64(a, (64u - min(s, 64u)) & 63u) != ZERO64);
+  return vec2<u32>(kept.x | select(0u, 1u, lost), kept.y);
+}
+
+// Shifts by s < 64 without branches (a runtime shift by 32 or more would wrap in WGSL: the
+// funnel's second operand is shifted in two steps so that t = 0 moves nothing across).
+fn shr64_lt64(a: vec2<u32>, s: u32) -> vec2<u32> {
+  let far = s >= 32u;
+  let lo = select(a.x, a.y, far);
+  let hi = select(a.y, 0u, far);
+  let t = s & 31u;
+  return vec2<u32>((lo >> t) | ((hi << 1u) << (31u - t)), hi >> t);
+}
+
+fn shl64_lt64(a: vec2<u32>, s: u32) -> vec2<u32> {
+  let far = s >= 32u;
+  let lo = select(a.x, 0u, far);
+  let hi = select(a.y, a.x, far);
+  let t = s & 31u;
+  return vec2<u32>(lo << t, (hi << t) | ((lo >> 1u) >> (31u - t)));
 }
 
 fn absdiff_f64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
@@ -119,16 +131,14 @@ fn add128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
 }
 
 // a >> s, the vacated high bits set to `fill` (0, or all ones for a negative two's complement).
-// Whole words move by selects: a runtime index into a vector can cost a trip to local memory.
+// Branch-free: whole words move by selects (a runtime index into a vector can cost a trip to
+// local memory), the rest by funnel shifts (see shr64_lt64).
 fn shr128(a: vec4<u32>, s: u32, fill: u32) -> vec4<u32> {
-  if s >= 128u { return vec4<u32>(fill); }
-  var v = a;
-  if s >= 64u { v = vec4<u32>(v.zw, fill, fill); }
-  if (s & 32u) != 0u { v = vec4<u32>(v.yzw, fill); }
-  let b = s & 31u;
-  if b == 0u { return v; }
-  let c = 32u - b;
-  return vec4<u32>((v.x >> b) | (v.y << c), (v.y >> b) | (v.z << c), (v.z >> b) | (v.w << c), (v.w >> b) | (fill << c));
+  var v = select(a, vec4<u32>(a.zw, fill, fill), s >= 64u);
+  v = select(v, vec4<u32>(v.yzw, fill), (s & 32u) != 0u);
+  let t = vec4<u32>(s & 31u);
+  let r = (v >> t) | ((vec4<u32>(v.yzw, fill) << vec4<u32>(1u)) << (vec4<u32>(31u) - t));
+  return select(r, vec4<u32>(fill), s >= 128u);
 }
 
 fn shl128(a: vec4<u32>, s: u32) -> vec4<u32> {
@@ -154,34 +164,28 @@ fn sub128(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
   return vec4<u32>(w0, w1, w2, a.w - b.w - c2);
 }
 
-// 32 × 32 → 64-bit product from 16-bit halves (WGSL has no wide multiply).
-fn mul32(a: u32, b: u32) -> vec2<u32> {
+// 32 × 32 → 64-bit product: WGSL's multiply keeps the low word; the high one comes from 16-bit
+// halves, summed so that nothing overflows and no carry needs a compare (Hacker's Delight mulhu).
+fn mul_wide(a: u32, b: u32) -> vec2<u32> {
   let a0 = a & 0xffffu;
   let a1 = a >> 16u;
   let b0 = b & 0xffffu;
   let b1 = b >> 16u;
-  let p00 = a0 * b0;
-  let p01 = a0 * b1;
-  let p10 = a1 * b0;
-  let mid = p01 + p10;
-  let mid_carry = select(0u, 0x10000u, mid < p01);
-  let lo = p00 + (mid << 16u);
-  let lo_carry = select(0u, 1u, lo < p00);
-  return vec2<u32>(lo, a1 * b1 + (mid >> 16u) + mid_carry + lo_carry);
+  let t = a1 * b0 + ((a0 * b0) >> 16u);
+  let u = a0 * b1 + (t & 0xffffu);
+  return vec2<u32>(a * b, a1 * b1 + (t >> 16u) + (u >> 16u));
 }
 
-// m² of a mantissa m < 2^53: 106 bits.
+// m² of a mantissa m = h·2^32 + l < 2^53: 106 bits, as l² + (l·2h)·2^32 + h²·2^64 (2h < 2^22,
+// so the cross term is one product).
 fn square53(m: vec2<u32>) -> vec4<u32> {
-  let ll = mul32(m.x, m.x);
-  let lh = mul32(m.x, m.y);
-  let hh = mul32(m.y, m.y);
-  let lh2 = vec2<u32>(lh.x << 1u, (lh.y << 1u) | (lh.x >> 31u));
+  let ll = mul_wide(m.x, m.x);
+  let lh2 = mul_wide(m.x, m.y << 1u);
+  let hh = mul_wide(m.y, m.y);
   let w1 = ll.y + lh2.x;
-  let c1 = select(0u, 1u, w1 < ll.y);
-  let s2 = lh2.y + hh.x;
-  let w2 = s2 + c1;
-  let c2 = select(0u, 1u, s2 < lh2.y) + select(0u, 1u, w2 < s2);
-  return vec4<u32>(ll.x, w1, w2, hh.y + c2);
+  // lh2.y < 2^22: adding the carry cannot overflow.
+  let high = add64(hh, vec2<u32>(lh2.y + select(0u, 1u, w1 < ll.y), 0u));
+  return vec4<u32>(ll.x, w1, high);
 }
 
 // A signed 128-bit sum in units of 2^unit. Every term is below 2^TERM_BITS units when added, so

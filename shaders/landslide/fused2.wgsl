@@ -12,6 +12,12 @@
 // time, is such tiles, and the result is the same bits.
 #include "landslide/fused"
 
+// Invocations: 16 × 16 anywhere; 24 × 24 where the adapter allows, one per region slot, so that
+// each phase below is one round instead of two or three (a busy tile's chain of phases is what a
+// dispatch waits for).
+override WG_X: u32 = 16u;
+override WG_Y: u32 = 16u;
+
 const T2: u32 = 16u;
 const R: u32 = 24u;       // T2 plus 4 ring cells on each side
 const R1: u32 = 22u;      // step 1's outflows: tile + 3 rings
@@ -39,13 +45,13 @@ fn interior_at(c: vec2<i32>) -> bool {
   return inside(c) && interior(u32(c.x), u32(c.y));
 }
 
-@compute @workgroup_size(16, 16)
-fn two_steps(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+@compute @workgroup_size(WG_X, WG_Y)
+fn two_steps(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let i0 = wid.y * T2;
   let j0 = wid.x * T2;
-  let t = lid.y * T2 + lid.x;
-  // Rounds of 256 slots, the same count for every thread (barriers need that); beyond the grid: zeros.
-  for (var q = t; q < R * R; q += 256u) {
+  let threads = WG_X * WG_Y;
+  // Rounds of `threads` slots, the same count for every thread (barriers need that); beyond the grid: zeros.
+  for (var q = t; q < R * R; q += threads) {
     let c = region_cell(q / R, q % R, i0, j0);
     var hv = 0.0;
     if (inside(c)) { hv = h_in[u32(c.x) * grid.cols + u32(c.y)]; }
@@ -55,11 +61,13 @@ fn two_steps(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
   workgroupBarrier();
   if (t == 0u) { w_busy = atomicLoad(&w_debris); }
   if (workgroupUniformLoad(&w_busy) == 0u) {
-    let c = region_cell(lid.y + 4u, lid.x + 4u, i0, j0);
-    if (interior_at(c)) { h_out[u32(c.x) * grid.cols + u32(c.y)] = 0.0; }
+    for (var q = t; q < T2 * T2; q += threads) {
+      let c = region_cell(q / T2 + 4u, q % T2 + 4u, i0, j0);
+      if (interior_at(c)) { h_out[u32(c.x) * grid.cols + u32(c.y)] = 0.0; }
+    }
     return;
   }
-  for (var q = t; q < R * R; q += 256u) {
+  for (var q = t; q < R * R; q += threads) {
     let c = region_cell(q / R, q % R, i0, j0);
     var zv = 0.0;
     var wv = 0u;
@@ -73,7 +81,7 @@ fn two_steps(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
   }
   workgroupBarrier();
   // Step 1's outflows: slots (a, b), a and b in 1 … 22.
-  for (var q = t; q < R1 * R1; q += 256u) {
+  for (var q = t; q < R1 * R1; q += threads) {
     let a = q / R1 + 1u;
     let b = q % R1 + 1u;
     var out = vec4<f32>(0.0);
@@ -86,7 +94,7 @@ fn two_steps(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
   }
   workgroupBarrier();
   // Step 1's update: a and b in 2 … 21; border cells keep their thickness.
-  for (var q = t; q < R2 * R2; q += 256u) {
+  for (var q = t; q < R2 * R2; q += threads) {
     let a = q / R2 + 2u;
     let b = q % R2 + 2u;
     let s = a * R + b;
@@ -99,7 +107,7 @@ fn two_steps(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
   }
   workgroupBarrier();
   // Step 2's outflows: a and b in 3 … 20, from step 1's thickness.
-  for (var q = t; q < R3 * R3; q += 256u) {
+  for (var q = t; q < R3 * R3; q += threads) {
     let a = q / R3 + 3u;
     let b = q % R3 + 3u;
     var out = vec4<f32>(0.0);
@@ -114,11 +122,13 @@ fn two_steps(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
   }
   workgroupBarrier();
   // Step 2's update over the tile, written out.
-  let a = lid.y + 4u;
-  let b = lid.x + 4u;
-  let c = region_cell(a, b, i0, j0);
-  if (!interior_at(c)) { return; }
-  let p = (a - 2u) * R2 + (b - 2u);
-  let f = (a - 3u) * R3 + (b - 3u);
-  h_out[u32(c.x) * grid.cols + u32(c.y)] = updated(w_h1[p], w_f[f], vec4<f32>(w_f[f - R3].w, w_f[f - 1u].z, w_f[f + 1u].y, w_f[f + R3].x));
+  for (var q = t; q < T2 * T2; q += threads) {
+    let a = q / T2 + 4u;
+    let b = q % T2 + 4u;
+    let c = region_cell(a, b, i0, j0);
+    if (!interior_at(c)) { continue; }
+    let p = (a - 2u) * R2 + (b - 2u);
+    let f = (a - 3u) * R3 + (b - 3u);
+    h_out[u32(c.x) * grid.cols + u32(c.y)] = updated(w_h1[p], w_f[f], vec4<f32>(w_f[f - R3].w, w_f[f - 1u].z, w_f[f + 1u].y, w_f[f + R3].x));
+  }
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
+import { fused2Workgroup } from '../../src/main/workloads/landslide/gpu/kernels'
 import { initialState } from '../../src/main/workloads/landslide/simulation'
 import { valley } from '../helpers/landslide-valley'
 
@@ -13,8 +14,8 @@ beforeAll(async () => {
 })
 afterAll(() => resetGpu())
 
-async function run(variant: 'fused' | 'fused2', rows: number, cols: number, steps: number[], perSubmit: number): Promise<Float64Array> {
-  const sim = await GpuSimulation.create(gpu, initialState(valley(rows, cols, 11)), variant, perSubmit)
+async function run(variant: 'fused' | 'fused2', rows: number, cols: number, steps: number[], perSubmit: number, fused2Workgroup?: { WG_X: number; WG_Y: number }): Promise<Float64Array> {
+  const sim = await GpuSimulation.create(gpu, initialState(valley(rows, cols, 11)), variant, perSubmit, { fused2Workgroup })
   try {
     for (const s of steps) await sim.advance(s)
     return (await sim.thickness()).slice()
@@ -44,6 +45,21 @@ describe('landslide fused2 (two steps a dispatch)', () => {
     const whole = await run('fused2', 45, 37, [40], 500)
     const split = await run('fused2', 45, 37, [3, 10, 1, 26], 7)
     expect(Array.from(split)).toEqual(Array.from(whole))
+  })
+
+  it.each([
+    [8, 8],
+    [16, 4],
+  ])('gives the same grid with %i × %i invocations a tile (each phase in more rounds), as the 24 × 24 of larger devices would in fewer', async (x, y) => {
+    const fused = await run('fused', 70, 34, [57], 500)
+    const shaped = await run('fused2', 70, 34, [57], 500, { WG_X: x, WG_Y: y })
+    expect(Array.from(shaped)).toEqual(Array.from(fused))
+  })
+
+  it('takes 24 × 24 invocations where the device allows 576, else 16 × 16', () => {
+    expect(fused2Workgroup({ maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024, maxComputeWorkgroupSizeY: 1024 })).toEqual({ WG_X: 24, WG_Y: 24 })
+    expect(fused2Workgroup(gpu.limits)).toEqual(gpu.limits.maxComputeInvocationsPerWorkgroup >= 576 ? { WG_X: 24, WG_Y: 24 } : { WG_X: 16, WG_Y: 16 })
+    expect(fused2Workgroup({ maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupSizeX: 256, maxComputeWorkgroupSizeY: 256 })).toEqual({ WG_X: 16, WG_Y: 16 })
   })
 
   it('dispatches once per two steps', async () => {

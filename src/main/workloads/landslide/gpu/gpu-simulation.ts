@@ -7,7 +7,7 @@ import type { GpuVariant, RunArithmetic } from '../../../../shared/workloads/lan
 import { type Dispatch, type Gpu, type Kernel, throwIfAborted } from '../../../gpu/runtime'
 import { WALL_SELF } from '../sciddica'
 import type { InitialState, Simulation } from '../simulation'
-import { B, type DfGuard, envDfGuard, FUSED, noDoubleFloat, type Pass, STRIDE_GROUPS, STRIDE_WG, TILE, VARIANTS } from './kernels'
+import { B, type DfGuard, envDfGuard, FUSED, fused2Workgroup, noDoubleFloat, type Pass, STRIDE_GROUPS, STRIDE_WG, TILE, VARIANTS } from './kernels'
 
 /** Steps per submit by default: a hardware GPU takes thousands of dispatches a submit in stride; SwiftShader runs each on the CPU. */
 export function defaultStepsPerSubmit(gpu: Gpu): number {
@@ -107,14 +107,15 @@ export class GpuSimulation implements Simulation {
    * `strideGroups`: workgroups of the grid-stride kernels (default enough for the grid, at most
    * STRIDE_GROUPS); `arithmetic`: f32 (default) or double-float, which the tiled variants lack;
    * `dfGuard`: double-float's TwoSum guard (kernels.ts DF_GUARDS), default PARALAB_DF_GUARD's or the shader's;
-   * `altitudeBase`: what f32 altitudes are relative to (default altitudeBase(state); a band of a larger grid passes the grid's).
+   * `altitudeBase`: what f32 altitudes are relative to (default altitudeBase(state); a band of a larger grid passes the grid's);
+   * `fused2Workgroup`: fused2's invocations (default kernels.ts fused2Workgroup for the device).
    */
   static async create(
     gpu: Gpu,
     state: InitialState,
     variant: GpuVariant,
     stepsPerSubmit: number,
-    opts: { strideGroups?: number; arithmetic?: GpuArithmetic; dfGuard?: DfGuard; altitudeBase?: number } = {},
+    opts: { strideGroups?: number; arithmetic?: GpuArithmetic; dfGuard?: DfGuard; altitudeBase?: number; fused2Workgroup?: { WG_X: number; WG_Y: number } } = {},
   ): Promise<GpuSimulation> {
     const { rows, cols } = state
     const n = rows * cols
@@ -128,7 +129,7 @@ export class GpuSimulation implements Simulation {
     if (flowBytes > gpu.limits.maxStorageBufferBindingSize)
       throw new ApiError('invalid-input', `a ${rows} × ${cols} grid needs ${flowBytes} bytes of ${arithmetic} outflows, more than this GPU binds (${gpu.limits.maxStorageBufferBindingSize})`)
     const guard = df ? (opts.dfGuard ?? envDfGuard()) : undefined
-    const constants = guard === undefined ? undefined : { DF_GUARD: guard }
+    const constants = { ...(guard !== undefined && { DF_GUARD: guard }), ...(variant === 'fused2' && (opts.fused2Workgroup ?? fused2Workgroup(gpu.limits))) }
     const kernels = await Promise.all(spec.passes.map((p) => gpu.kernel(shader, { entryPoint: p.entry, constants })))
     const buffers: GPUBuffer[] = []
     const keep = <T extends GPUBuffer>(b: T) => (buffers.push(b), b)

@@ -73,6 +73,22 @@ export function envDfGuard(): DfGuard | undefined {
   return g
 }
 
+/** fused2's invocations: one per slot of a tile's 24 × 24 region, or 16 × 16 (fused2.wgsl). */
+export const FUSED2_THREADS = [576, 256] as const
+const FUSED2_ENV = process.env.PARALAB_FUSED2_THREADS
+
+/**
+ * fused2's workgroup shape: 24 × 24 where the device allows 576 invocations, else 16 × 16;
+ * PARALAB_FUSED2_THREADS=256|576 picks one for every run of this process (benchmarks compare them).
+ */
+export function fused2Workgroup(limits: Record<string, number>): { WG_X: number; WG_Y: number } {
+  const asked = FUSED2_ENV ? FUSED2_THREADS.find((n) => String(n) === FUSED2_ENV.trim()) : undefined
+  if (FUSED2_ENV && asked === undefined) throw new ApiError('invalid-argument', `PARALAB_FUSED2_THREADS must be one of ${FUSED2_THREADS.join(', ')}, got ${FUSED2_ENV}`)
+  const fits = limits.maxComputeInvocationsPerWorkgroup >= 576 && limits.maxComputeWorkgroupSizeX >= 24 && limits.maxComputeWorkgroupSizeY >= 24
+  const side = (asked ?? (fits ? 576 : 256)) === 576 ? 24 : 16
+  return { WG_X: side, WG_Y: side }
+}
+
 /** Side of the 16 × 16 workgroups. */
 export const TILE = 16
 /** Threads per grid-stride workgroup. */

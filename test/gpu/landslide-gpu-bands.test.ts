@@ -151,7 +151,14 @@ describe('finding GPUs and the device-select layer', () => {
       device('0000:c1:00.0', '0x030000')
       mkdirSync(join(root, 'not-a-device'))
       expect(gpuBusTags(root)).toEqual(['pci-0000_00_06_0', 'pci-0000_00_07_0', 'pci-0000_c1_00_0'])
-      expect(gpuBusTags(join(root, 'missing'))).toEqual([])
+      // A bus that cannot be listed says nothing about GPUs (null), unlike one listing none of them.
+      expect(gpuBusTags(join(root, 'missing'))).toBeNull()
+      mkdirSync(join(root, 'empty'))
+      expect(gpuBusTags(join(root, 'empty'))).toBeNull()
+      rmSync(join(root, '0000:00:06.0'), { recursive: true })
+      rmSync(join(root, '0000:00:07.0'), { recursive: true })
+      rmSync(join(root, '0000:c1:00.0'), { recursive: true })
+      expect(gpuBusTags(root)).toEqual([])
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

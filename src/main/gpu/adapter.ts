@@ -48,7 +48,7 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
   // search is pinned to the drivers that may hold a hardware GPU (hardwareDriverFiles).
   const drivers = searchDrivers()
   // On x86 every GPU is a PCI device: with none, the drivers' search would only complain.
-  const noGpu = !preset && process.platform === 'linux' && process.arch === 'x64' && gpuBusTags().length === 0
+  const noGpu = !preset && process.arch === 'x64' && gpuBusTags()?.length === 0
   const first =
     drivers?.length === 0 ? { error: 'no Vulkan driver for a GPU is installed' } : noGpu ? { error: 'no GPU on the PCI bus' } : await searchWith(mod, drivers)
   const via = preset ? ` (Vulkan ICD ${preset})` : ''

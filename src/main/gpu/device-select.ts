@@ -100,7 +100,7 @@ export interface GpuSet {
 export async function gpusFor(count: number, shared: Gpu): Promise<GpuSet> {
   const sharing = (note?: string): GpuSet => ({ gpus: Array(count).fill(shared), placement: Array(count).fill('shared'), note, close() {} })
   if (count <= 1) return sharing()
-  const tags = gpuBusTags()
+  const tags = gpuBusTags() ?? []
   if (shared.isSoftware) return sharing(`the adapter is a software one (${shared.adapter.description || shared.adapter.device}): all ${count} bands on it`)
   if (tags.length < 2) return sharing(`this machine has ${tags.length === 1 ? 'one GPU' : 'no PCI GPU listed'}: all ${count} bands on the one device`)
   if (!deviceSelectLayer())

@@ -1,10 +1,11 @@
 // Finding a WebGPU adapter: the hardware one Dawn picks by default, else SwiftShader's
 // software Vulkan driver, which Chromium and Electron ship. Never throws: failure is a reason.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import type { AdapterInfo } from '../../shared/device'
 import { gpuBusTags } from './pci'
+import { loaderFolders, manifests } from './vulkan-manifests'
 
 /** The `GPU` object of one Dawn instance plus how it was found; adapters are requested from it per device. */
 export interface Discovery {
@@ -89,33 +90,9 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
  */
 export function hardwareDriverFiles(): string[] | null {
   if (process.platform !== 'linux') return null
-  const home = process.env.HOME ?? ''
-  const dirs = [
-    ...(process.env.XDG_CONFIG_DIRS ?? '/etc/xdg').split(':').map((d) => join(d, 'vulkan/icd.d')),
-    '/etc/vulkan/icd.d',
-    join(process.env.XDG_DATA_HOME ?? join(home, '.local/share'), 'vulkan/icd.d'),
-    ...(process.env.XDG_DATA_DIRS ?? '/usr/local/share:/usr/share').split(':').map((d) => join(d, 'vulkan/icd.d')),
-  ]
-  const files: string[] = []
-  for (const d of dirs) {
-    let names: string[]
-    try {
-      names = readdirSync(d).filter((f) => f.endsWith('.json'))
-    } catch {
-      continue
-    }
-    for (const f of names) {
-      const path = join(d, f)
-      let text = ''
-      try {
-        text = readFileSync(path, 'utf8')
-      } catch {
-        continue
-      }
-      if (!/libvulkan_lvp\b/.test(text)) files.push(path)
-    }
-  }
-  return [...new Set(files)]
+  return manifests(loaderFolders('icd.d'))
+    .filter((m) => !/libvulkan_lvp\b/.test(m.text))
+    .map((m) => m.path)
 }
 
 /** Reads the adapter's identity; its fields are prototype getters, so they are read one by one. */

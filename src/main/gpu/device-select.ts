@@ -4,48 +4,19 @@
 // first, and with MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE it shows only that one. The layer
 // reads both when an instance enumerates its devices, so each fresh Dawn instance can be sent to
 // another GPU from the same process.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import { errorText, loadWebgpu, searchDrivers, searchWith } from './adapter'
 import { Gpu } from './gpu'
 import { gpuBusTags } from './pci'
+import { loaderFolders, manifests } from './vulkan-manifests'
 
 const LAYER = 'VK_LAYER_MESA_device_select'
-
-/** Where the Vulkan loader looks for implicit layers on Linux, and VK_LAYER_PATH's folders. */
-function layerFolders(): string[] {
-  const home = process.env.HOME ?? ''
-  const split = (v: string | undefined, fallback: string) => (v || fallback).split(':').filter(Boolean)
-  return [
-    ...split(process.env.VK_LAYER_PATH, ''),
-    ...split(process.env.VK_ADD_LAYER_PATH, ''),
-    ...split(process.env.XDG_CONFIG_DIRS, '/etc/xdg').map((d) => join(d, 'vulkan/implicit_layer.d')),
-    '/etc/vulkan/implicit_layer.d',
-    join(process.env.XDG_DATA_HOME || join(home, '.local/share'), 'vulkan/implicit_layer.d'),
-    ...split(process.env.XDG_DATA_DIRS, '/usr/local/share:/usr/share').map((d) => join(d, 'vulkan/implicit_layer.d')),
-  ]
-}
 
 /** The device-select layer's manifest, or null when the loader would not load it (absent, or NODEVICE_SELECT=1). */
 export function deviceSelectLayer(): string | null {
   if (process.env.NODEVICE_SELECT === '1') return null
-  for (const dir of layerFolders()) {
-    let files: string[]
-    try {
-      files = readdirSync(dir).filter((f) => f.endsWith('.json'))
-    } catch {
-      continue
-    }
-    for (const f of files) {
-      try {
-        if (readFileSync(join(dir, f), 'utf8').includes(LAYER)) return join(dir, f)
-      } catch {
-        // unreadable manifest: the loader skips it too
-      }
-    }
-  }
-  return null
+  const extra = [process.env.VK_LAYER_PATH, process.env.VK_ADD_LAYER_PATH].flatMap((v) => (v ?? '').split(':').filter(Boolean))
+  return manifests([...extra, ...loaderFolders('implicit_layer.d')]).find((m) => m.text.includes(LAYER))?.path ?? null
 }
 
 const SELECT_ENV = ['DRI_PRIME', 'MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE'] as const

@@ -7,8 +7,13 @@ import { serveCommand } from './cli/commands/serve'
 import { workloadsCommand } from './cli/commands/workloads'
 import { engineCommands } from './cli/workload-command'
 import { shutdownGpu } from './gpu/runtime'
+import { enableRelaxedSimd } from './relaxed-simd'
 import { ENGINES } from './workloads'
 import { version } from '../../package.json'
+
+// Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any WebAssembly
+// is compiled (the modules above compile none on import).
+enableRelaxedSimd()
 
 const COMMANDS: Command[] = [...ENGINES.flatMap(engineCommands), workloadsCommand, serveCommand]
 

@@ -20,4 +20,5 @@ declare namespace WebAssembly {
     readonly exports: Record<string, unknown>
   }
   function compile(bytes: ArrayBufferView | ArrayBuffer): Promise<Module>
+  function validate(bytes: ArrayBufferView | ArrayBuffer): boolean
 }

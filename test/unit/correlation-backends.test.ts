@@ -1,12 +1,17 @@
 // Every CPU backend of the correlation workload against Pearson's formula (exact sums), in f64 and
-// f32, on sizes that cross the tiles (64 series), the cache blocks (256 samples in TypeScript, 2048
-// in WebAssembly), the row padding (4) and the SIMD lanes; with a constant series, a negative and an identical pair. Run
-// `npm run build` first: the workers and the SIMD kernels load from out/.
+// f32, on sizes that cross the tiles (64 series), the cache blocks (256 samples in TypeScript, 256
+// f64 or 512 f32 in WebAssembly), the row padding (4) and the SIMD lanes; with a constant series, a
+// negative and an identical pair. The SIMD backends run the relaxed-SIMD kernels, as the CLI does
+// (correlation-wasm-builds.test.ts checks both builds). Run `npm run build` first: the workers and
+// the SIMD kernels load from out/.
 import { describe, expect, it } from 'vitest'
 import type { Precision } from '../../src/shared/workloads/correlation/types'
+import { enableRelaxedSimd } from '../../src/main/relaxed-simd'
 import { CPU_BACKENDS, createCpuCorrelationEngine } from '../../src/main/workloads/correlation/cpu-engine'
 import { seriesMatrix, indexNames } from '../../src/main/workloads/correlation/series-matrix'
 import { edgeSeries, maxAbsDiff, pearsonMatrix } from '../helpers/correlation-reference'
+
+enableRelaxedSimd()
 
 const SIZES: [number, number][] = [
   [2, 2],

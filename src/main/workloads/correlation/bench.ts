@@ -21,6 +21,7 @@ import { readNpy } from './read-npy'
 import { maxAbsDifference } from './ranking'
 import { sampledDeviation, samplePairs } from './sampled-deviation'
 import { indexNames, seriesMatrix } from './series-matrix'
+import { correlationWasmBuild } from './simd/wasm-module'
 import { generateWalks } from './walks'
 
 export const BENCH_SIZE = { series: 2048, length: 8192 }
@@ -176,6 +177,8 @@ export async function benchCorrelation(opts: CorrelationBenchOptions): Promise<C
     }
     opts.log(`${backend}: ${result.backends[backend]?.total_ms.toFixed(1)} ms`)
   }
+  if (opts.backends.some((b) => b === 'simd' || b === 'workers-simd'))
+    notes.push(correlationWasmBuild() === 'relaxed' ? 'simd kernels: relaxed SIMD (fused multiply-adds, 6 × 2 micro-kernel)' : 'simd kernels: SIMD128 (this V8 has no relaxed SIMD)')
   for (const figures of Object.values(result.backends)) {
     if (result.numpy) figures.ratio_vs_numpy = figures.total_ms / result.numpy.median_ms
     if (result.backends.serial) figures.ratio_vs_serial = figures.total_ms / result.backends.serial.total_ms

@@ -1,14 +1,24 @@
-// The compiled SIMD kernels (out/wasm/correlation.wasm, built by `npm run build:wasm`): loading
-// them, and the workspace they work in, one shared linear memory laid out for a data set.
+// The compiled SIMD kernels (out/wasm/correlation.wasm and correlation-relaxed.wasm, built by
+// `npm run build:wasm`): loading them, and the workspace they work in, one shared linear memory
+// laid out for a data set.
 import { ApiError } from '../../../../shared/errors'
 import type { Precision } from '../../../../shared/workloads/correlation/types'
+import { relaxedSimd } from '../../../relaxed-simd'
 import { LANE_STEP, ROW_STEP, padTo } from '../cpu-layout'
 import type { RunSize } from '../ts-kernels'
 import { loadWasmModule } from '../../../workers/wasm-modules'
 
-/** The compiled correlation.wasm. */
-export function loadCorrelationWasm(): Promise<WebAssembly.Module> {
-  return loadWasmModule('correlation')
+/** The two builds of the kernels: with relaxed SIMD (fused multiply-adds in the cross-products), or SIMD128 alone. */
+export type CorrelationWasmBuild = 'relaxed' | 'simd128'
+
+/** The build this process runs: relaxed where V8 accepts it (Electron; Node 20 once the CLI has set its flag). */
+export function correlationWasmBuild(): CorrelationWasmBuild {
+  return relaxedSimd() ? 'relaxed' : 'simd128'
+}
+
+/** The compiled kernels of `build` (default: correlationWasmBuild()). */
+export function loadCorrelationWasm(build = correlationWasmBuild()): Promise<WebAssembly.Module> {
+  return loadWasmModule(build === 'relaxed' ? 'correlation-relaxed' : 'correlation')
 }
 
 type RowsFn = (...args: number[]) => void

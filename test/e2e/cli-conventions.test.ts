@@ -25,6 +25,22 @@ describe('paralab conventions', () => {
     expect(paralab(['generate']).code).toBe(2)
   })
 
+  it('takes files with roles as flags (paralab landslide --header --dem --source), the same run as arguments, and refuses both at once', () => {
+    const data = join(__dirname, '../../../shared/data/landslide')
+    const [header, dem, source] = ['header', 'dem', 'source'].map((f) => join(data, `tessina_${f}.txt`))
+    const md5 = (r: { code: number | null; stdout: string; stderr: string }) => {
+      expect(r.code, r.stderr).toBe(0)
+      return JSON.parse(r.stdout).results.reference.md5
+    }
+    const common = ['--steps', '1', '--backend', 'serial', '--json']
+    const byFlags = md5(paralab(['landslide', '--dem', dem, '--source', source, '--header', header, ...common]))
+    expect(byFlags).toBe(md5(paralab(['landslide', header, dem, source, ...common])))
+    const both = paralab(['landslide', '--dem', dem, '--source', source, header, ...common])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/either as arguments or as --header, --dem, --source, not both/)
+    expect(paralab(['landslide', '--help']).stdout).toMatch(/paralab landslide --header FILE --dem FILE --source FILE \[options\]/)
+  })
+
   it('finding the GPU prints no driver chatter, with Mesa\'s Vulkan drivers installed and no desktop session', () => {
     // Mesa's device-select layer (.ci/run installs mesa-vulkan-drivers) asks Wayland for the default
     // GPU, which complains without XDG_RUNTIME_DIR; Dawn rejects Mesa's CPU driver aloud; the

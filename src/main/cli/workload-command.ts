@@ -92,13 +92,15 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
   const free = Object.entries(schema).filter(([name, spec]) => spec.type !== 'files' && !(name in fixed))
   const files = filesParam(schema)
   const name = preset?.name ?? def.id
-  const usage = `paralab ${name}${files ? ` <${files[1].extensions.join('|')} file|folder>…` : ''} [options]`
+  const roles = files?.[1].roles ?? []
+  const usage = `paralab ${name}${files ? ` <${files[1].extensions.join('|')} file|folder>…` : ''} [options]${roles.length ? `\n       paralab ${name} ${roles.map((r) => `--${r.flag} FILE`).join(' ')} [options]` : ''}`
   return {
     name,
     summary: preset?.summary ?? def.summary,
     usage,
     help: [
       ...(files ? [`  <files>          ${files[1].help}`] : []),
+      ...roles.map((r) => `  --${r.flag} FILE`.padEnd(18) + ` ${r.help} (instead of the arguments)`),
       ...free.map(([n, spec]) => flagHelp(n, spec)),
       ...COMMON_HELP,
       '',
@@ -107,6 +109,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
     ].join('\n'),
     options: {
       ...Object.fromEntries(free.map(([n, spec]) => [flagName(n, spec), { type: spec.type === 'boolean' ? ('boolean' as const) : ('string' as const) }])),
+      ...Object.fromEntries(roles.map((r) => [r.flag, { type: 'string' as const }])),
       example: { type: 'boolean' },
       out: { type: 'string' },
       force: { type: 'boolean' },
@@ -131,12 +134,17 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       // A target that cannot be written is refused before any work.
       if (values.out) await checkOutputDir(values.out, { force: values.force })
       const result = await runJob(def.id, params, async (backend) => {
+        const byRole = roles.filter((r) => values[r.flag] !== undefined).map((r) => String(values[r.flag]))
         if (values.example) {
-          if (positionals.length) throw new UsageError(`--example brings its own input; drop ${positionals.join(' ')}`)
+          if (positionals.length || byRole.length) throw new UsageError(`--example brings its own input; drop ${[...positionals, ...roles.filter((r) => values[r.flag] !== undefined).map((r) => `--${r.flag}`)].join(' ')}`)
           return { ...(await backend.example(def.id)).params, ...params }
         }
-        if (files) {
-          if (positionals.length === 0) throw new UsageError(`${name} needs at least one ${files[1].extensions.join(' or ')} file or folder (or --example)`)
+        if (files && byRole.length) {
+          if (positionals.length) throw new UsageError(`give the files either as arguments or as ${roles.map((r) => `--${r.flag}`).join(', ')}, not both (arguments: ${positionals.join(' ')})`)
+          params[files[0]] = byRole
+        } else if (files) {
+          if (positionals.length === 0)
+            throw new UsageError(`${name} needs at least one ${files[1].extensions.join(' or ')} file or folder${roles.length ? `, or ${roles.map((r) => `--${r.flag}`).join(', ')}` : ''} (or --example)`)
           params[files[0]] = await expandInputs(positionals, files[1].extensions)
         }
         return params

@@ -57,6 +57,11 @@ export interface ChoicesParam<C extends string = string> extends ParamBase {
 export interface FilesParam extends ParamBase {
   type: 'files'
   extensions: readonly string[]
+  /**
+   * Files that each have a role, named by CLI flags instead of arguments (`--dem F --source F`):
+   * the flags given make the list, in this order. Arguments and these flags do not mix.
+   */
+  roles?: readonly { flag: string; help: string }[]
 }
 
 /** A list of names (e.g. columns), distinct, none empty; may be left out. */

@@ -16,6 +16,11 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       label: 'Grids',
       extensions: ['asc', 'txt'],
       help: 'the DEM, then the initial debris thickness: two ESRI ASCII grids (.asc), or the study\'s header, DEM and source files (the header, the file without a grid, may come anywhere)',
+      roles: [
+        { flag: 'header', help: 'the study\'s header file (ncols, nrows, cellsize, …), for grids without one' },
+        { flag: 'dem', help: 'the DEM: the study\'s grid file or an ESRI ASCII grid (.asc)' },
+        { flag: 'source', help: 'the initial debris thickness, in the DEM\'s format' },
+      ],
     },
     steps: { type: 'int', label: 'Steps', min: 0, max: 1_000_000, default: 4000, help: 'steps of the automaton (the study ran 4000)' },
     backends: {

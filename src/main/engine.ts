@@ -39,6 +39,16 @@ export interface EngineCli<R> {
   commands?: Command[]
   /** Files `--out` writes beside the tables and charts, e.g. an animation; named `<name>.<ext>` in the set. */
   outputFiles?(results: R): Promise<{ name: string; data: Uint8Array | string }[]>
+  /**
+   * Flags of the workload's command that each name a file to write from the finished run (e.g.
+   * the landslide's `--output FILE`): `check` refuses a target before any work, `write` writes the
+   * ones given.
+   */
+  fileFlags?: {
+    flags: { flag: string; help: string }[]
+    check(paths: Record<string, string>, force: boolean): Promise<void>
+    write(results: R, paths: Record<string, string>, force: boolean): Promise<void>
+  }
 }
 
 export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {

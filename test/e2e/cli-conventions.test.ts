@@ -1,7 +1,8 @@
 // What the command line promises beyond each workload: group help, quiet GPU discovery, readable
 // tables (f32 deviations, "1 row"), and progress on stderr when it is not a terminal.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -39,6 +40,22 @@ describe('paralab conventions', () => {
     expect(both.code).toBe(2)
     expect(both.stderr).toMatch(/either as arguments or as --header, --dem, --source, not both/)
     expect(paralab(['landslide', '--help']).stdout).toMatch(/paralab landslide --header FILE --dem FILE --source FILE \[options\]/)
+  })
+
+  it('paralab landslide --output and --asc write the reference run\'s final grid (the md5 it reports), refusing a target that exists before any work', () => {
+    const data = join(__dirname, '../../../shared/data/landslide')
+    const [header, dem, source] = ['header', 'dem', 'source'].map((f) => join(data, `tessina_${f}.txt`))
+    const output = join(dir, 'h.txt')
+    const asc = join(dir, 'h.asc')
+    const r = paralab(['landslide', '--dem', dem, '--source', source, '--header', header, '--steps', '3', '--output', output, '--asc', asc, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const md5 = JSON.parse(r.stdout).results.reference.md5
+    expect(createHash('md5').update(readFileSync(output)).digest('hex')).toBe(md5)
+    expect(readFileSync(asc, 'utf8')).toMatch(/^ncols\s+496\nnrows\s+610\n/)
+    const again = paralab(['landslide', '--dem', dem, '--source', source, '--header', header, '--steps', '3', '--output', output])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain(`${output} exists (use --force to overwrite)`)
+    expect(again.stderr).not.toMatch(/simulating/)
   })
 
   it('finding the GPU prints no driver chatter, with Mesa\'s Vulkan drivers installed and no desktop session', () => {

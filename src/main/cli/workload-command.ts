@@ -6,7 +6,7 @@ import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import type { AnyEngine } from '../engine'
+import type { AnyEngine, EngineCli } from '../engine'
 import { checkOutputDir, type OutputFile, writeOutputs } from '../backend/outputs'
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
 import { runJob } from './run-job'
@@ -93,6 +93,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
   const files = filesParam(schema)
   const name = preset?.name ?? def.id
   const roles = files?.[1].roles ?? []
+  const fileFlags = engine.cli.fileFlags as EngineCli<unknown>['fileFlags']
   const usage = `paralab ${name}${files ? ` <${files[1].extensions.join('|')} file|folder>…` : ''} [options]${roles.length ? `\n       paralab ${name} ${roles.map((r) => `--${r.flag} FILE`).join(' ')} [options]` : ''}`
   return {
     name,
@@ -102,6 +103,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       ...(files ? [`  <files>          ${files[1].help}`] : []),
       ...roles.map((r) => `  --${r.flag} FILE`.padEnd(18) + ` ${r.help} (instead of the arguments)`),
       ...free.map(([n, spec]) => flagHelp(n, spec)),
+      ...(fileFlags?.flags ?? []).map((f) => `  --${f.flag} FILE`.padEnd(18) + ` ${f.help}`),
       ...COMMON_HELP,
       '',
       `Backends: ${def.backends.map((b) => `${b.id} (${b.summary})`).join('; ')}.`,
@@ -109,7 +111,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
     ].join('\n'),
     options: {
       ...Object.fromEntries(free.map(([n, spec]) => [flagName(n, spec), { type: spec.type === 'boolean' ? ('boolean' as const) : ('string' as const) }])),
-      ...Object.fromEntries(roles.map((r) => [r.flag, { type: 'string' as const }])),
+      ...Object.fromEntries([...roles, ...(fileFlags?.flags ?? [])].map((r) => [r.flag, { type: 'string' as const }])),
       example: { type: 'boolean' },
       out: { type: 'string' },
       force: { type: 'boolean' },
@@ -133,6 +135,8 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       }
       // A target that cannot be written is refused before any work.
       if (values.out) await checkOutputDir(values.out, { force: values.force })
+      const filePaths = Object.fromEntries((fileFlags?.flags ?? []).filter((f) => values[f.flag] !== undefined).map((f) => [f.flag, String(values[f.flag])]))
+      if (fileFlags && Object.keys(filePaths).length) await fileFlags.check(filePaths, !!values.force)
       const result = await runJob(def.id, params, async (backend) => {
         const byRole = roles.filter((r) => values[r.flag] !== undefined).map((r) => String(values[r.flag]))
         if (values.example) {
@@ -154,6 +158,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
         const extra = await (engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined)?.(result.results)
         await writeOutputs(values.out, result, { force: values.force, chartSize, extra })
       }
+      if (fileFlags && Object.keys(filePaths).length && !result.partial) await fileFlags.write(result.results, filePaths, !!values.force)
       if (values.json) writeJson(result)
       else process.stdout.write((engine.cli.describe as (r: unknown, e: ResultEnvelope) => string)(result.results, result))
       if (result.partial) {

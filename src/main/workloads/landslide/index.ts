@@ -5,6 +5,7 @@ import type { WorkloadEngine } from '../../engine'
 import { benchLandslideCommand } from './bench-command'
 import { describeLandslide, landslideFailures } from './describe'
 import { writeExample } from './example'
+import { finalGridFlags } from './final-grid-files'
 import { runLandslideJob } from './run-landslide'
 import { simulateCommand } from './simulate-command'
 import { thicknessFiles } from './thickness-files'
@@ -23,5 +24,6 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
     commands: [simulateCommand, benchLandslideCommand],
     // The thickness over the relief: the last frame as PNG and SVG, the animation as GIF.
     outputFiles: thicknessFiles,
+    fileFlags: finalGridFlags,
   },
 }

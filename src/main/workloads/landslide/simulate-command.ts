@@ -70,7 +70,7 @@ export interface SimulateSummary {
 }
 
 /** Refuses, before any work, a target that exists (without force) or whose folder is missing. */
-async function checkTarget(path: string, force: boolean, folder = false): Promise<void> {
+export async function checkTarget(path: string, force: boolean, folder = false): Promise<void> {
   const s = await stat(path).catch(() => null)
   if (folder) {
     if (!s?.isDirectory()) throw new ApiError('io', `${path}: no such folder for the frames`)

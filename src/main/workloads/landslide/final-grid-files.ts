@@ -1,0 +1,35 @@
+// `paralab landslide --output FILE --asc FILE`: the reference run's final thickness as the study's
+// program writes it (its md5 is the study's check) and as an ESRI ASCII grid. A job's results keep
+// no full grid (they go to the dashboard and the history), so the reference run is simulated once
+// more here: deterministic f64, so the same md5 as the job reported, which is checked.
+import { availableParallelism } from 'node:os'
+import { ApiError } from '../../../shared/errors'
+import type { LandslideResult } from '../../../shared/workloads/landslide/types'
+import type { EngineCli } from '../../engine'
+import { checkTarget, simulate } from './simulate-command'
+
+export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']> = {
+  flags: [
+    { flag: 'output', help: 'write the reference run\'s final thickness in the reference program\'s format (its md5 is the study\'s check)' },
+    { flag: 'asc', help: 'write the reference run\'s final thickness as an ESRI ASCII grid with the DEM\'s header' },
+  ],
+  async check(paths, force) {
+    for (const path of Object.values(paths)) await checkTarget(path, force)
+  },
+  async write(r, paths, force) {
+    const f = r.grid.files
+    const written = await simulate({
+      header: f.header,
+      dem: f.dem,
+      source: f.source,
+      steps: r.steps,
+      backend: r.reference.backend,
+      variant: 'fused',
+      ranks: availableParallelism(),
+      output: paths.output,
+      asc: paths.asc,
+      force,
+    })
+    if (written.md5 !== r.reference.md5) throw new ApiError('internal', `the grid written has md5 ${written.md5}, the run's reference ${r.reference.md5}`)
+  },
+}

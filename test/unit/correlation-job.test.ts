@@ -1,7 +1,7 @@
 // The correlation job through the engine contract, with a job context like the backend's: one file,
 // the matrix file checked before any work, the GPU skipped with its reason when there is none, a
 // sweep, and a cancelled run keeping the backends that finished.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -39,6 +39,30 @@ function context(opts: { readable?: (path: string) => boolean; onPhase?: (phase:
 }
 
 describe('the correlation job', () => {
+  it('answers a pair after its job from the series it kept, and reads the file again once it changed', async () => {
+    const phases: string[] = []
+    const ctx = context({ onPhase: (phase) => phases.push(phase) })
+    const full = await runCorrelationJob(params({ backends: ['serial', 'simd'] }), ctx)
+    expect(phases.some((p) => p.startsWith('loading'))).toBe(true)
+    phases.length = 0
+    const kept = (await runCorrelationJob(params({ pair: ['s0', 's3'] }), ctx)).results.pair!
+    expect(phases.some((p) => p.startsWith('loading'))).toBe(false)
+    expect(full.results.heatmap).toBeDefined()
+    // The kept series are still the file's after the job ran on them: a copy read afresh gives the same overlay.
+    const other = join(dir, 'copy.npy')
+    copyFileSync(file, other)
+    const fresh = (await runCorrelationJob(params({ files: [other], pair: ['s0', 's3'] }), { ...ctx, input: async (p) => p })).results.pair!
+    expect(fresh).toEqual(kept)
+    // The file rewritten (new values, new modification time): read again.
+    const w = generateWalks({ series: 20, length: 120, start: 10, eps: 0.01, seed: 10, anomalies: 0 })
+    await new Promise((r) => setTimeout(r, 20))
+    await writeSeries(file, w.values, 20, 120, { layout: 'rows', force: true })
+    phases.length = 0
+    const changed = (await runCorrelationJob(params({ pair: ['s0', 's3'] }), ctx)).results.pair!
+    expect(phases.some((p) => p.startsWith('loading'))).toBe(true)
+    expect(changed.values).not.toEqual(kept.values)
+  })
+
   it('reads one file only', async () => {
     await expect(runCorrelationJob(params({ files: [file, file] }), context())).rejects.toThrow('correlation reads one file at a time; got 2')
   })

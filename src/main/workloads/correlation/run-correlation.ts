@@ -26,6 +26,7 @@ import { createCpuCorrelationEngine } from './cpu-engine'
 import { createGpuCorrelationEngine } from './gpu/gpu-engine'
 import { meansUnavailable } from './gpu/kernels'
 import { checkMatrixWritable } from './limits'
+import { keepSeries, keptSeries } from './kept-series'
 import { loadSeries } from './load-series'
 import { writeMatrixNpy } from './matrix-file'
 import { pairIndices, pairOverlay } from './pair'
@@ -45,13 +46,18 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const matrixPath = await matrixTarget(params)
   const path = await ctx.input(shown)
 
-  const loaded = await loadSeries(shown, path, {
-    layout: params.layout,
-    precision: params.precision,
-    writesMatrix: matrixPath !== undefined,
-    signal,
-    progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
-  })
+  // A pair (a heatmap click) comes after the job that drew the heatmap: its series are kept.
+  let loaded = params.pair ? await keptSeries(path, params) : null
+  if (!loaded) {
+    loaded = await loadSeries(shown, path, {
+      layout: params.layout,
+      precision: params.precision,
+      writesMatrix: matrixPath !== undefined,
+      signal,
+      progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
+    })
+    await keepSeries(path, params, loaded)
+  }
   const { series } = loaded
   if (matrixPath) await checkMatrixWritable(matrixPath, series.m, params.precision)
   const result: CorrelationResult = {

@@ -101,6 +101,9 @@ describe('landslide gpu in row bands with halo exchange', () => {
       expect(two).toMatchObject({ ranks: 2, gpus: ['shared', 'shared'], exchange_every: 2 })
       expect(two.gpus_note).toMatch(/software/)
       expect(two.deviation).toEqual(one.deviation)
+      // One band's kernel has its roofline point; bands, whose rate is not one kernel's on one device, none.
+      expect(one.roofline).toBeDefined()
+      expect(two.roofline).toBeUndefined()
       expect(two.mass_end).toBe(one.mass_end)
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -198,7 +198,9 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 
   // Every GPU run's roofline point, once the reference's series says where the debris was.
   const debrisCells = meanDebrisCells(series)
+  // Not for runs in bands: their rate is several devices' (or one device's with halos), not a kernel's on one roof.
   for (const run of Object.values(runs)) {
+    if (run.gpus) continue
     const point = rooflinePoint(run, input, debrisCells)
     if (point) run.roofline = point
   }

@@ -138,9 +138,10 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       const filePaths = Object.fromEntries((fileFlags?.flags ?? []).filter((f) => values[f.flag] !== undefined).map((f) => [f.flag, String(values[f.flag])]))
       if (fileFlags && Object.keys(filePaths).length) await fileFlags.check(filePaths, !!values.force)
       const result = await runJob(def.id, params, async (backend) => {
-        const byRole = roles.filter((r) => values[r.flag] !== undefined).map((r) => String(values[r.flag]))
+        const given = roles.filter((r) => values[r.flag] !== undefined)
+        const byRole = given.map((r) => String(values[r.flag]))
         if (values.example) {
-          if (positionals.length || byRole.length) throw new UsageError(`--example brings its own input; drop ${[...positionals, ...roles.filter((r) => values[r.flag] !== undefined).map((r) => `--${r.flag}`)].join(' ')}`)
+          if (positionals.length || given.length) throw new UsageError(`--example brings its own input; drop ${[...positionals, ...given.map((r) => `--${r.flag}`)].join(' ')}`)
           return { ...(await backend.example(def.id)).params, ...params }
         }
         if (files && byRole.length) {

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import type { AdapterInfo } from '../../shared/device'
+import { setEnv, withEnv } from './env'
 import { gpuBusTags } from './pci'
 import { loaderFolders, manifests } from './vulkan-manifests'
 
@@ -62,13 +63,11 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
       tried.push(`${icd} (absent)`)
       continue
     }
-    const saved = { icd: process.env.VK_ICD_FILENAMES, driver: process.env.VK_DRIVER_FILES }
     // The Vulkan loader reads these when Dawn creates its instance, so a fresh create() sees them.
-    process.env.VK_ICD_FILENAMES = icd
-    process.env.VK_DRIVER_FILES = icd
+    const restore = setEnv({ VK_ICD_FILENAMES: icd, VK_DRIVER_FILES: icd })
     const next = await tryInstance(mod)
     if (next.adapter) return found(next.gpu!, next.adapter, `SwiftShader (Vulkan ICD ${icd})`)
-    restoreEnv(saved)
+    restore()
     tried.push(`${icd} (${next.error ?? 'no adapter'})`)
   }
 
@@ -140,14 +139,8 @@ export function searchDrivers(): string[] | null {
 /** tryInstance with the loader's search pinned to `drivers` (null: its own search). */
 export async function searchWith(mod: WebgpuModule, drivers: string[] | null): ReturnType<typeof tryInstance> {
   if (!drivers) return tryInstance(mod)
-  const saved = { icd: process.env.VK_ICD_FILENAMES, driver: process.env.VK_DRIVER_FILES }
-  process.env.VK_DRIVER_FILES = drivers.join(':')
-  process.env.VK_ICD_FILENAMES = drivers.join(':')
-  try {
-    return await tryInstance(mod)
-  } finally {
-    restoreEnv(saved)
-  }
+  const files = drivers.join(':')
+  return withEnv({ VK_DRIVER_FILES: files, VK_ICD_FILENAMES: files }, () => tryInstance(mod))
 }
 
 export async function tryInstance(mod: WebgpuModule): Promise<{ gpu?: GPU; adapter?: GPUAdapter; error?: string }> {
@@ -171,17 +164,8 @@ const NO_RUNTIME_DIR = '/nonexistent/paralab-no-wayland'
  * the layer then picks the GPU as it would have.
  */
 export async function requestAdapterQuietly(gpu: GPU): Promise<GPUAdapter | null> {
-  const unset = !process.env.XDG_RUNTIME_DIR?.startsWith('/')
-  const saved = process.env.XDG_RUNTIME_DIR
-  if (unset) process.env.XDG_RUNTIME_DIR = NO_RUNTIME_DIR
-  try {
-    return await gpu.requestAdapter({ powerPreference: 'high-performance' })
-  } finally {
-    if (unset) {
-      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR
-      else process.env.XDG_RUNTIME_DIR = saved
-    }
-  }
+  const request = () => gpu.requestAdapter({ powerPreference: 'high-performance' })
+  return process.env.XDG_RUNTIME_DIR?.startsWith('/') ? request() : withEnv({ XDG_RUNTIME_DIR: NO_RUNTIME_DIR }, request)
 }
 
 function found(gpu: GPU, adapter: GPUAdapter, source: string): DiscoveryResult {
@@ -192,12 +176,6 @@ function presetDriverFiles(): string | undefined {
   return process.env.VK_DRIVER_FILES || process.env.VK_ICD_FILENAMES || undefined
 }
 
-function restoreEnv(saved: { icd?: string; driver?: string }): void {
-  if (saved.icd === undefined) delete process.env.VK_ICD_FILENAMES
-  else process.env.VK_ICD_FILENAMES = saved.icd
-  if (saved.driver === undefined) delete process.env.VK_DRIVER_FILES
-  else process.env.VK_DRIVER_FILES = saved.driver
-}
 
 function describe(adapter: GPUAdapter): string {
   const i = adapter.info

@@ -6,6 +6,7 @@
 // another GPU from the same process.
 import { ApiError } from '../../shared/errors'
 import { errorText, loadWebgpu, searchDrivers, searchWith } from './adapter'
+import { withEnv } from './env'
 import { Gpu } from './gpu'
 import { gpuBusTags } from './pci'
 import { loaderFolders, manifests } from './vulkan-manifests'
@@ -19,8 +20,6 @@ export function deviceSelectLayer(): string | null {
   return manifests([...extra, ...loaderFolders('implicit_layer.d')]).find((m) => m.text.includes(LAYER))?.path ?? null
 }
 
-const SELECT_ENV = ['DRI_PRIME', 'MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE'] as const
-
 /** Each opened device's Dawn instance: Dawn tears an instance down once its `GPU` object is collected, devices and all. */
 const instances = new WeakMap<Gpu, GPU>()
 
@@ -30,18 +29,7 @@ const instances = new WeakMap<Gpu, GPU>()
  */
 export async function openGpuOn(tag: string): Promise<Gpu> {
   const mod = await loadWebgpu()
-  const saved = SELECT_ENV.map((k) => process.env[k])
-  process.env.DRI_PRIME = tag
-  process.env.MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE = '1'
-  let got: Awaited<ReturnType<typeof searchWith>>
-  try {
-    got = await searchWith(mod, searchDrivers())
-  } finally {
-    SELECT_ENV.forEach((k, i) => {
-      if (saved[i] === undefined) delete process.env[k]
-      else process.env[k] = saved[i]
-    })
-  }
+  const got = await withEnv({ DRI_PRIME: tag, MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE: '1' }, () => searchWith(mod, searchDrivers()))
   if (!got.adapter) throw new ApiError('gpu-unavailable', `no adapter on GPU ${tag}: ${got.error ?? 'Dawn found none'}`)
   try {
     const gpu = await Gpu.open(got.adapter, `hardware adapter (DRI_PRIME=${tag})`)

@@ -27,6 +27,22 @@ fn reduce_sum(s: Sum, lid: u32) -> Sum {
   return red[0];
 }
 
+// One value of the scan: its sum term, and its place against the bracket (bit j of `found` when inside).
+fn visit(
+  w: Word, j: u32, acc: ptr<function, Sum>, below: ptr<function, u32>, inside: ptr<function, u32>, nonfinite: ptr<function, u32>, found: ptr<function, u32>,
+  inner_lo: vec2<u32>, inner_hi: vec2<u32>, outer_lo: vec2<u32>, outer_hi: vec2<u32>,
+) {
+  *nonfinite += select(0u, 1u, is_nonfinite(w));
+  sum_add(acc, w);
+  let x = value_key(w);
+  if in_interval(x, inner_lo, inner_hi) {
+    *below += 1u;
+  } else if in_interval(x, outer_lo, outer_hi) {
+    *inside += 1u;
+    *found |= 1u << j;
+  }
+}
+
 @compute @workgroup_size(WG)
 fn scan(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>) {
   let n = params.n;
@@ -43,19 +59,15 @@ fn scan(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   for (var tile = wid.x; tile < tiles; tile += params.scan_groups) {
     let base = tile * tile_size;
     var found = 0u; // bit j: value j is inside the bracket
-    for (var j = 0u; j < PER_THREAD; j++) {
-      let i = base + j * WG + lid;
-      if i < n {
-        let w = data[i];
-        nonfinite += select(0u, 1u, is_nonfinite(w));
-        sum_add(&acc, w);
-        let x = value_key(w);
-        if in_interval(x, inner_lo, inner_hi) {
-          below += 1u;
-        } else if in_interval(x, outer_lo, outer_hi) {
-          inside += 1u;
-          found |= 1u << j;
-        }
+    if base + tile_size <= n {
+      // A whole tile: every load is issued before any value's arithmetic, so that they are in
+      // flight together (a guard per load would keep them one after another).
+      var w: array<Word, PER_THREAD>;
+      for (var j = 0u; j < PER_THREAD; j++) { w[j] = data[base + j * WG + lid]; }
+      for (var j = 0u; j < PER_THREAD; j++) { visit(w[j], j, &acc, &below, &inside, &nonfinite, &found, inner_lo, inner_hi, outer_lo, outer_hi); }
+    } else {
+      for (var j = 0u; j < PER_THREAD; j++) {
+        if base + j * WG + lid < n { visit(data[base + j * WG + lid], j, &acc, &below, &inside, &nonfinite, &found, inner_lo, inner_hi, outer_lo, outer_hi); }
       }
     }
     let mine = countOneBits(found);

@@ -5,7 +5,7 @@ import { benchDevice } from '../../src/main/workloads/device/bench'
 import { fmaThread, measureFma } from '../../src/main/workloads/device/fma'
 import { measureReadBandwidth } from '../../src/main/workloads/device/read-bandwidth'
 import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
-import { timeBatches } from '../../src/main/gpu/timing'
+import { timeBatches, warmUp } from '../../src/main/gpu/timing'
 
 afterAll(() => resetGpu())
 
@@ -127,5 +127,32 @@ describe('timeBatches', () => {
     const ac = new AbortController()
     ac.abort()
     await expect(timeBatches(async () => 0.01, { repeats: 2, targetMs: 50, maxCount: 8, signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' })
+  })
+})
+
+describe('warmUp', () => {
+  it('repeats the work until the time has passed, at least once, and stops when cancelled', async () => {
+    let runs = 0
+    const t0 = performance.now()
+    const n = await warmUp(async () => {
+      runs++
+      await new Promise((r) => setTimeout(r, 5))
+    }, 40)
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(40)
+    expect(n).toBe(runs)
+    expect(runs).toBeGreaterThanOrEqual(2)
+    expect(await warmUp(async () => {}, 0)).toBe(1)
+    const ac = new AbortController()
+    let after = 0
+    const cancelled = warmUp(
+      async () => {
+        after++
+        if (after === 3) ac.abort()
+      },
+      60_000,
+      ac.signal,
+    )
+    await expect(cancelled).rejects.toMatchObject({ code: 'cancelled' })
+    expect(after).toBe(3)
   })
 })

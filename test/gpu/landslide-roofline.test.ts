@@ -20,6 +20,20 @@ const job = (variants: GpuVariant[], precision: LandslidePrecision) =>
     { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
   )
 
+describe('landslide GPU warm-up in a job', () => {
+  it('runs untimed steps of each GPU kernel first, leaving the timed runs and their results as without it', async () => {
+    const phases: string[] = []
+    const ctx = { signal: new AbortController().signal, progress: (p: { phase: string }) => phases.push(p.phase), input: async (p: string) => p, gpu: getGpu }
+    const params = { grids, steps: 4, backends: ['active', 'gpu'] as const, variants: ['fused'] as GpuVariant[], precision: 'f32' as const, frames: 0, repeat: 1 }
+    const warm = await runLandslideJob({ ...params, backends: [...params.backends], warmup: 30 }, ctx)
+    expect(phases).toContain('warming up gpu/fused')
+    expect(phases.indexOf('warming up gpu/fused')).toBeLessThan(phases.lastIndexOf('simulating gpu/fused'))
+    const cold = await runLandslideJob({ ...params, backends: [...params.backends] }, { ...ctx, progress: () => {} })
+    expect(warm.results.runs['gpu/fused'].mass_end).toBe(cold.results.runs['gpu/fused'].mass_end)
+    expect(warm.results.runs['gpu/fused'].deviation).toEqual(cold.results.runs['gpu/fused'].deviation)
+  })
+})
+
 describe('landslide roofline points in a job', () => {
   it.each([
     [['fused', 'monolithic'] as GpuVariant[], 'f32' as const],

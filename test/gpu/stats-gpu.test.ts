@@ -175,7 +175,7 @@ describe('the engine', () => {
     }
   })
 
-  it('computes several columns together (shared submits) exactly as one at a time', async () => {
+  it('computes several columns together (pipelined submits) exactly as one at a time', async () => {
     const names = ['negative mean', 'integers with many ties (−128…127)', 'one value', 'a misleading sample above the middle (selection over the whole column)', 'large offset doubles (1e12 + noise)']
     const f64 = await Promise.all(names.map((n) => engine.prepare(cases[n], 'f64')))
     const f32 = await engine.prepare(cases['random doubles, even'], 'f32')

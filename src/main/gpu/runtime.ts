@@ -70,7 +70,7 @@ async function open(): Promise<Gpu> {
 
 export { Gpu, REQUESTED_LIMITS, OPTIONAL_FEATURES, type Work } from './gpu'
 export { throwIfAborted } from '../../shared/cancel'
-export { median, batchSize, timeBatches, TIMING_METHOD, type BatchTiming } from './timing'
+export { median, batchSize, timeBatches, warmUp, GPU_WARMUP_MS, TIMING_METHOD, type BatchTiming } from './timing'
 export { type Binding, type Dispatch, type Workgroups } from './dispatch'
 export { type Kernel } from './kernel'
 export { type KernelOptions } from './pipelines'

@@ -50,3 +50,23 @@ export async function timeBatches(
 }
 
 export const TIMING_METHOD = 'wall clock to completion'
+
+/** How long benchmarks warm a GPU up before timing it (see warmUp). */
+export const GPU_WARMUP_MS = 500
+
+/**
+ * Runs `work` untimed, again and again, until `ms` milliseconds have passed (at least once).
+ * An idle GPU runs at a fraction of its clock and needs a few hundred milliseconds of load to
+ * raise it (an H100: 345 → 1980 MHz in ~0.3 s, and back to 345 MHz after ~3 s idle, e.g. while
+ * a CPU reference runs): short GPU runs timed straight after idle time measure the clock's ramp.
+ */
+export async function warmUp(work: () => Promise<unknown>, ms: number, signal?: AbortSignal): Promise<number> {
+  const t0 = performance.now()
+  let runs = 0
+  do {
+    throwIfAborted(signal)
+    await work()
+    runs++
+  } while (performance.now() - t0 < ms)
+  return runs
+}

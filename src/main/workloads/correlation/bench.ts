@@ -10,7 +10,7 @@ import { adapterName } from '../../../shared/device'
 import { ApiError } from '../../../shared/errors'
 import { median } from '../../../shared/median'
 import { type CorrelationBackend, type CrossVariant, type MeansVariant, type Precision, STAGES, type Stage } from '../../../shared/workloads/correlation/types'
-import { getGpu, gpuInfo } from '../../gpu/runtime'
+import { GPU_WARMUP_MS, getGpu, gpuInfo, warmUp } from '../../gpu/runtime'
 import { createCpuCorrelationEngine } from './cpu-engine'
 import { GENERATOR_WORKGROUPS, generateWalksGpu, workgroupUnavailable } from './gpu/generate'
 import { createGpuCorrelationEngine } from './gpu/gpu-engine'
@@ -202,9 +202,11 @@ async function benchGpu(series: ReturnType<typeof seriesMatrix>, opts: Correlati
       continue
     }
     const samples: number[] = []
-    for (let r = 0; r <= opts.repeat; r++) {
-      const made = await generateWalksGpu(gpu, { ...WALK, series: series.m, length: series.n }, wg)
-      if (r > 0) samples.push(made.ms.walks)
+    const generate = () => generateWalksGpu(gpu, { ...WALK, series: series.m, length: series.n }, wg)
+    await warmUp(generate, GPU_WARMUP_MS)
+    for (let r = 0; r < opts.repeat; r++) {
+      const made = await generate()
+      samples.push(made.ms.walks)
       factors = made.ms.factors
     }
     walks[String(wg)] = median(samples)
@@ -223,6 +225,7 @@ async function benchGpu(series: ReturnType<typeof seriesMatrix>, opts: Correlati
     // The matrices are read back once, for the check; the timed runs leave them on the GPU.
     const deviation: Record<string, number> = {}
     await engine.run({ cross: (v, got) => (deviation[v] = sampledDeviation(series, got, pairs)) })
+    await warmUp(() => engine.run({}, { download: false }), GPU_WARMUP_MS)
     const runs: Awaited<ReturnType<typeof engine.run>>[] = []
     for (let r = 0; r < opts.repeat; r++) runs.push(await engine.run({}, { download: false }))
     const work = engine.work()
@@ -274,6 +277,7 @@ async function benchShapes(
       engine = await createGpuCorrelationEngine(gpu, series, opts.precision, { means: [means], cross: ['register'], register: shape })
       let deviation = NaN
       await engine.run({ cross: (_, got) => (deviation = sampledDeviation(series, got, pairs)) })
+      await warmUp(() => engine!.run({}, { download: false }), GPU_WARMUP_MS)
       const runs: Awaited<ReturnType<typeof engine.run>>[] = []
       for (let r = 0; r < opts.repeat; r++) runs.push(await engine.run({}, { download: false }))
       const ms = median(runs.map((t) => t.cross.register!.cross))

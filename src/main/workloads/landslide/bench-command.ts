@@ -18,7 +18,7 @@ import {
   type LandslideResult,
   type RunArithmetic,
 } from '../../../shared/workloads/landslide/types'
-import { getGpu, gpuInfo } from '../../gpu/runtime'
+import { GPU_WARMUP_MS, getGpu, gpuInfo } from '../../gpu/runtime'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
 import { writeExample } from './example'
 import { DOUBLE_FLOAT_VARIANTS } from './gpu/kernels'
@@ -74,6 +74,8 @@ export async function benchLandslide(opts: {
   gpuBands?: number
   exchangeEvery?: number
   repeat: number
+  /** Untimed GPU work before each GPU kernel's runs (ms; default none). */
+  warmup?: number
   precision: LandslidePrecision
   /** Copies of the grids down and across, in one grid. */
   tile?: Tiling
@@ -110,6 +112,7 @@ export async function benchLandslide(opts: {
         exchangeEvery: opts.exchangeEvery,
         frames: Math.max(1, opts.steps),
         repeat: opts.repeat,
+        warmup: opts.warmup,
       },
       {
         signal: new AbortController().signal,
@@ -199,7 +202,7 @@ export const benchLandslideCommand: Command = {
   name: 'bench landslide',
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
   usage:
-    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--json] [--save FILE]',
+    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--warmup MS] [--json] [--save FILE]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
     '  --steps N          steps (default 4000)',
@@ -212,6 +215,8 @@ export const benchLandslideCommand: Command = {
     '  --gpu-bands N      row bands of the gpu backend, one GPU each where there are several (default 1)',
     '  --exchange-every S GPU bands: steps between halo exchanges',
     '  --repeat R         runs per backend; the median is reported (default 5)',
+    '  --warmup MS        untimed GPU steps for this long before each GPU kernel\'s runs, so that they find the GPU\'s clock',
+    `                     up rather than idle (default ${GPU_WARMUP_MS}; 0: none)`,
     '  --json             print the figures as one JSON object on stdout',
     '  --save FILE        also write that JSON object to FILE',
   ].join('\n'),
@@ -228,6 +233,7 @@ export const benchLandslideCommand: Command = {
     'exchange-every': { type: 'string' },
     tile: { type: 'string' },
     repeat: { type: 'string' },
+    warmup: { type: 'string' },
     json: { type: 'boolean' },
     save: { type: 'string' },
   },
@@ -250,6 +256,7 @@ export const benchLandslideCommand: Command = {
       exchangeEvery: intOption(values['exchange-every'], 'exchange-every', 1, 100_000),
       tile,
       repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 5,
+      warmup: intOption(values.warmup, 'warmup', 0, 60_000) ?? GPU_WARMUP_MS,
       log: (line) => process.stderr.write(`${line}\n`),
     })
     if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')

@@ -21,6 +21,7 @@ import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../e
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
 import { GpuBandsSimulation, maxGpuBands, notInBands } from './gpu/gpu-bands'
 import { gpusFor } from '../../gpu/device-select'
+import { warmUp } from '../../gpu/runtime'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
@@ -136,11 +137,23 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     }
   }
 
+  /** Untimed steps of a GPU kernel for `params.warmup` ms, so that its timed runs find the GPU's clock up. */
+  const warmUpGpu = async (p: Planned): Promise<void> => {
+    ctx.progress({ phase: `warming up ${runKey(p.backend, p.variant)}`, fraction: Math.min(1, finished / total) })
+    const sim = await createSimulation(p, state, params, ranks, ctx)
+    try {
+      await warmUp(() => sim.advance(Math.max(1, Math.min(params.steps, 100)), signal), params.warmup ?? 0, signal)
+    } finally {
+      await sim.dispose()
+    }
+  }
+
   const runPlanned = async (p: Planned, isReference: boolean): Promise<void> => {
     const key = runKey(p.backend, p.variant)
     const samples: number[] = []
     let grid!: Float64Array
     let sim!: Simulation
+    if (p.backend === 'gpu' && (params.warmup ?? 0) > 0) await warmUpGpu(p)
     for (let r = 0; r < params.repeat; r++) {
       const once = await runOnce(p, isReference && r === 0)
       samples.push(once.ms)

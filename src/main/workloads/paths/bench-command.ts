@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { BLOCK_SIZES, GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
 import { ApiError } from '../../../shared/errors'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { GPU_WARMUP_MS } from '../../gpu/runtime'
 import { benchPaths, relaxRate, type PathsBenchResult } from './bench'
 import { MAX_GENERATED_VERTICES } from './generate-graph'
 import { TUNED_SWEEP_SHAPES, parseTunedShape } from './gpu/tuned-shapes'
@@ -36,7 +37,7 @@ export const benchPathsCommand: Command = {
     `                    (default: its 4 × 4 tiled phase 3, faster on an H100 than every shape swept);`,
     `                    b<rows>[x<cols>]-t<rows>x<cols>-k<k>: the workgroup's tile, an invocation's part, k per stage;`,
     `                    all: ${TUNED_SWEEP_SHAPES.join(', ')}`,
-    '  --repeat R        computations per backend; the median is reported (default 5)',
+    `  --repeat R        computations per backend, after untimed ones for ${GPU_WARMUP_MS} ms on the GPU; the median is reported (default 5)`,
     '  --scipy-repeat R  SciPy runs (default 3)',
     '  --no-scipy        skip SciPy (python3 with scipy, e.g. Debian\'s python3-scipy)',
     '  --json            print the figures as one JSON object on stdout (an array of them for several --vertices)',

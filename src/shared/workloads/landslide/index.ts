@@ -89,6 +89,15 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       help: 'GPU steps recorded into one command buffer (default: up to 500, fewer on a software adapter)',
     },
     repeat: { type: 'int', label: 'Repeat', min: 1, max: 100, default: 1, help: 'runs per backend; the median time is reported' },
+    warmup: {
+      type: 'int',
+      label: 'GPU warm-up',
+      unit: 'ms',
+      min: 0,
+      max: 60_000,
+      optional: true,
+      help: 'untimed GPU steps for this long before each GPU kernel\'s timed runs (default none): an idle GPU runs at a fraction of its clock and takes a few hundred ms of work to raise it (paralab bench landslide: 500)',
+    },
   },
   phases: [
     { id: 'loading', summary: 'reading the header, the DEM and the source' },

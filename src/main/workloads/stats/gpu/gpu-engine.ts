@@ -5,14 +5,16 @@
 //   const stats = await engine.compute(column, rows)      // data stays on the GPU
 //   const all = await engine.computeMany([a, b, c])       // several columns, sharing submits
 //
-// A compute is two submits, each ending in one small read of the selection state (columns
-// computed together share them: each submit holds every column's dispatches, so the round
-// trips between host and GPU, which dominate at these sizes, are paid once):
+// A compute is two submits per column, each ending in one small read of the selection state:
 //   1. sample → scan (Σx, bracket counts, candidates) → combine → bracket → 3 × (refine, pick):
 //      Σx and the keys of the two middle values (a column that needs more levels gets a
 //      second submit of 3);
 //   2. the same over (x − mean)² and |x − median|, bracketed by the host from the values pass's
 //      sample (deviation-bracket.ts): Σ(x − mean)² and the MAD's middle keys.
+// Columns computed together are pipelined: every column's values pass is submitted at once, and
+// each column's deviation pass as soon as its values pass is read back, while the GPU still runs
+// the others' work, so the host's part between the passes (a round trip, the bracket) is hidden
+// behind the GPU's for all but the last column.
 // The host turns sums and keys into numbers between and after (shaders/stats/select.wgsl
 // explains the selection). f64 is exact: the median and MAD are the reference's bit for bit,
 // and the sums are accurate to ~2^-75 of their largest term (shaders/stats/f64.wgsl).
@@ -129,9 +131,11 @@ interface Scratch {
   slots: GPUBuffer
   /** The values pass's sorted sample, for the deviation pass. */
   sample: GPUBuffer
+  /** The state (and, in the values pass, the sample) copied to be read in one map. */
+  readback: GPUBuffer
 }
 
-/** Bytes of one column's state and sample in the shared readback buffer. */
+/** Bytes of a column's state and sample in its readback buffer. */
 const READBACK_STRIDE = STATE.words * 4 + SAMPLE * 8
 
 function repeat<T>(items: readonly T[], times: number): T[] {
@@ -170,8 +174,6 @@ interface Job {
 class Engine implements GpuStatsEngine {
   readonly columnsTogether = true
   lastTrace: GpuStatsEngine['lastTrace'] = null
-  /** Every column's state (and the values pass's sample) is copied here to be read in one map. */
-  private readback: GPUBuffer | null = null
   private readonly columns = new Set<GpuColumn>()
   private queue: Promise<unknown> = Promise.resolve()
   /** Streamed columns' uploads, one at a time. */
@@ -247,7 +249,7 @@ class Engine implements GpuStatsEngine {
       if (columns.indexOf(column) !== i) throw new ApiError('invalid-argument', 'a column appears twice in one compute')
       return { c, n }
     })
-    // Computes share the readback buffer: one at a time.
+    // Computes share the columns' working buffers: one at a time.
     const run = this.queue.then(() => this.computeNow(jobs))
     this.queue = run.catch(() => {})
     return run
@@ -266,34 +268,30 @@ class Engine implements GpuStatsEngine {
     await this.queue
     for (const c of this.columns) destroyColumn(c)
     this.columns.clear()
-    this.readback?.destroy()
-    this.readback = null
   }
 
   private async computeNow(columns: { c: GpuColumn; n: number }[]): Promise<BackendColumnStats[]> {
     throwIfAborted(this.signal)
     const empty: BackendColumnStats = { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
     const jobs: Job[] = columns.filter((j) => j.n > 0).map((j) => ({ ...j, spec: { deviation: false, mean: 0, center: 0 } }))
-    const firsts = await this.passes(jobs)
-    const found = jobs.map((job, i) => {
-      const f = this.valuesOutcome(job, firsts[i])
-      job.spec = f.spec
-      return f
-    })
+    const done = await Promise.all(jobs.map((job) => this.computeColumn(job)))
+    if (done.length > 0) this.lastTrace = done[done.length - 1].trace
+    return columns.map((j) => (j.n > 0 ? done[jobs.findIndex((job) => job.c === j.c)].stats : { ...empty }))
+  }
+
+  /** Both passes of one column, the deviation pass submitted as soon as the values pass is read. */
+  private async computeColumn(job: Job): Promise<{ stats: BackendColumnStats; trace: { median: SelectionTrace; mad: SelectionTrace } }> {
+    const { c, n } = job
+    const found = this.valuesOutcome(job, await this.pass(job))
+    job.spec = found.spec
     throwIfAborted(this.signal)
-    const seconds = await this.passes(jobs)
-    const stats = jobs.map((job, i) => {
-      const { c, n } = job
-      const { mean, median } = found[i]
-      const round = c.precision === 'f64' ? (x: number) => x : Math.fround
-      const second = seconds[i]
-      const squares = this.sumValue(second, c.precision)
-      const mad = midpoint(keyToValue(second.keys[0], c.precision), keyToValue(second.keys[1], c.precision), c.precision)
-      const std = round(Math.sqrt(round(squares / n)))
-      this.lastTrace = { median: found[i].trace, mad: second.trace }
-      return { mean, std, cv: round(std / mean), median, mad }
-    })
-    return columns.map((j) => (j.n > 0 ? stats[jobs.findIndex((job) => job.c === j.c)] : { ...empty }))
+    const second = await this.pass(job)
+    const { mean, median } = found
+    const round = c.precision === 'f64' ? (x: number) => x : Math.fround
+    const squares = this.sumValue(second, c.precision)
+    const mad = midpoint(keyToValue(second.keys[0], c.precision), keyToValue(second.keys[1], c.precision), c.precision)
+    const std = round(Math.sqrt(round(squares / n)))
+    return { stats: { mean, std, cv: round(std / mean), median, mad }, trace: { median: found.trace, mad: second.trace } }
   }
 
   /** The mean and median from a column's values pass, and so the spec of its deviation pass. */
@@ -312,7 +310,7 @@ class Engine implements GpuStatsEngine {
     if (c.n === 0) return []
     const run = this.queue.then(async () => {
       const values: Job = { c, n: c.n, spec: { deviation: false, mean: 0, center: 0 } }
-      const deviations: Job = { c, n: c.n, spec: this.valuesOutcome(values, (await this.passes([values]))[0]).spec }
+      const deviations: Job = { c, n: c.n, spec: this.valuesOutcome(values, await this.pass(values)).spec }
       const out: KernelTime[] = []
       for (const job of [values, deviations]) {
         const steps = await this.steps(c, c.n, job.spec)
@@ -348,49 +346,36 @@ class Engine implements GpuStatsEngine {
   }
 
   /**
-   * One pass of every job, in shared submits: the sums and the selection of the middle keys, of
-   * x or of the deviations. Each submit ends by copying each column's state to the readback.
+   * One pass of a column: the sums and the selection of the middle keys, of x or of the
+   * deviations. Each submit ends by copying the column's state (and sample) to its readback.
    */
-  private async passes(jobs: Job[]): Promise<PassResult[]> {
-    if (jobs.length === 0) return []
-    const deviation = jobs[0].spec.deviation
-    const steps = await Promise.all(jobs.map((j) => this.steps(j.c, j.n, j.spec)))
-    const readback = this.ensureReadback(jobs.length)
-    const label = `stats ${deviation ? 'deviations' : 'values'} (${jobs.map((j) => `${j.n} ${j.c.precision}`).join(', ')})`
-    const ms = jobs.map(() => 0)
-    const words: Uint32Array[] = []
-    /** Runs `work(i)` for the jobs `which` in one submit and reads their states back. */
-    const submit = async (which: number[], first: boolean) => {
-      const stateBytes = which.length * READBACK_STRIDE
+  private async pass(job: Job): Promise<PassResult> {
+    const { c, n, spec } = job
+    const steps = await this.steps(c, n, spec)
+    const s = c.scratch!
+    const label = `stats ${spec.deviation ? 'deviations' : 'values'} (${n} ${c.precision})`
+    let ms = 0
+    const submit = async (first: boolean) => {
       const read = await this.gpu.runAndRead(
         label,
         (encoder) => {
-          which.forEach((i, slot) => {
-            const s = jobs[i].c.scratch!
-            if (first) encoder.clearBuffer(s.hist)
-            this.gpu.encodeDispatches(encoder, first ? [...steps[i].head, ...repeat(steps[i].level, FIRST_LEVELS)] : repeat(steps[i].level, LEVELS - FIRST_LEVELS))
-            encoder.copyBufferToBuffer(s.state, 0, readback, slot * READBACK_STRIDE, STATE.words * 4)
-            // The values pass's sorted sample brackets the deviations.
-            if (!deviation) encoder.copyBufferToBuffer(s.sample, 0, readback, slot * READBACK_STRIDE + STATE.words * 4, SAMPLE * 8)
-          })
+          if (first) encoder.clearBuffer(s.hist)
+          this.gpu.encodeDispatches(encoder, first ? [...steps.head, ...repeat(steps.level, FIRST_LEVELS)] : repeat(steps.level, LEVELS - FIRST_LEVELS))
+          encoder.copyBufferToBuffer(s.state, 0, s.readback, 0, STATE.words * 4)
+          // The values pass's sorted sample brackets the deviations.
+          if (!spec.deviation) encoder.copyBufferToBuffer(s.sample, 0, s.readback, STATE.words * 4, SAMPLE * 8)
         },
-        readback,
-        { bytes: stateBytes, signal: this.signal },
+        s.readback,
+        { bytes: spec.deviation ? STATE.words * 4 : READBACK_STRIDE, signal: this.signal },
       )
-      which.forEach((i, slot) => {
-        ms[i] += read.ms
-        words[i] = read.words.subarray((slot * READBACK_STRIDE) / 4, ((slot + 1) * READBACK_STRIDE) / 4)
-      })
+      ms += read.ms
+      return read.words
     }
-    // Most columns need two or three levels: the rest go in a second submit only for the columns
-    // that need them, since idle levels still cost a dispatch each.
-    await submit(
-      jobs.map((_, i) => i),
-      true,
-    )
-    const unfinished = jobs.map((_, i) => i).filter((i) => !targetsDone(words[i]))
-    if (unfinished.length > 0) await submit(unfinished, false)
-    return jobs.map((job, i) => this.passResult(job, words[i], ms[i]))
+    // Most columns need two or three levels: more go in a second submit only where needed, since
+    // idle levels still cost a dispatch each.
+    let words = await submit(true)
+    if (!targetsDone(words)) words = await submit(false)
+    return this.passResult(job, words, ms)
   }
 
   /** A pass's outcome for one column, from its state words (and sample, in the values pass). */
@@ -493,17 +478,9 @@ class Engine implements GpuStatsEngine {
       hist: g.buffer(2 * BINS * 4, storage | GPUBufferUsage.COPY_DST, 'stats histograms'),
       slots: g.buffer(MAX_REFINE_GROUPS * SLOT_BYTES, storage, 'stats key bounds'),
       sample: g.buffer(SAMPLE * 8, storage | GPUBufferUsage.COPY_SRC, 'stats sorted sample'),
+      readback: g.buffer(READBACK_STRIDE, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'stats state readback'),
     }
     return c.scratch
-  }
-
-  /** The readback buffer, room for `columns` states and samples. */
-  private ensureReadback(columns: number): GPUBuffer {
-    const bytes = columns * READBACK_STRIDE
-    if (this.readback && this.readback.size >= bytes) return this.readback
-    this.readback?.destroy()
-    this.readback = this.gpu.buffer(bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'stats state readback')
-    return this.readback
   }
 
   /** A column of `n` values must fit one storage binding. */

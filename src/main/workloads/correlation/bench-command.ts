@@ -33,7 +33,7 @@ export const benchCorrelationCommand: Command = {
     `  --study          the study's size, ${STUDY_SIZE.series} × ${STUDY_SIZE.length} (its serial C: 2.0 s for steps 1–5)`,
     '  --backend B,…    backends to time (default: all; gpu when a GPU is available)',
     '  --precision P    f64 (default) or f32',
-    `  --repeat R       timed runs after an untimed warm-up (on the GPU ${GPU_WARMUP_MS} ms of runs, to raise its clock); medians are reported (default 5)`,
+    `  --repeat R       timed runs after an untimed warm-up (of the GPU kernels: ${GPU_WARMUP_MS} ms of runs, to raise its clock); medians are reported (default 5)`,
     `  --means V,…      GPU means kernels (default all: ${MEANS_VARIANTS.join(', ')})`,
     `  --cross V,…      GPU cross-product kernels (default all: ${CROSS_VARIANTS.join(', ')})`,
     '  --shapes S,…     also time the register kernel in these tile shapes, b<block>-t<rows>x<cols>-k<samples>[-c<chunk>]',

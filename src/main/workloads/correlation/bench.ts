@@ -202,11 +202,9 @@ async function benchGpu(series: ReturnType<typeof seriesMatrix>, opts: Correlati
       continue
     }
     const samples: number[] = []
-    const generate = () => generateWalksGpu(gpu, { ...WALK, series: series.m, length: series.n }, wg)
-    await warmUp(generate, GPU_WARMUP_MS)
-    for (let r = 0; r < opts.repeat; r++) {
-      const made = await generate()
-      samples.push(made.ms.walks)
+    for (let r = 0; r <= opts.repeat; r++) {
+      const made = await generateWalksGpu(gpu, { ...WALK, series: series.m, length: series.n }, wg)
+      if (r > 0) samples.push(made.ms.walks)
       factors = made.ms.factors
     }
     walks[String(wg)] = median(samples)

@@ -1,8 +1,9 @@
 // The study's GPU optimization steps as kernels: which shader and constants each variant compiles,
 // the dispatches of each step (a k, or a round of three phases) and how many steps go in one submit.
-// `tuned` runs the stepwise phase 2 and the 4 × 4 tiled phase 3 of blocked.wgsl; given a tile shape
-// (bench sweeps) and no successors, phase 2 as one product with the closed pivot (phase2_closed) and
-// phase 3 as a register-blocked min-plus product (minplus.wgsl) of that shape.
+// `tuned` runs phase 1 with as many invocations as the device allows, phase 2 as one product with the
+// closed pivot (phase2_closed; with successors the stepwise one) and the 4 × 4 tiled phase 3 of
+// blocked.wgsl; given a tile shape (bench sweeps) and no successors, phase 3 as a register-blocked
+// min-plus product (minplus.wgsl) of that shape.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
 import type { Binding, Dispatch, Gpu, Kernel } from '../../../gpu/runtime'
@@ -110,17 +111,21 @@ export async function planVariant(
   const TY = rowsOfThreads(B)
   const constants = { PATHS, B, TY, BB: B * B, BRANCHLESS: shape.branchless ? 1 : 0, ...banded }
   const minplus = shape.tiled && !paths && tileShape !== undefined
+  // Without successors the tuned variant's phase 2 is one product with the closed pivot: no step waits for another.
+  const closed = shape.tiled && !paths
+  // Phase 1, one workgroup a round that waits on itself B times, takes as many invocations as the device allows (tuned).
+  const phase1Constants = shape.tiled ? { ...constants, TY: Math.max(1, Math.min(B, Math.floor(gpu.limits.maxComputeInvocationsPerWorkgroup / B))) } : constants
   const [phase1, phase2, phase3] = await Promise.all([
-    gpu.kernel('paths/blocked', { entryPoint: 'phase1', constants }),
-    gpu.kernel('paths/blocked', { entryPoint: minplus ? 'phase2_closed' : 'phase2', constants }),
+    gpu.kernel('paths/blocked', { entryPoint: 'phase1', constants: phase1Constants }),
+    gpu.kernel('paths/blocked', { entryPoint: closed ? 'phase2_closed' : 'phase2', constants }),
     minplus
       ? gpu.kernel('paths/minplus', { constants: { ...shapeConstants(tileShape!), ...banded } })
       : gpu.kernel('paths/blocked', { entryPoint: shape.tiled ? 'phase3_tiled' : 'phase3', constants }),
   ])
   const R = N / B
   const rounds = Math.ceil(V / B)
-  // Without successors phase2_closed and minplus.wgsl bind the distances (0–3) and the parameters (8) only.
-  const distancesBind = minplus ? (all: Binding[]) => ({ 0: all[0], 1: all[1], 2: all[2], 3: all[3], 8: all[8] }) : (all: Binding[]) => all
+  // phase2_closed and minplus.wgsl (no successors) bind the distances (0–3) and the parameters (8) only.
+  const distancesOnly = (all: Binding[]) => ({ 0: all[0], 1: all[1], 2: all[2], 3: all[3], 8: all[8] })
   const phase3Grid: [number, number] = minplus ? [N / tileShape!.cols, N / tileShape!.rows] : [R, R]
   if (minplus && (N % tileShape!.rows !== 0 || N % tileShape!.cols !== 0))
     throw new ApiError('internal', `paths: the side ${N} is not a whole number of ${tunedShapeName(tileShape!)} tiles`)
@@ -135,8 +140,8 @@ export async function planVariant(
       const all = bind()
       return [
         phase1.dispatch(phase1.bind(all), 1),
-        phase2.dispatch(phase2.bind(distancesBind(all)), [R, 2]),
-        phase3.dispatch(phase3.bind(distancesBind(all)), phase3Grid),
+        phase2.dispatch(phase2.bind(closed ? distancesOnly(all) : all), [R, 2]),
+        phase3.dispatch(phase3.bind(minplus ? distancesOnly(all) : all), phase3Grid),
       ]
     },
     bytes: rounds * (N * N * 4 * 2 * words + tileBytes * words),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { loadCsv } from '../../src/main/io/csv-loader'
-import { GpuHeadStart } from '../../src/main/workloads/stats/gpu/head-start'
+import { GpuHeadStart, loaderThreadsBesideGpu } from '../../src/main/workloads/stats/gpu/head-start'
 import { createStatsEngine } from '../../src/main/workloads/stats/stats-engine'
 import { type GpuStatsEngine, createGpuStatsEngine } from '../../src/main/workloads/stats/gpu/gpu-engine'
 import { fixedToNumber, scaledToNumber } from '../../src/main/workloads/stats/gpu/fixed-point'
@@ -241,6 +241,10 @@ describe('the engine', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('leaves a quarter of 8 or more cores to the GPU side while the loader reads beside a head start', () => {
+    expect([1, 2, 4, 7, 8, 16, 64].map((cores) => loaderThreadsBesideGpu(cores))).toEqual([1, 2, 4, 7, 6, 12, 48])
   })
 
   it('cancels with code cancelled', async () => {

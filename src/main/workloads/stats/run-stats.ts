@@ -26,7 +26,7 @@ import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 import type { PreparedColumn } from './cpu-engine'
-import { GpuHeadStart } from './gpu/head-start'
+import { GpuHeadStart, loaderThreadsBesideGpu } from './gpu/head-start'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
 const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
@@ -117,6 +117,7 @@ async function statsForTable(
   const table = await loadCsv(path, {
     columns,
     signal,
+    ...(headStart && { threads: loaderThreadsBesideGpu() }),
     progress: (p) => {
       const s = (performance.now() - t0) / 1000
       report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)

@@ -4,10 +4,22 @@
 //   const start = new GpuHeadStart(columns.length, precision, ctx)
 //   await loadCsv(path, { columns, placed: (prefixes) => start.grow(prefixes) })
 //   const { engine, columns } = await start.ready(values)   // the rest of the upload
+import { availableParallelism } from 'node:os'
 import type { Precision } from '../../../../shared/workloads/stats/types'
 import type { JobContext } from '../../../engine'
 import type { PreparedColumn } from '../cpu-engine'
 import { type ColumnStream, type GpuStatsEngine, type GpuStatsEngineOptions, createGpuStatsEngine } from './gpu-engine'
+
+/**
+ * Threads for the CSV loader while a head start runs beside it: on 8 or more cores a quarter are
+ * left to the GPU driver's and Dawn's own threads, which open the device and take the uploads
+ * during the load. On an H100 machine (16 cores) the load with 16 threads took 552–635 ms against
+ * 381–402 ms without the GPU; with 12, 492–560 ms, and `paralab stats --backend gpu` ~0.1 s less
+ * in all (docs/benchmarks.md).
+ */
+export function loaderThreadsBesideGpu(cores = availableParallelism()): number {
+  return cores >= 8 ? cores - Math.floor(cores / 4) : cores
+}
 
 export class GpuHeadStart {
   private readonly engine: Promise<GpuStatsEngine>

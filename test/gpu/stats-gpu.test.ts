@@ -187,6 +187,17 @@ describe('the engine', () => {
       names.forEach((n, i) => expectExactF64(together[i], cases[n], `together: ${n}`))
       expect(together[names.length]).toEqual(await engine.compute(f32, 2049))
       expect(together[names.length + 1]).toMatchObject({ median: NaN, mad: NaN })
+      // A column that fails (non-finite values) fails the compute, after the others' work has ended:
+      // the engine then computes them as before.
+      const bad = await engine.prepare(Float64Array.of(1, NaN, 3), 'f64')
+      try {
+        await expect(engine.computeMany([f64[0], bad, f64[1]])).rejects.toMatchObject({ code: 'invalid-input' })
+        const again = await engine.computeMany([f64[0], f64[1]])
+        expectExactF64(again[0], cases[names[0]], `after a failure: ${names[0]}`)
+        expectExactF64(again[1], cases[names[1]], `after a failure: ${names[1]}`)
+      } finally {
+        engine.release(bad)
+      }
       await expect(async () => engine.computeMany([f32, f32])).rejects.toThrow(/twice/)
       await expect(async () => engine.computeMany([f32], [1, 2])).rejects.toMatchObject({ code: 'invalid-argument' })
     } finally {

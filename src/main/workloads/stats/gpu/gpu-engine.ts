@@ -3,7 +3,7 @@
 //   const engine = await createGpuStatsEngine({ signal })
 //   const column = await engine.prepare(values, 'f64')   // uploads the column (raw doubles)
 //   const stats = await engine.compute(column, rows)      // data stays on the GPU
-//   const all = await engine.computeMany([a, b, c])       // several columns, sharing submits
+//   const all = await engine.computeMany([a, b, c])       // several columns, pipelined
 //
 // A compute is two submits per column, each ending in one small read of the selection state:
 //   1. sample → scan (Σx, bracket counts, candidates) → combine → bracket → 3 × (refine, pick):
@@ -171,6 +171,12 @@ interface Job {
   spec: PassSpec
 }
 
+/** A column's statistics and the traces of its two selections. */
+interface ColumnOutcome {
+  stats: BackendColumnStats
+  trace: { median: SelectionTrace; mad: SelectionTrace }
+}
+
 class Engine implements GpuStatsEngine {
   readonly columnsTogether = true
   lastTrace: GpuStatsEngine['lastTrace'] = null
@@ -274,13 +280,19 @@ class Engine implements GpuStatsEngine {
     throwIfAborted(this.signal)
     const empty: BackendColumnStats = { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
     const jobs: Job[] = columns.filter((j) => j.n > 0).map((j) => ({ ...j, spec: { deviation: false, mean: 0, center: 0 } }))
-    const done = await Promise.all(jobs.map((job) => this.computeColumn(job)))
+    // Every column's work ends before the compute does (so the next one, or a release, finds the
+    // buffers idle); then the first failure, in column order, is the compute's.
+    const done: ColumnOutcome[] = []
+    for (const s of await Promise.allSettled(jobs.map((job) => this.computeColumn(job)))) {
+      if (s.status === 'rejected') throw s.reason
+      done.push(s.value)
+    }
     if (done.length > 0) this.lastTrace = done[done.length - 1].trace
     return columns.map((j) => (j.n > 0 ? done[jobs.findIndex((job) => job.c === j.c)].stats : { ...empty }))
   }
 
   /** Both passes of one column, the deviation pass submitted as soon as the values pass is read. */
-  private async computeColumn(job: Job): Promise<{ stats: BackendColumnStats; trace: { median: SelectionTrace; mad: SelectionTrace } }> {
+  private async computeColumn(job: Job): Promise<ColumnOutcome> {
     const { c, n } = job
     const found = this.valuesOutcome(job, await this.pass(job))
     job.spec = found.spec

@@ -176,7 +176,6 @@ function presetDriverFiles(): string | undefined {
   return process.env.VK_DRIVER_FILES || process.env.VK_ICD_FILENAMES || undefined
 }
 
-
 function describe(adapter: GPUAdapter): string {
   const i = adapter.info
   return [i.vendor, i.architecture, i.description].filter(Boolean).join(' ') || 'unnamed'

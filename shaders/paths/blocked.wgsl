@@ -2,8 +2,8 @@
 // Round r (p.k): phase1 takes the pivot block (r, r) through its own B values of k; phase2 the
 // blocks of row r and column r, which read the pivot; phase3 every other block, which reads its
 // row's and its column's. A workgroup of B × TY invocations owns a block, each invocation the
-// cells (lid.y + a·TY, lid.x); phase3_tiled (the tuned step) gives each of 16 × 16 invocations
-// a 4 × 4 tile of a 64-block, kept in registers through the B values of k.
+// cells (lid.y + a·TY, lid.x); phase3_tiled (the tuned step with successors) gives each of 16 × 16
+// invocations a 4 × 4 tile of a 64-block, kept in registers through the B values of k.
 // Path keys stay in global memory: blocks being read do not change during their phase.
 #include "paths/common"
 
@@ -189,8 +189,9 @@ fn phase3(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
   }
 }
 
-// The tuned phase 3 (B = 64, 16 × 16 invocations): a 4 × 4 tile per invocation, rows ty + 16a and
-// columns tx + 16b, so that each k reads 4 + 4 words of workgroup memory for 16 relaxations.
+// The tuned phase 3 with successors (B = 64, 16 × 16 invocations; without them minplus.wgsl): a
+// 4 × 4 tile per invocation, rows ty + 16a and columns tx + 16b, so that each k reads 4 + 4 words of
+// workgroup memory for 16 relaxations.
 @compute @workgroup_size(16, 16)
 fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
   let r = p.k;
@@ -213,9 +214,7 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {
       acc[a][b] = dGet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b);
-      if (PATHS) {
-        ck[a][b] = kGet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b);
-      }
+      ck[a][b] = kGet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b);
     }
   }
   for (var kk = 0u; kk < 64u; kk++) {
@@ -228,16 +227,12 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
     for (var a = 0u; a < 4u; a++) {
       for (var b = 0u; b < 4u; b++) {
         let s = ak[a] + bk[b];
-        if (PATHS) {
-          if (s <= acc[a][b]) {
-            let c = compose(kGet(r0 + lid.y + 16u * a, k0 + kk), kGet(k0 + kk, c0 + lid.x + 16u * b));
-            if (better(s, c, acc[a][b], ck[a][b])) {
-              acc[a][b] = s;
-              ck[a][b] = c;
-            }
+        if (s <= acc[a][b]) {
+          let c = compose(kGet(r0 + lid.y + 16u * a, k0 + kk), kGet(k0 + kk, c0 + lid.x + 16u * b));
+          if (better(s, c, acc[a][b], ck[a][b])) {
+            acc[a][b] = s;
+            ck[a][b] = c;
           }
-        } else {
-          acc[a][b] = min(acc[a][b], s);
         }
       }
     }
@@ -245,9 +240,7 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {
       dSet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b, acc[a][b]);
-      if (PATHS) {
-        kSet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b, ck[a][b]);
-      }
+      kSet(r0 + lid.y + 16u * a, c0 + lid.x + 16u * b, ck[a][b]);
     }
   }
 }

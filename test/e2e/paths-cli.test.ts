@@ -113,7 +113,7 @@ describe('paralab generate graph and paths query', () => {
 
 describe('paralab bench paths', () => {
   it('sweeps tuned tile shapes over several sizes in one run: a JSON array, one run per shape and size', () => {
-    const shapes = ['b64-t4x4-k64', 'b128x64-t8x4-k32']
+    const shapes = ['b64-k64', 'b32x64-k8']
     const r = paralab(['bench', 'paths', '--vertices', '70,130', '--backend', 'gpu', '--variant', 'tuned', '--shapes', shapes.join(','), '--repeat', '1', '--no-scipy', '--json'])
     const benches = jsonOf(r)
     expect(benches.map((b: { graph: { vertices: number } }) => b.graph.vertices)).toEqual([70, 130])

@@ -7,7 +7,7 @@ import { getGpu, resetGpu, type Gpu } from '../../src/main/gpu/runtime'
 import { ApiError } from '../../src/shared/errors'
 import { benchPaths } from '../../src/main/workloads/paths/bench'
 import { bandsOf, gpuSolver } from '../../src/main/workloads/paths/gpu/gpu-solver'
-import { EXAMPLE_SHAPE, TUNED_SWEEP_SHAPES } from '../../src/main/workloads/paths/gpu/tuned-shapes'
+import { DEFAULT_TUNED_SHAPE, TUNED_SWEEP_SHAPES } from '../../src/main/workloads/paths/gpu/tuned-shapes'
 import type { Graph } from '../../src/main/workloads/paths/graph'
 import { seededRandom } from '../../src/main/workloads/paths/generate-graph'
 import { prepareProblem } from '../../src/main/workloads/paths/problem'
@@ -91,9 +91,8 @@ describe('every GPU variant against serial', () => {
   })
 })
 
-// Given a tile shape (bench sweeps) and no successors, the tuned variant's phase 3 is minplus.wgsl:
-// every shape the bench sweeps is checked here (without one, tuned runs blocked.wgsl's tiled
-// kernel, which the cases above check).
+// Without successors the tuned variant's phase 3 is minplus.wgsl in tiles of a shape (the default
+// one in the cases above): every shape the bench sweeps is checked here.
 describe('every tuned tile shape', () => {
   it.each([...TUNED_SWEEP_SHAPES])('%s: the course cases byte for byte, and serial\'s distances at V = 1, 2, 63, 64, 65, 130', async (shape) => {
     const solver = gpuSolver(gpu, 'tuned', 64, { shape })
@@ -112,13 +111,8 @@ describe('every tuned tile shape', () => {
   })
 
   it('refuses a malformed shape, naming it', () => {
-    expect(() => gpuSolver(gpu, 'tuned', 64, { shape: 'b96-t8x8-k32' })).toThrow('tuned shape b96-t8x8-k32: tile sides must be 32, 64, 128 or 256')
-    expect(() => gpuSolver(gpu, 'shared', 32, { shape: EXAMPLE_SHAPE })).toThrow(`a tile shape (${EXAMPLE_SHAPE}) is for the tuned variant, not shared`)
-  })
-
-  it('refuses a shape beyond the adapter, naming its needs', () => {
-    // 512 invocations: more than WebGPU's default 256, which SwiftShader keeps.
-    expect(() => gpuSolver(gpu, 'tuned', 64, { shape: 'b256x128-t8x4-k16' })).toThrow(/b256x128-t8x4-k16 has 32 × 32 invocations, beyond this adapter's workgroups/)
+    expect(() => gpuSolver(gpu, 'tuned', 64, { shape: 'b96-k32' })).toThrow('tuned shape b96-k32: tile sides must be 32 or 64')
+    expect(() => gpuSolver(gpu, 'shared', 32, { shape: DEFAULT_TUNED_SHAPE })).toThrow(`a tile shape (${DEFAULT_TUNED_SHAPE}) is for the tuned variant, not shared`)
   })
 })
 
@@ -142,11 +136,11 @@ describe('a matrix split over several bindings', () => {
     }
   })
 
-  it('tuned tiles across band boundaries: 128-tiles over bands of 64 rows, distances as serial', async () => {
+  it('tuned tiles in bands of 64 rows, distances as serial', async () => {
     const problem = prepareProblem(edgeCaseGraph(200, 9), 'V200')
     const ref = await serialSolver.solve(problem, false)
-    // V = 200 pads to 256: four bands of 64 rows, each 128-row tile spanning two.
-    for (const shape of ['b128-t8x8-k32', 'b128x64-t8x4-k32', 'b64-t4x4-k64']) {
+    // V = 200 pads to 256: four bands of 64 rows.
+    for (const shape of [DEFAULT_TUNED_SHAPE, 'b32x64-k8', 'b64x32-k64']) {
       const got = await gpuSolver(gpu, 'tuned', 64, { shape, maxBindingBytes: 64 * 256 * 4 }).solve(problem, false)
       expect(bytes(got.d).equals(bytes(ref.d)), shape).toBe(true)
     }
@@ -177,9 +171,28 @@ describe('a matrix split over several bindings', () => {
 })
 
 describe('bench paths', () => {
+  it('times repeats of the computation on the uploaded matrix: each from the uploaded matrix, distances and keys as one solve', async () => {
+    const problem = prepareProblem(edgeCaseGraph(130, 11), 'V130')
+    for (const [variant, block, paths] of [['tuned', 64, true], ['shared', 32, false]] as const) {
+      const solver = gpuSolver(gpu, variant, block)
+      const once = await solver.solve(problem, paths)
+      const run = vi.spyOn(gpu, 'run')
+      const timed = await solver.solve(problem, paths, { timing: { repeat: 3, warmupMs: 0 } })
+      const labels = run.mock.calls.map(([label]) => label).filter((l) => !l.startsWith(`paths ${variant} steps`) || l.includes(' 0…'))
+      run.mockRestore()
+      // One untimed computation (no warm-up time still runs one), then three timed: each after the matrix is restored.
+      expect(labels).toEqual(['paths: keep the uploaded matrix', ...Array(3).fill([`paths ${variant} steps 0…`, 'paths: restore the uploaded matrix']).flat(), `paths ${variant} steps 0…`].map((l) => expect.stringContaining(l)))
+      expect(timed.compute_runs_ms).toHaveLength(3)
+      expect(timed.compute_ms).toBe([...timed.compute_runs_ms!].sort((a, b) => a - b)[1])
+      expect(once.compute_runs_ms).toBeUndefined()
+      expect(bytes(timed.d).equals(bytes(once.d)), `${variant} distances`).toBe(true)
+      if (paths) expect(bytes(timed.key!).equals(bytes(once.key!)), `${variant} keys`).toBe(true)
+    }
+  })
+
   it('times each tuned shape asked for, on one graph, with the same checksum', async () => {
     const logs: string[] = []
-    const shapes = ['b64-t4x4-k64', 'b128-t8x8-k32']
+    const shapes = ['b64-k64', 'b32-k16']
     const r = await benchPaths({ vertices: 100, edges: 1000, seed: 4, backends: ['gpu'], variants: ['tuned'], blocks: ['64'], shapes, repeat: 1, scipyRepeat: 1, scipy: false, log: (l) => logs.push(l) })
     expect(Object.keys(r.runs)).toEqual(shapes.map((s) => `gpu tuned B=64 ${s}`))
     expect(r.failed).toEqual([])

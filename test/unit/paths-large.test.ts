@@ -11,7 +11,8 @@ import { UsageError } from '../../src/main/cli/command'
 import { benchPathsCommand } from '../../src/main/workloads/paths/bench-command'
 import { generateGraph } from '../../src/main/workloads/paths/generate-graph'
 import { SUBMIT_MS, bandsOf, nextSubmitSteps } from '../../src/main/workloads/paths/gpu/gpu-solver'
-import { EXAMPLE_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape, shapeConstants, shapeWorkgroupBytes, tunedShapeName } from '../../src/main/workloads/paths/gpu/tuned-shapes'
+import { DEFAULT_TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape, shapeConstants, shapeUnavailable, shapeWorkgroupBytes, tunedShapeName } from '../../src/main/workloads/paths/gpu/tuned-shapes'
+import type { Gpu } from '../../src/main/gpu/runtime'
 import { paddedSide } from '../../src/main/workloads/paths/gpu/variants'
 import { KEY_NONE, KEY_SELF, successors } from '../../src/main/workloads/paths/matrix'
 import { checkMemory } from '../../src/main/workloads/paths/run-paths'
@@ -96,12 +97,10 @@ describe('memory', () => {
 })
 
 describe('the GPU side of a large graph', () => {
-  it('pads to whole 64-blocks, and to whole tiles of the tuned phase 3 without successors', () => {
-    expect(paddedSide(40_000, 'tuned', false, parseTunedShape('b128-t8x8-k32'))).toBe(40_064)
-    expect(paddedSide(40_000, 'tuned', true, parseTunedShape('b128-t8x8-k32'))).toBe(40_000)
-    expect(paddedSide(130, 'tuned', false, parseTunedShape('b128x64-t8x4-k32'))).toBe(256)
-    expect(paddedSide(130, 'tuned', false, parseTunedShape('b64-t4x4-k64'))).toBe(192)
-    expect(paddedSide(130, 'shared', false)).toBe(192)
+  it('pads to whole 64-blocks', () => {
+    expect(paddedSide(40_000)).toBe(40_000)
+    expect(paddedSide(130)).toBe(192)
+    expect(paddedSide(1)).toBe(64)
   })
 
   it('splits 40 000 (padded to 40 064) into three bindings of 2 GiB, and refuses what needs more than four', () => {
@@ -150,18 +149,31 @@ describe('the generator', () => {
 describe('tuned shapes', () => {
   it('names round-trip, square tiles written once', () => {
     for (const s of TUNED_SWEEP_SHAPES) expect(tunedShapeName(parseTunedShape(s))).toBe(s)
-    expect(parseTunedShape('b128x64-t8x4-k32')).toEqual({ rows: 128, cols: 64, tm: 8, tn: 4, kc: 32 })
-    expect(shapeConstants(parseTunedShape('b128x64-t8x4-k32'))).toEqual({ TX: 16, TY: 16, TM: 8, TN: 4, KC: 32 })
-    expect(shapeWorkgroupBytes(parseTunedShape(EXAMPLE_SHAPE))).toBeLessThanOrEqual(32 * 1024)
+    expect(parseTunedShape('b32x64-k8')).toEqual({ rows: 32, cols: 64, kc: 8 })
+    expect(shapeConstants(parseTunedShape('b32x64-k8'))).toEqual({ TX: 16, TY: 8, KC: 8 })
+    expect(shapeConstants(parseTunedShape(DEFAULT_TUNED_SHAPE))).toEqual({ TX: 16, TY: 16, KC: 16 })
+    expect(shapeWorkgroupBytes(parseTunedShape('b64-k64'))).toBe(32 * 1024)
   })
 
   it.each([
-    ['b128-t8x8', 'is not of the form b<rows>[x<cols>]-t<rows>x<cols>-k<k>'],
-    ['b128-t2x8-k32', 'rows and columns per invocation must be 4 or 8'],
-    ['b48-t4x4-k16', 'tile sides must be 32, 64, 128 or 256'],
-    ['b128-t8x8-k24', 'values of k per stage must be a multiple of 4 dividing 64'],
+    ['b64', 'is not of the form b<rows>[x<cols>]-k<k>'],
+    ['b64-t4x4-k16', 'is not of the form b<rows>[x<cols>]-k<k>'],
+    ['b48-k16', 'tile sides must be 32 or 64'],
+    ['b128x64-k16', 'tile sides must be 32 or 64'],
+    ['b64-k24', 'values of k per stage must be a multiple of 4 dividing 64'],
+    ['b64-k128', 'values of k per stage must be a multiple of 4 dividing 64'],
   ])('refuses %s', (shape, message) => {
     expect(() => parseTunedShape(shape)).toThrow(message)
+  })
+
+  it('says what a shape needs beyond an adapter', () => {
+    const limits = { maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupSizeX: 256, maxComputeWorkgroupSizeY: 256, maxComputeWorkgroupStorageSize: 16384 }
+    const adapter = (more: Partial<typeof limits>) => ({ limits: { ...limits, ...more } }) as unknown as Gpu
+    expect(shapeUnavailable(adapter({}), parseTunedShape(DEFAULT_TUNED_SHAPE))).toBeNull()
+    expect(shapeUnavailable(adapter({}), parseTunedShape('b64-k64'))).toBe('b64-k64 needs 32 KiB of workgroup memory; the device allows 16 KiB')
+    expect(shapeUnavailable(adapter({ maxComputeInvocationsPerWorkgroup: 128 }), parseTunedShape('b64-k8'))).toBe(
+      "b64-k8 has 16 × 16 invocations, beyond this adapter's workgroups (128 invocations, 256 × 256)",
+    )
   })
 })
 
@@ -169,8 +181,8 @@ describe('bench paths flags', () => {
   const run = (values: Record<string, unknown>) => benchPathsCommand.run(values, [])
 
   it('refuses a malformed shape and shapes without the tuned variant, as usage errors', async () => {
-    await expect(run({ shapes: 'b96-t4x4-k16', variant: 'tuned' })).rejects.toThrow(UsageError)
-    await expect(run({ shapes: 'b96-t4x4-k16', variant: 'tuned' })).rejects.toThrow('--shapes: tuned shape b96-t4x4-k16: tile sides must be 32, 64, 128 or 256')
+    await expect(run({ shapes: 'b96-k16', variant: 'tuned' })).rejects.toThrow(UsageError)
+    await expect(run({ shapes: 'b96-k16', variant: 'tuned' })).rejects.toThrow('--shapes: tuned shape b96-k16: tile sides must be 32 or 64')
     await expect(run({ shapes: 'all', variant: 'b64' })).rejects.toThrow('--shapes are tile shapes of the tuned variant: add tuned to --variant')
   })
 

@@ -6,7 +6,7 @@ import { intOption, UsageError, writeJson, type Command } from '../../cli/comman
 import { GPU_WARMUP_MS } from '../../gpu/runtime'
 import { benchPaths, relaxRate, type PathsBenchResult } from './bench'
 import { MAX_GENERATED_VERTICES } from './generate-graph'
-import { TUNED_SWEEP_SHAPES, parseTunedShape } from './gpu/tuned-shapes'
+import { DEFAULT_TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape } from './gpu/tuned-shapes'
 
 /** The issue's CPU comparison: V = 2000 (SciPy takes ~6 s there on 2 cores). */
 const BENCH_VERTICES = 2000
@@ -33,11 +33,10 @@ export const benchPathsCommand: Command = {
     '  --backend B,…     backends (default blocked, simd, workers, workers-simd, and gpu; serial only when named: V³ in TypeScript)',
     '  --variant V,…     GPU variants (default all)',
     '  --block B,…       blocking factors (default 64)',
-    `  --shapes S,…|all  the tuned variant's phase 3 as a register-blocked min-plus product of these tile shapes, one run each`,
-    `                    (default: its 4 × 4 tiled phase 3, faster on an H100 than every shape swept);`,
-    `                    b<rows>[x<cols>]-t<rows>x<cols>-k<k>: the workgroup's tile, an invocation's part, k per stage;`,
+    `  --shapes S,…|all  tile shapes of the tuned variant's phase 3 (a register-blocked min-plus product), one run each`,
+    `                    (default ${DEFAULT_TUNED_SHAPE}); b<rows>[x<cols>]-k<k>: the workgroup's tile (4 × 4 cells an invocation), k per stage;`,
     `                    all: ${TUNED_SWEEP_SHAPES.join(', ')}`,
-    `  --repeat R        computations per backend, after untimed ones for ${GPU_WARMUP_MS} ms on the GPU; the median is reported (default 5)`,
+    `  --repeat R        computations per backend, the median reported (default 5); on the GPU of the uploaded matrix, after untimed ones for ${GPU_WARMUP_MS} ms`,
     '  --scipy-repeat R  SciPy runs (default 3)',
     '  --no-scipy        skip SciPy (python3 with scipy, e.g. Debian\'s python3-scipy)',
     '  --json            print the figures as one JSON object on stdout (an array of them for several --vertices)',

@@ -7,7 +7,7 @@ export interface RunSpec {
   backend: PathsBackend
   variant?: GpuVariant
   block?: number
-  /** A tile shape of the tuned variant's min-plus phase 3 (bench sweeps); none: its 4 × 4 tiled phase 3. */
+  /** A tile shape of the tuned variant's min-plus phase 3 (bench sweeps); none: the default one. */
   shape?: string
 }
 

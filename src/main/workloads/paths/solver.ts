@@ -8,6 +8,11 @@ export interface SolveOptions {
   signal?: AbortSignal
   /** Fraction of this solve done, 0…1. */
   progress?: (fraction: number) => void
+  /**
+   * GPU: compute `repeat` times on the uploaded matrix, after untimed computations for `warmupMs`
+   * (`bench paths`'s data-resident timing); compute_ms is then their median.
+   */
+  timing?: { repeat: number; warmupMs: number }
 }
 
 export interface Solved {
@@ -18,6 +23,8 @@ export interface Solved {
   /** Duplicate edges met filling the matrix. */
   duplicates: number
   compute_ms: number
+  /** With SolveOptions.timing: each timed computation. */
+  compute_runs_ms?: number[]
   upload_ms?: number
   readback_ms?: number
   /** GPU: modelled bytes the kernels move to and from global memory. */
@@ -35,7 +42,7 @@ export interface Solver {
   dispose(): Promise<void>
 }
 
-/** How a run is named in tables, timings and charts: `serial`, `blocked B=64`, `gpu shared B=32`, `gpu tuned B=64 b128-t8x8-k32`. */
+/** How a run is named in tables, timings and charts: `serial`, `blocked B=64`, `gpu shared B=32`, `gpu tuned B=64 b64-k32`. */
 export function runName(s: Pick<Solver, 'backend' | 'variant' | 'block' | 'shape'>): string {
   return [s.backend, s.variant, s.block !== undefined && `B=${s.block}`, s.shape].filter(Boolean).join(' ')
 }

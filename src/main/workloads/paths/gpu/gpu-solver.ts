@@ -6,11 +6,11 @@
 // refused before any work, naming the sizes.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
-import { throwIfAborted, type Binding, type Gpu } from '../../../gpu/runtime'
+import { median, throwIfAborted, warmUp, type Binding, type Gpu } from '../../../gpu/runtime'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver'
-import { parseTunedShape, type TunedShape } from './tuned-shapes'
+import { DEFAULT_TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
 import { GPU_ALIGN, paddedSide, planVariant, unsupported } from './variants'
 
 /** Wall time a submit of 'timed' steps aims at: short enough for cancel and progress, long enough that submits cost little. */
@@ -30,7 +30,7 @@ export const MAX_BANDS = 4
 export interface GpuSolverOptions {
   /** Bytes one binding may hold, below the device's limit (tests split small matrices with it). */
   maxBindingBytes?: number
-  /** A tile shape of the tuned variant's min-plus phase 3 (tuned-shapes.ts); without one, tuned runs the 4 × 4 tiled phase 3. */
+  /** A tile shape of the tuned variant's min-plus phase 3 (tuned-shapes.ts); without one, DEFAULT_TUNED_SHAPE. */
   shape?: string
 }
 
@@ -56,7 +56,8 @@ function hostMatrix<T extends Int32Array | Uint32Array>(Type: new (words: number
 }
 
 export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options: GpuSolverOptions = {}): Solver {
-  const shape: TunedShape | undefined = variant === 'tuned' && options.shape !== undefined ? parseTunedShape(options.shape) : undefined
+  // The tuned variant's phase 3 tile (without successors): the one asked for, else the default.
+  const shape: TunedShape | undefined = variant === 'tuned' ? parseTunedShape(options.shape ?? DEFAULT_TUNED_SHAPE) : undefined
   if (options.shape !== undefined && variant !== 'tuned') throw new ApiError('invalid-argument', `a tile shape (${options.shape}) is for the tuned variant, not ${variant}`)
   const why = unsupported(gpu, variant, block, shape)
   if (why) throw new ApiError('gpu-unavailable', why)
@@ -67,7 +68,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
     ...(options.shape !== undefined && { shape: options.shape }),
     async solve(p: Problem, paths: boolean, opts: SolveOptions = {}): Promise<Solved> {
       const { signal } = opts
-      const N = paddedSide(p.V, variant, paths, shape)
+      const N = paddedSide(p.V)
       const most = Math.min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize, options.maxBindingBytes ?? Infinity)
       const split = bandsOf(N, most)
       if (!split)
@@ -127,15 +128,49 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         const upload_ms = performance.now() - t0
 
         const bind = (step: number) => (): Binding[] => [...dBound, ...keyBound, { buffer: params, offset: step * SLOT_BYTES, size: 8 }]
-        let compute_ms = 0
-        for (let s0 = 0; s0 < plan.steps; ) {
-          const n = plan.stepsPerSubmit === 'timed' ? nextSubmitSteps(s0, compute_ms, plan.steps - s0) : plan.stepsPerSubmit
-          const s1 = Math.min(plan.steps, s0 + n)
-          const work = []
-          for (let s = s0; s < s1; s++) work.push(...plan.dispatches(s, bind(s)))
-          compute_ms += await gpu.run(`paths ${variant} steps ${s0}…${s1 - 1}`, work, { signal })
-          opts.progress?.(s1 / plan.steps)
-          s0 = s1
+        const compute = async (progress?: (fraction: number) => void): Promise<number> => {
+          let ms = 0
+          for (let s0 = 0; s0 < plan.steps; ) {
+            const n = plan.stepsPerSubmit === 'timed' ? nextSubmitSteps(s0, ms, plan.steps - s0) : plan.stepsPerSubmit
+            const s1 = Math.min(plan.steps, s0 + n)
+            const work = []
+            for (let s = s0; s < s1; s++) work.push(...plan.dispatches(s, bind(s)))
+            ms += await gpu.run(`paths ${variant} steps ${s0}…${s1 - 1}`, work, { signal })
+            progress?.(s1 / plan.steps)
+            s0 = s1
+          }
+          return ms
+        }
+        let compute_ms: number
+        let compute_runs_ms: number[] | undefined
+        if (opts.timing) {
+          // Each computation starts from the uploaded matrix, copied back on the device: the GPU
+          // stays busy between them, as it does not while a host uploads (its clock would drop).
+          const matrices = [...dBufs, ...keyBufs]
+          const kept: GPUBuffer[] = []
+          for (const m of matrices) {
+            kept.push(await gpu.storage(`${m.label} as uploaded`, m.size))
+            buffers.push(kept[kept.length - 1])
+          }
+          const copy = (from: GPUBuffer[], to: GPUBuffer[]) => (enc: GPUCommandEncoder) => from.forEach((f, i) => enc.copyBufferToBuffer(f, 0, to[i], 0, f.size))
+          await gpu.run('paths: keep the uploaded matrix', copy(matrices, kept), { signal })
+          const fresh = () => gpu.run('paths: restore the uploaded matrix', copy(kept, matrices), { signal })
+          await warmUp(
+            async () => {
+              await compute()
+              await fresh()
+            },
+            opts.timing.warmupMs,
+            signal,
+          )
+          compute_runs_ms = []
+          for (let r = 0; r < opts.timing.repeat; r++) {
+            if (r > 0) await fresh()
+            compute_runs_ms.push(await compute(r === opts.timing.repeat - 1 ? opts.progress : undefined))
+          }
+          compute_ms = median(compute_runs_ms)
+        } else {
+          compute_ms = await compute(opts.progress)
         }
 
         const t1 = performance.now()
@@ -149,6 +184,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
           key: key && compact(key, p.V, N),
           duplicates,
           compute_ms,
+          ...(compute_runs_ms && { compute_runs_ms }),
           upload_ms,
           readback_ms,
           bytes: plan.bytes,

@@ -1,13 +1,13 @@
 // The study's GPU optimization steps as kernels: which shader and constants each variant compiles,
 // the dispatches of each step (a k, or a round of three phases) and how many steps go in one submit.
-// `tuned` runs phase 1 with as many invocations as the device allows, phase 2 as one product with the
-// closed pivot (phase2_closed; with successors the stepwise one) and the 4 × 4 tiled phase 3 of
-// blocked.wgsl; given a tile shape (bench sweeps) and no successors, phase 3 as a register-blocked
-// min-plus product (minplus.wgsl) of that shape.
+// `tuned` runs phase 1 with as many invocations as the device allows; without successors phase 2 as
+// one product with the closed pivot (phase2_closed) and phase 3 as a register-blocked min-plus
+// product (minplus.wgsl) of its tile shape; with successors the stepwise phase 2 and blocked.wgsl's
+// 4 × 4 tiled phase 3.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
 import type { Binding, Dispatch, Gpu, Kernel } from '../../../gpu/runtime'
-import { type TunedShape, shapeConstants, shapeUnavailable, tunedShapeName } from './tuned-shapes'
+import { type TunedShape, shapeConstants, shapeUnavailable } from './tuned-shapes'
 
 /** The matrix side on the GPU: padded to whole 64-blocks (padding vertices are isolated). */
 export const GPU_ALIGN = 64
@@ -68,15 +68,14 @@ export function unsupported(gpu: Gpu, variant: GpuVariant, B: number | undefined
   return shape ? shapeUnavailable(gpu, shape) : null
 }
 
-/** The matrix side on the GPU: V padded to whole 64-blocks, and to whole tiles of the tuned phase 3 (padding vertices are isolated). */
-export function paddedSide(V: number, variant: GpuVariant, paths: boolean, shape?: TunedShape): number {
-  const align = SHAPES[variant].tiled && !paths && shape ? Math.max(GPU_ALIGN, shape.rows, shape.cols) : GPU_ALIGN
-  return Math.ceil(V / align) * align
+/** The matrix side on the GPU: V padded to whole 64-blocks (padding vertices are isolated). */
+export function paddedSide(V: number): number {
+  return Math.ceil(V / GPU_ALIGN) * GPU_ALIGN
 }
 
 /**
  * `N`: the side from paddedSide; `bandRows`: rows per binding when the matrix is split (undefined:
- * one binding, the kernels' default); `shape`: the tuned variant's phase 3 without successors.
+ * one binding, the kernels' default); `tile`: the tile shape of the tuned variant's phase 3 without successors.
  */
 export async function planVariant(
   gpu: Gpu,
@@ -86,10 +85,9 @@ export async function planVariant(
   N: number,
   paths: boolean,
   bandRows?: number,
-  tuned?: TunedShape,
+  tile?: TunedShape,
 ): Promise<VariantPlan> {
   const shape = SHAPES[variant]
-  const tileShape = tuned
   const PATHS = paths ? 1 : 0
   const banded: Record<string, number> = bandRows === undefined ? {} : { BAND_ROWS: bandRows }
   const words = paths ? 2 : 1
@@ -110,27 +108,26 @@ export async function planVariant(
   if (shape.tiled && B !== TUNED_BLOCK) throw new ApiError('internal', `paths: the tuned kernel has ${TUNED_BLOCK}-blocks, got B = ${B}`)
   const TY = rowsOfThreads(B)
   const constants = { PATHS, B, TY, BB: B * B, BRANCHLESS: shape.branchless ? 1 : 0, ...banded }
-  const minplus = shape.tiled && !paths && tileShape !== undefined
-  // Without successors the tuned variant's phase 2 is one product with the closed pivot: no step waits for another.
-  const closed = shape.tiled && !paths
+  // Without successors the tuned variant's phases 2 and 3 are min-plus products: phase 2 one with the
+  // closed pivot (no step waits for another), phase 3 register-blocked in tiles of its shape.
+  const minplus = shape.tiled && !paths
+  if (minplus && !tile) throw new ApiError('internal', 'paths: the tuned variant without successors needs a tile shape')
   // Phase 1, one workgroup a round that waits on itself B times, takes as many invocations as the device allows (tuned).
   const phase1Constants = shape.tiled ? { ...constants, TY: Math.max(1, Math.min(B, Math.floor(gpu.limits.maxComputeInvocationsPerWorkgroup / B))) } : constants
   const [phase1, phase2, phase3] = await Promise.all([
     gpu.kernel('paths/blocked', { entryPoint: 'phase1', constants: phase1Constants }),
-    gpu.kernel('paths/blocked', { entryPoint: closed ? 'phase2_closed' : 'phase2', constants }),
+    gpu.kernel('paths/blocked', { entryPoint: minplus ? 'phase2_closed' : 'phase2', constants }),
     minplus
-      ? gpu.kernel('paths/minplus', { constants: { ...shapeConstants(tileShape!), ...banded } })
+      ? gpu.kernel('paths/minplus', { constants: { ...shapeConstants(tile!), ...banded } })
       : gpu.kernel('paths/blocked', { entryPoint: shape.tiled ? 'phase3_tiled' : 'phase3', constants }),
   ])
   const R = N / B
   const rounds = Math.ceil(V / B)
   // phase2_closed and minplus.wgsl (no successors) bind the distances (0–3) and the parameters (8) only.
   const distancesOnly = (all: Binding[]) => ({ 0: all[0], 1: all[1], 2: all[2], 3: all[3], 8: all[8] })
-  const phase3Grid: [number, number] = minplus ? [N / tileShape!.cols, N / tileShape!.rows] : [R, R]
-  if (minplus && (N % tileShape!.rows !== 0 || N % tileShape!.cols !== 0))
-    throw new ApiError('internal', `paths: the side ${N} is not a whole number of ${tunedShapeName(tileShape!)} tiles`)
+  const phase3Grid: [number, number] = minplus ? [N / tile!.cols, N / tile!.rows] : [R, R]
   // Per round every block reads itself and writes it back; phase 3 reads its A and B (a tile's for minplus).
-  const tileBytes = minplus ? (N / tileShape!.rows) * (N / tileShape!.cols) * B * (tileShape!.rows + tileShape!.cols) * 4 : R * R * B * B * 4 * 2
+  const tileBytes = minplus ? (N / tile!.rows) * (N / tile!.cols) * B * (tile!.rows + tile!.cols) * 4 : R * R * B * B * 4 * 2
   return {
     steps: rounds,
     // The tuned variant: few submits on a fast GPU (all 79 rounds of V = 5000 in the second), and
@@ -140,7 +137,7 @@ export async function planVariant(
       const all = bind()
       return [
         phase1.dispatch(phase1.bind(all), 1),
-        phase2.dispatch(phase2.bind(closed ? distancesOnly(all) : all), [R, 2]),
+        phase2.dispatch(phase2.bind(minplus ? distancesOnly(all) : all), [R, 2]),
         phase3.dispatch(phase3.bind(minplus ? distancesOnly(all) : all), phase3Grid),
       ]
     },

@@ -26,14 +26,15 @@ override KC: u32 = 16u; // values of k staged at a time: 4 … 64, dividing 64
 var<workgroup> as4: array<vec4<i32>, KC * TY>;
 var<workgroup> bs4: array<vec4<i32>, KC * TX>;
 
-// Cells (i, 4·c4 … 4·c4 + 3).
-fn get4(i: u32, c4: u32) -> vec4<i32> {
-  let n4 = p.n / 4u;
-  if (BAND_ROWS == ONE_BAND) {
-    return d0[i * n4 + c4];
-  }
-  let b = i / BAND_ROWS;
-  let at = (i - b * BAND_ROWS) * n4 + c4;
+// A matrix in bands (BAND_ROWS) takes one dispatch per band of tiles, each with its own pipeline:
+// the tiles' rows (C and A) lie in band TILE_BAND and the pivot's rows (B) in band PIVOT_BAND, so
+// that every access names its binding at compile time (choosing one per access at run time made
+// phase 3 a quarter slower on an H200).
+override TILE_BAND: u32 = 0u;
+override PIVOT_BAND: u32 = 0u;
+
+// Vec4 `at` of band b.
+fn load4(b: u32, at: u32) -> vec4<i32> {
   switch b {
     case 0u: { return d0[at]; }
     case 1u: { return d1[at]; }
@@ -42,15 +43,17 @@ fn get4(i: u32, c4: u32) -> vec4<i32> {
   }
 }
 
-fn set4(i: u32, c4: u32, v: vec4<i32>) {
-  let n4 = p.n / 4u;
-  if (BAND_ROWS == ONE_BAND) {
-    d0[i * n4 + c4] = v;
-    return;
-  }
-  let b = i / BAND_ROWS;
-  let at = (i - b * BAND_ROWS) * n4 + c4;
-  switch b {
+// The vec4 of cells (i, 4·c4 … 4·c4 + 3): i a row of this dispatch's tiles, or of the pivot.
+fn tile4(i: u32, c4: u32) -> u32 {
+  return (i - TILE_BAND * BAND_ROWS) * (p.n / 4u) + c4;
+}
+
+fn pivot4(i: u32, c4: u32) -> u32 {
+  return (i - PIVOT_BAND * BAND_ROWS) * (p.n / 4u) + c4;
+}
+
+fn store4(at: u32, v: vec4<i32>) {
+  switch TILE_BAND {
     case 0u: { d0[at] = v; }
     case 1u: { d1[at] = v; }
     case 2u: { d2[at] = v; }
@@ -61,7 +64,7 @@ fn set4(i: u32, c4: u32, v: vec4<i32>) {
 @compute @workgroup_size(TX, TY)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
   let k0 = p.k * ROUND_K;
-  let r0 = wid.y * TY * 4u;
+  let r0 = TILE_BAND * BAND_ROWS + wid.y * TY * 4u; // TILE_BAND is 0 with one band
   let c0 = wid.x * TX * 4u;
   // A tile in the pivot's row or column of blocks: phase 2 has done it.
   if (r0 / ROUND_K == p.k || c0 / ROUND_K == p.k) {
@@ -70,10 +73,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   // The invocation's first row and its column of vec4.
   let row = r0 + 4u * lid.y;
   let col4 = c0 / 4u + lid.x;
-  var acc0 = get4(row, col4);
-  var acc1 = get4(row + 1u, col4);
-  var acc2 = get4(row + 2u, col4);
-  var acc3 = get4(row + 3u, col4);
+  var acc0 = load4(TILE_BAND, tile4(row, col4));
+  var acc1 = load4(TILE_BAND, tile4(row + 1u, col4));
+  var acc2 = load4(TILE_BAND, tile4(row + 2u, col4));
+  var acc3 = load4(TILE_BAND, tile4(row + 3u, col4));
 
   let k4s = KC / 4u;
   for (var kc = 0u; kc < ROUND_K; kc += KC) {
@@ -89,10 +92,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       let g = (rest / k4s) * 8u + u % 8u;
       let r = r0 + 4u * g;
       let c = (k0 + kc) / 4u + k4;
-      let v0 = get4(r, c);
-      let v1 = get4(r + 1u, c);
-      let v2 = get4(r + 2u, c);
-      let v3 = get4(r + 3u, c);
+      let v0 = load4(TILE_BAND, tile4(r, c));
+      let v1 = load4(TILE_BAND, tile4(r + 1u, c));
+      let v2 = load4(TILE_BAND, tile4(r + 2u, c));
+      let v3 = load4(TILE_BAND, tile4(r + 3u, c));
       let at = 4u * k4 * TY + g;
       as4[at] = vec4<i32>(v0.x, v1.x, v2.x, v3.x);
       as4[at + TY] = vec4<i32>(v0.y, v1.y, v2.y, v3.y);
@@ -101,7 +104,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     }
     // B: rows k0 + kc … of the tile's columns, as they lie.
     for (var u = tid; u < KC * TX; u += TX * TY) {
-      bs4[u] = get4(k0 + kc + u / TX, c0 / 4u + u % TX);
+      bs4[u] = load4(PIVOT_BAND, pivot4(k0 + kc + u / TX, c0 / 4u + u % TX));
     }
     workgroupBarrier();
 
@@ -115,8 +118,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     }
   }
 
-  set4(row, col4, acc0);
-  set4(row + 1u, col4, acc1);
-  set4(row + 2u, col4, acc2);
-  set4(row + 3u, col4, acc3);
+  store4(tile4(row, col4), acc0);
+  store4(tile4(row + 1u, col4), acc1);
+  store4(tile4(row + 2u, col4), acc2);
+  store4(tile4(row + 3u, col4), acc3);
 }

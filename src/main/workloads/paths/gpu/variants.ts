@@ -114,18 +114,34 @@ export async function planVariant(
   if (minplus && !tile) throw new ApiError('internal', 'paths: the tuned variant without successors needs a tile shape')
   // Phase 1, one workgroup a round that waits on itself B times, takes as many invocations as the device allows (tuned).
   const phase1Constants = shape.tiled ? { ...constants, TY: Math.max(1, Math.min(B, Math.floor(gpu.limits.maxComputeInvocationsPerWorkgroup / B))) } : constants
-  const [phase1, phase2, phase3] = await Promise.all([
+  const [phase1, phase2, phase3Blocked] = await Promise.all([
     gpu.kernel('paths/blocked', { entryPoint: 'phase1', constants: phase1Constants }),
     gpu.kernel('paths/blocked', { entryPoint: minplus ? 'phase2_closed' : 'phase2', constants }),
-    minplus
-      ? gpu.kernel('paths/minplus', { constants: { ...shapeConstants(tile!), ...banded } })
-      : gpu.kernel('paths/blocked', { entryPoint: shape.tiled ? 'phase3_tiled' : 'phase3', constants }),
+    minplus ? undefined : gpu.kernel('paths/blocked', { entryPoint: shape.tiled ? 'phase3_tiled' : 'phase3', constants }),
   ])
   const R = N / B
   const rounds = Math.ceil(V / B)
   // phase2_closed and minplus.wgsl (no successors) bind the distances (0–3) and the parameters (8) only.
   const distancesOnly = (all: Binding[]) => ({ 0: all[0], 1: all[1], 2: all[2], 3: all[3], 8: all[8] })
-  const phase3Grid: [number, number] = minplus ? [N / tile!.cols, N / tile!.rows] : [R, R]
+  // minplus.wgsl: one dispatch per band of tiles, its pipeline chosen by that band and the pivot's.
+  const bands = bandRows === undefined ? 1 : Math.ceil(N / bandRows)
+  const bandOf = (row: number) => (bandRows === undefined ? 0 : Math.floor(row / bandRows))
+  const rowsOfBand = (b: number) => (bandRows === undefined ? N : Math.min(N, (b + 1) * bandRows) - b * bandRows)
+  const minplusKernels = minplus
+    ? await Promise.all(
+        Array.from({ length: bands * bands }, (_, i) =>
+          gpu.kernel('paths/minplus', { constants: { ...shapeConstants(tile!), ...banded, TILE_BAND: Math.floor(i / bands), PIVOT_BAND: i % bands } }),
+        ),
+      )
+    : []
+  const phase3 = (round: number, all: Binding[]): Dispatch[] => {
+    if (!minplus) return [phase3Blocked!.dispatch(phase3Blocked!.bind(all), [R, R])]
+    const pivotBand = bandOf(round * B)
+    return Array.from({ length: bands }, (_, t) => {
+      const k = minplusKernels[t * bands + pivotBand]
+      return k.dispatch(k.bind(distancesOnly(all)), [N / tile!.cols, rowsOfBand(t) / tile!.rows])
+    })
+  }
   // Per round every block reads itself and writes it back; phase 3 reads its A and B (a tile's for minplus).
   const tileBytes = minplus ? (N / tile!.rows) * (N / tile!.cols) * B * (tile!.rows + tile!.cols) * 4 : R * R * B * B * 4 * 2
   return {
@@ -133,13 +149,9 @@ export async function planVariant(
     // The tuned variant: few submits on a fast GPU (all 79 rounds of V = 5000 in the second), and
     // still prompt progress and cancel on a slow one.
     stepsPerSubmit: shape.tiled ? 'timed' : 1,
-    dispatches: (_, bind) => {
+    dispatches: (round, bind) => {
       const all = bind()
-      return [
-        phase1.dispatch(phase1.bind(all), 1),
-        phase2.dispatch(phase2.bind(minplus ? distancesOnly(all) : all), [R, 2]),
-        phase3.dispatch(phase3.bind(minplus ? distancesOnly(all) : all), phase3Grid),
-      ]
+      return [phase1.dispatch(phase1.bind(all), 1), phase2.dispatch(phase2.bind(minplus ? distancesOnly(all) : all), [R, 2]), ...phase3(round, all)]
     },
     bytes: rounds * (N * N * 4 * 2 * words + tileBytes * words),
   }

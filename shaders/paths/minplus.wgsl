@@ -5,9 +5,10 @@
 // A and B are staged KC values of k at a time (A transposed as [k][4 rows a vec4], B as
 // [k][4 columns a vec4]), so that each k reads one vec4 of each for 16 relaxations
 // acc = min(acc, a + b), with no branch. INF + INF = 2^31 − 2 stays inside i32.
-// Why this form: on an H100 these 4 × 4 cells in four named vec4 ran phase 3 at ~10 T relax/s with
-// KC = 16; 8 × 8 cells per invocation, or accumulators in an array indexed by loops, at a third of
-// that or less (docs/benchmarks.md). Shapes and their limits: src/main/workloads/paths/gpu/tuned-shapes.ts.
+// Why this form: on the H100 and H200 these 4 × 4 cells in four named vec4 ran phase 3 at 10–11 T
+// relax/s with KC = 16; 8 × 8 cells per invocation, or accumulators in an array indexed by loops,
+// at a third of that or less (docs/benchmarks.md).
+// Shapes and their limits: src/main/workloads/paths/gpu/tuned-shapes.ts.
 #include "paths/params"
 
 @group(0) @binding(0) var<storage, read_write> d0: array<vec4<i32>>;

@@ -11,7 +11,7 @@ import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver'
 import { DEFAULT_TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
-import { GPU_ALIGN, paddedSide, planVariant, unsupported } from './variants'
+import { GPU_ALIGN, bandHeight, paddedSide, planVariant, unsupported } from './variants'
 
 /** Wall time a submit of 'timed' steps aims at: short enough for cancel and progress, long enough that submits cost little. */
 export const SUBMIT_MS = 200
@@ -74,7 +74,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
       if (!split)
         throw new ApiError('invalid-input', `a ${p.V}-vertex matrix (padded to ${N}) takes ${size(N * N * 4)}: more than ${MAX_BANDS} GPU bindings of ${size(most)} hold`)
       const buffers: GPUBuffer[] = []
-      const rowsOf = (b: number) => Math.min(N, (b + 1) * split.rows) - b * split.rows
+      const rowsOf = (b: number) => bandHeight(N, split.rows, b)
       const band = (m: Int32Array | Uint32Array, b: number) => m.subarray(b * split.rows * N, (b * split.rows + rowsOf(b)) * N)
       try {
         const dBufs: GPUBuffer[] = []

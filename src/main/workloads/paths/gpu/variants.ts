@@ -68,6 +68,11 @@ export function unsupported(gpu: Gpu, variant: GpuVariant, B: number | undefined
   return shape ? shapeUnavailable(gpu, shape) : null
 }
 
+/** Rows of band b when the N rows are split into bands of `bandRows` (the last one may be shorter). */
+export function bandHeight(N: number, bandRows: number, b: number): number {
+  return Math.min(N, (b + 1) * bandRows) - b * bandRows
+}
+
 /** The matrix side on the GPU: V padded to whole 64-blocks (padding vertices are isolated). */
 export function paddedSide(V: number): number {
   return Math.ceil(V / GPU_ALIGN) * GPU_ALIGN
@@ -126,7 +131,7 @@ export async function planVariant(
   // minplus.wgsl: one dispatch per band of tiles, its pipeline chosen by that band and the pivot's.
   const bands = bandRows === undefined ? 1 : Math.ceil(N / bandRows)
   const bandOf = (row: number) => (bandRows === undefined ? 0 : Math.floor(row / bandRows))
-  const rowsOfBand = (b: number) => (bandRows === undefined ? N : Math.min(N, (b + 1) * bandRows) - b * bandRows)
+  const rowsOfBand = (b: number) => (bandRows === undefined ? N : bandHeight(N, bandRows, b))
   const minplusKernels = minplus
     ? await Promise.all(
         Array.from({ length: bands * bands }, (_, i) =>

@@ -71,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function exit(code: number): Promise<never> {
+  // Should the process end on its own while the GPU shuts down or the streams drain, it ends with this code.
+  process.exitCode = code
   await shutdownGpu().catch(() => undefined)
   // Let stdout and stderr drain before exiting (pipes are written asynchronously); exiting rather
   // than returning because Dawn's threads would otherwise keep the process alive.
@@ -78,7 +80,17 @@ async function exit(code: number): Promise<never> {
   process.exit(code)
 }
 
-main(process.argv.slice(2)).then(exit, (e: unknown) => {
+// A command whose work is still pending when the event loop runs dry (a promise that nothing will
+// settle) would otherwise end with exit code 0 and no word: it is a failure, and says so.
+let settled = false
+process.on('beforeExit', () => {
+  if (settled) return
+  settled = true
+  process.stderr.write('paralab: error: the command ended before its work finished (nothing was left to wait for); please report this\n')
+  void exit(1)
+})
+
+main(process.argv.slice(2)).finally(() => (settled = true)).then(exit, (e: unknown) => {
   if (e instanceof UsageError) {
     process.stderr.write(`paralab: ${e.message}\n`)
     return exit(2)

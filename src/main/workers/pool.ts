@@ -69,7 +69,14 @@ export class WorkerPool {
     for (const q of this.queue.splice(0)) q.pending.reject(err)
     for (const p of this.pending.values()) p.reject(err)
     this.pending.clear()
-    await Promise.all(this.slots.map((s) => s.worker.terminate()))
+    // An idle worker is unref'd, and an unref'd worker's exit does not keep the event loop alive:
+    // without ref() the process could end, with exit code 0, while this promise is still pending.
+    await Promise.all(
+      this.slots.map((s) => {
+        s.worker.ref()
+        return s.worker.terminate()
+      }),
+    )
   }
 
   private pump(): void {
@@ -85,6 +92,9 @@ export class WorkerPool {
   }
 
   private settle(slot: Slot, reply: TaskReply): void {
+    // A reply that was on its way when the pool was terminated: its task was rejected already, and
+    // unref() here would let the process end before the thread's exit resolves terminate().
+    if (this.terminated) return
     slot.busy = false
     slot.worker.unref()
     const p = this.pending.get(reply.id)

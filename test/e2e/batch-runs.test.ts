@@ -61,6 +61,26 @@ describe('a folder with one bad file', () => {
   })
 })
 
+describe('a run in which no file succeeded', () => {
+  it.each([
+    ['stats, one bad file', ['stats', 'b.csv'], 'b.csv: is UTF-16 text'],
+    ['stats, only bad files', ['stats', 'b.csv', 'b2.csv'], 'none of the 2 files could be analysed'],
+    ['correlation', ['correlation', 'b.csv'], 'b.csv'],
+    ['paths', ['paths', 'bad.bin'], 'bad.bin: 4 bytes'],
+    ['landslide', ['landslide', 'bad.asc', 'bad.asc'], 'bad.asc'],
+  ])('%s: exits 1 with its message and writes no result set', (_what, [command, ...inputs], message) => {
+    writeFileSync(join(dir, 'bad.bin'), 'abcd')
+    writeFileSync(join(dir, 'bad.asc'), 'ncols 2\nnrows 2\n')
+    copyFileSync(join(folder, 'b.csv'), join(dir, 'b.csv'))
+    copyFileSync(join(folder, 'b.csv'), join(dir, 'b2.csv'))
+    const out = join(dir, `out-none-${command}-${inputs.length}`)
+    const r = paralab([command, ...inputs.map((f) => join(dir, f)), '--out', out])
+    expect(r.code, r.stderr).toBe(1)
+    expect(r.stderr).toContain(message)
+    expect(existsSync(out)).toBe(false)
+  })
+})
+
 describe('--backend all without a GPU', () => {
   it('runs the other backends and reports the GPU as skipped, with the reason', () => {
     const r = paralab(['stats', join(folder, 'a.csv'), '--backend', 'all', '--repeat', '1', '--json'], { PARALAB_GPU: 'off' })

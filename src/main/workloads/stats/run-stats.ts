@@ -27,6 +27,7 @@ import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 import type { PreparedColumn } from './cpu-engine'
 import { GpuHeadStart, loaderThreadsBesideGpu } from './gpu/head-start'
+import { failureText } from './describe'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
 const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
@@ -77,7 +78,14 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
     if (partial) break
     before += weight(input.bytes)
   }
+  if (result.files.length === 0 && result.failed.length > 0) throw noFileAnalysed(result.failed)
   return { results: result, timings, ...(partial && { partial }) }
+}
+
+/** A run in which every file failed is a failed run (no result set is written), named by its files' errors. */
+function noFileAnalysed(failed: StatsResult['failed']): ApiError {
+  if (failed.length === 1) return new ApiError(failed[0].error.code, failureText(failed[0]))
+  return new ApiError('invalid-input', `none of the ${failed.length} files could be analysed: ${failed.map(failureText).join('; ')}`)
 }
 
 

@@ -1,14 +1,46 @@
-// The landslide's charts: the reference run's mass, area and depth over the steps, and the time of
-// every run, and the GPU kernels' measured points on a roofline. The thickness over the relief is
-// drawn as frames (thickness-frame.ts), not as a chart.
+// The landslide's charts: the reference run's mass drift, area and depth over the steps, and the
+// time of every run, and the GPU kernels' measured points on a roofline. The thickness over the
+// relief is drawn as frames (thickness-frame.ts), not as a chart.
+import { formatNumber } from '../../charts/format'
 import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
 import type { LandslideResult } from './types'
 
-function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[]): ChartSpec {
-  return { kind: 'series', data: { title, xLabel: 'step', yLabel, x: r.series.step, series } }
+function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[], note?: string): ChartSpec {
+  return { kind: 'series', data: { title, xLabel: 'step', yLabel, x: r.series.step, series, ...(note && { note }) } }
+}
+
+/**
+ * Mass conservation, the model's main check: the relative drift (Σh − Σh₀)/Σh₀ per sample, in units
+ * of its own power of ten so the axis reads it, and the bound it stays within. Σh itself would put
+ * the axis on rounding noise (ticks all reading 5,557).
+ */
+export function massDrift(mass: readonly number[]): { drift: number[]; bound: number; unit: number } | null {
+  const m0 = mass[0]
+  if (!(m0 !== undefined && Number.isFinite(m0) && m0 !== 0)) return null
+  const drift = mass.map((m) => (m - m0) / m0)
+  const worst = Math.max(0, ...drift.map(Math.abs))
+  if (!Number.isFinite(worst)) return null
+  const exponent = worst > 0 ? Math.floor(Math.log10(worst)) : 0
+  return { drift, bound: worst > 0 ? 10 ** Math.ceil(Math.log10(worst)) : 0, unit: 10 ** exponent }
+}
+
+/** Relative drift up to which Σh counts as constant: far above f64 rounding over many steps, far below any real loss. */
+const ROUNDING_DRIFT = 1e-9
+
+function massChart(r: LandslideResult): ChartSpec {
+  const title = `Mass conservation: relative drift of Σh (${r.reference.backend})`
+  const d = massDrift(r.series.mass)
+  if (!d) return seriesChart(r, `Total debris Σh (${r.reference.backend})`, 'Σh (m)', [{ label: 'Σh', values: r.series.mass }], 'Σh₀ = 0: no relative drift')
+  const m0 = `Σh₀ = ${formatNumber(r.series.mass[0], 10)} m`
+  if (d.bound === 0) return seriesChart(r, title, '(Σh − Σh₀)/Σh₀', [{ label: 'drift', values: d.drift }], `${m0}; Σh is exactly constant`)
+  const power = formatNumber(d.unit)
+  const worst = formatNumber(Math.max(...d.drift.map(Math.abs)), 3)
+  // Drift at rounding level is conservation; beyond it, mass was gained or lost and the note says how much.
+  const note = d.bound <= ROUNDING_DRIFT ? `${m0}; constant to ${formatNumber(d.bound)} (largest |drift| ${worst})` : `${m0}; Σh changed by up to ${worst} of Σh₀`
+  return seriesChart(r, title, `(Σh − Σh₀)/Σh₀ (× ${power})`, [{ label: `drift (× ${power})`, values: d.drift.map((v) => v / d.unit) }], note)
 }
 
 /** Each GPU run's measured point, labelled by its key and arithmetic. */
@@ -28,7 +60,7 @@ export function landslideCharts(r: LandslideResult, envelope?: ResultEnvelope<La
   if (r.series.step.length) {
     const s = r.series
     charts.push(
-      { name: 'mass', spec: seriesChart(r, `Total debris Σh (${r.reference.backend})`, 'Σh (m)', [{ label: 'Σh', values: s.mass }]) },
+      { name: 'mass', spec: massChart(r) },
       {
         name: 'area',
         spec: seriesChart(r, `Flooded and active cells (${r.reference.backend})`, 'cells', [

@@ -4,7 +4,7 @@
 import { flushPromises, type VueWrapper } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import App from '../../src/renderer/App.vue'
-import { compareRuns, runTime } from '../../src/renderer/composables/useHistory'
+import { runTime } from '../../src/renderer/composables/useHistory'
 import { useJob } from '../../src/renderer/composables/useJob'
 import type { DeviceBenchResult } from '../../src/shared/device'
 import type { DeviceResult } from '../../src/shared/workloads/device'
@@ -155,15 +155,22 @@ describe('Comparing runs', () => {
     expect(wrapper.get<HTMLElement>('[data-testid="run-bench"]').element.closest<HTMLElement>('.main > *')!.style.display).toBe('none')
     const table = testid(wrapper, 'comparison-timings')
     // Newest first, as listed: fast, slow, the earlier (partial) one.
-    const heads = table.findAll('thead tr')[0].findAll('th').slice(1)
+    const heads = table.findAll('thead th.run')
     expect(heads.map((th) => th.get('button').text())).toEqual([runs.fast, runs.slow, runs.earlierStats].map((r) => runTime(r.createdAt)))
     expect(heads.map((th) => th.find('.partial').exists())).toEqual([false, false, true])
-    const cells = (b: string) => testid(wrapper, `comparison-backend-${b}`).findAll('td')
+    // Rows are matched by input and backend.
+    const row = (b: string) => testid(wrapper, `comparison-row-/data/acc.csv: ${b}`)
+    const cells = (b: string) => row(b).findAll('td.figure')
     expect(cells('serial').map((td) => td.text())).toEqual(['4', '4', '4', '5', '4', '8', '10', '9', '11'])
     expect(cells('simd').map((td) => td.text())).toEqual(['2', '1', '6', '3', '2', '3', '—', '—', '—'])
+    expect(row('serial').get('[data-testid="comparison-unit"]').text()).toBe('ms')
     // The lowest median per backend stands out.
     expect(cells('serial').map((td) => td.classes('best'))).toEqual([true, false, false, false, false, false, false, false, false])
     expect(cells('simd')[0].classes('best')).toBe(true)
+    // Each run's checks beside its times: the same data, the same CV and MAD.
+    const checks = row('serial').findAll('[data-testid="comparison-checks"]')
+    expect(checks[0].findAll('.check').map((c) => c.text())).toEqual(['precision f64', 'acc_x CV 0.447214', 'acc_x MAD 1', 'acc_y CV 0.484322', 'acc_y MAD 1'])
+    expect(row('serial').find('.differs').exists()).toBe(false)
     const params = testid(wrapper, 'comparison-params')
     expect(params.findAll('tbody tr').map((tr) => tr.get('th').text())).toEqual(['Precision', 'Repeat'])
     expect(testid(wrapper, 'comparison-param-repeat').findAll('td').map((td) => td.text())).toEqual(['5', '3', '3'])
@@ -192,19 +199,6 @@ describe('Comparing runs', () => {
     await testid(wrapper, 'nav-stats').trigger('click')
     expect(wrapper.find('[data-testid="run-comparison"]').exists()).toBe(false)
     expect(shown(wrapper, 'stats-run')).toBe(true)
-  })
-})
-
-describe('compareRuns', () => {
-  it('takes every backend any run timed, the fastest median of each, and only the parameters that differ', () => {
-    const a = statsRun('2025-01-01T00:00:00.000Z', { serial: [3, 3, 3] }, { repeat: 3, columns: ['acc_x', 'acc_y'] })
-    const b = statsRun('2025-01-02T00:00:00.000Z', { gpu: [1, 1, 1], serial: [2, 2, 2] }, { repeat: 3, columns: ['acc_x'] })
-    const c = compareRuns([a, b])
-    expect(c.backends).toEqual(['serial', 'gpu'])
-    expect(c.timings.gpu).toEqual([undefined, { median: 1, min: 1, max: 1, runs: 3 }])
-    expect(c.fastest).toEqual({ serial: 1, gpu: 1 })
-    expect(c.differing).toEqual([{ name: 'columns', label: 'Columns', values: ['acc_x, acc_y', 'acc_x'] }])
-    expect(compareRuns([a, a]).differing).toEqual([])
   })
 })
 

@@ -29,6 +29,7 @@ const counting = defineWorkload<{ tables: string[] }>()({
   example: { summary: 'none', params: {}, files: [] },
   tables: (r) => r.tables.map((name) => ({ name, columns: ['n'], rows: [[1]] })),
   charts: () => [],
+  compared: () => [],
 })
 
 function head(definition: WorkloadDefinition, envelope: ResultEnvelope, title?: string, api = new FakeApi()) {

@@ -1,9 +1,9 @@
 // The run history as the dashboard sees it: the backend's list of runs, refreshed as jobs end, the
-// way a reopened run reaches its workload's view, and what a comparison of runs shows.
+// way a reopened run reaches its workload's view, and how a run's time is shown.
 import { inject, onScopeDispose, ref, type InjectionKey, type Ref } from 'vue'
 import type { ParalabApi, RunSummary } from '../../shared/api'
-import { isWorkloadId, workload, type WorkloadId } from '../../shared/workloads'
-import type { ResultEnvelope, Timing } from '../../shared/workloads/envelope'
+import { isWorkloadId, type WorkloadId } from '../../shared/workloads'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { ErrorLog } from './errors'
 
 export interface RunHistory {
@@ -64,42 +64,6 @@ export function createHistory(api: ParalabApi, errors: ErrorLog): RunHistory {
 export function useReopenedRuns(id: WorkloadId, show: (envelope: ResultEnvelope) => void): void {
   const history = inject(HISTORY_KEY, null)
   if (history) onScopeDispose(history.onOpen(id, show))
-}
-
-export interface Comparison {
-  /** Every backend any of the runs timed, in the order they first appear. */
-  backends: string[]
-  /** Per backend, per run: its timing, if that run timed it. */
-  timings: Record<string, (Timing | undefined)[]>
-  /** Per backend: the index of the run with the lowest median. */
-  fastest: Record<string, number>
-  /** The parameters whose values differ between the runs, with each run's value as text. */
-  differing: { name: string; label: string; values: string[] }[]
-}
-
-/** Runs of one workload side by side: timings per backend and the parameters that differ. */
-export function compareRuns(envelopes: ResultEnvelope[]): Comparison {
-  const backends = [...new Set(envelopes.flatMap((e) => Object.keys(e.timings)))]
-  const timings = Object.fromEntries(backends.map((b) => [b, envelopes.map((e) => e.timings[b])]))
-  const fastest = Object.fromEntries(
-    backends.map((b) => {
-      const medians = timings[b].map((t) => t?.median ?? Infinity)
-      return [b, medians.indexOf(Math.min(...medians))]
-    }),
-  )
-  const params = envelopes.map((e) => (e.params ?? {}) as Record<string, unknown>)
-  const names = [...new Set(params.flatMap((p) => Object.keys(p)))]
-  const specs: Record<string, { label?: string }> = isWorkloadId(envelopes[0]?.workload) ? workload(envelopes[0].workload).params : {}
-  const differing = names
-    .map((name) => ({ name, label: specs[name]?.label ?? name, values: params.map((p) => paramText(p[name])) }))
-    .filter((d) => new Set(d.values).size > 1)
-  return { backends, timings, fastest, differing }
-}
-
-function paramText(v: unknown): string {
-  if (v === undefined || v === null) return '—'
-  if (Array.isArray(v)) return v.map(paramText).join(', ')
-  return typeof v === 'object' ? JSON.stringify(v) : String(v)
 }
 
 /** When a run started: the time alone for today's runs, else the date and time. */

@@ -2,6 +2,7 @@
 // and how its results become tables (CSV) and charts. Engines (src/main/workloads/<id>) run it;
 // views (src/renderer/workloads/<id>) show it; the CLI, validation and forms derive from it.
 import type { ChartSpec } from '../charts/spec'
+import type { ComparableRun } from './comparable'
 import type { ResultEnvelope } from './envelope'
 import type { ParamInput, ParamSchema } from './schema'
 
@@ -54,6 +55,8 @@ export interface WorkloadDefinition<Id extends string = string, S extends ParamS
   tables(results: R): ResultTable[]
   /** `envelope`: the job's, for what a chart needs beyond the results (e.g. the timings). */
   charts(results: R, envelope?: ResultEnvelope<R>): NamedChart[]
+  /** A job's timed runs for Compare: what each ran on, its work in the workload's unit, its result checks. */
+  compared(envelope: ResultEnvelope<R>): ComparableRun[]
 }
 
 /** Declares a workload; `R` is its result type (the `results` of its envelope). */

@@ -2,7 +2,9 @@
 // ceilings every GPU timing is compared with: read bandwidth, f32 FMA throughput, transfers.
 import { rooflineFromBench } from '../charts/roofline'
 import { adapterName, type DeviceBenchResult, type DeviceInfo } from '../device'
+import { checkValue, type ComparableRun } from './comparable'
 import { defineWorkload, type NamedChart, type ResultTable } from './definition'
+import type { ResultEnvelope } from './envelope'
 import type { ParamValues } from './schema'
 
 export interface DeviceResult {
@@ -35,6 +37,24 @@ function deviceCharts(r: DeviceResult): NamedChart[] {
   return r.bench ? [{ name: 'roofline', spec: { kind: 'roofline', data: rooflineFromBench(r.bench) } }] : []
 }
 
+/** Each measurement for Compare: its work the bytes moved or FLOPs done, its check the rate reached. */
+function deviceCompared(envelope: ResultEnvelope<DeviceResult>): ComparableRun[] {
+  const b = envelope.results.bench
+  if (!b) return []
+  const measured: [string, number, string, number][] = [
+    ['upload', b.transfer_bytes, 'GB/s', b.upload_GB_per_s],
+    ['read bandwidth', b.read_bytes, 'GB/s', b.read_bandwidth_GB_per_s],
+    ['readback', b.transfer_bytes, 'GB/s', b.readback_GB_per_s],
+    ['fma f32', b.fma_flops, 'GFLOP/s', b.fma_f32_GFLOP_per_s],
+  ]
+  return measured.flatMap(([name, count, rateUnit, rate]) => {
+    const timing = envelope.timings[name]
+    if (!timing) return []
+    const work = { count, unit: rateUnit === 'GB/s' ? 'byte' : 'FLOP' }
+    return [{ input: '', backend: 'gpu', variant: name, timing, work, checks: [{ name: rateUnit, value: checkValue(rate, 4) }] }]
+  })
+}
+
 export const deviceWorkload = defineWorkload<DeviceResult>()({
   id: 'device',
   title: 'Device',
@@ -62,6 +82,7 @@ export const deviceWorkload = defineWorkload<DeviceResult>()({
   example: { summary: 'The adapter in use, measured with small buffers.', files: [], params: { measure: true, readMb: 16, repeats: 3 } },
   tables: deviceTables,
   charts: deviceCharts,
+  compared: deviceCompared,
 })
 
 export type DeviceParams = ParamValues<typeof deviceWorkload.params>

@@ -3,6 +3,7 @@
 import { defineWorkload } from '../definition'
 import type { ParamValues } from '../schema'
 import { correlationCharts } from './charts'
+import { correlationCompared } from './compare'
 import { correlationTables } from './tables'
 import { CORRELATION_BACKENDS, GPU_VARIANTS, HEATMAP_ORDERS, LAYOUTS, PRECISIONS, type CorrelationResult } from './types'
 
@@ -113,6 +114,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
   },
   tables: correlationTables,
   charts: correlationCharts,
+  compared: correlationCompared,
 })
 
 export type CorrelationParams = ParamValues<typeof correlationWorkload.params>

@@ -3,6 +3,7 @@
 import { defineWorkload } from '../definition'
 import type { ParamValues } from '../schema'
 import { landslideCharts } from './charts'
+import { landslideCompared } from './compare'
 import { landslideTables } from './tables'
 import { GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS, type LandslideResult } from './types'
 
@@ -117,6 +118,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
   },
   tables: landslideTables,
   charts: landslideCharts,
+  compared: landslideCompared,
 })
 
 export type LandslideParams = ParamValues<typeof landslideWorkload.params>

@@ -3,6 +3,7 @@
 import { defineWorkload } from '../definition'
 import type { ParamValues } from '../schema'
 import { pathsCharts } from './charts'
+import { pathsCompared } from './compare'
 import { pathsTables } from './tables'
 import { BLOCK_SIZES, CSV_MAX_VERTICES, GPU_VARIANTS, OUTPUT_FORMATS, PATHS_BACKENDS, type PathsResult } from './types'
 
@@ -86,6 +87,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
   },
   tables: pathsTables,
   charts: pathsCharts,
+  compared: pathsCompared,
 })
 
 export type PathsParams = ParamValues<typeof pathsWorkload.params>

@@ -3,6 +3,7 @@
 import { defineWorkload } from '../definition'
 import type { ParamValues } from '../schema'
 import { statsCharts } from './charts'
+import { statsCompared } from './compare'
 import { statsTables } from './tables'
 import { DEFAULT_STATS_COLUMNS, PRECISIONS, STATS_BACKENDS, type StatsResult } from './types'
 
@@ -67,6 +68,7 @@ export const statsWorkload = defineWorkload<StatsResult>()({
   },
   tables: statsTables,
   charts: statsCharts,
+  compared: statsCompared,
 })
 
 export type StatsParams = ParamValues<typeof statsWorkload.params>

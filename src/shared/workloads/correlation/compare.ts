@@ -1,0 +1,30 @@
+// A correlation job for Compare: each backend's steps 2–5 and each GPU kernel's stage, their work
+// the pairs' products (kernels: their counted FLOPs), their checks the arithmetic and max |Δr|.
+import { checkValue, type ComparableRun } from '../comparable'
+import type { ResultEnvelope } from '../envelope'
+import type { CorrelationResult } from './types'
+
+export function correlationCompared(envelope: ResultEnvelope<CorrelationResult>): ComparableRun[] {
+  const { input, runs, ranking } = envelope.results
+  const repeat = (envelope.params as { repeat?: number } | undefined)?.repeat ?? 1
+  const pairs = (input.series * (input.series - 1)) / 2
+  const flagged = { name: 'flagged series', value: String(ranking.filter((e) => e.flagged).length) }
+  return runs.flatMap((run) => [
+    {
+      input: input.path,
+      backend: run.backend,
+      variant: '',
+      timing: envelope.timings[run.backend] ?? { ...run.total, runs: repeat },
+      work: { count: pairs * input.length, unit: 'pair·sample' },
+      checks: [{ name: 'arithmetic', value: run.arithmetic }, { name: 'max |Δr|', value: checkValue(run.max_abs_dr, 3) }, flagged],
+    },
+    ...(run.variants ?? []).map((v) => ({
+      input: input.path,
+      backend: run.backend,
+      variant: `${v.stage}-${v.variant}`,
+      timing: envelope.timings[`${run.backend} ${v.stage}-${v.variant}`] ?? { ...v.ms, runs: repeat },
+      work: { count: v.flop, unit: 'FLOP' },
+      checks: [{ name: v.stage === 'means' ? 'max relative error of a mean' : 'max |Δr|', value: checkValue(v.deviation, 3) }],
+    })),
+  ])
+}

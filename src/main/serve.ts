@@ -46,7 +46,7 @@ const TEXT = 'text/plain; charset=utf-8'
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = randomBytes(24).toString('base64url')
-  const backend = new Backend({ engines: ENGINES, dataDirs: opts.dataDirs, historyDir: defaultHistoryDir() })
+  const backend = new Backend({ engines: ENGINES, dataDirs: opts.dataDirs, historyDir: defaultHistoryDir(), historyScope: opts.dataDirs })
   const handlers = apiHandlers(backend)
   for (const dir of opts.dataDirs) {
     const s = await stat(dir).catch(() => null)

@@ -56,6 +56,25 @@ export interface DataFile {
   path: string
   name: string
   bytes: number
+  /** The data folder (`serve --data`) it lies in; absent for files the user opened or an example's. */
+  root?: string
+  /** With `root`: its path under the data folder, folders separated by '/' (the name alone at the top). */
+  relative?: string
+}
+
+/** Limits of one answer of browseData: a folder lists at most this many entries. */
+export const DATA_FOLDER_LIMIT = 5000
+
+/** One folder of the data folders, as the chooser of `paralab serve` browses them. */
+export interface DataFolder {
+  /** The folder's path; null at the top, whose folders are the data folders themselves. */
+  path: string | null
+  /** Its subfolders, by name. */
+  folders: { path: string; name: string }[]
+  /** Its files, by name (every kind: the dashboard greys out what a workload cannot read). */
+  files: DataFile[]
+  /** It holds more entries than DATA_FOLDER_LIMIT: the rest are left out. */
+  truncated: boolean
 }
 
 /** One run in the history: a finished job's envelope, kept in the user's data folder. */
@@ -84,8 +103,10 @@ export interface ParalabApi {
   exportResults(req: ResultsExportRequest): Promise<ExportResult>
   /** Files the dashboard may offer: `serve`'s --data folders, or what the user opened in the app. */
   listDataFiles(): Promise<DataFile[]>
-  /** Desktop app: the open-file dialog (returns the chosen files, now readable). `serve`: lists --data. */
+  /** Desktop app: the open-file dialog (returns the chosen files, now readable). `serve` has no dialog: see browseData. */
   openFiles(): Promise<DataFile[]>
+  /** `serve`: one folder of the --data folders (null: the data folders themselves), for the dashboard's chooser. */
+  browseData(folder: string | null): Promise<DataFolder>
   /** The workload's example (its input made on first use and made readable). */
   example(workload: WorkloadId): Promise<ExampleSetup>
   /** The runs in the history, newest first (`paralab serve` and the desktop app keep them; the CLI does not). */
@@ -97,5 +118,5 @@ export interface ParalabApi {
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles', 'example', 'listRuns', 'openRun'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

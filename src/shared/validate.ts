@@ -83,6 +83,14 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
   },
   listDataFiles: { arity: 0 },
   openFiles: { arity: 0 },
+  browseData: {
+    arity: 1,
+    check([folder]) {
+      // A path the backend confines to the data folders (DataAccess.folder); here only its shape.
+      if (folder !== null && (typeof folder !== 'string' || folder.length === 0 || folder.length > 4096 || folder.includes('\0')))
+        fail(`folder must be null or a folder path; got ${quote(folder)}`)
+    },
+  },
   example: {
     arity: 1,
     check([id]) {

@@ -1,6 +1,6 @@
 // An in-memory stand-in for the backend, implementing the dashboard's API: it records calls and lets
 // a test play job events. The end-to-end tests drive the real backend; these check the dashboard.
-import type { ChartExportRequest, DataFile, ExampleSetup, ExportResult, ResultsExportRequest, RunSummary } from '../../src/shared/api'
+import type { ChartExportRequest, DataFile, DataFolder, ExampleSetup, ExportResult, ResultsExportRequest, RunSummary } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
 import type { JobEvent } from '../../src/shared/jobs'
 import { workload as definitionOf, type InputOf, type WorkloadId } from '../../src/shared/workloads'
@@ -65,6 +65,15 @@ export class FakeApi implements DashboardApi {
   }
   async openFiles(): Promise<DataFile[]> {
     return this.opened
+  }
+  /** The data folders as browseData answers them: by folder path, null for the top. */
+  folders = new Map<string | null, DataFolder>()
+  readonly browsed: (string | null)[] = []
+  async browseData(folder: string | null): Promise<DataFolder> {
+    this.browsed.push(folder)
+    const found = this.folders.get(folder)
+    if (!found) throw { code: 'invalid-argument', message: `${folder} is outside the data folders` }
+    return found
   }
   async example(workload: WorkloadId): Promise<ExampleSetup> {
     this.examples.push(workload)

@@ -172,7 +172,37 @@ describe('summaryOf', () => {
     const files = (n: number) => ({ files: Array.from({ length: n }, (_, i) => ({ path: `/d/f${i}.csv`, bytes: 1, modified: '' })) })
     expect(summaryOf(envelopeAt('2025-01-01T00:00:00.000Z', { input: files(2) }))).toBe('f0.csv, f1.csv · serial, gpu')
     expect(summaryOf(envelopeAt('2025-01-01T00:00:00.000Z', { input: files(5) }))).toBe('f0.csv + 4 more · serial, gpu')
-    expect(summaryOf(envelopeAt('2025-01-01T00:00:00.000Z', { input: files(0), timings: {} }))).toBe('')
+  })
+
+  it('describes a run without inputs or timings by the parameters it changed', () => {
+    const bare = { input: { files: [] }, timings: {} }
+    expect(summaryOf(envelopeAt('2025-01-01T00:00:00.000Z', { ...bare, workload: 'device', params: { measure: true, readMb: 16 } }))).toMatch(/^Measure yes · .*16/)
+    expect(summaryOf(envelopeAt('2025-01-01T00:00:00.000Z', { ...bare, workload: 'device', params: {} }))).toBe('default parameters')
+    // Cancelled before it read its file: the file asked for.
+    expect(summaryOf(envelopeAt('2025-01-01T00:00:00.000Z', { ...bare, partial: true, params: { files: ['/d/a.csv'] } }))).toBe('a.csv')
+  })
+})
+
+describe('RunHistory scope', () => {
+  it('lists and opens only the runs on its data folders, the examples\' and runs without inputs', async () => {
+    const dir = freshDir()
+    const on = (path: string) => ({ input: { files: [{ path, bytes: 1, modified: '' }] } })
+    const all = new RunHistory(dir)
+    const inside = await all.save(envelopeAt('2025-01-01T00:00:00.000Z', on('/lab/x/sub/a.csv')))
+    const example = await all.save(envelopeAt('2025-01-02T00:00:00.000Z', on('/cache/examples/stats/acc-example.csv')))
+    const device = await all.save(envelopeAt('2025-01-03T00:00:00.000Z', { workload: 'device', input: { files: [] } }))
+    const elsewhere = await all.save(envelopeAt('2025-01-04T00:00:00.000Z', on('/lab/y/a.csv')))
+    const sibling = await all.save(envelopeAt('2025-01-05T00:00:00.000Z', on('/lab/x-other/a.csv')))
+    // The desktop app's history: every run.
+    expect((await all.list()).map((r) => r.id)).toEqual([sibling, elsewhere, device, example, inside])
+
+    const scoped = new RunHistory(dir, undefined, { folders: ['/lab/x'], examples: '/cache/examples' })
+    expect((await scoped.list()).map((r) => r.id)).toEqual([device, example, inside])
+    expect((await scoped.open(inside)).input.files[0].path).toBe('/lab/x/sub/a.csv')
+    for (const id of [elsewhere, sibling]) {
+      const err = await failure(scoped.open(id))
+      expect(err).toMatchObject({ code: 'invalid-argument', message: `no run "${id}" in the history` })
+    }
   })
 })
 

@@ -2,6 +2,7 @@
 // (`serve`, and the desktop app's backend process, whose main process saves them instead).
 import { Buffer } from 'node:buffer'
 import type { ApiMethod, ExportResult } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
 import { validateRequest } from '../../shared/validate'
 import type { Backend, RenderedFile } from './backend'
 
@@ -19,7 +20,11 @@ export function apiHandlers(backend: Backend): ApiHandlers {
     exportChart: async (req) => asDownload(await backend.renderChart(req)),
     exportResults: async (req) => asDownload(backend.renderResults(req)),
     listDataFiles: () => backend.listDataFiles(),
-    openFiles: () => backend.listDataFiles(),
+    // A browser has no file dialog the backend could open: its dashboard browses the data folders.
+    openFiles: async () => {
+      throw new ApiError('invalid-argument', 'this backend has no file dialog: choose files in the data folders (browseData)')
+    },
+    browseData: (folder) => backend.files.folder(folder),
     example: (workload) => backend.example(workload),
     listRuns: () => backend.listRuns(),
     openRun: (id) => backend.openRun(id),

@@ -36,6 +36,8 @@ export interface BackendOptions {
   exampleDir?: string
   /** Where finished jobs' envelopes are kept (the dashboards); undefined keeps none (one-off CLI runs). */
   historyDir?: string
+  /** The folders whose runs the history lists, with the examples' (`serve --data`); undefined lists every run. */
+  historyScope?: string[]
 }
 
 export class Backend {
@@ -50,7 +52,8 @@ export class Backend {
     this.files = new DataAccess(opts.dataDirs)
     this.engines = new Map(opts.engines.map((e) => [e.definition.id, e]))
     this.exampleDir = opts.exampleDir ?? defaultExampleDir()
-    if (opts.historyDir !== undefined) this.history = new RunHistory(opts.historyDir)
+    if (opts.historyDir !== undefined)
+      this.history = new RunHistory(opts.historyDir, undefined, opts.historyScope && { folders: opts.historyScope, examples: this.exampleDir })
   }
 
   deviceInfo(): Promise<DeviceInfo> {

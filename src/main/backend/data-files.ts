@@ -1,9 +1,9 @@
 // Which local files the backend may read: everything (CLI), files under the `serve --data`
 // folders, or files the user picked in the desktop app's dialog.
 import { readdir, realpath, stat } from 'node:fs/promises'
-import { basename, join, resolve, sep } from 'node:path'
+import { basename, join, relative, resolve, sep } from 'node:path'
 import { notAFile } from '../io/file-kind'
-import type { DataFile } from '../../shared/api'
+import { DATA_FOLDER_LIMIT, type DataFile, type DataFolder } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 
 const LIST_DEPTH = 3
@@ -46,8 +46,7 @@ export class DataAccess {
   /** Whether `path` (absolute) is picked or lies in a data folder, by name only. */
   private async readable(path: string): Promise<boolean> {
     if (!this.roots || this.picked.has(path) || this.pickedAs.has(path)) return true
-    const roots = [...this.roots.map((r) => resolve(r)), ...(await this.realRoots())]
-    return roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep))
+    return within(path, [...this.roots.map((r) => resolve(r)), ...(await this.realRoots())])
   }
 
   /** Makes files chosen by the user readable (desktop app). */
@@ -64,12 +63,39 @@ export class DataAccess {
     return files
   }
 
-  /** Files offered to the dashboard: everything under the roots plus picked files. */
+  /** Files offered to the dashboard: everything under the roots (a few levels deep) plus picked files. */
   async list(): Promise<DataFile[]> {
     const found = new Map<string, DataFile>()
     for (const p of this.picked) found.set(p, await describe(p))
-    for (const root of await this.realRoots()) await walk(root, LIST_DEPTH, found)
+    const roots = await this.realRoots()
+    for (const root of roots) await walk(root, roots, LIST_DEPTH, found)
     return [...found.values()].sort((a, b) => a.path.localeCompare(b.path))
+  }
+
+  /**
+   * One folder of the data folders, for the dashboard's chooser; null gives the data folders. Like
+   * `check`, a folder outside them gets one answer whether it exists or not, and links inside lead
+   * only where the data folders are.
+   */
+  async folder(path: string | null): Promise<DataFolder> {
+    const roots = await this.realRoots()
+    if (path === null) return { path: null, folders: roots.map((r) => ({ path: r, name: basename(r) || r })), files: [], truncated: false }
+    const outside = new ApiError('invalid-argument', `${path} is outside the data folders`)
+    const named = (this.roots ?? []).map((r) => resolve(r))
+    if (!within(resolve(path), [...named, ...roots])) throw outside
+    const real = await realpath(resolve(path)).catch(() => {
+      throw new ApiError('io', `${path}: no such folder`)
+    })
+    if (!within(real, roots)) throw outside
+    const s = await stat(real)
+    if (!s.isDirectory()) throw new ApiError('invalid-input', `${path} is ${s.isFile() ? 'a file' : notAFile(s)}, not a folder`)
+    const { folders, files, truncated } = await entries(real, roots, DATA_FOLDER_LIMIT)
+    return {
+      path: real,
+      folders: folders.map((p) => ({ path: p, name: basename(p) })),
+      files: await Promise.all(files.map((p) => describe(p, roots))),
+      truncated,
+    }
   }
 
   private async realRoots(): Promise<string[]> {
@@ -77,18 +103,46 @@ export class DataAccess {
   }
 }
 
-async function describe(path: string): Promise<DataFile> {
-  const s = await stat(path)
-  return { path, name: basename(path), bytes: s.size }
+/** Whether `path` (absolute) is one of `roots` or lies under one, by name only. */
+function within(path: string, roots: string[]): boolean {
+  return roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep))
 }
 
-async function walk(dir: string, depth: number, out: Map<string, DataFile>): Promise<void> {
-  if (depth < 0 || out.size >= LIST_LIMIT) return
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
-  for (const e of entries) {
-    if (e.name.startsWith('.')) continue
+/** Size and name, and for a file in a data folder the folder and its path there. */
+async function describe(path: string, roots: string[] = []): Promise<DataFile> {
+  const s = await stat(path)
+  const file: DataFile = { path, name: basename(path), bytes: s.size }
+  // The innermost root: data folders may nest.
+  const root = roots.filter((r) => within(path, [r])).sort((a, b) => b.length - a.length)[0]
+  return root ? { ...file, root, relative: relative(root, path).split(sep).join('/') } : file
+}
+
+/**
+ * A folder's visible entries (no dot files), names sorted: folders and regular files, and links to
+ * either whose target lies in the data folders. At most `limit` of them.
+ */
+async function entries(dir: string, roots: string[], limit: number): Promise<{ folders: string[]; files: string[]; truncated: boolean }> {
+  const listed = await readdir(dir, { withFileTypes: true }).catch(() => [])
+  const visible = listed.filter((e) => !e.name.startsWith('.')).sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }))
+  const folders: string[] = []
+  const files: string[] = []
+  for (const e of visible.slice(0, limit)) {
     const p = join(dir, e.name)
-    if (e.isDirectory()) await walk(p, depth - 1, out)
-    else if (e.isFile() && out.size < LIST_LIMIT) out.set(p, await describe(p))
+    let kind: 'folder' | 'file' | null = e.isDirectory() ? 'folder' : e.isFile() ? 'file' : null
+    if (e.isSymbolicLink()) {
+      const target = await realpath(p).catch(() => null)
+      const s = target && within(target, roots) ? await stat(target).catch(() => null) : null
+      kind = s?.isDirectory() ? 'folder' : s?.isFile() ? 'file' : null
+    }
+    if (kind === 'folder') folders.push(p)
+    else if (kind === 'file') files.push(p)
   }
+  return { folders, files, truncated: visible.length > limit }
+}
+
+async function walk(dir: string, roots: string[], depth: number, out: Map<string, DataFile>): Promise<void> {
+  if (depth < 0 || out.size >= LIST_LIMIT) return
+  const { folders, files } = await entries(dir, roots, LIST_LIMIT)
+  for (const p of files) if (out.size < LIST_LIMIT) out.set(p, await describe(p, roots))
+  for (const p of folders) await walk(p, roots, depth - 1, out)
 }

@@ -1,12 +1,14 @@
 // The run history: every job a dashboard backend finishes is kept as its envelope, one JSON file per
 // run in a per-user data folder (PARALAB_HISTORY overrides it), so runs can be reopened and compared.
 import { randomBytes } from 'node:crypto'
-import { lstat, mkdir, readdir, readFile, unlink } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, realpath, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, join, resolve, sep } from 'node:path'
 import { RUN_ID_PATTERN, type RunSummary } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
+import { isWorkloadId, workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
+import { defaultOf, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import { writeFileAtomic } from '../io/atomic-write'
 
 /** Runs kept; saving one more deletes the oldest. */
@@ -24,15 +26,26 @@ export function defaultHistoryDir(): string {
   return join(data, 'paralab', 'history')
 }
 
+/**
+ * Which runs a dashboard lists and opens: those whose inputs all lie in its data folders or among
+ * the examples (runs without inputs, such as a device's, belong everywhere).
+ */
+export interface HistoryScope {
+  folders: string[]
+  examples: string
+}
+
 export class RunHistory {
   /** Ids saved by this process: the dashboard's "this session". */
   private readonly saved = new Set<string>()
   /** A run's file never changes once written, so its summary is read once. */
-  private readonly summaries = new Map<string, Omit<RunSummary, 'thisSession'> | null>()
+  private readonly summaries = new Map<string, KeptRun | null>()
 
+  /** `scope` undefined: every run (the desktop app, which may read any file the user picks). */
   constructor(
     readonly dir: string,
     private readonly limit = HISTORY_LIMIT,
+    private readonly scope?: HistoryScope,
   ) {}
 
   /** Writes the envelope whole (temporary file, then rename) and drops the oldest runs beyond the limit. */
@@ -51,24 +64,40 @@ export class RunHistory {
     return id
   }
 
-  /** Newest first; files that are not runs (damaged, foreign) are left out. */
+  /** Newest first, in scope; files that are not runs (damaged, foreign) are left out. */
   async list(): Promise<RunSummary[]> {
     const ids = await this.ids()
+    const inScope = await this.inScope()
     const summaries = await Promise.all(ids.map((id) => this.summary(id)))
-    return summaries.flatMap((s) => (s ? [{ ...s, thisSession: this.saved.has(s.id) }] : []))
+    return summaries.flatMap((s) => (s && inScope(s.inputs) ? [{ ...withoutInputs(s), thisSession: this.saved.has(s.id) }] : []))
   }
 
-  /** The run's envelope. `id` comes from a request: only the id shape, only a plain file in the folder. */
+  /** The run's envelope. `id` comes from a request: only the id shape, only a plain file in the folder, only a run in scope. */
   async open(id: string): Promise<ResultEnvelope> {
-    const missing = new ApiError('invalid-argument', `no run ${JSON.stringify(id).slice(0, 100)} in the history`)
-    if (!RUN_ID_PATTERN.test(id)) throw missing
+    const envelope = await this.read(id)
+    // A run on other data is not this dashboard's to show: the same answer as a missing one.
+    if (!(await this.inScope())(envelope.input.files.map((f) => f.path))) throw missingRun(id)
+    return envelope
+  }
+
+  private async read(id: string): Promise<ResultEnvelope> {
+    if (!RUN_ID_PATTERN.test(id)) throw missingRun(id)
     const path = this.file(id)
     // A link or a device under a run's name is not a run.
     const text = (await lstat(path).catch(() => null))?.isFile() ? await readFile(path, 'utf8').catch(() => null) : null
-    if (text === null) throw missing
+    if (text === null) throw missingRun(id)
     const envelope = parseEnvelope(text)
     if (!envelope) throw new ApiError('io', `run ${id} in ${this.dir} is damaged: not a result envelope`)
     return envelope
+  }
+
+  /** Whether a run on these input paths is in scope; the folders' real paths as well as their names. */
+  private async inScope(): Promise<(inputs: string[]) => boolean> {
+    if (!this.scope) return () => true
+    const named = [...this.scope.folders, this.scope.examples].map((f) => resolve(f))
+    const folders = [...named, ...(await Promise.all(named.map((f) => realpath(f).catch(() => f))))]
+    const under = (path: string) => folders.some((f) => path === f || path.startsWith(f.endsWith(sep) ? f : f + sep))
+    return (inputs) => inputs.every(under)
   }
 
   private file(id: string): string {
@@ -85,20 +114,53 @@ export class RunHistory {
       .reverse()
   }
 
-  private async summary(id: string): Promise<Omit<RunSummary, 'thisSession'> | null> {
+  private async summary(id: string): Promise<KeptRun | null> {
     if (!this.summaries.has(id)) {
-      const envelope = await this.open(id).catch(() => null)
-      this.summaries.set(id, envelope && { id, workload: envelope.workload, createdAt: envelope.createdAt, summary: summaryOf(envelope), partial: envelope.partial === true })
+      const envelope = await this.read(id).catch(() => null)
+      this.summaries.set(
+        id,
+        envelope && { id, workload: envelope.workload, createdAt: envelope.createdAt, summary: summaryOf(envelope), partial: envelope.partial === true, inputs: envelope.input.files.map((f) => f.path) },
+      )
     }
     return this.summaries.get(id) ?? null
   }
 }
 
-/** "acc.csv · serial, simd": the input files (the first and a count when many) and the timed backends. */
+/** A run's summary as kept between listings, with its input paths for the scope. */
+type KeptRun = Omit<RunSummary, 'thisSession'> & { inputs: string[] }
+
+function withoutInputs({ inputs: _inputs, ...summary }: KeptRun): Omit<RunSummary, 'thisSession'> {
+  return summary
+}
+
+function missingRun(id: string): ApiError {
+  return new ApiError('invalid-argument', `no run ${JSON.stringify(id).slice(0, 100)} in the history`)
+}
+
+/**
+ * "acc.csv · serial, simd": the input files (the first and a count when many; those asked for when
+ * none was read) and the timed backends; a run with neither (an adapter query, say) is described by
+ * its parameters that differ from the defaults.
+ */
 export function summaryOf(envelope: ResultEnvelope): string {
-  const files = envelope.input.files.map((f) => basename(f.path))
+  const read = envelope.input.files.map((f) => f.path)
+  const files = (read.length ? read : params(envelope).flatMap(([, spec, v]) => (spec.type === 'files' && Array.isArray(v) ? v.map(String) : []))).map((p) => basename(p))
   const shown = files.length > 2 ? `${files[0]} + ${files.length - 1} more` : files.join(', ')
-  return [shown, Object.keys(envelope.timings).join(', ')].filter(Boolean).join(' · ')
+  const line = [shown, Object.keys(envelope.timings).join(', ')].filter(Boolean).join(' · ')
+  if (line) return line
+  const changed = params(envelope).flatMap(([, spec, value]) => {
+    if (value === undefined || JSON.stringify(value) === JSON.stringify(defaultOf(spec))) return []
+    const text = Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)
+    return [`${spec.label} ${text}${spec.unit ? ` ${spec.unit}` : ''}`]
+  })
+  return changed.length ? changed.join(' · ') : 'default parameters'
+}
+
+/** The run's parameters with their specs, for a workload this build knows. */
+function params(envelope: ResultEnvelope): [string, ParamSpec, unknown][] {
+  if (!isWorkloadId(envelope.workload)) return []
+  const values = (envelope.params ?? {}) as Record<string, unknown>
+  return Object.entries(workload(envelope.workload).params as ParamSchema).map(([name, spec]) => [name, spec, values[name]])
 }
 
 function parseEnvelope(text: string): ResultEnvelope | null {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { ApiError } from '../../shared/errors'
 import { workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import { tableCsv } from '../../shared/workloads/tables'
+import { tableCsv, tableNotes } from '../../shared/workloads/tables'
 import type { ChartSize } from '../../shared/api'
 import { chartImageSize, renderChart } from '../charts/render'
 
@@ -62,8 +62,12 @@ async function isResultSet(dir: string): Promise<boolean> {
 async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFile[] = []): Promise<OutputFile[]> {
   const def = workload(env.workload)
   const results = env.results as never
-  const files: OutputFile[] = [{ name: 'results.json', data: JSON.stringify(env, null, 2) + '\n' }]
-  for (const table of def.tables(results)) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
+  const tables = def.tables(results)
+  // What each CSV's numbers mean: beside the envelope, since a note line inside a CSV breaks its readers.
+  const notes = tableNotes(tables)
+  const json = Object.keys(notes).length ? { ...env, tableNotes: notes } : env
+  const files: OutputFile[] = [{ name: 'results.json', data: JSON.stringify(json, null, 2) + '\n' }]
+  for (const table of tables) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
   for (const chart of def.charts(results, env as never))
     for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
   for (const f of extra) {

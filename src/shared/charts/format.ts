@@ -6,7 +6,8 @@ const SUPERSCRIPT: Record<string, string> = {
 
 /** `digits` significant digits; thousands grouped with commas in [1e-3, 1e9), `m×10ⁿ` outside; a true minus sign. */
 export function formatNumber(value: number, digits = 3): string {
-  if (!Number.isFinite(value)) return String(value)
+  if (Number.isNaN(value)) return 'NaN'
+  if (!Number.isFinite(value)) return value > 0 ? '∞' : '−∞'
   if (value === 0) return '0'
   if (value < 0) return `−${formatNumber(-value, digits)}`
   const rounded = Number(value.toPrecision(digits))

@@ -9,3 +9,23 @@ function csvField(v: unknown): string {
   const s = v === null || v === undefined ? '' : String(v)
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
+
+/** Whether `v` is a number that is not finite, or null where a number was computed (JSON writes NaN and ±∞ as null). */
+export function isNonFinite(v: unknown): boolean {
+  return v === null || (typeof v === 'number' && !Number.isFinite(v))
+}
+
+/** `note`, followed by `nonFinite` when some row's `column` is NaN, ±∞ or null: an explanation only where one appears. */
+export function noteWith(note: string, rows: ResultTable['rows'], column: number, nonFinite: string): string {
+  return rows.some((row) => isNonFinite(row[column])) ? `${note} ${nonFinite}` : note
+}
+
+/** The tables' notes by table name, for results.json beside the CSV files. */
+export function tableNotes(tables: ResultTable[]): Record<string, string> {
+  return Object.fromEntries(tables.flatMap((t) => (t.note ? [[t.name, t.note]] : [])))
+}
+
+/** The note of the table named `name`, or '' when it has none. */
+export function noteOf(tables: ResultTable[], name: string): string {
+  return tables.find((t) => t.name === name)?.note ?? ''
+}

@@ -2,6 +2,7 @@
 // for GPU kernels the roofline point), and the reference run's series (mass, flooded and active
 // cells, maximum thickness) per sample.
 import type { ResultTable } from '../definition'
+import { noteWith } from '../tables'
 import type { LandslideResult } from './types'
 
 const RUN_COLUMNS = [
@@ -59,11 +60,18 @@ export function landslideTables(r: LandslideResult): ResultTable[] {
       run.roofline?.GB_per_s ?? null,
     ]),
   }
+  runs.note = noteWith(
+    `Each run of ${r.steps} steps: ms for all of them over the repeats; md5 of the final grid as the reference program prints it (${r.reference.backend}'s is the reference); GPU runs: max |Δh| in m, cells off by over 1 mm and Σh − Σh(f64) in m against the f64 grid, and the kernel's roofline point.`,
+    runs.rows,
+    RUN_COLUMNS.indexOf('max_abs_dh'),
+    'Empty cells mean the column does not apply to the run (CPU runs have no deviation); max_abs_dh ∞ (null in JSON): a GPU cell became NaN.',
+  )
   const s = r.series
   const series: ResultTable = {
     name: 'series',
     columns: ['step', 'mass', 'flooded_cells', 'max_thickness_m', 'active_cells'],
     rows: s.step.map((step, i) => [step, s.mass[i], s.flooded[i], s.max_thickness[i], s.active[i]]),
+    note: `The reference run (${r.reference.backend}, f64) every few steps: mass = Σh in m summed over the cells (conserved but for rounding), flooded cells with h > 1 mm, the deepest debris in m, and the cells holding debris or bordering it.`,
   }
   return [runs, series]
 }

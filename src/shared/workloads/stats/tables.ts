@@ -1,6 +1,7 @@
 // Statistics results as one table: a row per file × prefix × column × backend, the f64 reference
 // rows marked `reference`.
 import type { ResultTable } from '../definition'
+import { noteWith } from '../tables'
 import type { StatsResult } from './types'
 
 const COLUMNS = ['file', 'prefix_rows', 'column', 'backend', 'precision', 'n', 'missing', 'mean', 'std', 'cv', 'median', 'mad', 'compute_ms', 'upload_ms']
@@ -26,5 +27,18 @@ export function statsTables(result: StatsResult): ResultTable[] {
       ...result.failed.map((f) => [f.path, 'failed', null, null, null, f.error.message]),
     ],
   }
-  return [{ name: 'results', columns: COLUMNS, rows }, files]
+  const cv = COLUMNS.indexOf('cv')
+  const median = COLUMNS.indexOf('median')
+  const note = noteWith(
+    noteWith(
+      'A row per file, prefix, column and backend (reference: f64, exact); cv = std / mean (population σ over μ, no unit), mad = median of |x − median| (unscaled, in the unit of the data), times in ms.',
+      rows,
+      cv,
+      'cv is NaN or ±∞ (null in JSON) where a column\'s mean is 0: σ/μ has no value there.',
+    ),
+    rows,
+    median,
+    'NaN everywhere in a row: the column held no numbers.',
+  )
+  return [{ name: 'results', columns: COLUMNS, rows, note }, { ...files, note: 'One row per input file: ok, or failed with the error that stopped it (a failed file has no results).' }]
 }

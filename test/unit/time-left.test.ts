@@ -1,0 +1,36 @@
+// The time left of a job: its pace outside compiling and warming up, from when it last left them.
+import { describe, expect, it } from 'vitest'
+import { TimeLeft } from '../../src/shared/time-left'
+
+describe('TimeLeft', () => {
+  it('estimates at the pace since the start, counting down between events', () => {
+    const t = new TimeLeft(0)
+    t.observe({ phase: 'loading a.csv', fraction: 0.25 }, 10_000)
+    expect(t.ms(10_000)).toBe(30_000)
+    expect(t.ms(15_000)).toBe(25_000)
+    expect(t.ms(50_000)).toBe(0)
+  })
+
+  it('has no estimate from too little work, nor in a phase that does none, nor when done', () => {
+    const t = new TimeLeft(0)
+    t.observe({ phase: 'loading', fraction: 0.01 }, 5_000)
+    expect(t.ms(5_000)).toBeNull()
+    t.observe({ phase: 'loading', fraction: 0.5 }, 500)
+    expect(t.ms(500)).toBeNull()
+    t.observe({ phase: 'warming up gpu/fused', fraction: 0.5 }, 2_000)
+    expect(t.ms(2_000)).toBeNull()
+    t.observe({ phase: 'done', fraction: 1 }, 3_000)
+    expect(t.ms(3_000)).toBeNull()
+  })
+
+  it('leaves the time spent compiling kernels, and the pace before it, out of the estimate after it', () => {
+    const t = new TimeLeft(0)
+    t.observe({ phase: 'serial', fraction: 0.6 }, 1_000)
+    t.observe({ phase: 'compiling kernels', fraction: 0.6 }, 1_000)
+    expect(t.ms(1_000)).toBeNull()
+    t.observe({ phase: 'gpu', fraction: 0.65 }, 30_000)
+    t.observe({ phase: 'gpu', fraction: 0.75 }, 40_000)
+    // 0.1 in 10 s since the first GPU event: 0.25 left, 25 s.
+    expect(t.ms(40_000)).toBeCloseTo(25_000, 6)
+  })
+})

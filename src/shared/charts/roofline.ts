@@ -23,12 +23,15 @@ export function rooflineFromBench(bench: DeviceBenchResult, kernels?: RooflineKe
 }
 
 /**
- * A job's own GPU kernels on a roofline, their points alone: a workload job measures no ceilings,
- * and taking them from another run (a Device benchmark) would tie its results to whichever one the
- * history holds; the Device view draws the newest run's points under its measured roof instead.
+ * A job's own GPU kernels on a roofline: under `roof` when it was measured on the adapter they ran
+ * on (a roof of another GPU would mislead), else their points alone. A job measures no ceilings:
+ * the caller hands in the newest measurement it holds for that adapter (the dashboard's history).
  */
-export function kernelsRoofline(kernels: RooflineKernel[], adapter: string | undefined): ChartSpec | null {
-  return kernels.length ? { kind: 'roofline', data: { adapter: adapter ?? 'GPU kernels', kernels } } : null
+export function kernelsRoofline(kernels: RooflineKernel[], adapter: string | undefined, roof?: RoofData | null): ChartSpec | null {
+  if (!kernels.length) return null
+  if (roof && adapter !== undefined && roof.adapter === adapter)
+    return { kind: 'roofline', data: { adapter, peak_GFLOP_per_s: roof.peak_GFLOP_per_s, bandwidth_GB_per_s: roof.bandwidth_GB_per_s, kernels } }
+  return { kind: 'roofline', data: { adapter: adapter ?? 'GPU kernels', kernels } }
 }
 
 /** Whether the chart has ceilings to draw. */

@@ -2,7 +2,7 @@
 // histogram of r, the ranking against its threshold, time per stage and per GPU kernel, a picked
 // pair overlaid, and the size sweep. The dashboard and `paralab correlation --out` draw the same specs.
 import { kernelsRoofline } from '../../charts/roofline'
-import type { ChartSpec, RooflineKernel } from '../../charts/spec'
+import type { ChartSpec, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
 import { type CorrelationResult, STAGES } from './types'
@@ -148,8 +148,9 @@ export function kernelPoints(r: CorrelationResult): RooflineKernel[] {
   )
 }
 
-export function rooflineChart(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): ChartSpec | null {
-  return kernelsRoofline(kernelPoints(r), envelope?.device?.adapter)
+/** `roof`: the device's measured ceilings, drawn when measured on the adapter the kernels ran on. */
+export function rooflineChart(r: CorrelationResult, adapter?: string, roof?: RoofData | null): ChartSpec | null {
+  return kernelsRoofline(kernelPoints(r), adapter, roof)
 }
 
 export function correlationCharts(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): NamedChart[] {
@@ -160,7 +161,7 @@ export function correlationCharts(r: CorrelationResult, envelope?: ResultEnvelop
     ['stages', stagesChart(r)],
     ['variants', variantsChart(r)],
     ['sweep', sweepChart(r)],
-    ['roofline', rooflineChart(r, envelope)],
+    ['roofline', rooflineChart(r, envelope?.device?.adapter)],
     ['pair', pairChart(r)],
   ]
   return charts.filter((c): c is [string, ChartSpec] => c[1] !== null).map(([name, spec]) => ({ name, spec }))

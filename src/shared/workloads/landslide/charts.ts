@@ -3,9 +3,12 @@
 // relief is drawn as frames (thickness-frame.ts), not as a chart.
 import { formatNumber } from '../../charts/format'
 import { kernelsRoofline } from '../../charts/roofline'
-import type { ChartSpec, RooflineKernel } from '../../charts/spec'
+import type { ChartSpec, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
-import type { ResultEnvelope } from '../envelope'
+import type { DeviceSummary } from '../envelope'
+
+/** What the charts need of a run's envelope: the adapter its GPU kernels ran on. */
+type RunOn = { device?: Pick<DeviceSummary, 'adapter'> }
 import type { LandslideResult } from './types'
 
 function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[], note?: string): ChartSpec {
@@ -50,12 +53,13 @@ export function kernelPoints(r: LandslideResult): RooflineKernel[] {
   )
 }
 
-function rooflineChart(r: LandslideResult, envelope?: ResultEnvelope<LandslideResult>): NamedChart | undefined {
-  const spec = kernelsRoofline(kernelPoints(r), envelope?.device?.adapter)
+function rooflineChart(r: LandslideResult, envelope?: RunOn, roof?: RoofData | null): NamedChart | undefined {
+  const spec = kernelsRoofline(kernelPoints(r), envelope?.device?.adapter, roof)
   return spec ? { name: 'roofline', spec } : undefined
 }
 
-export function landslideCharts(r: LandslideResult, envelope?: ResultEnvelope<LandslideResult>): NamedChart[] {
+/** `roof`: the device's measured ceilings, under which the GPU kernels are drawn when measured on their adapter. */
+export function landslideCharts(r: LandslideResult, envelope?: RunOn, roof?: RoofData | null): NamedChart[] {
   const charts: NamedChart[] = []
   if (r.series.step.length) {
     const s = r.series
@@ -104,7 +108,7 @@ export function landslideCharts(r: LandslideResult, envelope?: ResultEnvelope<La
         },
       })
   }
-  const roofline = rooflineChart(r, envelope)
+  const roofline = rooflineChart(r, envelope, roof)
   if (roofline) charts.push(roofline)
   return charts
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { chartConfig } from '../../src/shared/charts'
 import { EMPTY_CELL_COLOR, heatColor } from '../../src/shared/charts/heatmap'
 import type { ChartSpec } from '../../src/shared/charts/spec'
-import { correlationCharts } from '../../src/shared/workloads/correlation/charts'
+import { correlationCharts, heatmapChart } from '../../src/shared/workloads/correlation/charts'
 import type { CorrelationResult } from '../../src/shared/workloads/correlation/types'
 import { correlationTables } from '../../src/shared/workloads/correlation/tables'
 import { renderChart } from '../../src/main/charts/render'
@@ -67,8 +67,8 @@ describe('correlation charts', () => {
     expect(correlationCharts({ ...result, runs: [result.runs[0]] }).map((c) => c.name)).not.toContain('roofline')
   })
 
-  it('draw the heatmap as a matrix of cells coloured from −1 (blue) through 0 (light) to 1 (red), empty cells grey', () => {
-    const config = chartConfig(byName('heatmap')) as unknown as { type: string; data: { datasets: { data: unknown[]; backgroundColor: (ctx: { raw: unknown }) => string }[] } }
+  it('draw the heatmap over −1…1 as a matrix of cells coloured from −1 (blue) through 0 (light) to 1 (red), empty cells grey', () => {
+    const config = chartConfig(heatmapChart(result, 'full')!) as unknown as { type: string; data: { datasets: { data: unknown[]; backgroundColor: (ctx: { raw: unknown }) => string }[] } }
     expect(config.type).toBe('matrix')
     const [cells] = config.data.datasets
     expect(cells.data).toHaveLength(9)

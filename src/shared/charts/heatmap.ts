@@ -1,6 +1,9 @@
 // A square matrix of values as coloured cells (chartjs-chart-matrix), with a colour bar: e.g. the
 // Pearson matrix of many series, block-averaged by its workload to at most a few hundred cells a side.
-import type { ChartConfiguration, Plugin, ScriptableContext } from 'chart.js'
+// Cells stay square whatever the canvas's shape, the axes name what the rows stand for, and values
+// beyond the colour scale are counted in the chart's note rather than clipped silently.
+import type { Chart, ChartConfiguration, Plugin, ScriptableContext } from 'chart.js'
+import { layouts } from 'chart.js'
 import { toFont } from 'chart.js/helpers'
 import type {} from 'chartjs-chart-matrix' // the 'matrix' chart type's declarations
 import { ApiError } from '../errors'
@@ -17,6 +20,8 @@ export interface HeatmapChartData {
   values: (number | null)[]
   /** What each row and column stands for (size of them), for tooltips. */
   labels: string[]
+  /** Short names for the axes' ticks (size of them), e.g. a block's first series; default `labels`. */
+  ticks?: string[]
   /** Title of both axes, e.g. "series". */
   axisLabel: string
   /** Ends of the colour scale; values beyond take the end colours. */
@@ -24,6 +29,13 @@ export interface HeatmapChartData {
   max: number
   /** What a value is, for the colour bar and tooltips, e.g. "r". */
   valueLabel: string
+  /**
+   * diverging (default): light in the middle of min…max, for scales centred on a meaningful zero;
+   * sequential: dark to light from min to max, for a range on one side of it (e.g. r in 0.75…1).
+   */
+  scale?: 'diverging' | 'sequential'
+  /** A line under the title: which range the colours span, and why. */
+  note?: string
 }
 
 /** Diverging, light in the middle (ColorBrewer RdBu, reversed): low blue, high red, both readable in greyscale by lightness. */
@@ -34,15 +46,39 @@ const STOPS: ColorStops = [
   [0.75, [239, 138, 98]],
   [1, [178, 24, 43]],
 ]
+/** Viridis: lightness rises from min to max, readable in greyscale and with colour-vision deficiencies. */
+const SEQUENTIAL_STOPS: ColorStops = [
+  [0, [68, 1, 84]],
+  [0.25, [59, 82, 139]],
+  [0.5, [33, 145, 140]],
+  [0.75, [94, 201, 98]],
+  [1, [253, 231, 37]],
+]
 export const EMPTY_CELL_COLOR = '#d0d7de'
+/** Tick labels longer than this are cut with an ellipsis, so a long series name does not squeeze the plot. */
+const TICK_CHARS = 14
 /** Room right of the plot for the colour bar and its ticks. */
 const BAR_ROOM = 64
 const BAR_WIDTH = 14
 
 /** The colour of `t` in 0…1 along the scale. */
-export function heatColor(t: number): string {
-  return rampColor(STOPS, t)
+export function heatColor(t: number, scale: HeatmapChartData['scale'] = 'diverging'): string {
+  return rampColor(scale === 'sequential' ? SEQUENTIAL_STOPS : STOPS, t)
 }
+
+/** Cells whose value lies beyond min…max (they take the end colours). */
+export function cellsBeyondScale(data: Pick<HeatmapChartData, 'values' | 'min' | 'max'>): number {
+  return data.values.reduce<number>((n, v) => (v !== null && (v < data.min || v > data.max) ? n + 1 : n), 0)
+}
+
+/** The note under the title: the data's own, and a count of the cells the colour scale clips. */
+export function heatmapNote(data: HeatmapChartData): string | undefined {
+  const beyond = cellsBeyondScale(data)
+  const clipped = beyond ? `${beyond} cell${beyond === 1 ? '' : 's'} beyond ${formatNumber(data.min, 3)}…${formatNumber(data.max, 3)} drawn in the end colours` : ''
+  return [data.note, clipped].filter(Boolean).join('; ') || undefined
+}
+
+const cut = (s: string) => (s.length > TICK_CHARS ? `${s.slice(0, TICK_CHARS - 1)}…` : s)
 
 interface Cell {
   x: number
@@ -55,8 +91,9 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
   const { size, values, labels, min, max } = data
   const cells: Cell[] = new Array(size * size)
   for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) cells[y * size + x] = { x, y, v: values[y * size + x] }
-  const color = (v: number | null) => (v === null ? EMPTY_CELL_COLOR : heatColor((v - min) / (max - min)))
-  const frame = frameOptions(data.title, opts)
+  const color = (v: number | null) => (v === null ? EMPTY_CELL_COLOR : heatColor((v - min) / (max - min), data.scale))
+  const frame = frameOptions(data.title, opts, heatmapNote(data))
+  const names = data.ticks ?? labels
   const axis = (reverse: boolean) => ({
     type: 'linear' as const,
     min: -0.5,
@@ -64,7 +101,22 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
     reverse,
     offset: false,
     title: { display: true, text: data.axisLabel, color: TEXT_COLOR, font: font(FONT_SIZES.axisTitle) },
-    ticks: { color: MUTED_TEXT_COLOR, font: font(FONT_SIZES.ticks), maxRotation: 0, autoSkip: true, precision: 0, callback: (v: number | string) => (Number.isInteger(Number(v)) ? String(v) : '') },
+    // Ticks at whole cells, named by what the row or column stands for.
+    // One tick per cell (Chart.js would start at the axis's end, −0.5), thinned by autoSkip.
+    afterBuildTicks: (scale: { ticks: { value: number }[] }) => {
+      scale.ticks = Array.from({ length: size }, (_, value) => ({ value }))
+    },
+    ticks: {
+      color: MUTED_TEXT_COLOR,
+      font: font(FONT_SIZES.ticks),
+      maxRotation: 0,
+      autoSkip: true,
+      autoSkipPadding: 8,
+      callback: (v: number | string) => {
+        const i = Number(v)
+        return Number.isInteger(i) && i >= 0 && i < size ? cut(names[i]) : ''
+      },
+    },
     grid: { display: false },
     border: { color: AXIS_COLOR },
   })
@@ -86,7 +138,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
     },
     options: {
       ...(frame as object),
-      layout: { padding: { top: 4, right: 16 + BAR_ROOM, bottom: 8, left: 8 } },
+      layout: { padding: PADDING },
       interaction: { mode: 'nearest', intersect: true },
       plugins: {
         ...frame.plugins,
@@ -107,9 +159,43 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
       },
       scales: { x: axis(false), y: axis(true) },
     } as ChartConfiguration<'matrix', Cell[]>['options'],
-    plugins: [colorBar(data)],
+    plugins: [squareCells, colorBar(data)],
   }
   return asLineConfig(config)
+}
+
+/** Padding of the plot: room right of it for the colour bar. */
+const PADDING = { top: 4, right: 16 + BAR_ROOM, bottom: 8, left: 8 }
+
+/**
+ * Square cells: after Chart.js lays the chart out, the longer side of the plot gets padding on both
+ * ends and the layout runs again (axes refit, so their ticks are skipped for the final size), until
+ * the plot is square and centred where it was.
+ */
+const squareCells: Plugin = {
+  id: 'paralabSquareCells',
+  beforeLayout(chart: Chart) {
+    setPadding(chart, 0, 0)
+  },
+  afterLayout(chart: Chart) {
+    let x = 0
+    let y = 0
+    for (let pass = 0; pass < 4; pass++) {
+      const area = chart.chartArea
+      const d = area.width - area.height
+      if (Math.abs(d) < 1) return
+      if (d > 0) x += d / 2
+      else y -= d / 2
+      setPadding(chart, x, y)
+      layouts.update(chart, chart.width, chart.height)
+      for (const box of chart.boxes) (box as { configure?: () => void }).configure?.()
+    }
+  },
+}
+
+/** The plot's padding plus `x` on the left and right and `y` above and below (Chart.js's resolved options take the assignment). */
+function setPadding(chart: Chart, x: number, y: number): void {
+  chart.options.layout = { ...chart.options.layout, padding: { top: PADDING.top + y, bottom: PADDING.bottom + y, left: PADDING.left + x, right: PADDING.right + x } }
 }
 
 /** The colour scale beside the plot, with its ends and middle labelled. */
@@ -125,7 +211,7 @@ function colorBar(data: HeatmapChartData): Plugin {
       const steps = 64
       ctx.save()
       for (let i = 0; i < steps; i++) {
-        ctx.fillStyle = heatColor(1 - (i + 0.5) / steps)
+        ctx.fillStyle = heatColor(1 - (i + 0.5) / steps, data.scale)
         ctx.fillRect(left, top + (i * height) / steps, BAR_WIDTH, height / steps + 0.5)
       }
       ctx.strokeStyle = AXIS_COLOR

@@ -103,26 +103,44 @@ export function heatmapOrder(order: HeatmapOrder, ranking: RankEntry[]): number[
   return order === 'ranking' ? ranking.map((e) => e.index) : ranking.map((_, i) => i)
 }
 
-/** The matrix in `order`, averaged over blocks of series so that at most `cells` cells fit a side. */
-export function heatmapOf(matrix: Matrix, m: number, names: string[], order: number[], kind: HeatmapOrder, cells = HEATMAP_CELLS): HeatmapData {
-  const block = Math.ceil(m / cells)
-  const size = Math.ceil(m / block)
+/**
+ * Cells per side at most in ranking order: each at least ~4 pixels in a dashboard chart, so the
+ * flagged series, a cell each at the top and left, show as bands rather than 1-pixel slivers.
+ */
+export const RANKING_CELLS = 96
+
+/**
+ * The matrix in `order`, averaged over blocks of series so that at most `cells` cells fit a side.
+ * `alone`: the first series of the order that get a cell each, never averaged with others (the
+ * flagged series, in ranking order); then at most RANKING_CELLS cells a side, a quarter of them for those.
+ */
+export function heatmapOf(matrix: Matrix, m: number, names: string[], order: number[], kind: HeatmapOrder, cells = HEATMAP_CELLS, alone = 0): HeatmapData {
+  const side = alone > 0 ? Math.min(cells, RANKING_CELLS) : cells
+  const single = Math.min(alone, Math.floor(side / 4), m)
+  const block = Math.max(1, Math.ceil((m - single) / Math.max(1, side - single)))
+  // Each cell's positions in `order`: the single ones, then blocks of the rest.
+  const groups: number[][] = []
+  for (let p = 0; p < single; p++) groups.push([p])
+  for (let p = single; p < m; p += block) groups.push(Array.from({ length: Math.min(block, m - p) }, (_, k) => p + k))
+  const size = groups.length
+  const cellOf = new Uint32Array(m)
+  groups.forEach((g, c) => g.forEach((p) => (cellOf[p] = c)))
   const sums = new Float64Array(size * size)
   const counts = new Uint32Array(size * size)
   for (let p = 0; p < m; p++) {
     const i = order[p]
-    const y = Math.floor(p / block)
+    const y = cellOf[p]
     for (let q = 0; q < m; q++) {
       const r = matrix[i * m + order[q]]
       if (r !== r) continue
-      const cell = y * size + Math.floor(q / block)
+      const cell = y * size + cellOf[q]
       sums[cell] += r
       counts[cell]++
     }
   }
   // Four decimals: far finer than a colour shows, and a quarter of the JSON.
   const values = Array.from(sums, (s, c) => (counts[c] ? Math.round((s / counts[c]) * 1e4) / 1e4 : null))
-  const series = Array.from({ length: size }, (_, b) => order.slice(b * block, Math.min(m, (b + 1) * block)))
+  const series = groups.map((g) => g.map((p) => order[p]))
   const labels = series.map((s) => (s.length === 1 ? names[s[0]] : `${names[s[0]]} … ${names[s[s.length - 1]]} (${s.length})`))
   return { size, block, order: kind, values, labels, series }
 }

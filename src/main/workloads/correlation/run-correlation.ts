@@ -139,7 +139,9 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   ctx.progress({ phase: 'ranking', fraction: 1 })
   const ranked = reference!
   result.ranking = rankSeries(ranked, series.m, series.names, params.threshold)
-  result.heatmap = heatmapOf(ranked, series.m, series.names, heatmapOrder(params.order, result.ranking), params.order)
+  // In ranking order the flagged series come first, a cell each.
+  const alone = params.order === 'ranking' ? result.ranking.filter((e) => e.flagged).length : 0
+  result.heatmap = heatmapOf(ranked, series.m, series.names, heatmapOrder(params.order, result.ranking), params.order, undefined, alone)
   result.histogram = histogramOf(ranked, series.m)
   if (matrixPath && !partial) {
     // f64: the exact reference; f32: the first backend's f32 matrix.

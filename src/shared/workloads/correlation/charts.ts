@@ -2,7 +2,7 @@
 // histogram of r, the ranking against its threshold, time per stage and per GPU kernel, a picked
 // pair overlaid, and the size sweep. The dashboard and `paralab correlation --out` draw the same specs.
 import { kernelsRoofline } from '../../charts/roofline'
-import type { ChartSpec, RoofData, RooflineKernel } from '../../charts/spec'
+import type { ChartSpec, HeatmapChartData, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
 import { type CorrelationResult, STAGES } from './types'
@@ -13,10 +13,38 @@ export const RANKING_BARS = 60
 const fileName = (path: string) => path.split(/[\\/]/).pop() || path
 const fixed = (v: number, digits: number) => (v < 0 ? `−${(-v).toFixed(digits)}` : v.toFixed(digits))
 
-export function heatmapChart(r: CorrelationResult): ChartSpec | null {
+/** The heatmap's colour scale: the data's range of r, or the full −1…1. */
+export const HEATMAP_RANGES = ['data', 'full'] as const
+export type HeatmapRange = (typeof HEATMAP_RANGES)[number]
+
+/**
+ * The colours of the heatmap: the full −1…1 (diverging, white at 0), or the data's range — one-sided
+ * (e.g. 0.75…1, sequential: diverging colours would put white at 0.875 and suggest r = 0 there) or
+ * spanning 0 (diverging, symmetric about 0). The note says which, and what the data span.
+ */
+export function heatmapScale(values: readonly (number | null)[], range: HeatmapRange): Pick<HeatmapChartData, 'min' | 'max' | 'scale' | 'note'> {
+  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v))
+  const lo = finite.length ? Math.min(...finite) : -1
+  const hi = finite.length ? Math.max(...finite) : 1
+  const span = `r of the cells ${fixed(lo, 3)}…${fixed(hi, 3)}`
+  if (range === 'full' || !finite.length) return { min: -1, max: 1, scale: 'diverging', note: `colours: the full range of r, −1…1 (${span})` }
+  if (lo < 0 && hi > 0) {
+    const m = Math.max(-lo, hi)
+    return { min: -m, max: m, scale: 'diverging', note: `colours: the data's range, symmetric about r = 0, ${fixed(-m, 3)}…${fixed(m, 3)} (not −1…1)` }
+  }
+  // A single value still needs a scale of some width: a hair around it.
+  const [min, max] = lo < hi ? [lo, hi] : [lo - 1e-3, hi + 1e-3]
+  return { min, max, scale: 'sequential', note: `colours: the data's range, r ${fixed(lo, 3)}…${fixed(hi, 3)} (not −1…1)` }
+}
+
+export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data'): ChartSpec | null {
   const h = r.heatmap
   if (!h) return null
   const order = h.order === 'ranking' ? 'by ranking' : 'as given'
+  const names = new Map(r.ranking.map((e) => [e.index, e.name]))
+  // Mixed cells: the ranking order gives flagged series a cell each, the others blocks.
+  const mixed = h.series.some((s) => s.length !== h.series[0].length && s !== h.series[h.series.length - 1])
+  const blocks = mixed ? `flagged series one per cell, the others in blocks of ${h.block}` : `in blocks of ${h.block}`
   return {
     kind: 'heatmap',
     data: {
@@ -24,10 +52,10 @@ export function heatmapChart(r: CorrelationResult): ChartSpec | null {
       size: h.size,
       values: h.values,
       labels: h.labels,
-      axisLabel: h.block > 1 ? `series ${order}, in blocks of ${h.block}` : `series ${order}`,
-      min: -1,
-      max: 1,
+      ticks: h.series.map((s, i) => names.get(s[0]) ?? h.labels[i]),
+      axisLabel: h.block > 1 ? `series ${order}, ${blocks}` : `series ${order}`,
       valueLabel: 'r',
+      ...heatmapScale(h.values, range),
     },
   }
 }

@@ -79,6 +79,10 @@ export function pathsChartSpecs(g: PathsGraphResult): PathsChartSpecs {
   const finite = h.min.filter((v): v is number => v !== null)
   const lo = finite.length ? Math.min(...finite) : 0
   const hi = finite.length ? Math.max(...finite) : 1
+  // The colours span the cells' values; with blocks those are least distances, so they can stop
+  // short of the longest distance, and the note says both ranges.
+  const all = g.minDistance === null ? 'no pair is reachable' : `all distances ${g.minDistance}…${g.maxDistance}`
+  const note = h.cell > 1 ? `colours: each block's least distance, ${lo}…${hi} (${all})` : `colours: distance ${lo}…${hi}`
   const heatmap: ChartSpec = {
     kind: 'heatmap',
     data: {
@@ -86,7 +90,10 @@ export function pathsChartSpecs(g: PathsGraphResult): PathsChartSpecs {
       size: h.size,
       values: h.min,
       labels: Array.from({ length: h.size }, (_, i) => (h.cell > 1 ? `${i * h.cell}…${Math.min(g.vertices, (i + 1) * h.cell) - 1}` : String(i))),
-      axisLabel: h.cell > 1 ? `vertex block (${h.cell} vertices)` : 'vertex',
+      ticks: Array.from({ length: h.size }, (_, i) => String(i * h.cell)),
+      note,
+      axisLabel: h.cell > 1 ? `vertex (blocks of ${h.cell}, by first vertex)` : 'vertex',
+      scale: 'sequential',
       min: lo,
       max: hi > lo ? hi : lo + 1,
       valueLabel: 'distance',

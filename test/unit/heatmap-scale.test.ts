@@ -1,0 +1,133 @@
+// Heatmaps that show the science: the correlation heatmap's colours span the data's range (or −1…1,
+// as asked) and say which; the distance heatmap says what its colours span; values beyond a scale
+// are counted, never clipped silently; cells stay square; axes name the series; the ranking order
+// gives flagged series visible cells of their own.
+import { describe, expect, it } from 'vitest'
+import { createCanvas } from '@napi-rs/canvas'
+import * as chartjs from 'chart.js'
+import { MatrixController, MatrixElement } from 'chartjs-chart-matrix'
+import { chartConfig } from '../../src/shared/charts'
+import { cellsBeyondScale, heatColor } from '../../src/shared/charts/heatmap'
+import type { ChartSpec, HeatmapChartData } from '../../src/shared/charts/spec'
+import { heatmapOf, RANKING_CELLS } from '../../src/main/workloads/correlation/ranking'
+import { heatmapChart } from '../../src/shared/workloads/correlation/charts'
+import type { CorrelationResult, RankEntry } from '../../src/shared/workloads/correlation/types'
+import { pathsChartSpecs } from '../../src/shared/workloads/paths/charts'
+import type { PathsGraphResult } from '../../src/shared/workloads/paths/types'
+
+chartjs.Chart.register(...chartjs.registerables, MatrixController, MatrixElement)
+
+const names = ['walk_a', 'walk_b', 'walk_c', 'a_series_with_a_long_name']
+const ranking: RankEntry[] = names.map((name, index) => ({ name, index, meanR: 0.9, medianR: 0.9, z: 0, flagged: false }))
+const correlation = (values: (number | null)[]): CorrelationResult => ({
+  input: { path: '/data/walks.csv', format: 'csv', layout: 'columns', series: 4, length: 100, bytes: 3000, load_ms: 2 },
+  precision: 'f64',
+  reference: 'serial',
+  runs: [],
+  constant: [],
+  ranking,
+  threshold: -3.5,
+  top: 10,
+  heatmap: { size: 4, block: 1, order: 'given', values, labels: names, series: [[0], [1], [2], [3]] },
+  skipped: [],
+})
+// The example's r: 0.75…1, all red on −1…1.
+const tight = [1, 0.8, 0.75, 0.9, 0.8, 1, 0.85, 0.95, 0.75, 0.85, 1, 0.8, 0.9, 0.95, 0.8, 1]
+const data = (spec: ChartSpec | null) => (spec as Extract<ChartSpec, { kind: 'heatmap' }>).data
+
+/** The chart drawn headless as the exporter draws it, at `width` × `height`. */
+function drawnChart(spec: ChartSpec, width = 960, height = 600): chartjs.Chart {
+  const config = chartConfig(spec, { animation: false, responsive: false })
+  return new chartjs.Chart(createCanvas(width, height) as unknown as HTMLCanvasElement, { ...config, platform: chartjs.BasicPlatform } as never)
+}
+
+describe('the correlation heatmap\'s colour scale', () => {
+  it('spans the data\'s range by default, sequentially, and says so; −1…1 when asked', () => {
+    const d = data(heatmapChart(correlation(tight)))
+    expect([d.min, d.max, d.scale]).toEqual([0.75, 1, 'sequential'])
+    expect(d.note).toBe("colours: the data's range, r 0.750…1.000 (not −1…1)")
+    const full = data(heatmapChart(correlation(tight), 'full'))
+    expect([full.min, full.max, full.scale]).toEqual([-1, 1, 'diverging'])
+    expect(full.note).toBe('colours: the full range of r, −1…1 (r of the cells 0.750…1.000)')
+    // The chart shows the note under its title.
+    const options = chartConfig(heatmapChart(correlation(tight))!).options as { plugins: { subtitle: { text: string } } }
+    expect(options.plugins.subtitle.text).toBe(d.note)
+    // Sequential colours run dark to light, unlike the diverging ones' light middle.
+    expect(heatColor(0, 'sequential')).toBe('#440154')
+    expect(heatColor(1, 'sequential')).toBe('#fde725')
+  })
+
+  it('keeps r = 0 in the light middle when the data span it', () => {
+    const d = data(heatmapChart(correlation([1, -0.4, 0.2, 0.9, -0.4, 1, 0.1, 0.2, 0.2, 0.1, 1, 0.3, 0.9, 0.2, 0.3, 1])))
+    expect([d.min, d.max, d.scale]).toEqual([-1, 1, 'diverging'])
+    const half = data(heatmapChart(correlation([0.5, -0.4, 0.2, 0.3, -0.4, 0.5, 0.1, 0.2, 0.2, 0.1, 0.5, 0.3, 0.3, 0.2, 0.3, 0.5])))
+    expect([half.min, half.max, half.scale]).toEqual([-0.5, 0.5, 'diverging'])
+    expect(half.note).toContain('symmetric about r = 0')
+  })
+})
+
+describe('heatmap charts', () => {
+  it('count the cells beyond their scale in the note instead of clipping them silently', () => {
+    const clipped: HeatmapChartData = { title: 't', size: 2, values: [0, 5, 300, null], labels: ['0', '1'], axisLabel: 'vertex', min: 0, max: 127, valueLabel: 'distance' }
+    expect(cellsBeyondScale(clipped)).toBe(1)
+    const options = chartConfig({ kind: 'heatmap', data: clipped }).options as { plugins: { subtitle: { text: string } } }
+    expect(options.plugins.subtitle.text).toBe('1 cell beyond 0…127 drawn in the end colours')
+  })
+
+  it('keep square cells on a wide or a tall canvas, with the axes beside the square', () => {
+    for (const [w, h] of [[960, 600], [500, 900]]) {
+      const chart = drawnChart(heatmapChart(correlation(tight))!, w, h)
+      const area = chart.chartArea
+      expect(Math.abs(area.width - area.height), `${w} × ${h}`).toBeLessThan(1)
+      const x = chart.scales.x
+      const y = chart.scales.y
+      expect(x.getPixelForValue(-0.5)).toBeCloseTo(area.left, 5)
+      expect(x.getPixelForValue(3.5)).toBeCloseTo(area.right, 5)
+      expect(y.getPixelForValue(-0.5)).toBeCloseTo(area.top, 5)
+      expect(y.getPixelForValue(3.5)).toBeCloseTo(area.bottom, 5)
+      expect(x.top).toBeCloseTo(area.bottom, 0)
+      expect(y.right).toBeCloseTo(area.left, 0)
+      chart.destroy()
+    }
+  })
+
+  it('name the series on their axes, long names cut', () => {
+    const chart = drawnChart(heatmapChart(correlation(tight))!)
+    const shown = chart.scales.y.ticks.map((t) => t.label)
+    expect(shown).toContain('walk_a')
+    expect(shown).toContain('a_series_with…')
+    expect(shown).not.toContain('0')
+    chart.destroy()
+  })
+})
+
+describe('the distance heatmap', () => {
+  it('says its colours are each block\'s least distance, and the range of all distances', () => {
+    const g = {
+      path: '/data/c08.1', vertices: 512, minDistance: 0, maxDistance: 301,
+      heatmap: { size: 2, cell: 256, min: [0, 127, 40, 0] },
+      runs: [], histogram: { start: 0, width: 1, counts: [] },
+    } as unknown as PathsGraphResult
+    const d = data(pathsChartSpecs(g).heatmap)
+    expect([d.min, d.max]).toEqual([0, 127])
+    expect(d.note).toBe("colours: each block's least distance, 0…127 (all distances 0…301)")
+    expect(d.ticks).toEqual(['0', '256'])
+  })
+})
+
+describe('the heatmap in ranking order', () => {
+  it('gives each flagged series a cell of its own among at most RANKING_CELLS a side, not a sliver of a block', () => {
+    const m = 2000
+    const matrix = new Float64Array(m * m).fill(0.9)
+    const order = Array.from({ length: m }, (_, i) => (i + 7) % m)
+    const h = heatmapOf(matrix, m, Array.from({ length: m }, (_, i) => `s${i}`), order, 'ranking', undefined, 3)
+    expect(h.size).toBeLessThanOrEqual(RANKING_CELLS)
+    expect(h.series.slice(0, 3)).toEqual([[7], [8], [9]])
+    expect(h.labels.slice(0, 3)).toEqual(['s7', 's8', 's9'])
+    expect(h.series[3].length).toBe(h.block)
+    expect(h.series.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: m }, (_, i) => i))
+    const spec = heatmapChart({ ...correlation(tight), input: { ...correlation(tight).input, series: m }, ranking: order.map((index) => ({ name: `s${index}`, index, meanR: 0.9, medianR: 0.9, z: 0, flagged: false })), heatmap: h })
+    expect(data(spec).axisLabel).toBe(`series by ranking, flagged series one per cell, the others in blocks of ${h.block}`)
+    expect(data(spec).ticks!.slice(0, 3)).toEqual(['s7', 's8', 's9'])
+  })
+})

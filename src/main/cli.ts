@@ -43,6 +43,25 @@ function findCommand(argv: string[]): { cmd: Command; rest: string[] } | undefin
   return best
 }
 
+/** Edits (insert, delete, replace) from a to b. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]
+}
+
+/** An unknown command's message: the nearest command when one is near, and every command's first word. */
+function unknownCommand(word: string): string {
+  const names = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]))]
+  const nearest = names.map((n) => ({ n, d: distance(word.toLowerCase(), n) })).sort((a, b) => a.d - b.d)[0]
+  const hint = nearest && nearest.d <= Math.max(1, Math.floor(nearest.n.length / 3)) ? `; did you mean "${nearest.n}"?` : ''
+  return `unknown command "${word}"${hint}\ncommands: ${names.join(', ')} (paralab --help describes them)`
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     process.stdout.write(overview())
@@ -60,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
       return 0
     }
     if (group.length) throw new UsageError(`${argv[0]} needs one of: ${group.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ')}`)
-    throw new UsageError(`unknown command "${argv[0]}" (see paralab --help)`)
+    throw new UsageError(unknownCommand(argv[0]))
   }
   const { values, positionals } = parse(found.cmd, found.rest)
   if (values.help) {

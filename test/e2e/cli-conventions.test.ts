@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { deviceSelectLayer } from '../../src/main/gpu/device-select'
 import { CLI } from '../helpers/serve'
+import { landslideWorkload } from '../../src/shared/workloads/landslide'
+import { recordedParams } from '../../src/shared/workloads/schema'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -86,10 +88,52 @@ describe('paralab conventions', () => {
     expect(lines.some((l) => /^paralab: +\d+%  loading p\.csv/.test(l))).toBe(true)
     expect(lines.filter((l) => /serial f64/.test(l))).toHaveLength(1)
     expect(lines.filter((l) => /simd f64/.test(l))).toHaveLength(1)
+    // The log ends with a line that says the run is done.
+    expect(lines.at(-1)).toMatch(/^paralab: 100%  done in \d+\.\d s$/)
     const events = paralab(['stats', file, '--backend', 'serial', '--repeat', '3', '--progress', 'json']).stderr.trim().split('\n').map((l) => JSON.parse(l))
-    expect(events.length).toBeGreaterThan(1)
+    expect(events.length).toBeGreaterThan(2)
+    const done = events.pop()
     for (const e of events) expect(e).toMatchObject({ type: 'progress', workload: 'stats', phase: expect.any(String), fraction: expect.any(Number), elapsed_ms: expect.any(Number) })
     expect(events.at(-1).fraction).toBe(1)
+    expect(done).toEqual({ type: 'done', elapsed_ms: expect.any(Number) })
     expect(paralab(['stats', file, '--progress', 'bars']).code).toBe(2)
+  })
+})
+
+describe('one grammar', () => {
+  it('a CPU-only run records no GPU parameters; a run with the GPU records them', () => {
+    const cpu = paralab(['landslide', '--example', '--backend', 'serial,workers', '--steps', '2', '--json'])
+    expect(cpu.code, cpu.stderr).toBe(0)
+    const params = JSON.parse(cpu.stdout).params
+    for (const gpuOnly of ['variants', 'precision', 'gpuBands', 'exchangeEvery', 'stepsPerSubmit', 'warmup']) expect(params, gpuOnly).not.toHaveProperty(gpuOnly)
+    expect(params).toMatchObject({ backends: ['serial', 'workers'], ranks: 2, steps: 2 })
+    expect(recordedParams(landslideWorkload.params, { ...params, backends: ['serial', 'gpu'], variants: ['fused'], precision: 'f32' })).toMatchObject({ variants: ['fused'], precision: 'f32' })
+    const serial = paralab(['landslide', '--example', '--backend', 'serial', '--steps', '2', '--json'])
+    expect(JSON.parse(serial.stdout).params).not.toHaveProperty('ranks')
+  })
+
+  it('every option\'s help starts in one column, in every command', () => {
+    const overview = paralab(['--help']).stdout
+    const names = [...overview.matchAll(/^  ([a-z]+(?: [a-z]+)?) {2,}/gm)].map((m) => m[1])
+    expect(names.length).toBeGreaterThan(10)
+    for (const name of names) {
+      const help = paralab([...name.split(' '), '--help'])
+      expect(help.code, name).toBe(0)
+      const columns = new Set(help.stdout.split('\n').flatMap((l) => {
+        const m = /^  ([-<]\S*(?: \S+)*)( {2,})\S/.exec(l)
+        return m ? [m[1].length + m[2].length] : []
+      }))
+      expect([...columns], name).toHaveLength(1)
+    }
+  })
+
+  it('--batches prints each prefix\'s time and statistics on the terminal', () => {
+    const file = join(dir, 'b.csv')
+    writeFileSync(file, 'acc_x\n' + Array.from({ length: 1000 }, (_, i) => `${(i * 7) % 13}`).join('\n') + '\n')
+    const r = paralab(['stats', file, '--backend', 'serial,simd', '--repeat', '1', '--batches', '4'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain('Prefixes (--batches 4): compute ms per backend; CV and MAD by serial')
+    const rows = r.stdout.split('Prefixes')[1].trim().split('\n').slice(2)
+    expect(rows.map((l) => l.split(/ +/)[0])).toEqual(['250', '500', '750', '1000'])
   })
 })

@@ -33,7 +33,7 @@ describe('paralab CLI', () => {
       expect(r.stdout).toContain(`Usage: paralab ${cmd.join(' ')}`)
     }
     const device = paralab(['device', '--help']).stdout
-    for (const flag of ['--measure', '--read-mb N', '--repeats N', '--example', '--out DIR', '--force', '--json']) expect(device).toContain(`  ${flag} `)
+    for (const flag of ['--measure', '--read-mb N', '--repeat N', '--example', '--out DIR', '--force', '--json']) expect(device).toContain(`  ${flag} `)
     expect(device).toMatch(/--read-mb N .*\(an integer in 1…16384, in MB\)/)
     // The preset fixes --measure.
     const bench = paralab(['bench', 'device', '--help']).stdout
@@ -49,12 +49,18 @@ describe('paralab CLI', () => {
 
   it('exits 2 with a one-line message naming the flag on usage errors', () => {
     const cases: [string[], string | RegExp][] = [
-      [['frobnicate'], 'paralab: unknown command "frobnicate" (see paralab --help)\n'],
+      [['frobnicate'], /^paralab: unknown command "frobnicate"\ncommands: [a-z, ]*stats[a-z, ]*, serve \(paralab --help describes them\)\n$/],
+      [['stat'], /^paralab: unknown command "stat"; did you mean "stats"\?\ncommands: /],
+      [['landslde'], /^paralab: unknown command "landslde"; did you mean "landslide"\?\n/],
+      // A negative value is the option's value, refused by its range.
+      [['landslide', '--example', '--steps', '-1'], 'paralab: --steps must be an integer in 0…1000000, got "-1"\n'],
+      [['stats', 'a.csv', '--repeat', '-5'], 'paralab: --repeat must be an integer in 1…1000, got "-5"\n'],
+      [['generate', 'acc', 'x.csv', '--rows', '-3'], /^paralab: --rows must be .*got "-3"\n$/],
       [['bench'], /^paralab: bench needs one of: device, stats(, [a-z]+)*\n$/],
       [['device', '--nope'], /^paralab: .*'--nope'.*\n$/],
       [['workloads', '--nope'], /^paralab: .*'--nope'.*\n$/],
       [['bench', 'device', '--measure'], /^paralab: .*'--measure'.*\n$/],
-      [['bench', 'device', '--repeats', 'x'], 'paralab: --repeats must be an integer in 1…100, got "x"\n'],
+      [['bench', 'device', '--repeat', 'x'], 'paralab: --repeat must be an integer in 1…1000, got "x"\n'],
       [['device', '--read-mb', '0'], 'paralab: --read-mb must be an integer in 1…16384, got "0"\n'],
       [['device', '--read-mb', '1.5'], 'paralab: --read-mb must be an integer in 1…16384, got "1.5"\n'],
       [['device', 'extra'], /^paralab: .*'extra'.*\n$/],
@@ -89,7 +95,7 @@ describe('paralab CLI', () => {
     expect(device.title).toBe('Device')
     expect(device.params.readMb).toMatchObject({ type: 'int', min: 1, max: 16384, unit: 'MB', optional: true })
     expect(device.phases.map((p: { id: string }) => p.id)).toEqual(MEASUREMENTS)
-    expect(device.example).toMatchObject({ files: [], params: { measure: true, readMb: 16, repeats: 3 } })
+    expect(device.example).toMatchObject({ files: [], params: { measure: true, readMb: 16, repeat: 3 } })
     expect(stats.backends.map((b: { id: string }) => b.id)).toEqual(['serial', 'simd', 'workers', 'workers-simd', 'gpu'])
     expect(stats.params.backends).toMatchObject({ type: 'choices', flag: 'backend', default: ['workers-simd'] })
     expect(stats.params.files).toMatchObject({ type: 'files', extensions: ['csv'] })
@@ -125,11 +131,11 @@ describe('paralab CLI', () => {
   })
 
   it('bench device --json prints the envelope with the figures and a timing per measurement', () => {
-    const r = paralab(['bench', 'device', '--json', '--read-mb', '4', '--repeats', '2'])
+    const r = paralab(['bench', 'device', '--json', '--read-mb', '4', '--repeat', '2'])
     const env = jsonOf(r)
     expectEnvelope(env, {
       workload: 'device',
-      params: { measure: true, readMb: 4, repeats: 2 },
+      params: { measure: true, readMb: 4, repeat: 2 },
       device: true,
       timings: Object.fromEntries(MEASUREMENTS.map((m) => [m, 2])),
       run: r,
@@ -151,7 +157,7 @@ describe('paralab CLI', () => {
     const env = jsonOf(r)
     expectEnvelope(env, {
       workload: 'device',
-      params: { measure: true, readMb: 16, repeats: 3 },
+      params: { measure: true, readMb: 16, repeat: 3 },
       device: true,
       timings: Object.fromEntries(MEASUREMENTS.map((m) => [m, 3])),
       run: r,
@@ -163,7 +169,7 @@ describe('paralab CLI', () => {
 
   it('bench device --out writes the envelope, the tables and the roofline, and prints the figures', () => {
     const out = join(dir, 'bench-out')
-    const r = paralab(['bench', 'device', '--read-mb', '2', '--repeats', '1', '--out', out])
+    const r = paralab(['bench', 'device', '--read-mb', '2', '--repeat', '1', '--out', out])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/^adapter +SwiftShader/m)
     expect(r.stdout).toMatch(/^read bandwidth +\d+(\.\d)? GB\/s +\(2 MB\)$/m)
@@ -172,7 +178,7 @@ describe('paralab CLI', () => {
     const env = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
     expectEnvelope(env, {
       workload: 'device',
-      params: { measure: true, readMb: 2, repeats: 1 },
+      params: { measure: true, readMb: 2, repeat: 1 },
       device: true,
       timings: Object.fromEntries(MEASUREMENTS.map((m) => [m, 1])),
       run: r,

@@ -46,7 +46,7 @@ describe('paralab correlation', () => {
     const env = jsonOf(r)
     expectEnvelope(env, {
       workload: 'correlation',
-      params: { ...DEFAULTS, files: [csv], backends: ['serial', 'workers-simd'], repeat: 2, matrix: [matrix] },
+      params: { ...DEFAULTS, files: [csv], backends: ['serial', 'workers-simd'], repeat: 2, matrix: matrix },
       files: [csv],
       device: false,
       timings: { serial: 2, 'workers-simd': 2 },
@@ -140,12 +140,22 @@ describe('paralab correlation', () => {
     expect(existsSync(matrix)).toBe(false)
   })
 
-  it('refuses a matrix file that exists, before any work', () => {
+  it('refuses a matrix file that exists, before any work, and replaces it with --force', () => {
     const existing = join(dir, 'exists.npy')
     writeFileSync(existing, 'keep')
     const r = paralab(['correlation', csv, '--matrix', existing])
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain(`${existing} exists; the matrix is not written over a file`)
+    expect(r.stderr).toContain(`${existing} exists (use --force to replace it)`)
     expect(readFileSync(existing, 'utf8')).toBe('keep')
+    const forced = paralab(['correlation', csv, '--matrix', existing, '--force', '--repeat', '1'])
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(readFileSync(existing).subarray(0, 6).toString('latin1')).toBe('\x93NUMPY')
+  })
+
+  it('takes a matrix path with a comma as one file', () => {
+    const target = join(dir, 'r,1.npy')
+    const r = paralab(['correlation', csv, '--matrix', target, '--repeat', '1'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(readFileSync(target).subarray(0, 6).toString('latin1')).toBe('\x93NUMPY')
   })
 })

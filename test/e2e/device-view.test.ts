@@ -49,13 +49,13 @@ describe('Device view in Chromium', () => {
   it('runs the benchmark and draws the roofline chart', async () => {
     // The optional sizes start empty ("auto": the engine chooses); the form fills them in.
     expect(await page.getByTestId('device-read-mb').inputValue()).toBe('')
-    expect(await page.getByTestId('device-repeats').inputValue()).toBe('')
+    expect(await page.getByTestId('device-repeat').inputValue()).toBe('')
     expect(await page.getByTestId('device-measure').count()).toBe(0)
     await page.getByTestId('device-read-mb').fill('0')
     await expect.poll(() => page.getByTestId('device-problem').textContent()).toMatch(/must be an integer in 1…16384; got 0/)
     expect(await page.getByTestId('run-bench').isDisabled()).toBe(true)
     await page.getByTestId('device-read-mb').fill('4')
-    await page.getByTestId('device-repeats').fill('2')
+    await page.getByTestId('device-repeat').fill('2')
     expect(await page.getByTestId('device-problem').count()).toBe(0)
     await page.getByTestId('run-bench').click()
     await page.getByTestId('bench-results').waitFor({ timeout: 120_000 })
@@ -93,7 +93,7 @@ describe('Device view in Chromium', () => {
     // The example's run replaces the earlier one.
     await page.getByText(/median of 3 repeats; 16 MB read/).waitFor({ timeout: 120_000 })
     expect(await page.getByTestId('device-read-mb').inputValue()).toBe('16')
-    expect(await page.getByTestId('device-repeats').inputValue()).toBe('3')
+    expect(await page.getByTestId('device-repeat').inputValue()).toBe('3')
     for (const [id, unit] of [['bench-read-bandwidth', 'GB/s'], ['bench-fma', 'GFLOP/s'], ['bench-upload', 'GB/s'], ['bench-readback', 'GB/s']]) {
       const text = (await page.getByTestId(id).innerText()).replace(/\s+/g, ' ').trim()
       expect(text, id).toMatch(new RegExp(`^[\\d,.]+(×10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)? ${unit}$`))
@@ -106,7 +106,7 @@ describe('Device view in Chromium', () => {
     const env = JSON.parse(json.text)
     expect(env).toMatchObject({
       workload: 'device',
-      params: { measure: true, readMb: 16, repeats: 3 },
+      params: { measure: true, readMb: 16, repeat: 3 },
       input: { files: [] },
       device: { software: true, adapter: expect.stringMatching(/SwiftShader/i) },
       results: { bench: { read_bytes: 16e6, repeats: 3 }, info: { available: true } },

@@ -33,7 +33,7 @@ describe('paralab paths', () => {
     expect(readFileSync(out).equals(expected)).toBe(true)
     expectEnvelope(env, {
       workload: 'paths',
-      params: { ...DEFAULTS, files: [graph], backends: ['serial', 'gpu'], variants: ['coalesced'], repeat: 2, output: [out] },
+      params: { ...DEFAULTS, files: [graph], backends: ['serial', 'gpu'], variants: ['coalesced'], repeat: 2, output: out },
       files: [graph],
       device: true,
       timings: { serial: 2, 'gpu coalesced': 2 },

@@ -169,7 +169,7 @@ describe('files a request would make the server write', () => {
     const target = join(root, 'written-by-a-page.bin')
     const reply = await new Promise<{ error?: { code: string; message: string } }>((resolve) => {
       ws.on('message', (m) => resolve(JSON.parse(m.toString())))
-      ws.send(JSON.stringify({ id: 1, method: 'startJob', args: ['paths', { files: [join(root, 'data', 'a.csv')], output: [target] }] }))
+      ws.send(JSON.stringify({ id: 1, method: 'startJob', args: ['paths', { files: [join(root, 'data', 'a.csv')], output: target }] }))
     })
     ws.close()
     expect(reply.error).toEqual({ code: 'invalid-argument', message: 'paths: parameter output can only be given on the command line' })

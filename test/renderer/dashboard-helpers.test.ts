@@ -18,8 +18,8 @@ describe('workload form values', () => {
     expect('columns' in formParams(schema, { columns: ' , ', backends: ['serial'] })).toBe(false)
   })
   it('leaves out an empty optional number, keeps a typed one as a number', () => {
-    expect(formParams(deviceWorkload.params, { measure: true, readMb: '', repeats: '' })).toEqual({ measure: true })
-    expect(formParams(deviceWorkload.params, { measure: false, readMb: '64', repeats: 3 })).toEqual({ measure: false, readMb: 64, repeats: 3 })
+    expect(formParams(deviceWorkload.params, { measure: true, readMb: '', repeat: '' })).toEqual({ measure: true })
+    expect(formParams(deviceWorkload.params, { measure: false, readMb: '64', repeat: 3 })).toEqual({ measure: false, readMb: 64, repeat: 3 })
   })
   it('shows parameters as fields: names as a comma list, lists copied, numbers or empty', () => {
     expect(fieldValue(schema.columns, ['acc_x', 'acc_y'])).toBe('acc_x, acc_y')

@@ -249,7 +249,7 @@ describe('DeviceView', () => {
     // `measure` is what the button does, not a field.
     expect(wrapper.find('[data-testid="device-measure"]').exists()).toBe(false)
     const readMb = wrapper.get<HTMLInputElement>('[data-testid="device-read-mb"]')
-    const repeats = wrapper.get<HTMLInputElement>('[data-testid="device-repeats"]')
+    const repeats = wrapper.get<HTMLInputElement>('[data-testid="device-repeat"]')
     // Optional, no default: empty, the engine picks a size for the adapter.
     expect([readMb.element.value, repeats.element.value]).toEqual(['', ''])
     expect(readMb.attributes('placeholder')).toBe('auto')
@@ -265,7 +265,7 @@ describe('DeviceView', () => {
     expect(wrapper.find('[data-testid="device-problem"]').exists()).toBe(false)
     await wrapper.get('[data-testid="run-bench"]').trigger('click')
     await flushPromises()
-    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, readMb: 64, repeats: 2 }, jobId: 'job-1' }])
+    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, readMb: 64, repeat: 2 }, jobId: 'job-1' }])
     // The fields are locked while the benchmark runs.
     expect(readMb.element.disabled).toBe(true)
   })
@@ -278,8 +278,8 @@ describe('DeviceView', () => {
     await flushPromises()
     expect(api.examples).toEqual(['device'])
     expect(wrapper.get<HTMLInputElement>('[data-testid="device-read-mb"]').element.value).toBe('16')
-    expect(wrapper.get<HTMLInputElement>('[data-testid="device-repeats"]').element.value).toBe('3')
-    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, readMb: 16, repeats: 3 }, jobId: 'job-1' }])
+    expect(wrapper.get<HTMLInputElement>('[data-testid="device-repeat"]').element.value).toBe('3')
+    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, readMb: 16, repeat: 3 }, jobId: 'job-1' }])
     expect(wrapper.find('[data-testid="job-progress"]').exists()).toBe(true)
     expect(wrapper.get('[data-testid="device-example"]').attributes('disabled')).toBeDefined()
     expect(errors.notices.value).toEqual([])

@@ -32,8 +32,8 @@ describe('electronApi', () => {
       dropFiles: vi.fn(async () => [{ path: '/home/ana/a.csv', name: 'a.csv', bytes: 3 }]),
     } as unknown as PreloadApi
     const api = electronApi(bridge)
-    await expect(api.startJob('device', { measure: true, repeats: 2 })).resolves.toBe('job-3')
-    expect(bridge.startJob).toHaveBeenCalledWith('device', { measure: true, repeats: 2 })
+    await expect(api.startJob('device', { measure: true, repeat: 2 })).resolves.toBe('job-3')
+    expect(bridge.startJob).toHaveBeenCalledWith('device', { measure: true, repeat: 2 })
     await expect(api.example('device')).resolves.toEqual({ params: { measure: true }, files: [] })
     expect(bridge.example).toHaveBeenCalledWith('device')
     await expect(api.listDataFiles()).rejects.toMatchObject({ code: 'internal', message: 'permission denied' })

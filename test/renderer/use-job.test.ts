@@ -39,8 +39,8 @@ describe('useJob', () => {
   it('passes the workload and parameters to startJob and clears the last envelope on a new start', async () => {
     const api = new FakeApi()
     const job = useJob(api, 'device')
-    await job.start({ measure: true, repeats: 2 })
-    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, repeats: 2 }, jobId: 'job-1' }])
+    await job.start({ measure: true, repeat: 2 })
+    expect(api.started).toEqual([{ workload: 'device', params: { measure: true, repeat: 2 }, jobId: 'job-1' }])
     api.emit({ type: 'done', jobId: 'job-1', workload: 'device', envelope })
     expect(job.result.value).not.toBeNull()
     await job.start({ measure: true })

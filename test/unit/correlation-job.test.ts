@@ -69,13 +69,15 @@ describe('the correlation job', () => {
 
   it('writes a matrix to one new .npy file, checked before any work', async () => {
     const target = join(dir, 'r.npy')
-    const done = await runCorrelationJob(params({ matrix: [target] }), context())
+    const done = await runCorrelationJob(params({ matrix: target }), context())
     expect(done.results.matrix).toEqual({ path: target, bytes: 128 + 20 * 20 * 8, dtype: '<f8' })
     // Refused before the file is read: a context that lets nothing be read shows it.
     const nothing = context({ readable: () => false })
-    await expect(runCorrelationJob(params({ matrix: [target] }), nothing)).rejects.toThrow(`${target} exists; the matrix is not written over a file`)
-    await expect(runCorrelationJob(params({ matrix: [join(dir, 'r.txt')] }), nothing)).rejects.toThrow('must end in .npy')
-    await expect(runCorrelationJob(params({ matrix: [join(dir, 'a.npy'), join(dir, 'b.npy')] }), nothing)).rejects.toThrow('matrix takes one .npy path, got 2')
+    await expect(runCorrelationJob(params({ matrix: target }), nothing)).rejects.toThrow(`${target} exists (use --force to replace it)`)
+    await expect(runCorrelationJob(params({ matrix: join(dir, 'r.txt') }), nothing)).rejects.toThrow('must end in .npy')
+    // --force replaces it.
+    const again = await runCorrelationJob(params({ matrix: target, force: true }), context())
+    expect(again.results.matrix).toEqual({ path: target, bytes: 128 + 20 * 20 * 8, dtype: '<f8' })
   })
 
   it('skips the GPU with the reason when there is none and other backends were asked for', async () => {

@@ -37,13 +37,13 @@ describe('--output', () => {
   it.each(['c03', 'c08'])('%s in bin: byte for byte the expected output; npy and csv hold the same', async (c) => {
     const expected = readFileSync(join(DATA, `${c}.1.out`))
     const bin = join(dir, `${c}.bin`)
-    const r = await run({ files: [join(DATA, `${c}.1`)], output: [bin] })
+    const r = await run({ files: [join(DATA, `${c}.1`)], output: bin })
     expect(readFileSync(bin).equals(expected)).toBe(true)
     expect(r.graphs[0].output).toMatchObject({ path: bin, format: 'bin', bytes: expected.length })
 
     const V = Math.sqrt(expected.length / 4)
     const npy = join(dir, `${c}.npy`)
-    await run({ files: [join(DATA, `${c}.1`)], output: [npy], format: 'npy', backends: ['simd'] })
+    await run({ files: [join(DATA, `${c}.1`)], output: npy, format: 'npy', backends: ['simd'] })
     const bytes = readFileSync(npy)
     expect(bytes.subarray(0, 6).toString('latin1')).toBe('\x93NUMPY')
     const headerEnd = 10 + bytes.readUInt16LE(8)
@@ -53,7 +53,7 @@ describe('--output', () => {
     expect(Buffer.from((await readIntMatrix(npy, V)).buffer).equals(expected)).toBe(true)
 
     const csv = join(dir, `${c}.csv`)
-    await run({ files: [join(DATA, `${c}.1`)], output: [csv], format: 'csv', backends: ['blocked'] })
+    await run({ files: [join(DATA, `${c}.1`)], output: csv, format: 'csv', backends: ['blocked'] })
     const rows = readFileSync(csv, 'utf8').trimEnd().split('\n')
     expect(rows).toHaveLength(V + 1)
     expect(rows[0].split(',').slice(1)).toEqual(Array.from({ length: V }, (_, i) => String(i)))
@@ -61,17 +61,17 @@ describe('--output', () => {
     for (const i of [0, V - 1]) expect(rows[i + 1].split(',')).toEqual([String(i), ...Array.from(want.subarray(i * V, i * V + V), (x) => (x === INF ? '' : String(x)))])
   })
 
-  it('refuses, before any work, an existing file without --overwrite, and CSV beyond 2000 vertices', async () => {
+  it('refuses, before any work, an existing file without --force, and CSV beyond 2000 vertices', async () => {
     const taken = join(dir, 'taken.bin')
     writeFileSync(taken, 'keep')
-    await expect(run({ files: [join(DATA, 'c01.1')], output: [taken] })).rejects.toThrow(`${taken} exists (use --overwrite to replace it)`)
+    await expect(run({ files: [join(DATA, 'c01.1')], output: taken })).rejects.toThrow(`${taken} exists (use --force to replace it)`)
     expect(readFileSync(taken, 'utf8')).toBe('keep')
-    await run({ files: [join(DATA, 'c01.1')], output: [taken], overwrite: true })
+    await run({ files: [join(DATA, 'c01.1')], output: taken, force: true })
     expect(readFileSync(taken).equals(readFileSync(join(DATA, 'c01.1.out')))).toBe(true)
 
     const big = join(dir, 'big.bin')
     await writeGeneratedGraph(big, { vertices: 2001, edges: 0 })
-    await expect(run({ files: [big], output: [join(dir, 'big.csv')], format: 'csv' })).rejects.toThrow('--format csv writes at most 2000 vertices; this graph has 2001 (use bin or npy)')
+    await expect(run({ files: [big], output: join(dir, 'big.csv'), format: 'csv' })).rejects.toThrow('--format csv writes at most 2000 vertices; this graph has 2001 (use bin or npy)')
     expect(existsSync(join(dir, 'big.csv'))).toBe(false)
   })
 
@@ -79,7 +79,7 @@ describe('--output', () => {
     const bad = join(dir, 'bad.1')
     writeFileSync(bad, Buffer.from(Int32Array.of(4, 2, 0, 1, 5, 1, 9, 2).buffer))
     const out = join(dir, 'bad.bin')
-    await expect(run({ files: [bad], output: [out] })).rejects.toThrow(`${bad}: edge 1 at byte 24: target 9 is outside 0…3`)
+    await expect(run({ files: [bad], output: out })).rejects.toThrow(`${bad}: edge 1 at byte 24: target 9 is outside 0…3`)
     expect(existsSync(out)).toBe(false)
   })
 })
@@ -122,7 +122,7 @@ describe('results', () => {
       }
     writeFileSync(file, lines.join('\n'))
     const out = join(dir, 'ties.bin')
-    const r = await run({ files: [file], paths: true, from: ['v0-0'], to: ['v8-8'], output: [out], backends: ['serial', 'blocked', 'workers-simd'], blocks: ['8'] })
+    const r = await run({ files: [file], paths: true, from: 'v0-0', to: 'v8-8', output: out, backends: ['serial', 'blocked', 'workers-simd'], blocks: ['8'] })
     const g = r.graphs[0]
     expect(g.successors).toBe(true)
     expect(g.runs.every((x) => x.matches)).toBe(true)
@@ -153,11 +153,11 @@ describe('results', () => {
   })
 
   it('a query with no path says so', async () => {
-    const r = await run({ files: [join(DATA, 'c01.1')], from: ['0'], to: ['0'] })
+    const r = await run({ files: [join(DATA, 'c01.1')], from: '0', to: '0' })
     expect(r.graphs[0].query).toEqual({ from: '0', to: '0', path: ['0'], length: 0 })
     const file = join(dir, 'two.gr')
     writeFileSync(file, 'p sp 2 1\na 1 2 5\n')
-    const back = await run({ files: [file], from: ['2'], to: ['1'] })
+    const back = await run({ files: [file], from: '2', to: '1' })
     expect(back.graphs[0].query).toEqual({ from: '2', to: '1', path: null, length: null })
   })
 

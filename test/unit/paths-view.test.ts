@@ -67,7 +67,7 @@ describe('PathsView', () => {
     const api = fakeApi()
     const { wrapper } = mountWith(PathsView, api)
     await flushPromises()
-    for (const gone of ['from', 'to', 'output', 'format', 'overwrite']) expect(wrapper.find(`[data-testid="paths-${gone}"]`).exists(), gone).toBe(false)
+    for (const gone of ['from', 'to', 'output', 'format', 'force']) expect(wrapper.find(`[data-testid="paths-${gone}"]`).exists(), gone).toBe(false)
     expect(wrapper.get('[data-testid="paths-problem"]').text()).toMatch(/^Graphs must be/)
     expect(box(wrapper, 'paths-backend-workers-simd').element.checked).toBe(true)
     expect(box(wrapper, 'paths-block-64').element.checked).toBe(true)
@@ -143,7 +143,7 @@ describe('PathsView', () => {
     expect(api.started[1]).toEqual({
       workload: 'paths',
       jobId: 'job-2',
-      params: { files: ['/data/roads.csv'], backends: ['workers-simd'], paths: true, from: ['Turin'], to: ['Rome'], repeat: 1 },
+      params: { files: ['/data/roads.csv'], backends: ['workers-simd'], paths: true, from: 'Turin', to: 'Rome', repeat: 1 },
     })
     expect(wrapper.find('[data-testid="paths-query-progress"]').exists()).toBe(true)
     api.emit({ type: 'done', jobId: 'job-2', workload: 'paths', envelope: envelope(result(graph({ query: { from: 'Turin', to: 'Rome', path: null, length: null } }))) })
@@ -153,20 +153,21 @@ describe('PathsView', () => {
     expect(wrapper.findAll('[data-testid="paths-runs-table"] tbody tr')).toHaveLength(3)
   })
 
-  it('"Try the example" sends the example\'s path query once; the next Run asks for none', async () => {
+  it('"Try the example" sends the example\'s graph and path query once; the next Run reads the ticked graphs and asks for none', async () => {
     const api = fakeApi()
     const { wrapper } = mountWith(PathsView, api)
     await flushPromises()
     await wrapper.get('[data-testid="paths-example"]').trigger('click')
     await flushPromises()
     expect(api.examples).toEqual(['paths'])
-    expect(api.started[0].params).toMatchObject({ files: ['/cache/paralab/examples/paths/graph-example.bin'], paths: true, from: ['0'], to: ['299'] })
-    expect(box(wrapper, 'paths-file-graph-example.bin').element.checked).toBe(true)
+    expect(api.started[0].params).toMatchObject({ files: ['/cache/paralab/examples/paths/graph-example.bin'], paths: true, from: '0', to: '299' })
+    expect(box(wrapper, 'paths-file-graph-example.bin').element.checked).toBe(false)
     api.emit({ type: 'done', jobId: 'job-1', workload: 'paths', envelope: envelope(result()) })
     await flushPromises()
+    await box(wrapper, 'paths-file-c05.1').setValue(true)
     await wrapper.get('[data-testid="paths-run"]').trigger('click')
     await flushPromises()
-    expect(api.started[1].params).toMatchObject({ paths: true })
+    expect(api.started[1].params).toMatchObject({ files: ['/data/c05.1'], paths: true })
     expect(api.started[1].params).not.toHaveProperty('from')
     expect(api.started[1].params).not.toHaveProperty('to')
   })

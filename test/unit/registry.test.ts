@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { WORKLOADS, WORKLOAD_IDS, workload } from '../../src/shared/workloads'
-import { defaultParams, flagName, validateParams, type ParamSpec } from '../../src/shared/workloads/schema'
+import { defaultParams, FORCE_PARAM, flagName, validateParams, type ParamSpec } from '../../src/shared/workloads/schema'
 import { ENGINES } from '../../src/main/workloads'
 import { VIEWS } from '../../src/renderer/workloads'
 import { CLI } from '../helpers/serve'
@@ -64,7 +64,8 @@ describe('workload registries', () => {
     })
 
     it('has flags that collide neither with each other nor with the common ones', () => {
-      const flags = params.filter(([, s]) => s.type !== 'files').map(([n, s]) => flagName(n, s))
+      // A `force` parameter is the common --force itself (FORCE_PARAM).
+      const flags = params.filter(([n, s]) => s.type !== 'files' && !(n === 'force' && s === FORCE_PARAM)).map(([n, s]) => flagName(n, s))
       expect(new Set(flags).size).toBe(flags.length)
       for (const common of ['example', 'out', 'force', 'json', 'help']) expect(flags).not.toContain(common)
     })

@@ -7,7 +7,7 @@ import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
 import type { InputFile, ResultEnvelope } from '../../shared/workloads/envelope'
-import { validateParams, type ParamSchema } from '../../shared/workloads/schema'
+import { recordedParams, validateParams, type ParamSchema } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/runtime'
@@ -91,7 +91,7 @@ export class Backend {
         }
         // The registry pairs each engine with its definition, so `valid` fits this engine's run.
         const outcome: EngineOutcome<unknown> = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
-        const result = envelope(def.id, valid, outcome, { createdAt, inputs, adapter })
+        const result = envelope(def.id, recordedParams(def.params as ParamSchema, valid), outcome, { createdAt, inputs, adapter })
         // Kept before the job's 'done' event, so a dashboard that lists runs then finds it.
         await this.keep(result)
         return result

@@ -16,10 +16,24 @@ export interface Command {
   run(values: Record<string, any>, positionals: string[]): Promise<number | void>
 }
 
+/**
+ * `--steps -1` as `--steps=-1`: a negative number after an option that takes a value is its value
+ * (to be refused by the option's own check, saying what is allowed), not an unknown option.
+ */
+function joinNegativeValues(cmd: Command, argv: string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : undefined
+    if (name !== undefined && cmd.options[name]?.type === 'string' && /^-(\d|\.\d|Infinity)/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`)
+    else out.push(argv[i])
+  }
+  return out
+}
+
 export function parse(cmd: Command, argv: string[]): { values: Record<string, any>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(cmd, argv),
       options: { ...cmd.options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: cmd.allowPositionals ?? false,
       strict: true,
@@ -31,9 +45,38 @@ export function parse(cmd: Command, argv: string[]): { values: Record<string, an
 }
 
 export function helpText(cmd: Command): string {
-  return `${cmd.summary}\n\nUsage: ${cmd.usage}\n\n${cmd.help}${cmd.help ? '\n\n' : ''}  -h, --help  show this help\n`
+  const help = cmd.help.includes('-h, --help') ? cmd.help : `${cmd.help}${cmd.help ? '\n' : ''}  -h, --help  show this help`
+  return `${cmd.summary}\n\nUsage: ${cmd.usage}\n\n${alignHelp(help)}\n`
 }
 
+/** An option (or argument) line: `  --flag ARG  what it does`, the two parts apart by two spaces or more. */
+const OPTION_LINE = /^  ([-<]\S*(?: \S+)*)  +(\S.*)$/
+/** Option names longer than this put their text on the next line. */
+const WIDEST_OPTION = 28
+
+/**
+ * Help text with every option's description starting in one column, after the longest option
+ * name (up to WIDEST_OPTION); the lines that continue a description follow it.
+ */
+export function alignHelp(help: string): string {
+  const lines = help.split('\n')
+  const heads = lines.map((l) => OPTION_LINE.exec(l)?.[1]).filter((h): h is string => h !== undefined)
+  const width = Math.max(0, ...heads.map((h) => h.length).filter((n) => n <= WIDEST_OPTION))
+  const indent = ' '.repeat(width + 4)
+  let inOption = false
+  return lines
+    .map((line) => {
+      const m = OPTION_LINE.exec(line)
+      if (m) {
+        inOption = true
+        return m[1].length > width ? `  ${m[1]}\n${indent}${m[2]}` : `  ${m[1].padEnd(width)}  ${m[2]}`
+      }
+      if (inOption && /^ {4,}\S/.test(line)) return indent + line.trimStart()
+      inOption = false
+      return line
+    })
+    .join('\n')
+}
 /** A whole number option within bounds, or a usage error naming the option. */
 export function intOption(value: unknown, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined

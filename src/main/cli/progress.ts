@@ -6,7 +6,8 @@ export type ProgressStyle = 'auto' | 'json'
 
 export interface ProgressReporter {
   update(p: JobProgress): void
-  done(): void
+  /** The job ended; `finished`: it completed, which a log or a JSON stream gets as a last line. */
+  done(finished: boolean): void
 }
 
 export function progressBar(stream: NodeJS.WriteStream = process.stderr, style: ProgressStyle = 'auto'): ProgressReporter {
@@ -14,7 +15,9 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, style: 
   if (style === 'json')
     return {
       update: (p) => stream.write(JSON.stringify({ ...p, elapsed_ms: Math.round(performance.now() - started) }) + '\n'),
-      done() {},
+      done(finished) {
+        if (finished) stream.write(JSON.stringify({ type: 'done', elapsed_ms: Math.round(performance.now() - started) }) + '\n')
+      },
     }
   if (!stream.isTTY) {
     let last = ''
@@ -25,7 +28,9 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, style: 
         last = key
         stream.write(`paralab: ${(p.fraction * 100).toFixed(0).padStart(3)}%  ${p.phase}\n`)
       },
-      done() {},
+      done(finished) {
+        if (finished) stream.write(`paralab: 100%  done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+      },
     }
   }
   let drawn = false

@@ -22,11 +22,14 @@ export async function runJob(
   backend.jobs.on('event', onEvent)
   const onSigint = () => backend.cancelJob(id)
   process.once('SIGINT', onSigint)
+  let finished = false
   try {
-    return await backend.jobs.result(id)
+    const envelope = await backend.jobs.result(id)
+    finished = !envelope.partial
+    return envelope
   } finally {
     process.off('SIGINT', onSigint)
     backend.jobs.off('event', onEvent)
-    bar.done()
+    bar.done(finished)
   }
 }

@@ -11,25 +11,30 @@ import { checkOutputDir, type OutputFile, writeOutputs } from '../backend/output
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
 import { runJob } from './run-job'
 
-const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '' }
+const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '', text: ' TEXT' }
 
-const COMMON_HELP = [
-  '  --example        run the workload\'s example (its input is made on first use)',
-  '  --out DIR        write results.json (the envelope), the result tables as CSV and the charts as SVG and PNG',
-  '  --width N, --height N, --scale S',
-  '                   size of the charts in --out: 960 × 600 layout pixels, PNG at scale 2 (1920 × 1200) by default',
-  '  --force          replace the --out folder of an earlier run',
-  '  --json           print the result envelope as one JSON object on stdout',
-  '  --progress json  progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase)',
+/** Flags every workload command has; a `force` parameter is set by the common `--force`. */
+const COMMON_FLAGS = new Set(['example', 'out', 'force', 'json', 'progress', 'width', 'height', 'scale', 'help'])
+
+const COMMON_HELP: [string, string][] = [
+  ['--example', 'run the workload\'s example (its input is made on first use)'],
+  ['--out DIR', 'write results.json (the envelope), the result tables as CSV and the charts as SVG and PNG'],
+  ['--width N, --height N, --scale S', 'size of the charts in --out: 960 × 600 layout pixels, PNG at scale 2 (1920 × 1200) by default'],
+  ['--force', 'replace the --out folder of an earlier run, and any file the run writes'],
+  ['--json', 'print the result envelope as one JSON object on stdout'],
+  ['--progress json', 'progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase)'],
+  ['-h, --help', 'show this help'],
 ]
 
-function flagHelp(name: string, spec: ParamSpec): string {
-  const head = `  --${flagName(name, spec)}${ARG[spec.type]}`
+/** A flag's help line: its name and placeholder, and the parameter's help with what it accepts. */
+function flagHelp(name: string, spec: ParamSpec): [string, string] {
+  const head = `--${flagName(name, spec)}${spec.arg ? ` ${spec.arg}` : ARG[spec.type]}`
   const def = defaultOf(spec)
   const shown = Array.isArray(def) ? def.join(',') : def
-  const detail = spec.type === 'boolean' ? '' : ` (${allowedText(spec)}${spec.type === 'choices' ? ', or all' : ''}${spec.unit ? `, in ${spec.unit}` : ''}${shown !== undefined && shown !== false ? `; default ${shown}` : ''})`
-  return `${head.padEnd(18)} ${spec.help}${detail}`
+  const detail = spec.type === 'boolean' || spec.type === 'text' ? '' : ` (${allowedText(spec)}${spec.type === 'choices' ? ', or all' : ''}${spec.unit ? `, in ${spec.unit}` : ''}${shown !== undefined && shown !== false ? `; default ${shown}` : ''})`
+  return [head, `${spec.help}${detail}`]
 }
+
 
 function filesParam(schema: ParamSchema): [string, Extract<ParamSpec, { type: 'files' }>] | undefined {
   return Object.entries(schema).find((e): e is [string, Extract<ParamSpec, { type: 'files' }>] => e[1].type === 'files')
@@ -61,6 +66,9 @@ function parseFlag(name: string, spec: ParamSpec, raw: string | boolean): unknow
     }
     case 'names':
       return [...new Set(list())]
+    case 'text':
+      if (text === '') throw new UsageError(`${flag} needs a value`)
+      return text
     case 'files':
       throw new UsageError(`${flag}: files are given as arguments`)
   }
@@ -89,7 +97,8 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
   const def = engine.definition
   const schema: ParamSchema = def.params
   const fixed = preset?.params ?? {}
-  const free = Object.entries(schema).filter(([name, spec]) => spec.type !== 'files' && !(name in fixed))
+  const free = Object.entries(schema).filter(([name, spec]) => spec.type !== 'files' && !(name in fixed) && !COMMON_FLAGS.has(flagName(name, spec)))
+  const takesForce = schema.force?.type === 'boolean'
   const files = filesParam(schema)
   const name = preset?.name ?? def.id
   const roles = files?.[1].roles ?? []
@@ -100,11 +109,13 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
     summary: preset?.summary ?? def.summary,
     usage,
     help: [
-      ...(files ? [`  <files>          ${files[1].help}`] : []),
-      ...roles.map((r) => `  --${r.flag} FILE`.padEnd(18) + ` ${r.help} (instead of the arguments)`),
-      ...free.map(([n, spec]) => flagHelp(n, spec)),
-      ...(fileFlags?.flags ?? []).map((f) => `  --${f.flag} FILE`.padEnd(18) + ` ${f.help}`),
-      ...COMMON_HELP,
+      ...[
+        ...(files ? [['<files>', files[1].help] as [string, string]] : []),
+        ...roles.map((r): [string, string] => [`--${r.flag} FILE`, `${r.help} (instead of the arguments)`]),
+        ...free.map(([n, spec]) => flagHelp(n, spec)),
+        ...(fileFlags?.flags ?? []).map((f): [string, string] => [`--${f.flag} FILE`, f.help]),
+        ...COMMON_HELP,
+      ].map(([head, text]) => `  ${head}  ${text}`),
       '',
       `Backends: ${def.backends.map((b) => `${b.id} (${b.summary})`).join('; ')}.`,
       `Example: ${def.example.summary}`,
@@ -126,6 +137,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       const params: Record<string, unknown> = {}
       for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
       Object.assign(params, fixed)
+      if (takesForce && values.force) params.force = true
       if (values.progress !== undefined && values.progress !== 'json') throw new UsageError(`--progress must be json, got "${values.progress}"`)
       const [lo, hi] = CHART_SIZE_LIMITS.side
       const chartSize: ChartSize = {

@@ -20,9 +20,13 @@ export function formParams(schema: ParamSchema, values: Record<string, FieldValu
   const out: Record<string, unknown> = {}
   for (const [name, spec] of Object.entries(schema)) {
     const v = values[name]
+    // A form sets no command-line-only parameter (a dashboard's backend refuses them).
+    if (spec.cliOnly) continue
     if (spec.type === 'names') {
       const names = [...new Set(String(v).split(',').map((s) => s.trim()).filter(Boolean))]
       if (names.length) out[name] = names
+    } else if (spec.type === 'text') {
+      if (String(v).trim()) out[name] = String(v).trim()
     } else if (spec.type === 'int' || spec.type === 'number') {
       // An empty required field stays empty, so validation names it instead of a default running unseen.
       if (v !== '') out[name] = typeof v === 'number' ? v : Number(v)

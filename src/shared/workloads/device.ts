@@ -70,7 +70,7 @@ export const deviceWorkload = defineWorkload<DeviceResult>()({
       optional: true,
       help: 'megabytes (10^6 bytes) read by the bandwidth kernel (default: 256 on hardware, 16 on a software adapter)',
     },
-    repeats: { type: 'int', label: 'Repeats', min: 1, max: 100, optional: true, help: 'timed repetitions per measurement; the median is reported (default 10 as in bench stats, 3 on a software adapter)' },
+    repeat: { type: 'int', label: 'Repeat', min: 1, max: 1000, optional: true, help: 'timed repetitions per measurement; the median is reported (default 10 as in bench stats, 3 on a software adapter)' },
   },
   phases: [
     { id: 'upload', summary: 'host → GPU copies' },
@@ -79,7 +79,7 @@ export const deviceWorkload = defineWorkload<DeviceResult>()({
     { id: 'fma f32', summary: 'a compute-bound FMA kernel' },
   ],
   backends: [{ id: 'gpu', summary: 'the WebGPU adapter in use' }],
-  example: { summary: 'The adapter in use, measured with small buffers.', files: [], params: { measure: true, readMb: 16, repeats: 3 } },
+  example: { summary: 'The adapter in use, measured with small buffers.', files: [], params: { measure: true, readMb: 16, repeat: 3 } },
   tables: deviceTables,
   charts: deviceCharts,
   compared: deviceCompared,

@@ -18,6 +18,13 @@ interface ParamBase {
    * refuse it, so that no page can make them write files, and forms leave it out.
    */
   cliOnly?: boolean
+  /**
+   * Used only when one of these backends runs (e.g. the GPU's kernel variants): left out of a
+   * run's recorded parameters when none of them is chosen, so that a record names only what ran.
+   */
+  usedBy?: readonly string[]
+  /** The CLI's placeholder for the value in `--help` (e.g. FILE, VERTEX). */
+  arg?: string
 }
 
 export interface IntParam extends ParamBase {
@@ -36,7 +43,8 @@ export interface NumberParam extends ParamBase {
 
 export interface BooleanParam extends ParamBase {
   type: 'boolean'
-  default: boolean
+  /** Absent only on an optional flag (false when left out). */
+  default?: boolean
 }
 
 /** One of a list. */
@@ -70,7 +78,25 @@ export interface NamesParam extends ParamBase {
   optional: true
 }
 
-export type ParamSpec = IntParam | NumberParam | BooleanParam | ChoiceParam | ChoicesParam | FilesParam | NamesParam
+/** One non-empty text, e.g. a file to write or a vertex's name; may be left out. */
+export interface TextParam extends ParamBase {
+  type: 'text'
+  optional: true
+}
+
+/**
+ * `--force`, for a workload whose run writes files that the command line names (`--output`): the
+ * CLI's own `--force` (which also replaces an `--out` folder) sets it.
+ */
+export const FORCE_PARAM = {
+  type: 'boolean',
+  label: 'Replace files',
+  optional: true,
+  cliOnly: true,
+  help: 'replace files the run writes',
+} as const satisfies BooleanParam
+
+export type ParamSpec = IntParam | NumberParam | BooleanParam | ChoiceParam | ChoicesParam | FilesParam | NamesParam | TextParam
 export type ParamSchema = Readonly<Record<string, ParamSpec>>
 
 type ValueOf<S> = S extends { type: 'int' | 'number' }
@@ -83,7 +109,9 @@ type ValueOf<S> = S extends { type: 'int' | 'number' }
         ? C[]
         : S extends { type: 'files' | 'names' }
           ? string[]
-          : never
+          : S extends { type: 'text' }
+            ? string
+            : never
 
 type OptionalKeys<S extends ParamSchema> = { [K in keyof S]: S[K] extends { optional: true } ? K : never }[keyof S]
 
@@ -132,6 +160,8 @@ export function allowedText(spec: ParamSpec): string {
       return 'a non-empty list of file paths'
     case 'names':
       return 'a list of distinct, non-empty names'
+    case 'text':
+      return 'a non-empty text'
   }
 }
 
@@ -158,6 +188,9 @@ function checkValue(owner: string, name: string, spec: ParamSpec, v: unknown): u
       // Canonical order, each once, whatever order they were given in.
       return spec.choices.filter((c) => v.includes(c))
     }
+    case 'text':
+      if (typeof v !== 'string' || v.length === 0 || v.length > MAX_NAME_LENGTH || v.includes('\0')) bad(owner, name, v, spec)
+      return v
     case 'files':
     case 'names': {
       const ok =
@@ -197,6 +230,16 @@ export function validateParams<S extends ParamSchema>(owner: string, schema: S, 
     else if (defaultOf(spec) !== undefined) out[name] = defaultOf(spec)
   }
   return out as ParamValues<S>
+}
+
+/**
+ * The parameters a run records: those of backends that did not run (`usedBy`) left out. The
+ * chosen backends are the schema's `backends` parameter.
+ */
+export function recordedParams<S extends ParamSchema>(schema: S, values: ParamValues<S>): Partial<ParamValues<S>> {
+  const chosen = (values as Record<string, unknown>).backends
+  if (!Array.isArray(chosen)) return values
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !schema[name]?.usedBy || schema[name].usedBy!.some((b) => chosen.includes(b)))) as Partial<ParamValues<S>>
 }
 
 /** Every parameter at its default (files and optional ones left out). */

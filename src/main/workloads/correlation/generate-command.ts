@@ -77,7 +77,7 @@ export const generateWalksCommand: Command = {
       }).catch((e: unknown) => {
         throw controller.signal.aborted ? new ApiError('cancelled', 'cancelled: nothing was written') : e
       })
-      bar.done()
+      bar.done(true)
       const eps = quantizeEps(options.eps).value
       const anomalies = walks.anomalies.map((i) => `s${i}`)
       if (values.json) writeJson({ path: out, series: options.series, length: options.length, layout, bytes, eps, anomalies, ...(gpuMs && { gpu_ms: gpuMs }) })
@@ -88,7 +88,7 @@ export const generateWalksCommand: Command = {
       }
       return 0
     } finally {
-      bar.done()
+      bar.done(false)
       process.off('SIGINT', onSigint)
     }
   },

@@ -19,7 +19,7 @@ export const deviceEngine: WorkloadEngine<'device'> = {
     if (!params.measure) return { results: { info: gpu.info() }, timings: {} }
     const samples: Record<string, number[]> = {}
     const bench = await benchDevice(
-      { readBytes: params.readMb && params.readMb * 1e6, repeats: params.repeats },
+      { readBytes: params.readMb && params.readMb * 1e6, repeats: params.repeat },
       { signal: ctx.signal, progress: ctx.progress, gpu, sample: (m, ms) => (samples[m] ??= []).push(ms) },
     )
     const timings: Record<string, Timing> = {}

@@ -213,7 +213,7 @@ export const benchLandslideCommand: Command = {
     '                     with only gpu asked for, the f64 reference is the original\'s active run tiled when no debris nears its border',
     '  --ranks N          row bands of the workers backends (default: the number of cores)',
     '  --gpu-bands N      row bands of the gpu backend, one GPU each where there are several (default 1)',
-    '  --exchange-every S GPU bands: steps between halo exchanges',
+    '  --exchange-every S  GPU bands: steps between halo exchanges',
     '  --repeat R         runs per backend; the median is reported (default 5)',
     '  --warmup MS        untimed GPU steps for this long before each GPU kernel\'s runs, so that they find the GPU\'s clock',
     `                     up rather than idle (default ${GPU_WARMUP_MS}; 0: none)`,

@@ -86,8 +86,9 @@ export const pathsQueryCommand: Command = {
         const next = successors(solved.key!, graph.V)
         path = await followPath((v) => next[v * graph.V + to], graph.V, from, to)
         length = path && solved.d[from * graph.V + to]
+        bar.done(true)
       } finally {
-        bar.done()
+        bar.done(false)
         process.off('SIGINT', onSigint)
         await solver.dispose()
       }

@@ -76,7 +76,7 @@ export async function checkOutput(output: string, format: OutputFormat, V: numbe
     throw new ApiError('invalid-argument', `--format csv writes at most ${CSV_MAX_VERTICES} vertices; this graph has ${V} (use bin or npy)`)
   if (overwrite) return
   for (const path of withSuccessors ? [output, successorPath(output)] : [output])
-    if (await access(path).then(() => true, () => false)) throw new ApiError('io', `${path} exists (use --overwrite to replace it)`)
+    if (await access(path).then(() => true, () => false)) throw new ApiError('io', `${path} exists (use --force to replace it)`)
 }
 
 /** Writes the distances (and successors) atomically; on a failure nothing of this run stays. */
@@ -91,16 +91,14 @@ export async function writeMatrices(
   pieceBytes = WRITE_PIECE_BYTES,
 ): Promise<{ bytes: number; next?: string }> {
   const { data, bytes } = matrixFile(d, V, format, name, false, pieceBytes)
-  await writeFileAtomic(output, data, { overwrite }).catch((e: unknown) => {
-    throw ApiError.from(e).message.includes('use --force') ? new ApiError('io', `${output} exists (use --overwrite to replace it)`) : e
-  })
+  await writeFileAtomic(output, data, { overwrite })
   if (!next) return { bytes }
   const nextPath = successorPath(output)
   try {
     await writeFileAtomic(nextPath, matrixFile(next, V, format, name, true, pieceBytes).data, { overwrite })
   } catch (e) {
     await unlink(output).catch(() => {})
-    throw ApiError.from(e).message.includes('use --force') ? new ApiError('io', `${nextPath} exists (use --overwrite to replace it)`) : e
+    throw ApiError.from(e).message.includes('use --force') ? new ApiError('io', `${nextPath} exists (use --force to replace it)`) : e
   }
   return { bytes, next: nextPath }
 }

@@ -3,7 +3,7 @@
 // then skipped backends, and with several files a summary with each file's status.
 import type { ResultEnvelope } from '../../../shared/workloads/envelope'
 import { fileTimings } from '../../../shared/workloads/stats/timings'
-import type { StatsResult } from '../../../shared/workloads/stats/types'
+import type { StatsFileResult, StatsResult } from '../../../shared/workloads/stats/types'
 
 const num = (v: number, digits = 6) => (Number.isInteger(v) ? String(v) : v.toPrecision(digits))
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
@@ -51,6 +51,7 @@ export function describeStats(result: StatsResult, envelope?: ResultEnvelope<Sta
         ...cols.flatMap((c) => [num(r.columns[c].cv), num(r.columns[c].mad), ...(f32 ? dev(r, c) : [])]),
       ]),
     ])
+    out += prefixesTable(f)
   }
   for (const s of result.skipped) out += `\nskipped ${s.backend}: ${s.reason}\n`
   if (result.files.length + result.failed.length > 1) {
@@ -64,4 +65,26 @@ export function describeStats(result: StatsResult, envelope?: ResultEnvelope<Sta
     if (result.failed.length) out += `\n${count(result.failed.length, 'file')} failed:\n${result.failed.map((f) => `  ${failureText(f)}`).join('\n')}\n`
   }
   return out
+}
+
+/** `--batches K`: each prefix's time per backend and, from the first backend, how CV and MAD settle as rows grow. */
+function prefixesTable(f: StatsFileResult): string {
+  if (f.batches.length < 2) return ''
+  const backends = Object.keys(f.batches[0].backends)
+  const first = backends[0]
+  const cols = Object.keys(f.batches[0].backends[first]?.columns ?? {})
+  return (
+    `\nPrefixes (--batches ${f.batches.length}): compute ms per backend; CV and MAD by ${first}\n` +
+    table([
+      ['rows', ...backends.map((b) => `${b} ms`), ...cols.flatMap((c) => [`CV ${c}`, `MAD ${c}`])],
+      ...f.batches.map((p) => [
+        String(p.rows),
+        ...backends.map((b) => p.backends[b]?.compute_ms.toFixed(2) ?? ''),
+        ...cols.flatMap((c) => {
+          const v = p.backends[first]?.columns[c]
+          return v ? [num(v.cv), num(v.mad)] : ['', '']
+        }),
+      ]),
+    ])
+  )
 }

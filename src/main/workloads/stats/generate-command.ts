@@ -34,12 +34,12 @@ export const generateAccCommand: Command = {
       }).catch((e: unknown) => {
         throw controller.signal.aborted ? new ApiError('cancelled', 'cancelled: nothing was written') : e
       })
-      bar.done()
+      bar.done(true)
       if (values.json) writeJson({ path: positionals[0], ...made })
       else process.stdout.write(`wrote ${positionals[0]}: ${made.rows} rows, ${(made.bytes / 1e6).toFixed(1)} MB\n`)
       return 0
     } finally {
-      bar.done()
+      bar.done(false)
       process.off('SIGINT', onSigint)
     }
   },

@@ -1,7 +1,7 @@
 // Homogeneity of measurement clusters: the Pearson matrix of M series of length N on every backend,
 // timed stage by stage as the study ran it, and the series a low correlation marks as anomalies.
 import { defineWorkload } from '../definition'
-import type { ParamValues } from '../schema'
+import { FORCE_PARAM, type ParamValues } from '../schema'
 import { correlationCharts } from './charts'
 import { correlationCompared } from './compare'
 import { correlationTables } from './tables'
@@ -35,6 +35,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
     },
     variants: {
       type: 'choices',
+      usedBy: ['gpu'],
       label: 'GPU kernels',
       flag: 'variant',
       choices: GPU_VARIANTS,
@@ -81,12 +82,14 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       help: 'what the sweep shortens: the number of series M, or their length N',
     },
     matrix: {
-      type: 'names',
+      type: 'text',
       label: 'Matrix file',
       optional: true,
       cliOnly: true,
-      help: 'write the full M × M matrix to this .npy file (<f8 in f64, <f4 in f32), atomically; not over an existing file',
+      arg: 'FILE',
+      help: 'write the full M × M matrix to this .npy file (<f8 in f64, <f4 in f32), atomically; not over an existing file unless --force',
     },
+    force: FORCE_PARAM,
     pair: {
       type: 'names',
       label: 'Pair',

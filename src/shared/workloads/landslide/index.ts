@@ -34,6 +34,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     },
     variants: {
       type: 'choices',
+      usedBy: ['gpu'],
       label: 'GPU kernels',
       flag: 'variant',
       choices: GPU_VARIANTS,
@@ -42,6 +43,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     },
     precision: {
       type: 'choice',
+      usedBy: ['gpu'],
       label: 'GPU precision',
       choices: LANDSLIDE_PRECISIONS,
       default: 'f32',
@@ -49,6 +51,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     },
     ranks: {
       type: 'int',
+      usedBy: ['workers', 'workers-active'],
       label: 'Ranks',
       min: 1,
       max: 256,
@@ -57,6 +60,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     },
     gpuBands: {
       type: 'int',
+      usedBy: ['gpu'],
       label: 'GPU bands',
       min: 1,
       max: 64,
@@ -65,6 +69,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     },
     exchangeEvery: {
       type: 'int',
+      usedBy: ['gpu'],
       label: 'Exchange every',
       unit: 'steps',
       min: 1,
@@ -83,15 +88,17 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     },
     stepsPerSubmit: {
       type: 'int',
+      usedBy: ['gpu'],
       label: 'Steps per submit',
       min: 1,
       max: 100_000,
       optional: true,
       help: 'GPU steps recorded into one command buffer (default: up to 500, fewer on a software adapter)',
     },
-    repeat: { type: 'int', label: 'Repeat', min: 1, max: 100, default: 1, help: 'runs per backend; the median time is reported' },
+    repeat: { type: 'int', label: 'Repeat', min: 1, max: 1000, default: 1, help: 'runs per backend; the median time is reported' },
     warmup: {
       type: 'int',
+      usedBy: ['gpu'],
       label: 'GPU warm-up',
       unit: 'ms',
       min: 0,

@@ -1,7 +1,7 @@
 // All-pairs shortest paths: blocked Floyd–Warshall of a weighted directed graph on every backend,
 // the GPU through the study's seven optimization steps, byte for byte the course's expected outputs.
 import { defineWorkload } from '../definition'
-import type { ParamValues } from '../schema'
+import { FORCE_PARAM, type ParamValues } from '../schema'
 import { pathsCharts } from './charts'
 import { pathsCompared } from './compare'
 import { pathsTables } from './tables'
@@ -28,6 +28,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
     },
     variants: {
       type: 'choices',
+      usedBy: ['gpu'],
       label: 'GPU variants',
       flag: 'variant',
       choices: GPU_VARIANTS,
@@ -36,6 +37,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
     },
     blocks: {
       type: 'choices',
+      usedBy: ['blocked', 'simd', 'workers', 'workers-simd', 'gpu'],
       label: 'Block',
       flag: 'block',
       choices: BLOCK_SIZES,
@@ -48,8 +50,8 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       default: false,
       help: 'also compute the successor (next-hop) matrix, so that paths can be followed; written beside --output as <name>.next.<ext>',
     },
-    from: { type: 'names', label: 'From', optional: true, help: 'a vertex (its name, or its number as the file numbers them): report the shortest path from it to --to' },
-    to: { type: 'names', label: 'To', optional: true, help: 'the vertex the queried path ends at' },
+    from: { type: 'text', label: 'From', optional: true, arg: 'VERTEX', help: 'a vertex (its name, or its number as the file numbers them): report the shortest path from it to --to' },
+    to: { type: 'text', label: 'To', optional: true, arg: 'VERTEX', help: 'the vertex the queried path ends at' },
     format: {
       type: 'choice',
       label: 'Output format',
@@ -58,13 +60,14 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       help: `of --output: bin (V × V int32, row-major, unreachable = 1073741823, as the course), npy (<i4) or csv (names, unreachable empty; V ≤ ${CSV_MAX_VERTICES})`,
     },
     output: {
-      type: 'names',
+      type: 'text',
       label: 'Output file',
       optional: true,
       cliOnly: true,
-      help: 'write the distance matrix to this file, atomically; not over an existing file unless --overwrite',
+      arg: 'FILE',
+      help: 'write the distance matrix to this file, atomically; not over an existing file unless --force',
     },
-    overwrite: { type: 'boolean', label: 'Overwrite output', default: false, help: 'replace an existing --output file' },
+    force: FORCE_PARAM,
     repeat: { type: 'int', label: 'Repeat', min: 1, max: 1000, default: 3, help: 'runs per backend and variant; the median computation time is reported' },
   },
   phases: [
@@ -83,7 +86,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
   example: {
     summary: 'A seeded graph of 300 vertices and 6000 edges on every CPU backend, with successors and the path from 0 to 299.',
     files: ['graph-example.bin'],
-    params: { backends: ['serial', 'blocked', 'simd', 'workers', 'workers-simd'], paths: true, from: ['0'], to: ['299'], repeat: 3 },
+    params: { backends: ['serial', 'blocked', 'simd', 'workers', 'workers-simd'], paths: true, from: '0', to: '299', repeat: 3 },
   },
   tables: pathsTables,
   charts: pathsCharts,

@@ -6,7 +6,7 @@ import type { JobEvent } from '../../src/shared/jobs'
 import { workload as definitionOf, type InputOf, type WorkloadId } from '../../src/shared/workloads'
 import type { ParamSpec } from '../../src/shared/workloads/schema'
 import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
-import type { DashboardApi } from '../../src/renderer/api/types'
+import type { DashboardApi, TransportKind } from '../../src/renderer/api/types'
 
 /** Where the fake "makes" examples' input files. */
 export const EXAMPLE_DIR = '/cache/paralab/examples'
@@ -20,7 +20,8 @@ export function exampleSetup(id: WorkloadId): ExampleSetup {
 }
 
 export class FakeApi implements DashboardApi {
-  readonly transport = 'websocket' as const
+  /** `paralab serve`'s by default; 'electron' for the desktop app's dialog. */
+  transport: TransportKind = 'websocket'
   device: DeviceInfo = { available: true, features: [], limits: {} }
   files: DataFile[] = []
   opened: DataFile[] = []

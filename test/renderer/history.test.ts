@@ -64,6 +64,7 @@ describe('History panel', () => {
     expect(rows[0].get('.summary').text()).toBe('acc.csv · serial, simd')
     expect(rows[2].get('.what').text()).toContain('Device')
     expect(rows.map((r) => r.find('.partial').exists())).toEqual([false, false, false, true])
+    expect(rows[3].get('.partial').text()).toBe('cancelled')
   })
 
   it('says when there are no runs yet', async () => {
@@ -93,6 +94,29 @@ describe('History panel', () => {
     expect(window.location.hash).toBe('#device')
     expect(testid(wrapper, 'bench-read-bandwidth').text()).toContain('12.5')
     expect(wrapper.find('[data-testid="device-reopened"]').exists()).toBe(true)
+  })
+
+  it('reopening a run puts its parameters back in the form, its files ticked, so that Run runs it again', async () => {
+    const { api, runs } = historyApi()
+    api.files = [{ path: '/data/other.csv', name: 'other.csv', bytes: 10 }]
+    const { wrapper } = mountWith(App, api)
+    await flushPromises()
+    await testid(wrapper, 'nav-stats').trigger('click')
+    await testid(wrapper, 'stats-file-other.csv').setValue(true)
+    await testid(wrapper, 'stats-repeat').setValue('7')
+    await testid(wrapper, `history-open-${runs.fast.id}`).trigger('click')
+    await flushPromises()
+    const field = (id: string) => wrapper.get<HTMLInputElement>(`[data-testid="stats-${id}"]`).element
+    expect(field('repeat').value).toBe('5')
+    expect(field('precision').value).toBe('f32')
+    expect(['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => field(`backend-${b}`).checked)).toEqual(['serial', 'simd'])
+    // Its input, listed although the backend does not offer it now, and ticked; the earlier tick is gone.
+    expect(field('file-acc.csv').checked).toBe(true)
+    expect(field('file-other.csv').checked).toBe(false)
+    await testid(wrapper, 'stats-run').trigger('click')
+    await flushPromises()
+    const reopened = (await api.openRun(runs.fast.id)).params as Record<string, unknown>
+    expect(api.started.at(-1)!.params).toEqual(reopened)
   })
 
   it('a run the backend cannot open is reported, and the view stays as it was', async () => {

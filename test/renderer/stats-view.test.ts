@@ -147,8 +147,9 @@ describe('StatsView form', () => {
     expect(api.started).toEqual([])
   })
 
-  it('adds and ticks the files the open dialog returns', async () => {
+  it('adds and ticks the files the desktop app\'s open dialog returns', async () => {
     const api = fakeApi()
+    api.transport = 'electron'
     api.opened = [{ path: '/home/ana/ACC_002.csv', name: 'ACC_002.csv', bytes: 2048 }, files[1]]
     const { wrapper } = mountWith(StatsView, api)
     await flushPromises()
@@ -159,8 +160,9 @@ describe('StatsView form', () => {
     expect(wrapper.findAll('[data-testid="stats-file-list"] input')).toHaveLength(3)
   })
 
-  it('lists but does not tick opened files that are not CSV', async () => {
+  it('lists greyed out but does not tick opened files that are not CSV', async () => {
     const api = fakeApi()
+    api.transport = 'electron'
     api.opened = [
       { path: '/home/ana/notes.txt', name: 'notes.txt', bytes: 10 },
       { path: '/home/ana/ACC_003.CSV', name: 'ACC_003.CSV', bytes: 2048 },
@@ -170,6 +172,7 @@ describe('StatsView form', () => {
     await wrapper.get('[data-testid="stats-open"]').trigger('click')
     await flushPromises()
     expect(checkbox(wrapper, 'stats-file-notes.txt').element.checked).toBe(false)
+    expect(checkbox(wrapper, 'stats-file-notes.txt').element.disabled).toBe(true)
     expect(checkbox(wrapper, 'stats-file-ACC_003.CSV').element.checked).toBe(true)
   })
 
@@ -200,7 +203,7 @@ describe('StatsView form', () => {
 describe('StatsView example', () => {
   const examplePath = `${EXAMPLE_DIR}/stats/acc-example.csv`
 
-  it('"Try the example" offers and ticks its file, fills the form from its parameters and runs it', async () => {
+  it('"Try the example" runs its file with its parameters, lists the file unticked and leaves the user\'s ticks for the next run', async () => {
     const api = fakeApi()
     const { wrapper, errors } = mountWith(StatsView, api)
     await flushPromises()
@@ -210,10 +213,18 @@ describe('StatsView example', () => {
     await flushPromises()
     expect(api.examples).toEqual(['stats'])
 
-    // The example's input joins the backend's files, ticked; the example replaces the earlier choice.
+    // The example's run reads the example's file alone.
+    const example = { ...defaults, files: [examplePath], backends: ['serial', 'simd', 'workers', 'workers-simd'], precision: 'f64', repeat: 3, batches: 10 }
+    expect(api.started).toEqual([{ workload: 'stats', params: example, jobId: 'job-1' }])
+    expect(wrapper.get('[data-testid="stats-example"]').attributes('disabled')).toBeDefined()
+    expect(errors.notices.value).toEqual([])
+
+    // Its file is listed, in a group of its own, unticked; the user's tick is as it was.
     expect(wrapper.findAll('[data-testid="stats-file-list"] input')).toHaveLength(3)
-    expect(checkbox(wrapper, 'stats-file-acc-example.csv').element.checked).toBe(true)
-    expect(checkbox(wrapper, 'stats-file-small.csv').element.checked).toBe(false)
+    expect(wrapper.get('[data-testid="stats-folder-example"]').text()).toContain('acc-example.csv')
+    expect(checkbox(wrapper, 'stats-file-acc-example.csv').element.checked).toBe(false)
+    expect(checkbox(wrapper, 'stats-file-small.csv').element.checked).toBe(true)
+    expect(wrapper.get('[data-testid="stats-selection"]').text()).toBe('1 file selected')
     // Its parameters are in the fields; what it leaves unsaid is back at the default (f64).
     const ticked = ['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => checkbox(wrapper, `stats-backend-${b}`).element.checked)
     expect(ticked).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
@@ -221,17 +232,12 @@ describe('StatsView example', () => {
     expect(wrapper.get<HTMLInputElement>('[data-testid="stats-batches"]').element.value).toBe('10')
     expect(wrapper.get<HTMLSelectElement>('[data-testid="stats-precision"]').element.value).toBe('f64')
 
-    const params = { ...defaults, files: [examplePath], backends: ['serial', 'simd', 'workers', 'workers-simd'], precision: 'f64', repeat: 3, batches: 10 }
-    expect(api.started).toEqual([{ workload: 'stats', params, jobId: 'job-1' }])
-    expect(wrapper.get('[data-testid="stats-example"]').attributes('disabled')).toBeDefined()
-    expect(errors.notices.value).toEqual([])
-
-    // The form keeps the example: Run runs it again.
+    // The next Run reads exactly what is ticked.
     api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult()) })
     await flushPromises()
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     await flushPromises()
-    expect(api.started[1]).toEqual({ workload: 'stats', params, jobId: 'job-2' })
+    expect(api.started[1]).toEqual({ workload: 'stats', params: { ...example, files: ['/data/small.csv'] }, jobId: 'job-2' })
   })
 
   it('while the example is being made, its button waits (no second request)', async () => {

@@ -120,18 +120,63 @@ describe('LandslideView form', () => {
     expect(gpu.element.closest('label')?.getAttribute('title')).toBe('GPU unavailable: no Vulkan driver')
   })
 
-  it('"Try the example" chooses the example\'s grids and runs it', async () => {
+  it('"Try the example" runs the example\'s grids, offers them in a group of their own and leaves the chosen grids as they were', async () => {
     const api = fakeApi()
     const { wrapper } = mountWith(LandslideView, api)
     await flushPromises()
+    await select(wrapper, 'landslide-dem').setValue(files[0].path)
     await wrapper.get('[data-testid="landslide-example"]').trigger('click')
     await flushPromises()
     expect(api.examples).toEqual(['landslide'])
     const [dem, source] = landslideWorkload.example.files.map((f) => `${EXAMPLE_DIR}/landslide/${f}`)
-    expect(select(wrapper, 'landslide-dem').element.value).toBe(dem)
-    expect(select(wrapper, 'landslide-source').element.value).toBe(source)
-    expect(select(wrapper, 'landslide-header').element.value).toBe('')
     expect(api.started[0].params).toMatchObject({ ...landslideWorkload.example.params, grids: [dem, source] })
+    // The selects are the user's: the example's grids are offered, not chosen.
+    expect(select(wrapper, 'landslide-dem').element.value).toBe(files[0].path)
+    expect(select(wrapper, 'landslide-source').element.value).toBe('')
+    expect(select(wrapper, 'landslide-dem').findAll('optgroup').map((g) => g.attributes('label'))).toEqual(['example/', '/data/'])
+    expect(select(wrapper, 'landslide-dem').get('optgroup[label="example/"]').findAll('option').map((o) => o.attributes('value'))).toEqual([dem, source])
+  })
+
+  it('groups grids by their folder under the data folder, so that files of one name differ', async () => {
+    const api = fakeApi()
+    api.files = [
+      { path: '/srv/lab/a/tessina_header.txt', name: 'tessina_header.txt', bytes: 81, root: '/srv/lab', relative: 'a/tessina_header.txt' },
+      { path: '/srv/lab/b/tessina_header.txt', name: 'tessina_header.txt', bytes: 82, root: '/srv/lab', relative: 'b/tessina_header.txt' },
+      { path: '/srv/lab/b/run.bin', name: 'run.bin', bytes: 82, root: '/srv/lab', relative: 'b/run.bin' },
+    ]
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    const groups = select(wrapper, 'landslide-header').findAll('optgroup')
+    expect(groups.map((g) => [g.attributes('label'), g.findAll('option').map((o) => o.attributes('value'))])).toEqual([
+      ['lab/a/', ['/srv/lab/a/tessina_header.txt']],
+      ['lab/b/', ['/srv/lab/b/tessina_header.txt']],
+    ])
+  })
+
+  it('Open… under serve browses the data folders; the grids chosen there are offered, none chosen for a role', async () => {
+    const api = fakeApi()
+    api.folders.set(null, { path: null, folders: [{ path: '/srv/lab', name: 'lab' }], files: [], truncated: false })
+    api.folders.set('/srv/lab', {
+      path: '/srv/lab',
+      folders: [],
+      files: [
+        { path: '/srv/lab/dem.asc', name: 'dem.asc', bytes: 10, root: '/srv/lab', relative: 'dem.asc' },
+        { path: '/srv/lab/notes.md', name: 'notes.md', bytes: 10, root: '/srv/lab', relative: 'notes.md' },
+      ],
+      truncated: false,
+    })
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="landslide-open"]').trigger('click')
+    await flushPromises()
+    expect(api.browsed).toEqual([null, '/srv/lab'])
+    expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-chooser-file-lab/notes.md"]').element.disabled).toBe(true)
+    await wrapper.get('[data-testid="landslide-chooser-file-lab/dem.asc"]').setValue(true)
+    await wrapper.get('[data-testid="landslide-chooser-add"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="landslide-chooser"]').exists()).toBe(false)
+    expect(select(wrapper, 'landslide-dem').findAll('option').map((o) => o.attributes('value'))).toContain('/srv/lab/dem.asc')
+    expect(select(wrapper, 'landslide-dem').element.value).toBe('')
   })
 })
 

@@ -1,0 +1,93 @@
+// The files a picker offers: the backend's data files, an example's input, files the user opened
+// (the desktop app's dialog, or the chooser over `paralab serve`'s data folders) or dropped.
+// Offering a file never chooses it: only the user's ticks do.
+import { computed, onMounted, ref, shallowRef, watch, type Ref } from 'vue'
+import type { DataFile } from '../../shared/api'
+import { groupFiles, hasExtension, pathOnly, type KnownFile } from '../data-files'
+import { useApi } from './api'
+import { useErrorLog } from './errors'
+
+export interface DataFileOptions {
+  /** The extensions the workload reads: the list shows those files, and others only where the user opened them. */
+  extensions: readonly string[]
+  /** The example's input files: listed in a group of their own. */
+  example: () => DataFile[] | undefined
+  /** Paths the form holds: always listed, so that nothing chosen is out of sight. */
+  selected: () => readonly string[]
+}
+
+export function useDataFiles(opts: DataFileOptions) {
+  const api = useApi()
+  const errors = useErrorLog()
+  const files = ref<DataFile[]>([])
+  const loading = ref(true)
+  /** Paths the user opened or dropped: listed even where the workload cannot read them, greyed out. */
+  const handed = ref(new Set<string>())
+  /** Whether the chooser over the data folders is open (serve), and who waits for its answer. */
+  const choosing = ref(false)
+  let answer: ((files: DataFile[]) => void) | null = null
+
+  onMounted(async () => {
+    try {
+      add(await api.listDataFiles())
+    } catch (e) {
+      errors.report(e, 'Could not list the data files')
+    } finally {
+      loading.value = false
+    }
+  })
+
+  function add(more: DataFile[]): void {
+    const known = new Map(files.value.map((f) => [f.path, f]))
+    // A file listed again comes with what the backend knows now (its data folder, its size).
+    for (const f of more) known.set(f.path, f)
+    files.value = [...known.values()]
+  }
+
+  const examplePaths = shallowRef<ReadonlySet<string>>(new Set())
+  watch(opts.example, (more) => {
+    if (!more) return
+    add(more)
+    examplePaths.value = new Set(more.map((f) => f.path))
+  })
+
+  const groups = computed(() => {
+    const listed = files.value.filter((f) => hasExtension(f.name, opts.extensions) || handed.value.has(f.path))
+    const paths = new Set(listed.map((f) => f.path))
+    const unlisted: KnownFile[] = opts
+      .selected()
+      .filter((p) => !paths.has(p))
+      .map((p) => files.value.find((f) => f.path === p) ?? pathOnly(p))
+    return groupFiles([...listed, ...unlisted], opts.extensions, examplePaths.value)
+  })
+
+  /** Files the user picks: the desktop dialog, or the chooser over the data folders. Resolves with them ([] when cancelled). */
+  async function open(): Promise<DataFile[]> {
+    if (api.transport === 'websocket') {
+      choosing.value = true
+      return new Promise((resolve) => (answer = resolve))
+    }
+    try {
+      return hand(await api.openFiles())
+    } catch (e) {
+      errors.report(e, 'Could not open files')
+      return []
+    }
+  }
+
+  /** The chooser's answer: the files ticked there, or [] when it was closed. */
+  function chosen(picked: DataFile[]): void {
+    choosing.value = false
+    answer?.(hand(picked))
+    answer = null
+  }
+
+  /** Lists files the user handed over (opened, chosen, dropped); returns them. */
+  function hand(picked: DataFile[]): DataFile[] {
+    add(picked)
+    handed.value = new Set([...handed.value, ...picked.map((f) => f.path)])
+    return picked
+  }
+
+  return { files: files as Ref<DataFile[]>, groups, loading, choosing, open, chosen, hand }
+}

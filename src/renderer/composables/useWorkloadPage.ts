@@ -1,0 +1,75 @@
+// One workload view's wiring, the same for every workload: the form made from its schema, the GPU
+// among its backends, its job, the job's errors in the log, "Try the example" and runs reopened from
+// the history. A view adds only what is its own (its results, a second job of its own).
+import { computed, shallowRef } from 'vue'
+import type { DataFile } from '../../shared/api'
+import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
+import type { ParamSchema } from '../../shared/workloads/schema'
+import { useApi } from './api'
+import { reportJobErrors, useErrorLog } from './errors'
+import { useExample } from './useExample'
+import { useGpuChoice } from './useGpuChoice'
+import { useReopenedRuns } from './useHistory'
+import { useJob } from './useJob'
+import { useWorkloadForm } from './useWorkloadForm'
+
+export interface PageOptions {
+  /** What Run sends, made from the form's parameters (e.g. leaving out what another box asks for); default, them as they are. */
+  request?: (params: Record<string, unknown>) => Record<string, unknown>
+}
+
+export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions = {}) {
+  const definition = workload(id)
+  const api = useApi()
+  const errors = useErrorLog()
+  const form = useWorkloadForm(definition)
+  const { unavailable, notes } = useGpuChoice(form.values)
+  const job = useJob(api, id)
+  reportJobErrors(errors, job.error, `${definition.title} failed`)
+
+  /** The input files parameter: one per workload that reads files. */
+  const fileParam = Object.entries(definition.params as ParamSchema).find(([, spec]) => spec.type === 'files')?.[0]
+  const files = computed({
+    get: () => (fileParam ? (form.values[fileParam] as string[]) : []),
+    set: (paths: string[]) => {
+      if (fileParam) form.values[fileParam] = paths
+    },
+  })
+
+  // A reopened run comes back with the parameters that made it, files included.
+  useReopenedRuns(id, (envelope) => {
+    job.show(envelope)
+    form.set((envelope.params ?? {}) as Record<string, unknown>)
+  })
+
+  const start = (params: Record<string, unknown>) => job.start(params as InputOf<Id>)
+
+  function run(): void {
+    if (form.problem.value) return
+    void start(opts.request ? opts.request(form.params.value) : form.params.value)
+  }
+
+  const example = useExample(id)
+  /** The example's input, for the picker to list: offered, never ticked. */
+  const exampleFiles = shallowRef<DataFile[]>()
+  /**
+   * Runs the example with its own files and parameters. The form shows its parameters afterwards,
+   * but the files ticked stay the user's: the example's files are its run's only.
+   */
+  async function tryExample(): Promise<void> {
+    const setup = await example.load()
+    if (!setup) return
+    const ticked = [...files.value]
+    form.set(setup.params)
+    const params = { ...form.params.value, ...setup.params }
+    const problem = form.problem.value
+    files.value = ticked
+    exampleFiles.value = setup.files
+    if (problem) return
+    void start(params)
+  }
+
+  return { id, definition, form, files, job, example, exampleFiles, unavailable, notes, run, tryExample }
+}
+
+export type WorkloadPageState<Id extends WorkloadId = WorkloadId> = ReturnType<typeof useWorkloadPage<Id>>

@@ -1,0 +1,73 @@
+// How the dashboard shows files to choose from: grouped by folder, each folder named by its path
+// under its data folder, so that two files of one name in different folders tell apart.
+import type { DataFile } from '../shared/api'
+import { baseName } from './format'
+
+/** A file as a picker lists it; `bytes` is unknown for a path known only from a form (a reopened run). */
+export interface ListedFile {
+  path: string
+  name: string
+  bytes?: number
+  /** Its path as the dashboard names it: under its data folder, or its name where it lies elsewhere. */
+  shown: string
+  /** A file of a kind the workload cannot read: listed greyed out, never chosen. */
+  readable: boolean
+}
+
+export interface FileGroup {
+  /** The folder: `data/tessina` under a data folder, `example` for an example's input, else the folder's full path. */
+  label: string
+  /** Where it lies, for the tooltip. */
+  title: string
+  files: ListedFile[]
+}
+
+/** Whether a file's name ends in one of `extensions` (without dots, any case). */
+export function hasExtension(name: string, extensions: readonly string[]): boolean {
+  const lower = name.toLowerCase()
+  return extensions.some((e) => lower.endsWith(`.${e.toLowerCase()}`))
+}
+
+/** The extensions as people read them: ".csv or .npy". */
+export function extensionsText(extensions: readonly string[]): string {
+  const dotted = extensions.map((e) => `.${e}`)
+  return dotted.length > 1 ? `${dotted.slice(0, -1).join(', ')} or ${dotted[dotted.length - 1]}` : (dotted[0] ?? '')
+}
+
+function dirName(path: string): string {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'))
+  return cut > 0 ? path.slice(0, cut) : path.slice(0, cut + 1)
+}
+
+/** Its data folder's name and its path there ("data/tessina/dem.txt"), or null outside the data folders. */
+export function pathInData(file: Pick<DataFile, 'root' | 'relative'>): string | null {
+  return file.root && file.relative ? `${baseName(file.root)}/${file.relative}` : null
+}
+
+/**
+ * Files grouped by folder: data folders' first (by their path there), then the example's, then
+ * others by full path; names sorted within each. `examples` are the paths of an example's files.
+ */
+export function groupFiles(files: KnownFile[], extensions: readonly string[], examples: ReadonlySet<string> = new Set()): FileGroup[] {
+  const groups = new Map<string, FileGroup & { rank: number }>()
+  for (const f of files) {
+    const inData = pathInData(f)
+    const example = examples.has(f.path)
+    const label = inData ? dirName(inData) : example ? 'example' : dirName(f.path)
+    const rank = inData ? 0 : example ? 1 : 2
+    const key = `${rank}\n${label}`
+    if (!groups.has(key)) groups.set(key, { label, title: dirName(f.path), files: [], rank })
+    groups.get(key)!.files.push({ path: f.path, name: f.name, bytes: f.bytes, shown: inData ? inData.slice(inData.indexOf('/') + 1) : f.name, readable: hasExtension(f.name, extensions) })
+  }
+  const byName = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true })
+  return [...groups.values()]
+    .sort((a, b) => a.rank - b.rank || byName(a.label, b.label))
+    .map(({ rank: _rank, ...g }) => ({ ...g, files: g.files.sort((a, b) => byName(a.name, b.name)) }))
+}
+
+/** A file the dashboard knows of: from the backend, or a path alone (a reopened run's parameter), size unknown. */
+export type KnownFile = Omit<DataFile, 'bytes'> & { bytes?: number }
+
+export function pathOnly(path: string): KnownFile {
+  return { path, name: baseName(path) }
+}

@@ -148,11 +148,15 @@ describe('Landslide view in Chromium', () => {
     expect(read.frames[0].rgb).not.toEqual(read.frames[4].rgb)
   })
 
-  it('"Try the example" makes the example\'s grids, chooses them and runs every CPU backend', async () => {
+  it('"Try the example" makes the example\'s grids, runs every CPU backend on them and leaves the chosen grids as they were', async () => {
+    const chosen = await Promise.all(['landslide-header', 'landslide-dem', 'landslide-source'].map((id) => page.getByTestId(id).inputValue()))
     await page.getByTestId('landslide-example').click()
     await expect.poll(() => page.getByTestId('landslide-summary').innerText(), { timeout: 120_000 }).toContain('slope-dem.asc')
-    expect(await page.getByTestId('landslide-dem').inputValue()).toBe(realpathSync(join(dir, 'examples', 'landslide', 'slope-dem.asc')))
-    expect(await page.getByTestId('landslide-header').inputValue()).toBe('')
+    expect(await Promise.all(['landslide-header', 'landslide-dem', 'landslide-source'].map((id) => page.getByTestId(id).inputValue()))).toEqual(chosen)
+    // The example's grids are offered, in a group of their own.
+    expect(await page.getByTestId('landslide-dem').locator('optgroup[label="example/"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toContain(
+      realpathSync(join(dir, 'examples', 'landslide', 'slope-dem.asc')),
+    )
     for (const run of ['serial', 'active', 'workers', 'workers-active']) expect(await page.getByTestId(`landslide-run-${run}`).getByTestId('md5-same').count(), run).toBe(1)
     expect(await page.getByTestId('landslide-step-label').innerText()).toBe('step 600 of 600')
   })

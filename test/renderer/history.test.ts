@@ -94,6 +94,8 @@ describe('History panel', () => {
     expect(window.location.hash).toBe('#device')
     expect(testid(wrapper, 'bench-read-bandwidth').text()).toContain('12.5')
     expect(wrapper.find('[data-testid="device-reopened"]').exists()).toBe(true)
+    // With the parameters it ran with.
+    expect(wrapper.get<HTMLInputElement>('[data-testid="device-read-mb"]').element.value).toBe('16')
   })
 
   it('reopening a run puts its parameters back in the form, its files ticked, so that Run runs it again', async () => {

@@ -159,3 +159,42 @@ describe('paralab correlation', () => {
     expect(readFileSync(target).subarray(0, 6).toString('latin1')).toBe('\x93NUMPY')
   })
 })
+
+describe('paralab correlation on a CSV with text columns', () => {
+  const rows = Array.from({ length: 50 }, (_, i) => `2020-02-13 15:28:${String(i % 60).padStart(2, '0')},${i},${(i * 7) % 11},${-i * 2 + (i % 3)},label${i}`)
+  const file = () => {
+    const path = join(dir, 'acc.csv')
+    writeFileSync(path, ['datetime,acc_x,acc_y,acc_z,tag', ...rows].join('\n') + '\n')
+    return path
+  }
+
+  it('leaves the columns of text out, names them, and correlates the rest', () => {
+    const r = paralab(['correlation', file(), '--repeat', '1', '--json'])
+    const env = jsonOf(r)
+    expect(env.results.input).toMatchObject({ series: 3, length: 50, left_out: ['datetime', 'tag'] })
+    expect(env.results.ranking.map((s: { name: string }) => s.name).sort()).toEqual(['acc_x', 'acc_y', 'acc_z'])
+    const text = paralab(['correlation', file(), '--repeat', '1'])
+    expect(text.stdout).toContain('left out 2 columns of text: datetime, tag (choose the series with --columns)')
+  })
+
+  it('--columns chooses the series; a column of text among them is an error naming its line', () => {
+    const two = jsonOf(paralab(['correlation', file(), '--columns', 'acc_z,acc_x', '--repeat', '1', '--json']))
+    expect(two.results.input).toMatchObject({ series: 2 })
+    expect(two.results.input.left_out).toBeUndefined()
+    expect(two.params.columns).toEqual(['acc_z', 'acc_x'])
+    const bad = paralab(['correlation', file(), '--columns', 'datetime,acc_x'])
+    expect(bad.code).toBe(1)
+    expect(errorLines(bad.stderr).join('\n')).toMatch(/acc\.csv:2: column "datetime": "2020-02-13 15:28:00" is not a number/)
+    const rowsLayout = paralab(['correlation', file(), '--columns', 'acc_x,acc_y', '--layout', 'rows'])
+    expect(rowsLayout.code).toBe(1)
+    expect(rowsLayout.stderr).toContain('--columns chooses columns of a CSV in the columns layout')
+  })
+
+  it('a file with fewer than two numeric columns says which were left out', () => {
+    const path = join(dir, 'one.csv')
+    writeFileSync(path, 'datetime,acc_x\n2020-01-01 00:00:00,1\n2020-01-01 00:00:01,2\n')
+    const r = paralab(['correlation', path])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('1 series; correlation needs at least 2 (columns layout: a series per column; columns of text left out: "datetime")')
+  })
+})

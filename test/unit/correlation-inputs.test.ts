@@ -88,9 +88,12 @@ describe('CSV', () => {
     expect(e.message).toContain(join(dir, name))
   })
 
-  it('refuses the accelerometer sample, naming its first non-numeric cell', async () => {
+  it('reads the accelerometer sample without its timestamp column, and refuses that column when asked for it', async () => {
     const sample = resolve(__dirname, '../../../shared/data/accelerometer/ACC_016_head.csv')
-    const e = await failure(load(sample))
+    const loaded = await loadSeries(sample, sample, { layout: 'columns', precision: 'f64' })
+    expect(loaded.series.names).toEqual(['acc_x', 'acc_y', 'acc_z'])
+    expect(loaded.leftOut).toEqual(['datetime'])
+    const e = await failure(loadSeries(sample, sample, { layout: 'columns', precision: 'f64', columns: ['datetime', 'acc_x'] }))
     expect(e.message).toMatch(/ACC_016_head\.csv:2: column "datetime": "2020-[^"]+" is not a number/)
   })
 })

@@ -14,6 +14,7 @@ function table(rows: string[][]): string {
 export function describeCorrelation(r: CorrelationResult): string {
   const i = r.input
   let out = `\n${i.path}: ${i.series} series × ${i.length} samples (${i.format}, ${i.layout} layout), ${(i.bytes / 1e6).toFixed(1)} MB, loaded in ${i.load_ms.toFixed(0)} ms\n`
+  if (i.left_out?.length) out += `left out ${i.left_out.length === 1 ? 'a column' : `${i.left_out.length} columns`} of text: ${i.left_out.join(', ')} (choose the series with --columns)\n`
   if (r.pair) {
     const p = r.pair
     out += `\npair ${p.names[0]} × ${p.names[1]}: r = ${num(p.r, 6)} (${p.x.length} points${p.step > 1 ? `, min and max of every ${p.step} samples` : ''})\n`

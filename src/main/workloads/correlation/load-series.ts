@@ -3,9 +3,9 @@
 import { stat } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import type { InputFormat, Layout, Precision } from '../../../shared/workloads/correlation/types'
-import { readCsvHeader } from '../../io/csv-loader'
+import { nameList } from '../../io/csv/errors'
 import { checkMatrixFits } from './limits'
-import { readCsvColumns, readCsvRows } from './read-csv'
+import { chooseSeriesColumns, readCsvColumns, readCsvRows } from './read-csv'
 import { readNpy, readNpyShape } from './read-npy'
 import type { SeriesMatrix } from './series-matrix'
 
@@ -14,6 +14,8 @@ export interface LoadedSeries {
   format: InputFormat
   bytes: number
   load_ms: number
+  /** Columns of text left out of a CSV read in the columns layout without --columns. */
+  leftOut: string[]
 }
 
 export interface LoadSeriesOptions {
@@ -21,6 +23,8 @@ export interface LoadSeriesOptions {
   precision: Precision
   /** The matrix will be written to a file too (its bytes are held once more). */
   writesMatrix?: boolean
+  /** Columns layout of a CSV: the columns to read (default: those whose first value is a number). */
+  columns?: string[]
   signal?: AbortSignal
   progress?: (fraction: number) => void
 }
@@ -37,25 +41,31 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
   if (format === 'npy') {
     const { m, n } = await readNpyShape(path, opts.layout)
     checkShape(shown, m, n, opts)
-  } else if (opts.layout === 'columns') {
-    const m = (await readCsvHeader(path)).length
-    if (m < 2) checkShape(shown, m, 2, opts)
   }
+  if (opts.columns && (format === 'npy' || opts.layout !== 'columns'))
+    throw new ApiError('invalid-argument', `${shown}: --columns chooses columns of a CSV in the columns layout; this input is ${format === 'npy' ? 'a .npy file' : 'in the rows layout'}`)
   let series: SeriesMatrix
+  let leftOut: string[] = []
   try {
-    series = format === 'npy' ? await readNpy(path, opts) : opts.layout === 'columns' ? await readCsvColumns(path, opts) : await readCsvRows(path, opts)
+    if (format === 'csv' && opts.layout === 'columns') {
+      const chosen = await chooseSeriesColumns(path, opts.columns)
+      leftOut = chosen.leftOut
+      if (chosen.names.length < 2) checkShape(shown, chosen.names.length, 2, opts, leftOut)
+      series = await readCsvColumns(path, { ...opts, columns: chosen.names })
+    } else series = format === 'npy' ? await readNpy(path, opts) : await readCsvRows(path, opts)
   } catch (e) {
     // Messages name the path read; the user gave `shown`.
     const err = ApiError.from(e)
     throw shown === path ? err : new ApiError(err.code, err.message.split(path).join(shown))
   }
   checkShape(shown, series.m, series.n, opts)
-  return { series, format, bytes: (await stat(path)).size, load_ms: performance.now() - t0 }
+  return { series, format, bytes: (await stat(path)).size, load_ms: performance.now() - t0, leftOut }
 }
 
-function checkShape(shown: string, m: number, n: number, opts: LoadSeriesOptions): void {
+function checkShape(shown: string, m: number, n: number, opts: LoadSeriesOptions, leftOut: string[] = []): void {
   const what = opts.layout === 'columns' ? 'columns' : 'rows'
-  if (m < 2) throw new ApiError('invalid-input', `${shown}: ${m} series; correlation needs at least 2 (${opts.layout} layout: a series per ${what.slice(0, -1)})`)
+  const text = leftOut.length ? `; columns of text left out: ${nameList(leftOut)}` : ''
+  if (m < 2) throw new ApiError('invalid-input', `${shown}: ${m} series; correlation needs at least 2 (${opts.layout} layout: a series per ${what.slice(0, -1)}${text})`)
   if (n < 2) throw new ApiError('invalid-input', `${shown}: series of ${n} sample${n === 1 ? '' : 's'}; correlation needs at least 2`)
   checkMatrixFits(shown, m, n, opts.precision, opts.writesMatrix)
 }

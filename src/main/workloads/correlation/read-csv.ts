@@ -9,25 +9,60 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { loadCsv, readCsvHeader } from '../../io/csv-loader'
 import { csvError, ioError, openForReading, quoteText } from '../../io/csv/errors'
 import { splitLine } from '../../io/csv/fields'
-import { encodingProblem } from '../../io/csv/header'
+import { encodingProblem, readHeader } from '../../io/csv/header'
 import { numberFromText } from '../../io/csv/number'
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 
 export interface ReadCsvOptions {
   signal?: AbortSignal
   progress?: (fraction: number) => void
+  /** Columns layout: the columns to read; default every column whose first value is a number. */
+  columns?: string[]
+}
+
+/** The columns to read as series, and those left out because their first value is text (a timestamp, a label). */
+export async function chooseSeriesColumns(path: string, requested?: string[]): Promise<{ names: string[]; leftOut: string[] }> {
+  if (requested?.length) return { names: [...new Set(requested)], leftOut: [] }
+  const head = await readHeader(path)
+  const first = await firstDataLine(path, head.dataStart, head.bytes)
+  if (first === undefined) return { names: head.names, leftOut: [] }
+  const fields = splitLine(first)
+  // An empty first cell is read (and reported as the empty cell it is); only text is left out.
+  const isText = (i: number) => {
+    const f = fields[i]
+    return f !== undefined && 'text' in f && f.text.trim() !== '' && !Number.isFinite(numberFromText(f.text))
+  }
+  return { names: head.names.filter((_, i) => !isText(i)), leftOut: head.names.filter((_, i) => isText(i)) }
+}
+
+/** The first non-empty line after the header (read up to 64 KiB), or undefined when there is none. */
+async function firstDataLine(path: string, start: number, end: number): Promise<string | undefined> {
+  const file = await openForReading(path)
+  try {
+    const buf = Buffer.alloc(Math.min(64 * 1024, Math.max(0, end - start)))
+    const { bytesRead } = await file.read(buf, 0, buf.length, start)
+    return buf
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+  } catch (e) {
+    throw ioError(path, e)
+  } finally {
+    await file.close()
+  }
 }
 
 /** A series per column under a header of names. */
 export async function readCsvColumns(path: string, opts: ReadCsvOptions = {}): Promise<SeriesMatrix> {
-  const names = await readCsvHeader(path)
+  const names = opts.columns ?? (await readCsvHeader(path))
   const table = await loadCsv(path, {
     columns: names,
     signal: opts.signal,
     progress: (p) => opts.progress?.(p.bytesRead / p.totalBytes),
   })
   // The loader skips empty cells; here each one is an error, located by a second look.
-  if (names.some((name) => table.columns[name].missing > 0)) throw await emptyCell(path, names)
+  if (names.some((name) => table.columns[name].missing > 0)) throw await emptyCell(path, table.header, new Set(names))
   const m = names.length
   const n = table.rows
   const values = new Float64Array(m * n)
@@ -36,13 +71,13 @@ export async function readCsvColumns(path: string, opts: ReadCsvOptions = {}): P
 }
 
 /** The first empty cell of a file the loader found one in, as an error naming its line and column. */
-async function emptyCell(path: string, names: string[]): Promise<ApiError> {
+async function emptyCell(path: string, header: string[], read: Set<string>): Promise<ApiError> {
   let line = 0
   for await (const text of lines(path)) {
     if (++line === 1 || text.trim() === '') continue
     const fields = splitLine(text)
-    const at = fields.findIndex((f) => 'text' in f && f.text.trim() === '')
-    if (at >= 0) return csvError(path, line, `column ${quoteText(names[at])} is empty; every cell must hold a number`)
+    const at = fields.findIndex((f, i) => read.has(header[i]) && 'text' in f && f.text.trim() === '')
+    if (at >= 0) return csvError(path, line, `column ${quoteText(header[at])} is empty; every cell must hold a number`)
   }
   return csvError(path, undefined, 'a column has empty cells; every cell must hold a number')
 }

@@ -1,6 +1,6 @@
 // Homogeneity of measurement clusters: the Pearson matrix of M series of length N on every backend,
 // timed stage by stage as the study ran it, and the series a low correlation marks as anomalies.
-import { defineWorkload } from '../definition'
+import { defineWorkload, GPU_COMPILE_PHASE } from '../definition'
 import { FORCE_PARAM, type ParamValues } from '../schema'
 import { correlationCharts } from './charts'
 import { correlationCompared } from './compare'
@@ -24,6 +24,12 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       choices: LAYOUTS,
       default: 'columns',
       help: 'columns: a series per column (.npy: shape N × M); rows: a series per row, its name first (.npy: shape M × N)',
+    },
+    columns: {
+      type: 'names',
+      label: 'Columns',
+      optional: true,
+      help: 'the columns layout of a CSV: the series to correlate, by header name (default: every column whose first value is a number; columns of text, such as a timestamp, are left out and named in the results)',
     },
     backends: {
       type: 'choices',
@@ -100,6 +106,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
   phases: [
     { id: 'loading', summary: 'reading the series from CSV or .npy' },
     { id: 'reference', summary: 'the f64 reference, when no backend computes it' },
+    GPU_COMPILE_PHASE,
     { id: 'computing', summary: 'each backend, repeated: means, squares, cross-products, coefficients' },
     { id: 'ranking', summary: 'mean and median r of each series, robust z-scores, heatmap and histogram' },
   ],

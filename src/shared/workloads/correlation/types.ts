@@ -80,6 +80,8 @@ export interface BackendRun {
   upload_ms?: number
   /** GPU: device → host copy of the coefficients, after the stages. */
   download_ms?: number
+  /** GPU: milliseconds the kernels took to compile, before the timed runs. */
+  compile_ms?: number
   /** max |Δr| against the f64 reference (0 for the reference itself; NaN cells must match). */
   max_abs_dr: number
   /** GPU: each chosen kernel variant. */
@@ -151,6 +153,8 @@ export interface InputSummary {
   length: number
   bytes: number
   load_ms: number
+  /** Columns of text a CSV had that were left out (no --columns given), e.g. a timestamp. */
+  left_out?: string[]
 }
 
 export interface CorrelationResult {

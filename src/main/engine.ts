@@ -59,6 +59,15 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
   /** Writes the example's input files (named in the definition) into `dir`, seeded: the same bytes every time. */
   makeExample?(dir: string, signal: AbortSignal): Promise<void>
   cli: EngineCli<ResultsOf<Id>>
+  /**
+   * Files made on request from a finished run's results, by name (the landslide's final grid as
+   * .asc and .npy): the backend hands them to the dashboard. `input` checks and resolves an input
+   * path as a job's reads are checked.
+   */
+  resultFiles?: {
+    names: readonly string[]
+    make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>): Promise<{ bytes: Uint8Array; mime: string }>
+  }
 }
 
 /** An engine of any workload, as the registry holds them. */

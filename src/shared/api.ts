@@ -45,6 +45,18 @@ export interface ResultsExportRequest {
   fileName: string
 }
 
+/**
+ * A file the backend makes from a finished run's results on request, e.g. the landslide's final
+ * grid as `.asc` or `.npy`: big arrays stay in the backend, which rebuilds or keeps them.
+ */
+export interface ResultFileRequest {
+  workload: WorkloadId
+  results: unknown
+  /** One of the names the workload's engine offers (its `resultFiles`). */
+  file: string
+  fileName: string
+}
+
 /** A workload's example, ready to run: its parameters with the example's input files. */
 export interface ExampleSetup {
   params: Record<string, unknown>
@@ -101,6 +113,8 @@ export interface ParalabApi {
   cancelJob(jobId: string): Promise<boolean>
   exportChart(req: ChartExportRequest): Promise<ExportResult>
   exportResults(req: ResultsExportRequest): Promise<ExportResult>
+  /** A file made from a run's results by its workload's engine (see ResultFileRequest). */
+  exportResultFile(req: ResultFileRequest): Promise<ExportResult>
   /** Files the dashboard may offer: `serve`'s --data folders, or what the user opened in the app. */
   listDataFiles(): Promise<DataFile[]>
   /** Desktop app: the open-file dialog (returns the chosen files, now readable). `serve` has no dialog: see browseData. */
@@ -118,5 +132,5 @@ export interface ParalabApi {
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

@@ -81,6 +81,17 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       fileName(r.fileName)
     },
   },
+  exportResultFile: {
+    arity: 1,
+    check([req]) {
+      const r = object(req, 'request')
+      workload(r.workload)
+      object(r.results, 'results')
+      // A name the engine offers, never a path: it checks the name against its list.
+      if (typeof r.file !== 'string' || !/^[a-z0-9][a-z0-9.-]{0,99}$/.test(r.file)) fail(`file must be a result file's name; got ${quote(r.file)}`)
+      fileName(r.fileName)
+    },
+  },
   listDataFiles: { arity: 0 },
   openFiles: { arity: 0 },
   browseData: {

@@ -1,6 +1,6 @@
 // An in-memory stand-in for the backend, implementing the dashboard's API: it records calls and lets
 // a test play job events. The end-to-end tests drive the real backend; these check the dashboard.
-import type { ChartExportRequest, DataFile, DataFolder, ExampleSetup, ExportResult, ResultsExportRequest, RunSummary } from '../../src/shared/api'
+import type { ChartExportRequest, DataFile, DataFolder, ExampleSetup, ExportResult, ResultFileRequest, ResultsExportRequest, RunSummary } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
 import type { JobEvent } from '../../src/shared/jobs'
 import { workload as definitionOf, type InputOf, type WorkloadId } from '../../src/shared/workloads'
@@ -59,6 +59,11 @@ export class FakeApi implements DashboardApi {
   }
   async exportResults(req: ResultsExportRequest): Promise<ExportResult> {
     this.resultExports.push(req)
+    return this.exportAnswer
+  }
+  readonly resultFileExports: ResultFileRequest[] = []
+  async exportResultFile(req: ResultFileRequest): Promise<ExportResult> {
+    this.resultFileExports.push(req)
     return this.exportAnswer
   }
   async listDataFiles(): Promise<DataFile[]> {

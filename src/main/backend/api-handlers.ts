@@ -19,6 +19,7 @@ export function apiHandlers(backend: Backend): ApiHandlers {
     cancelJob: async (jobId) => backend.cancelJob(jobId),
     exportChart: async (req) => asDownload(await backend.renderChart(req)),
     exportResults: async (req) => asDownload(backend.renderResults(req)),
+    exportResultFile: async (req) => asDownload(await backend.renderResultFile(req)),
     listDataFiles: () => backend.listDataFiles(),
     // A browser has no file dialog the backend could open: its dashboard browses the data folders.
     openFiles: async () => {

@@ -2,7 +2,7 @@
 // it is given (the registry in src/main/workloads is handed in by the CLI, `serve` and the app).
 import { access, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ChartExportRequest, DataFile, ExampleSetup, ResultsExportRequest, RunSummary } from '../../shared/api'
+import type { ChartExportRequest, DataFile, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunSummary } from '../../shared/api'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
@@ -127,6 +127,20 @@ export class Backend {
   renderResults(req: ResultsExportRequest): RenderedFile {
     const text = req.format === 'json' ? JSON.stringify(req.envelope, null, 2) + '\n' : this.tableText(req)
     return { fileName: withExtension(req.fileName, req.format), mime: MIME[req.format], bytes: new TextEncoder().encode(text) }
+  }
+
+  /** A file the run's engine makes from its results (e.g. the landslide's final grid), reading only what jobs may read. */
+  async renderResultFile(req: ResultFileRequest): Promise<RenderedFile> {
+    const engine = this.engine(req.workload)
+    const files = engine.resultFiles
+    if (!files?.names.includes(req.file))
+      throw new ApiError('invalid-argument', `${engine.definition.id} makes no file ${JSON.stringify(req.file)}; it makes: ${files?.names.join(', ') || 'none'}`)
+    const made = await (files.make as (r: unknown, name: string, input: (path: string) => Promise<string>) => Promise<{ bytes: Uint8Array; mime: string }>)(
+      req.results,
+      req.file,
+      (path) => this.files.check(path),
+    )
+    return { fileName: req.fileName, mime: made.mime, bytes: made.bytes }
   }
 
   listDataFiles(): Promise<DataFile[]> {

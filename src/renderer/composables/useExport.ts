@@ -1,6 +1,7 @@
 // Exports of charts and results: a download in the browser, a saved file in the desktop app.
 import { ref } from 'vue'
 import type { ExportFormat, ExportResult } from '../../shared/api'
+import type { WorkloadId } from '../../shared/workloads'
 import type { ChartSpec } from '../../shared/charts/spec'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { downloadBase64 } from '../download'
@@ -37,5 +38,8 @@ export function useExport() {
     /** The envelope as JSON, or one of its result tables as CSV. */
     results: (envelope: ResultEnvelope, format: 'csv' | 'json', fileName: string, table?: string) =>
       run(fileName, () => api.exportResults({ envelope, format, fileName, ...(table !== undefined && { table }) })),
+    /** A file the backend makes from a run's results (e.g. the landslide's final grid as .asc). */
+    resultFile: (workload: WorkloadId, results: unknown, file: string, fileName: string) =>
+      run(fileName, () => api.exportResultFile({ workload, results, file, fileName })),
   }
 }

@@ -111,3 +111,19 @@ export function thicknessMaps(snapshots: Snapshot[], gridRows: number, gridCols:
     return { step: s.step, row0, col0, size, block, values }
   })
 }
+
+/** The thickness of `h` over a map window at `block` grid cells per map cell: each the deepest of its block; null where no debris lies. */
+export function thicknessMapIn(step: number, h: ArrayLike<number>, rows: number, cols: number, window: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>): ThicknessMap {
+  const { row0, col0, size, block } = window
+  const values: (number | null)[] = new Array(size * size).fill(null)
+  for (let i = Math.max(0, row0); i < Math.min(rows, row0 + size * block); i++)
+    for (let j = Math.max(0, col0); j < Math.min(cols, col0 + size * block); j++) {
+      const v = h[i * cols + j]
+      if (v === 0) continue
+      const at = Math.floor((i - row0) / block) * size + Math.floor((j - col0) / block)
+      const shown = Math.round(v * 1e4) / 1e4
+      const was = values[at]
+      if (was === null || shown > was) values[at] = shown
+    }
+  return { step, row0, col0, size, block, values }
+}

@@ -6,6 +6,7 @@ import { benchLandslideCommand } from './bench-command'
 import { describeLandslide, landslideFailures } from './describe'
 import { writeExample } from './example'
 import { finalGridFlags } from './final-grid-files'
+import { landslideResultFiles } from './result-files'
 import { runLandslideJob } from './run-landslide'
 import { simulateCommand } from './simulate-command'
 import { thicknessFiles } from './thickness-files'
@@ -26,4 +27,6 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
     outputFiles: thicknessFiles,
     fileFlags: finalGridFlags,
   },
+  // The final grid as .asc and .npy and the final frame at full resolution, for the dashboard.
+  resultFiles: landslideResultFiles,
 }

@@ -24,6 +24,7 @@ import { gpusFor } from '../../gpu/device-select'
 import { warmUp } from '../../gpu/runtime'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
+import { keepFinalGrid } from './final-grid'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { hillshadeMap } from './hillshade'
 import { readLandslideInput, type LandslideInput } from './inputs'
@@ -208,6 +209,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     }
   }
   if (!reference) throw new ApiError('internal', 'landslide: no reference run')
+  // Kept for the files made after the job (the final grid's downloads, the full-resolution frame).
+  keepFinalGrid(input, params.steps, reference.md5, reference.grid)
 
   // Every GPU run's roofline point, once the reference's series says where the debris was.
   const debrisCells = meanDebrisCells(series)

@@ -139,7 +139,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     const maps = thicknessMaps(drawn, input.rows, input.cols)
     const frames = {
       steps: opts.steps,
-      grid: { rows: input.rows, cols: input.cols, cellsize: input.header.cellsize },
+      grid: { rows: input.rows, cols: input.cols, cellsize: input.header.cellsize, xllcorner: input.header.xllcorner, yllcorner: input.header.yllcorner },
       maps,
       hillshade: hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0]),
     }

@@ -1,13 +1,21 @@
 // The thickness over the relief as files, drawn in Node on @napi-rs/canvas: the last recorded frame
 // as PNG and SVG and every frame as an animated GIF, the same pictures the dashboard's player shows
-// and exports. `--out` writes them into the result set.
+// and exports. `--out` writes them into the result set, the final frame at full resolution (a grid
+// cell a map cell) when the run's final grid is at hand.
 import { ApiError } from '../../../shared/errors'
 import type { RgbaImage } from '../../../shared/gif-encoder'
 import { canvasPainter, type Canvas2D } from '../../../shared/workloads/landslide/painters'
 import { type Rasterize, thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
-import { type FrameSource, frameLayout, frameSvg, paintFrame } from '../../../shared/workloads/landslide/thickness-frame'
+import { type FrameSource, frameLayout, frameSvg, paintFrame, thicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import { loadCanvas } from '../../charts/render'
+import { type FinalGrid, keptFinalGrid } from './final-grid'
+import { thicknessMapIn } from './grid-stats'
+import { hillshadeMap } from './hillshade'
+import { initialState } from './simulation'
+
+/** Map cells a side at most at full resolution: beyond, blocks again (a 1024-cell map is 2048 PNG pixels). */
+export const FULL_SIDE = 1024
 
 export interface NamedFile {
   name: string
@@ -42,12 +50,42 @@ export async function lastFramePng(result: FrameSource): Promise<Uint8Array> {
   return new Uint8Array(png.buffer, png.byteOffset, png.byteLength)
 }
 
-/** thickness.png and thickness.svg (the last frame) and thickness.gif (every frame); none for a run without maps. */
+/**
+ * The final frame over the run's map window at full resolution: one map cell per grid cell (up to
+ * FULL_SIDE a side), the relief at the same resolution, coloured on the run's own thickness scale.
+ */
+export function fullResolutionFrame(r: LandslideResult, grid: FinalGrid): { frames: FrameSource; scale: ReturnType<typeof thicknessScale> } {
+  const last = r.maps.at(-1)
+  if (!last) throw new ApiError('invalid-argument', 'landslide: the run recorded no thickness maps')
+  const side = last.size * last.block
+  const block = Math.ceil(side / FULL_SIDE)
+  const window = { row0: last.row0, col0: last.col0, size: Math.ceil(side / block), block }
+  const { input, h } = grid
+  const map = thicknessMapIn(r.steps, h, input.rows, input.cols, window)
+  const hillshade = hillshadeMap(initialState(input).z, input.rows, input.cols, input.walls, input.header.cellsize, window)
+  return { frames: { steps: r.steps, grid: r.grid, maps: [map], hillshade }, scale: thicknessScale(r.maps) }
+}
+
+/** The full-resolution final frame as PNG (2 pixels per layout pixel) or SVG. */
+export async function fullFrameFile(r: LandslideResult, grid: FinalGrid, format: 'png' | 'svg'): Promise<Uint8Array | string> {
+  const { frames, scale } = fullResolutionFrame(r, grid)
+  if (format === 'svg') return frameSvg(frames, 0, scale)
+  const layout = frameLayout(frames.maps[0].size, PNG_SCALE)
+  const canvas = await drawOn(layout.width, layout.height, (ctx) => paintFrame(canvasPainter(ctx), frames, 0, layout, scale))
+  const png = await canvas.encode('png')
+  return new Uint8Array(png.buffer, png.byteOffset, png.byteLength)
+}
+
+/**
+ * thickness.png and thickness.svg (the last frame: at full resolution when the run's final grid is
+ * kept, as after a job in this process) and thickness.gif (every frame); none for a run without maps.
+ */
 export async function thicknessFiles(result: LandslideResult): Promise<NamedFile[]> {
   if (result.maps.length === 0) return []
+  const grid = keptFinalGrid(result)
   return [
-    { name: 'thickness.png', data: await lastFramePng(result) },
-    { name: 'thickness.svg', data: frameSvg(result, result.maps.length - 1) },
+    { name: 'thickness.png', data: grid ? await fullFrameFile(result, grid, 'png') : await lastFramePng(result) },
+    { name: 'thickness.svg', data: grid ? await fullFrameFile(result, grid, 'svg') : frameSvg(result, result.maps.length - 1) },
     { name: 'thickness.gif', data: await thicknessGif(result, nodeRasterize) },
   ]
 }

@@ -1,6 +1,6 @@
 // One frame of the landslide's animation: the debris thickness of a recorded map in colour over the
-// DEM's hillshade in grey, NODATA walls in their own colour, with a title, the colour scale in
-// metres and a legend. The dashboard's player, its PNG, SVG and GIF exports and `--out` all draw
+// DEM's hillshade in grey, NODATA walls in their own colour, with a title, map coordinates (easting
+// and northing from the grid's header) and a scale bar, the colour scale in metres and a legend. The dashboard's player, its PNG, SVG and GIF exports and `--out` all draw
 // it here, so they show the same picture.
 import { formatNumber } from '../../charts/format'
 import { AXIS_COLOR, BACKGROUND_COLOR, type ColorStops, MUTED_TEXT_COLOR, TEXT_COLOR, hexColor, rampColor } from '../../charts/theme'
@@ -8,7 +8,9 @@ import { type Painter, SvgPainter } from './painters'
 import { P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap } from './types'
 
 /** What a frame is drawn from: a job's results, or the frames `landslide simulate` recorded. */
-export type FrameSource = Pick<LandslideResult, 'steps' | 'maps' | 'hillshade'> & { grid: Pick<LandslideGrid, 'rows' | 'cols' | 'cellsize'> }
+export type FrameSource = Pick<LandslideResult, 'steps' | 'maps' | 'hillshade'> & {
+  grid: Pick<LandslideGrid, 'rows' | 'cols' | 'cellsize' | 'xllcorner' | 'yllcorner'>
+}
 
 /** Thin debris light, thick dark (ColorBrewer YlOrRd): distinct from the grey relief, and ordered by lightness in greyscale too. */
 const STOPS: ColorStops = [
@@ -101,12 +103,15 @@ export interface FrameLayout {
 
 /** The map's side at scale 1, about: cells take whole pixels. */
 const MAP_TARGET = 448
+/** Below the map: the eastings, then the scale bar. */
+const MAP_FOOT = 58
 
 export function frameLayout(mapSize: number, scale = 1): FrameLayout {
   const u = (v: number) => Math.round(v * scale)
   const cell = Math.max(1, Math.round(Math.max(1, Math.floor(MAP_TARGET / mapSize)) * scale))
   const mapSide = cell * mapSize
-  const mapX = u(16)
+  // Room left of the map for the northings, below it for the eastings and the scale bar.
+  const mapX = u(78)
   const mapY = u(64)
   const barX = mapX + mapSide + u(28)
   const barY = mapY + u(22)
@@ -116,7 +121,7 @@ export function frameLayout(mapSize: number, scale = 1): FrameLayout {
   return {
     scale,
     width: barX + barWidth + u(110),
-    height: Math.max(mapY + mapSide, legendBottom) + u(16),
+    height: Math.max(mapY + mapSide + u(MAP_FOOT), legendBottom) + u(16),
     cell,
     mapX,
     mapY,
@@ -188,8 +193,60 @@ export function paintFrame(p: Painter, result: FrameSource, index: number, layou
     }
   }
   p.outline(mapX, mapY, mapSide, mapSide, AXIS_COLOR, Math.max(1, u(1)))
+  paintCoordinates(p, result, map, layout, u)
 
   paintLegend(p, layout, scale, u)
+}
+
+/** A round length of 1, 2 or 5 × 10ⁿ at or below `v`. */
+export function roundLength(v: number): number {
+  const power = 10 ** Math.floor(Math.log10(v))
+  return [5, 2, 1].map((m) => m * power).find((s) => s <= v * (1 + 1e-9)) ?? power
+}
+
+const metresText = (m: number) => (m >= 1000 ? `${formatNumber(m / 1000, 4)} km` : `${formatNumber(m, 4)} m`)
+
+/**
+ * The window's map coordinates from the grid's header (x = xllcorner + column · cellsize, y from the
+ * grid's south edge up; row 0 is the north), ticked every round step on the left and bottom edges,
+ * and a scale bar about a quarter of the map wide under them.
+ */
+export function mapCoordinates(grid: FrameSource['grid'], map: ThicknessMap): { west: number; north: number; metres: number } {
+  return {
+    west: grid.xllcorner + map.col0 * grid.cellsize,
+    north: grid.yllcorner + (grid.rows - map.row0) * grid.cellsize,
+    metres: map.size * map.block * grid.cellsize,
+  }
+}
+
+function paintCoordinates(p: Painter, result: FrameSource, map: ThicknessMap, layout: FrameLayout, u: (v: number) => number): void {
+  const { mapX, mapY, mapSide } = layout
+  const { west, north, metres } = mapCoordinates(result.grid, map)
+  const perPixel = metres / mapSide
+  const step = roundLength(metres / 4)
+  const tick = Math.max(1, u(1))
+  const style = { size: u(10), color: MUTED_TEXT_COLOR }
+  for (let x = Math.ceil(west / step) * step; x <= west + metres + 1e-9; x += step) {
+    const px = mapX + Math.round((x - west) / perPixel)
+    p.rect(px, mapY + mapSide, tick, u(4), AXIS_COLOR)
+    p.text(formatNumber(x, 9), px, mapY + mapSide + u(6), { ...style, align: 'center', baseline: 'top' })
+  }
+  for (let y = Math.floor(north / step) * step; y >= north - metres - 1e-9; y -= step) {
+    const py = mapY + Math.round((north - y) / perPixel)
+    p.rect(mapX - u(4), py, u(4), tick, AXIS_COLOR)
+    p.text(formatNumber(y, 9), mapX - u(6), py, { ...style, align: 'right', baseline: 'middle' })
+  }
+  p.text('x, y (m, of the grid\'s header)', mapX, mapY + mapSide + u(22), { ...style, baseline: 'top' })
+  // The scale bar: two halves, dark and light, under the coordinates on the right.
+  const length = roundLength(metres / 4)
+  const width = Math.round(length / perPixel)
+  const barY = mapY + mapSide + u(40)
+  const x0 = mapX + mapSide - width
+  const half = Math.round(width / 2)
+  p.rect(x0, barY, half, u(5), TEXT_COLOR)
+  p.rect(x0 + half, barY, width - half, u(5), BACKGROUND_COLOR)
+  p.outline(x0, barY, width, u(5), TEXT_COLOR, tick)
+  p.text(metresText(length), x0 - u(6), barY + u(3), { ...style, color: TEXT_COLOR, align: 'right', baseline: 'middle' })
 }
 
 function paintLegend(p: Painter, layout: FrameLayout, scale: ThicknessScale, u: (v: number) => number): void {

@@ -1,0 +1,34 @@
+// Files the dashboard asks for after a landslide run: the reference run's final thickness as an
+// ESRI ASCII grid and as a NumPy array (what `landslide simulate --asc/--npy` write), and the final
+// frame at full resolution as PNG and SVG. The grid stays in the backend (final-grid.ts).
+import { ApiError } from '../../../shared/errors'
+import type { LandslideResult } from '../../../shared/workloads/landslide/types'
+import type { WorkloadEngine } from '../../engine'
+import { finalGrid } from './final-grid'
+import { ascText, npyBytes } from './grid-writers'
+import { fullFrameFile } from './thickness-files'
+
+const encode = (text: string) => new TextEncoder().encode(text)
+
+export const RESULT_FILES = ['final.asc', 'final.npy', 'thickness-full.png', 'thickness-full.svg'] as const
+
+export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resultFiles']> = {
+  names: RESULT_FILES,
+  async make(results, name, input) {
+    const r = results as LandslideResult
+    if (!r?.grid?.files || !r.reference || typeof r.steps !== 'number') throw new ApiError('invalid-argument', 'results are not a landslide run\'s')
+    const grid = await finalGrid(r, input)
+    const { rows, cols } = grid.input
+    switch (name) {
+      case 'final.asc':
+        return { bytes: encode(ascText(grid.h, grid.input.header, grid.input.walls)), mime: 'text/plain' }
+      case 'final.npy':
+        return { bytes: npyBytes(grid.h, rows, cols), mime: 'application/octet-stream' }
+      case 'thickness-full.png':
+        return { bytes: (await fullFrameFile(r, grid, 'png')) as Uint8Array, mime: 'image/png' }
+      case 'thickness-full.svg':
+        return { bytes: encode((await fullFrameFile(r, grid, 'svg')) as string), mime: 'image/svg+xml' }
+    }
+    throw new ApiError('invalid-argument', `landslide makes no file ${JSON.stringify(name)}`)
+  },
+}

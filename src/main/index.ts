@@ -105,6 +105,7 @@ async function route(sender: WebContents, method: ApiMethod, args: unknown[]): P
   switch (method) {
     case 'exportChart':
     case 'exportResults':
+    case 'exportResultFile':
       return saveExport(sender, (await host.call(method, args)) as ExportResult)
     case 'openFiles':
       return openFiles(sender)

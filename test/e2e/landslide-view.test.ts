@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core'
 import { startServe, type ServeProcess } from '../helpers/serve'
 import { launchChromium } from '../helpers/browser'
 import { readGif } from '../helpers/gif'
+import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
 
 // The GPU kernels compile and run on the software adapter, which is slow: the active variant works on
 // the debris' box only.
@@ -88,6 +89,19 @@ describe('Landslide view in Chromium', () => {
     expect(gpu).toContain('f32')
     // Its max |Δh| in metres, a count of cells over 1 mm and a mass error are shown.
     expect(gpu.split('\t').length).toBeGreaterThanOrEqual(12)
+  })
+
+  it('downloads the final grid as .asc and .npy and the final frame at full resolution, made by the backend', async () => {
+    const npy = await download('landslide-download-final.npy')
+    expect(npy.name).toBe('landslide-final-100.npy')
+    const headerLength = npy.bytes.readUInt16LE(8)
+    expect(npy.bytes.subarray(10, 10 + headerLength).toString('latin1')).toContain("'shape': (610, 496)")
+    const values = new Float64Array(npy.bytes.buffer.slice(npy.bytes.byteOffset + 10 + headerLength, npy.bytes.byteOffset + npy.bytes.byteLength))
+    expect(referenceMd5(values, 610, 496)).toBe(TESSINA_MD5_100)
+    const asc = await download('landslide-download-final.asc')
+    expect(asc.bytes.toString('utf8').split('\n')[0]).toMatch(/^ncols\s+496$/)
+    const png = await download('landslide-download-thickness-full.png')
+    expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG')
   })
 
   it('draws the thickness over the relief and moves it through the recorded steps with the slider', async () => {

@@ -105,3 +105,12 @@ describe('table notes', () => {
     for (const t of paths) expect(t.note, t.name).toBeTruthy()
   })
 })
+
+describe('device table notes', () => {
+  it('say what was measured, and that nothing was when it was not', async () => {
+    const { deviceWorkload } = await import('../../src/shared/workloads/device')
+    const info = { available: true, features: [], limits: { maxBufferSize: 1 } }
+    for (const t of deviceWorkload.tables({ info })) expect(t.note, t.name).toBeTruthy()
+    expect(deviceWorkload.tables({ info })[0].note).toContain('nothing was measured')
+  })
+})

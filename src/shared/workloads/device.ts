@@ -28,8 +28,15 @@ function deviceTables(r: DeviceResult): ResultTable[] {
       ['readback', b.readback_GB_per_s, 'GB/s'],
     )
   return [
-    { name: 'device', columns: ['quantity', 'value', 'unit'], rows },
-    { name: 'limits', columns: ['limit', 'value'], rows: Object.entries(r.info.limits) },
+    {
+      name: 'device',
+      columns: ['quantity', 'value', 'unit'],
+      rows,
+      note: b
+        ? `The adapter, and what was measured on it (median of ${b.repeats} runs, ${b.timing}): read bandwidth and f32 FMA throughput are the roofline's ceilings (GB/s = 10⁹ bytes/s); upload and readback are host↔device copies.`
+        : 'The adapter the GPU runtime chose and how it found it; nothing was measured (run with measure for the ceilings).',
+    },
+    { name: 'limits', columns: ['limit', 'value'], rows: Object.entries(r.info.limits), note: 'The adapter\'s WebGPU limits as it reports them: the most a kernel may request (bytes, counts or dimensions, by the limit\'s name).' },
   ]
 }
 

@@ -2,7 +2,8 @@
 // it last left a phase that does no measured work (compiling kernels, warming up), so that a long
 // compilation neither slows the estimate before it nor makes it wrong after it, and a job whose
 // GPU part follows a quicker CPU part is estimated from the GPU's completed work.
-import { unpacedPhase, type JobProgress } from './jobs'
+import type { JobProgress } from './jobs'
+import { unpacedPhase } from './phases'
 
 /** Too little work since the pace was last reset says little: under this much time or fraction, no estimate. */
 const MIN_MS = 1000

@@ -21,7 +21,7 @@ describe('job progress around compiling kernels', () => {
 
     await w.setProps({ progress: { phase: 'compiling kernels · gpu/fused', fraction: 0.6 } })
     expect(eta().exists()).toBe(false)
-    expect(w.get('[data-testid="job-eta-unknown"]').exists()).toBe(true)
+    expect(w.find('[data-testid="job-eta-unknown"]').exists()).toBe(true)
     await vi.advanceTimersByTimeAsync(27_000)
     expect(eta().exists()).toBe(false)
 

@@ -2,6 +2,7 @@
 // and how its results become tables (CSV) and charts. Engines (src/main/workloads/<id>) run it;
 // views (src/renderer/workloads/<id>) show it; the CLI, validation and forms derive from it.
 import type { ChartSpec } from '../charts/spec'
+import { COMPILING_KERNELS } from '../phases'
 import type { ComparableRun } from './comparable'
 import type { ResultEnvelope } from './envelope'
 import type { ParamInput, ParamSchema } from './schema'
@@ -32,6 +33,9 @@ export interface Phase {
   id: string
   summary: string
 }
+
+/** The phase of a GPU backend's kernel compilation, before its timed runs: its time is reported apart (`compile_ms`). */
+export const GPU_COMPILE_PHASE: Phase = { id: COMPILING_KERNELS, summary: 'the gpu backend\'s kernels, before its timed runs (their time is reported apart, as compile_ms)' }
 
 export interface WorkloadExample {
   /** What the example shows, in one sentence. */

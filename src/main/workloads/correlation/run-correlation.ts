@@ -23,7 +23,8 @@ import {
 } from '../../../shared/workloads/correlation/types'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { createCpuCorrelationEngine } from './cpu-engine'
-import { createGpuCorrelationEngine } from './gpu/gpu-engine'
+import { compileGpuCorrelationKernels, createGpuCorrelationEngine } from './gpu/gpu-engine'
+import { compileAhead } from '../../gpu/runtime'
 import { meansUnavailable } from './gpu/kernels'
 import { checkMatrixWritable } from './limits'
 import { keepSeries, keptSeries } from './kept-series'
@@ -86,7 +87,11 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const sweep = params.sweep > 1 ? sweepSizes(series, params.sweep, params.sweepOver) : []
   const steps = (referenceBackend ? 0 : 1) + backends.length * (params.repeat + sweep.length * params.repeat)
   let done = 0
-  const step = (phase: string) => ctx.progress({ phase, fraction: ++done >= steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps })
+  const fraction = () => (done >= steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps)
+  const step = (phase: string) => {
+    done++
+    ctx.progress({ phase, fraction: fraction() })
+  }
 
   // The f64 reference: an f64 CPU backend of the run itself, or one run of the fastest that fits.
   let reference: Float64Array | undefined
@@ -112,7 +117,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       const phase = `${backend} ${params.precision}`
       const outcome =
         backend === 'gpu'
-          ? await runGpu(series, params.precision, gpuMeans, cross, params.repeat, ctx, hostMeans, () => reference, () => step(phase))
+          ? await runGpu(series, params.precision, gpuMeans, cross, params.repeat, ctx, hostMeans, () => reference, () => step(phase), (p) => ctx.progress({ phase: p, fraction: fraction() }))
           : await runCpu(backend, series, params.precision, params.repeat, ctx, () => step(phase))
       if (backend === referenceBackend) {
         reference = Float64Array.from(outcome.matrix)
@@ -248,8 +253,11 @@ async function runGpu(
   hostMeans: Float64Array,
   reference: () => Float64Array | undefined,
   step: () => void,
+  /** Reports a phase between the runs (compiling kernels). */
+  phase: (phase: string) => void,
 ): Promise<RunOutcome> {
   const gpu = await ctx.gpu()
+  const compile_ms = await compileAhead(phase, 'gpu', () => compileGpuCorrelationKernels(gpu, precision, { means, cross }))
   const engine = await createGpuCorrelationEngine(gpu, series, precision, { means, cross, signal: ctx.signal })
   try {
     const meanSamples: Partial<Record<MeansVariant, number[]>> = {}
@@ -303,6 +311,7 @@ async function runGpu(
         stages: { means: spread(meanSamples[bestMeans]!), squares: spread(squares), cross: spread(best.cross), coefficients: spread(best.coefficients) },
         total: spread(totals),
         upload_ms: engine.uploadMs,
+        compile_ms,
         download_ms: median(best.download),
         max_abs_dr: 0,
         variants,

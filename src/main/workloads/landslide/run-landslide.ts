@@ -21,7 +21,7 @@ import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../e
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
 import { GpuBandsSimulation, maxGpuBands, notInBands } from './gpu/gpu-bands'
 import { gpusFor } from '../../gpu/device-select'
-import { warmUp } from '../../gpu/runtime'
+import { compileAhead, warmUp } from '../../gpu/runtime'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { keepFinalGrid } from './final-grid'
@@ -154,6 +154,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     const samples: number[] = []
     let grid!: Float64Array
     let sim!: Simulation
+    const compile_ms =
+      p.backend === 'gpu' ? await compileAhead((phase) => ctx.progress({ phase, fraction: Math.min(1, finished / total) }), key, () => compileGpuKernels(p, params, ctx)) : undefined
     if (p.backend === 'gpu' && (params.warmup ?? 0) > 0) await warmUpGpu(p)
     for (let r = 0; r < params.repeat; r++) {
       const once = await runOnce(p, isReference && r === 0)
@@ -182,6 +184,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       ...((sim instanceof GpuSimulation || sim instanceof GpuBandsSimulation) && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
       ...(sim instanceof GpuBandsSimulation && { ranks: sim.ranks, gpus: sim.placement, exchange_every: sim.exchangeEvery, ...(sim.note && { gpus_note: sim.note }) }),
       ...(md5 !== undefined && { md5 }),
+      ...(compile_ms !== undefined && { compile_ms }),
       mass_end: mass,
       ...(p.backend === 'gpu' && { deviation: gridDeviation(grid, reference!.grid) }),
     }
@@ -256,6 +259,11 @@ async function readInput(grids: string[], ctx: JobContext): Promise<LandslideInp
   const real: string[] = []
   for (const path of grids) real.push(await ctx.input(path))
   return readLandslideInput(grids, real)
+}
+
+/** A GPU run's kernels, compiled on the job's device ahead of its simulations (bands on other devices compile theirs as they open). */
+async function compileGpuKernels(p: Planned, params: Pick<LandslideParams, 'precision'>, ctx: Pick<JobContext, 'gpu'>): Promise<void> {
+  await GpuSimulation.kernels(await ctx.gpu(), p.variant ?? 'fused', { arithmetic: gpuArithmetic(params.precision) })
 }
 
 export async function createSimulation(

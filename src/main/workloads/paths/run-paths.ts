@@ -10,6 +10,7 @@ import type { PathsParams } from '../../../shared/workloads/paths'
 import type { PathQuery, PathsGraphResult, PathsResult, PathsRun } from '../../../shared/workloads/paths/types'
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
+import { compileAhead } from '../../gpu/runtime'
 import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
 import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
 import { planRuns, type RunSpec } from './plan'
@@ -70,7 +71,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     checkMemory(input.shown, graph.V, paths)
 
     // Each run is checked against the first at once: only the first run's matrices are kept.
-    const done: { spec: RunSpec; threads?: number; bytes?: number; matches: boolean; samples: number[]; upload: number[]; readback: number[] }[] = []
+    const done: { spec: RunSpec; threads?: number; bytes?: number; matches: boolean; samples: number[]; upload: number[]; readback: number[]; compile_ms?: number }[] = []
     let reference: Solved | undefined
     const steps = runs.length * params.repeat
     let step = 0
@@ -90,6 +91,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           continue
         }
         try {
+          const compile_ms = solver.compile && (await compileAhead((phase) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * step) / steps, `${phase} · ${name}`), label, () => solver.compile!(problem, paths)))
           const samples: number[] = []
           const upload: number[] = []
           const readback: number[] = []
@@ -105,7 +107,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
             if (solved.upload_ms !== undefined) upload.push(solved.upload_ms)
             if (solved.readback_ms !== undefined) readback.push(solved.readback_ms)
           }
-          done.push({ spec, threads: solver.threads, bytes: solved.bytes, matches: !reference || sameResult(solved, reference), samples, upload, readback })
+          done.push({ spec, threads: solver.threads, bytes: solved.bytes, matches: !reference || sameResult(solved, reference), samples, upload, readback, compile_ms })
           reference ??= solved
           timings[inputs.length === 1 ? label : `${name}: ${label}`] = timingOf(samples)
         } finally {
@@ -122,7 +124,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (!reference) throw new ApiError('gpu-unavailable', `nothing could run: ${result.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`)
     const ref = reference
     const V = graph.V
-    const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback }) => {
+    const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback, compile_ms }) => {
       const compute_ms = median(samples)
       return {
         name: runName(spec),
@@ -134,6 +136,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         compute_range_ms: [Math.min(...samples), Math.max(...samples)],
         ...(upload.length && { upload_ms: median(upload) }),
         ...(readback.length && { readback_ms: median(readback) }),
+        ...(compile_ms !== undefined && { compile_ms }),
         relaxations_per_s: V ** 3 / (Math.max(compute_ms, 1e-6) / 1000),
         ...(bytes !== undefined && { bandwidth_GB_per_s: bytes / (Math.max(compute_ms, 1e-6) / 1000) / 1e9 }),
         matches,

@@ -39,6 +39,8 @@ export interface Solver {
   readonly shape?: string
   readonly threads?: number
   solve(p: Problem, paths: boolean, opts?: SolveOptions): Promise<Solved>
+  /** GPU: compiles the kernels `solve` will use on `p`, so that the job can wait for them before its timed runs. */
+  compile?(p: Problem, paths: boolean): Promise<void>
   dispose(): Promise<void>
 }
 

@@ -22,6 +22,7 @@ import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
+import { compileAhead } from '../../gpu/runtime'
 import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
@@ -138,13 +139,18 @@ async function statsForTable(
   const steps = columns.length * ((needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat)
   let done = 0
   // The last step is exactly 1: rounding must not leave the bar just short of done.
-  const step = (phase: string) => report(++done === steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps, phase)
+  const fraction = () => (done === steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps)
+  const step = (phase: string) => {
+    done++
+    report(fraction(), phase)
+  }
+  const phase = (name: string) => report(fraction(), `${name} · ${label}`)
 
   const backends: Record<string, BackendRun> = {}
   const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))
   let reference: Record<string, BackendColumnStats> | undefined
   if (needReference) {
-    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${label}`))).full
+    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${label}`), phase)).full
   }
   const samples: Record<string, number[]> = {}
   let partial = false
@@ -160,6 +166,7 @@ async function statsForTable(
         params.repeat,
         ctx,
         (r) => step(`${backend} ${params.precision} · ${label} · repeat ${r} of ${params.repeat}`),
+        phase,
         backend === 'gpu' ? headStart : undefined,
       )
     } catch (e) {
@@ -170,7 +177,13 @@ async function statsForTable(
     }
     samples[backend] = run.fullSamples
     reference ??= run.full
-    backends[backend] = { precision: params.precision, compute_ms: run.times.at(-1)!, ...(run.upload_ms !== undefined && { upload_ms: run.upload_ms }), columns: {} }
+    backends[backend] = {
+      precision: params.precision,
+      compute_ms: run.times.at(-1)!,
+      ...(run.upload_ms !== undefined && { upload_ms: run.upload_ms }),
+      ...(run.compile_ms !== undefined && { compile_ms: run.compile_ms }),
+      columns: {},
+    }
     run.perBatch.forEach((point, k) => (batches[k].backends[backend] = point))
     for (const c of columns) backends[backend].columns[c] = run.full[c]
   }
@@ -206,6 +219,7 @@ interface BackendOutcome {
   /** Milliseconds of each repeat on the whole columns, summed over the columns. */
   fullSamples: number[]
   upload_ms?: number
+  compile_ms?: number
 }
 
 /**
@@ -223,6 +237,8 @@ async function runBackend(
   ctx: JobContext,
   /** Called after each run of each column with its repeat number, from 1. */
   step: (repeat: number) => void,
+  /** Reports a phase between the runs (compiling kernels). */
+  phase: (phase: string) => void,
   /** The gpu backend's engine and columns, begun with the load. */
   headStart?: GpuHeadStart,
 ): Promise<BackendOutcome> {
@@ -236,12 +252,15 @@ async function runBackend(
   const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))
   const full: Record<string, BackendColumnStats> = {}
   try {
+    let compile_ms: number | undefined
     for (const group of engine.columnsTogether ? [columns] : columns.map((c) => [c])) {
       const prepared: PreparedColumn[] = []
       try {
         const t = performance.now()
         for (const c of group) prepared.push(started?.columns[columns.indexOf(c)] ?? (await engine.prepare(table.columns[c].values, precision)))
         prepareMs += performance.now() - t
+        // Compiled (begun beside the upload) before any timed run.
+        if (engine.compileKernels) compile_ms = (compile_ms ?? 0) + (await compileAhead(phase, `${backend} ${precision}`, () => engine.compileKernels!(precision)))
         for (let k = 1; k <= batches; k++) {
           const lengths = prepared.map((p) => Math.max(Math.min(p.n, 1), Math.round((p.n * k) / batches)))
           const samples: number[] = []
@@ -265,7 +284,7 @@ async function runBackend(
       }
     }
     times.forEach((ms, k) => (perBatch[k].compute_ms = ms))
-    return { full, times, perBatch, fullSamples, ...(backend === 'gpu' && { upload_ms: prepareMs }) }
+    return { full, times, perBatch, fullSamples, ...(backend === 'gpu' && { upload_ms: prepareMs }), ...(compile_ms !== undefined && { compile_ms }) }
   } finally {
     await engine.dispose()
   }

@@ -22,6 +22,8 @@ export interface StatsEngine {
   computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
   release(column: PreparedColumn): void
   dispose(): Promise<void>
+  /** GPU: compiles every kernel of `precision`, for the job to wait on before its timed runs. */
+  compileKernels?(precision: Precision): Promise<void>
 }
 
 /** `gpu` is the device of the `gpu` backend (the job's, so that the envelope names it). */

@@ -1,6 +1,6 @@
 // SciddicaT landslide: the debris-flow cellular automaton of the study over a DEM, on every backend,
 // timed; the f64 CPU backends reproduce the reference program's output byte for byte.
-import { defineWorkload } from '../definition'
+import { defineWorkload, GPU_COMPILE_PHASE } from '../definition'
 import type { ParamValues } from '../schema'
 import { landslideCharts } from './charts'
 import { landslideCompared } from './compare'
@@ -109,6 +109,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
   },
   phases: [
     { id: 'loading', summary: 'reading the header, the DEM and the source' },
+    GPU_COMPILE_PHASE,
     { id: 'simulating', summary: 'each backend (and GPU kernel), repeated' },
   ],
   backends: [

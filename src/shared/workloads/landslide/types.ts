@@ -71,6 +71,8 @@ export interface LandslideRun {
   ms_min: number
   ms_max: number
   ms_per_step: number
+  /** GPU: milliseconds the kernels took to compile, before the timed runs. */
+  compile_ms?: number
   /** GPU: steps recorded into each submitted command buffer. */
   steps_per_submit?: number
   /** GPU: dispatches per step. */

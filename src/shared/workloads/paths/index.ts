@@ -1,6 +1,6 @@
 // All-pairs shortest paths: blocked Floyd–Warshall of a weighted directed graph on every backend,
 // the GPU through the study's seven optimization steps, byte for byte the course's expected outputs.
-import { defineWorkload } from '../definition'
+import { defineWorkload, GPU_COMPILE_PHASE } from '../definition'
 import { FORCE_PARAM, type ParamValues } from '../schema'
 import { pathsCharts } from './charts'
 import { pathsCompared } from './compare'
@@ -72,6 +72,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
   },
   phases: [
     { id: 'reading', summary: 'reading the graph, checking it (and, with negative weights, looking for a negative cycle)' },
+    GPU_COMPILE_PHASE,
     { id: 'computing', summary: 'each backend, variant and blocking factor, repeated, checked against the first' },
     { id: 'writing', summary: 'the distance (and successor) matrix to --output' },
   ],

@@ -39,6 +39,8 @@ export interface PathsRun {
   upload_ms?: number
   /** GPU: device → host copy of the matrix. */
   readback_ms?: number
+  /** GPU: milliseconds the kernels took to compile, before the timed runs. */
+  compile_ms?: number
   /** V³ relaxations per second of compute time. */
   relaxations_per_s: number
   /** GPU: modelled global-memory traffic of the kernels per second of compute time (10^9 bytes). */

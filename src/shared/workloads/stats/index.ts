@@ -1,6 +1,6 @@
 // Accelerometer statistics: coefficient of variation and median absolute deviation per CSV column,
 // on every backend, timed, as the accelerometer study computed them.
-import { defineWorkload } from '../definition'
+import { defineWorkload, GPU_COMPILE_PHASE } from '../definition'
 import type { ParamValues } from '../schema'
 import { statsCharts } from './charts'
 import { statsCompared } from './compare'
@@ -53,6 +53,7 @@ export const statsWorkload = defineWorkload<StatsResult>()({
   phases: [
     { id: 'loading', summary: 'parsing the CSV columns on worker threads' },
     { id: 'computing', summary: 'each backend, repeated, on each prefix of each column' },
+    GPU_COMPILE_PHASE,
   ],
   backends: [
     { id: 'serial', summary: 'one thread, TypeScript' },

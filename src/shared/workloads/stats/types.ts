@@ -45,6 +45,8 @@ export interface BackendRun {
   compute_ms: number
   /** For `gpu`: host→device upload time, reported apart from compute: what remained after the load (the rest overlaps reading the file). */
   upload_ms?: number
+  /** For `gpu`: milliseconds the job waited, before its timed runs, for its kernels to compile (beyond what overlapped the upload). */
+  compile_ms?: number
   columns: Record<string, BackendColumnStats & { deviation?: Deviation }>
 }
 

@@ -78,6 +78,18 @@ interface PairBuffers {
   cross: Map<number, { params: GPUBuffer; blocks: number }>
 }
 
+/** Compiles every kernel a run of `opts` uses (the runtime caches them for the engine). */
+export async function compileGpuCorrelationKernels(gpu: Gpu, precision: Precision, opts: Pick<GpuEngineOptions, 'means' | 'cross' | 'register'>): Promise<void> {
+  const compensated = precision === 'f64'
+  const register = opts.register ?? defaultRegisterShape(gpu, precision)
+  await Promise.all([
+    ...opts.means.map((v) => meansKernel(gpu, v, compensated)),
+    ...opts.cross.map((v) => crossKernel(gpu, v, compensated, register)),
+    squaresKernel(gpu, compensated),
+    coefficientsKernel(gpu),
+  ])
+}
+
 export async function createGpuCorrelationEngine(gpu: Gpu, series: SeriesMatrix, precision: Precision, opts: GpuEngineOptions): Promise<GpuCorrelationEngine> {
   for (const v of opts.means) {
     const why = meansUnavailable(gpu, v)
@@ -115,7 +127,7 @@ class Engine implements GpuCorrelationEngine {
   constructor(
     readonly gpu: Gpu,
     private readonly series: SeriesMatrix,
-    precision: Precision,
+    private readonly precision: Precision,
     private readonly opts: GpuEngineOptions,
   ) {
     this.compensated = precision === 'f64'
@@ -138,12 +150,7 @@ class Engine implements GpuCorrelationEngine {
   async upload(): Promise<void> {
     const { gpu, series } = this
     // Compiled before the first timed submit (the runtime caches them).
-    await Promise.all([
-      ...this.opts.means.map((v) => meansKernel(gpu, v, this.compensated)),
-      ...this.opts.cross.map((v) => crossKernel(gpu, v, this.compensated, this.register)),
-      squaresKernel(gpu, this.compensated),
-      coefficientsKernel(gpu),
-    ])
+    await compileGpuCorrelationKernels(gpu, this.precision, { ...this.opts, register: this.register })
     const { m, n, values } = series
     const { k } = this.plan
     const t0 = performance.now()

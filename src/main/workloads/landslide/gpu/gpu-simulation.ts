@@ -122,15 +122,11 @@ export class GpuSimulation implements Simulation {
     const arithmetic = opts.arithmetic ?? 'f32'
     const df = arithmetic === 'double-float'
     const spec = VARIANTS[variant]
-    const shader = df ? spec.doubleFloat : spec.shader
-    if (shader === undefined) throw new ApiError('invalid-argument', noDoubleFloat(variant))
+    const kernels = await GpuSimulation.kernels(gpu, variant, opts)
     // Four outflows a cell, f32 or double-float.
     const flowBytes = n * (df ? 32 : 16)
     if (flowBytes > gpu.limits.maxStorageBufferBindingSize)
       throw new ApiError('invalid-input', `a ${rows} × ${cols} grid needs ${flowBytes} bytes of ${arithmetic} outflows, more than this GPU binds (${gpu.limits.maxStorageBufferBindingSize})`)
-    const guard = df ? (opts.dfGuard ?? envDfGuard()) : undefined
-    const constants = { ...(guard !== undefined && { DF_GUARD: guard }), ...(variant === 'fused2' && (opts.fused2Workgroup ?? fused2Workgroup(gpu.limits))) }
-    const kernels = await Promise.all(spec.passes.map((p) => gpu.kernel(shader, { entryPoint: p.entry, constants })))
     const buffers: GPUBuffer[] = []
     const keep = <T extends GPUBuffer>(b: T) => (buffers.push(b), b)
     // Double-float keeps the altitudes as they are: its ~48 bits hold the relief without a shift.
@@ -173,6 +169,21 @@ export class GpuSimulation implements Simulation {
       for (const b of buffers) b.destroy()
       throw e
     }
+  }
+
+  /** The kernels of `variant`'s passes in `arithmetic`, compiled once per device: a job compiles them ahead of its timed runs. */
+  static kernels(
+    gpu: Gpu,
+    variant: GpuVariant,
+    opts: { arithmetic?: GpuArithmetic; dfGuard?: DfGuard; fused2Workgroup?: { WG_X: number; WG_Y: number } } = {},
+  ): Promise<Kernel[]> {
+    const df = opts.arithmetic === 'double-float'
+    const spec = VARIANTS[variant]
+    const shader = df ? spec.doubleFloat : spec.shader
+    if (shader === undefined) return Promise.reject(new ApiError('invalid-argument', noDoubleFloat(variant)))
+    const guard = df ? (opts.dfGuard ?? envDfGuard()) : undefined
+    const constants = { ...(guard !== undefined && { DF_GUARD: guard }), ...(variant === 'fused2' && (opts.fused2Workgroup ?? fused2Workgroup(gpu.limits))) }
+    return Promise.all(spec.passes.map((p) => gpu.kernel(shader, { entryPoint: p.entry, constants })))
   }
 
   /** Dispatches per step (fused2: one per two steps, an odd last step aside). */

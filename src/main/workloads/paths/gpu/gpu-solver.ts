@@ -61,15 +61,21 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
   if (options.shape !== undefined && variant !== 'tuned') throw new ApiError('invalid-argument', `a tile shape (${options.shape}) is for the tuned variant, not ${variant}`)
   const why = unsupported(gpu, variant, block, shape)
   if (why) throw new ApiError('gpu-unavailable', why)
+  const most = Math.min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize, options.maxBindingBytes ?? Infinity)
   return {
     backend: 'gpu',
     variant,
     ...(block !== undefined && { block }),
     ...(options.shape !== undefined && { shape: options.shape }),
+    async compile(p: Problem, paths: boolean): Promise<void> {
+      const N = paddedSide(p.V)
+      const split = bandsOf(N, most)
+      // A matrix no bindings hold: solve says so.
+      if (split) await planVariant(gpu, variant, block, p.V, N, paths, split.bands > 1 ? split.rows : undefined, shape)
+    },
     async solve(p: Problem, paths: boolean, opts: SolveOptions = {}): Promise<Solved> {
       const { signal } = opts
       const N = paddedSide(p.V)
-      const most = Math.min(gpu.limits.maxStorageBufferBindingSize, gpu.limits.maxBufferSize, options.maxBindingBytes ?? Infinity)
       const split = bandsOf(N, most)
       if (!split)
         throw new ApiError('invalid-input', `a ${p.V}-vertex matrix (padded to ${N}) takes ${size(N * N * 4)}: more than ${MAX_BANDS} GPU bindings of ${size(most)} hold`)

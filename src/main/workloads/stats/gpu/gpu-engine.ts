@@ -88,6 +88,8 @@ export interface GpuStatsEngine {
   computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
   release(column: PreparedColumn): void
   dispose(): Promise<void>
+  /** Compiles every kernel of `precision` (at once when already compiled). */
+  compileKernels(precision: Precision): Promise<void>
   /**
    * Each kernel's time on `column`, in order (wall clock: each prefix of a pass repeated in one
    * submit, less the prefix before). For benchmarks: it leaves the column's state undefined.
@@ -239,6 +241,10 @@ class Engine implements GpuStatsEngine {
         return run
       },
     })
+  }
+
+  compileKernels(precision: Precision): Promise<void> {
+    return warmStatsKernels(this.gpu, precision)
   }
 
   async compute(column: PreparedColumn, length = column.n): Promise<BackendColumnStats> {

@@ -54,6 +54,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       layout: params.layout,
       precision: params.precision,
       writesMatrix: matrixPath !== undefined,
+      columns: params.columns,
       signal,
       progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
     })
@@ -62,7 +63,16 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const { series } = loaded
   if (matrixPath) await checkMatrixWritable(matrixPath, series.m, params.precision)
   const result: CorrelationResult = {
-    input: { path: shown, format: loaded.format, layout: params.layout, series: series.m, length: series.n, bytes: loaded.bytes, load_ms: loaded.load_ms },
+    input: {
+      path: shown,
+      format: loaded.format,
+      layout: params.layout,
+      series: series.m,
+      length: series.n,
+      bytes: loaded.bytes,
+      load_ms: loaded.load_ms,
+      ...(loaded.leftOut.length && { left_out: loaded.leftOut }),
+    },
     precision: params.precision,
     reference: null,
     runs: [],
@@ -151,7 +161,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   if (matrixPath && !partial) {
     // f64: the exact reference; f32: the first backend's f32 matrix.
     const written = params.precision === 'f64' ? ranked : firstMatrix!
-    result.matrix = await writeMatrixNpy(matrixPath, written, series.m)
+    result.matrix = await writeMatrixNpy(matrixPath, written, series.m, params.force)
   }
   return { results: result, timings, ...(partial && { partial }) }
 }
@@ -161,15 +171,14 @@ function baseName(path: string): string {
 }
 
 /**
- * The --matrix target, checked before any work: one .npy path, not an existing file. Only the
- * command line may name one (the parameter is cliOnly: dashboard backends refuse it).
+ * The --matrix target, checked before any work: a .npy path, not an existing file unless --force.
+ * Only the command line may name one (the parameter is cliOnly: dashboard backends refuse it).
  */
 async function matrixTarget(params: CorrelationParams): Promise<string | undefined> {
-  if (!params.matrix) return undefined
-  if (params.matrix.length !== 1) throw new ApiError('invalid-argument', `matrix takes one .npy path, got ${params.matrix.length}: ${params.matrix.join(', ')}`)
-  const [target] = params.matrix
+  const target = params.matrix
+  if (target === undefined) return undefined
   if (!target.toLowerCase().endsWith('.npy')) throw new ApiError('invalid-argument', `matrix file ${target} must end in .npy`)
-  if (await access(target).then(() => true, () => false)) throw new ApiError('io', `${target} exists; the matrix is not written over a file`)
+  if (!params.force && (await access(target).then(() => true, () => false))) throw new ApiError('io', `${target} exists (use --force to replace it)`)
   return target
 }
 

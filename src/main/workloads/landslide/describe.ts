@@ -1,6 +1,7 @@
 // How landslide results read on a terminal: the grid, the reference run's md5 and mass, then one
 // line per backend or GPU kernel with its time, speedup over serial, its md5 check (f64 and
 // double-float runs) and its deviation (GPU runs).
+import type { ResultEnvelope } from '../../../shared/workloads/envelope'
 import type { LandslideResult, LandslideRun } from '../../../shared/workloads/landslide/types'
 
 function table(rows: string[][]): string {
@@ -18,11 +19,12 @@ function check(run: LandslideRun, referenceMd5: string): string {
   return parts.join(', ')
 }
 
-export function describeLandslide(r: LandslideResult): string {
+export function describeLandslide(r: LandslideResult, envelope?: ResultEnvelope<LandslideResult>): string {
   const g = r.grid
   const files = [g.files.header, g.files.dem, g.files.source].filter(Boolean).join(', ')
+  const asked = (envelope?.params as { steps?: number } | undefined)?.steps
   let out = `\n${files}: ${g.rows} × ${g.cols} cells (rows × columns) of ${g.cellsize} m, ${g.walls} walls (NODATA)\n`
-  out += `${r.steps} steps; reference ${r.reference.backend} (f64): md5 ${r.reference.md5}, mass Σh ${r.reference.mass_start.toPrecision(10)} → ${r.reference.mass_end.toPrecision(10)}\n\n`
+  out += `${r.steps} steps${asked !== undefined && asked !== r.steps ? ` (cancelled: ${r.steps} of the ${asked} asked for)` : ''}; reference ${r.reference.backend} (f64): md5 ${r.reference.md5}, mass Σh ${r.reference.mass_start.toPrecision(10)} → ${r.reference.mass_end.toPrecision(10)}\n\n`
   const serial = r.runs.serial?.ms
   out += table([
     ['run', 'precision', 'ranks', 'ms', 'ms/step', 'vs serial', 'md5 / deviation'],

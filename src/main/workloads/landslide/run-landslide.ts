@@ -110,12 +110,22 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   let reference: { grid: Float64Array; md5: string } | undefined
   let partial = false
 
+  /** A sampling run's last sample: the grid and the time at a step the series holds. */
+  let lastSample: { step: number; ms: number; grid: Float64Array } | undefined
+  /** Set when the reference run was cancelled midway: the step its kept sample is of. */
+  let stoppedAt: number | undefined
+
   const runOnce = async (p: Planned, sampling: boolean): Promise<{ ms: number; grid: Float64Array; sim: Simulation }> => {
     const key = runKey(p.backend, p.variant)
     const sim = await createSimulation(p, state, params, ranks, ctx)
     let ms = 0
+    const sample = async () => {
+      const h = await sim.thickness()
+      record(sim.done, h)
+      lastSample = { step: sim.done, ms, grid: h.slice() }
+    }
     try {
-      if (sampling) record(0, await sim.thickness())
+      if (sampling) await sample()
       // Slices for progress reports (a simulation yields within them to stay cancellable): a
       // fiftieth of the run at first, doubled while one takes under SLICE_MS, since on a fast GPU
       // each slice's wait for the device would otherwise cost more than its steps.
@@ -130,9 +140,14 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
           if (dt < SLICE_MS) most *= 2
           progress(key, sim.done, ms)
         }
-        if (sampling) record(sim.done, await sim.thickness())
+        if (sampling) await sample()
       }
       return { ms, grid: (await sim.thickness()).slice(), sim }
+    } catch (e) {
+      // The reference cancelled midway keeps the steps up to its last sample: a shorter run, marked partial.
+      if (!sampling || !signal.aborted || !lastSample || lastSample.step === 0) throw e
+      stoppedAt = lastSample.step
+      return { ms: lastSample.ms, grid: lastSample.grid, sim }
     } finally {
       await sim.dispose()
     }
@@ -149,6 +164,9 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     }
   }
 
+  /** The steps the runs computed: all asked for, or those of a reference cancelled midway. */
+  const steps = () => stoppedAt ?? params.steps
+
   const runPlanned = async (p: Planned, isReference: boolean): Promise<void> => {
     const key = runKey(p.backend, p.variant)
     const samples: number[] = []
@@ -163,6 +181,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       grid = once.grid
       sim = once.sim
       finished += params.steps
+      if (stoppedAt !== undefined) break
     }
     const timing = timingOf(samples)
     timings[key] = timing
@@ -180,7 +199,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       ms: timing.median,
       ms_min: timing.min,
       ms_max: timing.max,
-      ms_per_step: params.steps > 0 ? timing.median / params.steps : 0,
+      ms_per_step: steps() > 0 ? timing.median / steps() : 0,
       ...((sim instanceof GpuSimulation || sim instanceof GpuBandsSimulation) && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
       ...(sim instanceof GpuBandsSimulation && { ranks: sim.ranks, gpus: sim.placement, exchange_every: sim.exchangeEvery, ...(sim.note && { gpus_note: sim.note }) }),
       ...(md5 !== undefined && { md5 }),
@@ -199,11 +218,17 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     await runPlanned({ backend: 'active' }, true)
     delete runs.active
     delete timings.active
+    // Cancelled within it: no run the user asked for had finished.
+    if (stoppedAt !== undefined) throwIfAborted(signal)
   }
   // The reference (the first CPU backend) runs first, whatever the order asked: GPU runs are measured against it.
   for (const p of [...plan.filter((q) => q.backend === firstCpu), ...plan.filter((q) => q.backend !== firstCpu)]) {
     try {
       await runPlanned(p, p.backend === firstCpu && reference === undefined)
+      if (stoppedAt !== undefined) {
+        partial = true
+        break
+      }
     } catch (e) {
       // Cancelled after some runs finished: keep those, marked partial.
       if (!signal.aborted || !reference || Object.keys(runs).length === 0) throw e
@@ -213,7 +238,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   }
   if (!reference) throw new ApiError('internal', 'landslide: no reference run')
   // Kept for the files made after the job (the final grid's downloads, the full-resolution frame).
-  keepFinalGrid(input, params.steps, reference.md5, reference.grid)
+  keepFinalGrid(input, steps(), reference.md5, reference.grid)
 
   // Every GPU run's roofline point, once the reference's series says where the debris was.
   const debrisCells = meanDebrisCells(series)
@@ -242,7 +267,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       walls: input.wallCount,
       files: input.files,
     },
-    steps: params.steps,
+    steps: steps(),
     reference: { backend: referenceBackend, md5: reference.md5, mass_start: massStart, mass_end: series.mass.at(-1) ?? massStart },
     runs,
     series,

@@ -26,18 +26,9 @@ import { checkOutput, writeMatrices } from './write-matrix'
 const READ_SHARE = 0.03
 const WRITE_SHARE = 0.03
 
-/** The one name of a `names` parameter that stands for a single value, or an error. */
-function single(list: string[] | undefined, flag: string): string | undefined {
-  if (list === undefined || list.length === 0) return undefined
-  if (list.length > 1) throw new ApiError('invalid-argument', `--${flag} takes one value, got ${list.length}: ${list.join(', ')}`)
-  return list[0]
-}
-
 export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise<EngineOutcome<PathsResult>> {
   const { signal } = ctx
-  const from = single(params.from, 'from')
-  const to = single(params.to, 'to')
-  const output = single(params.output, 'output')
+  const { from, to, output } = params
   if ((from === undefined) !== (to === undefined)) throw new ApiError('invalid-argument', 'a path query needs both --from and --to')
   if (output !== undefined && params.files.length > 1) throw new ApiError('invalid-argument', `--output takes one graph; got ${params.files.length}`)
   if (from !== undefined && params.files.length > 1)
@@ -67,7 +58,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const read_ms = performance.now() - t0
     const ends = from !== undefined ? [vertexIndex(graph, from, input.shown, '--from'), vertexIndex(graph, to!, input.shown, '--to')] : undefined
     if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
-    if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.overwrite)
+    if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false)
     checkMemory(input.shown, graph.V, paths)
 
     // Each run is checked against the first at once: only the first run's matrices are kept.
@@ -165,7 +156,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (output !== undefined && !partial && runsOut.every((r) => r.matches)) {
       report(1 - WRITE_SHARE, `writing ${basename(output)}`)
       const t1 = performance.now()
-      const written = await writeMatrices(output, params.format, V, (v) => vertexName(graph, v), d, next, params.overwrite)
+      const written = await writeMatrices(output, params.format, V, (v) => vertexName(graph, v), d, next, params.force ?? false)
       graphResult.output = { path: output, format: params.format, ...written, write_ms: performance.now() - t1 }
     }
     result.graphs.push(graphResult)

@@ -123,6 +123,22 @@ describe('CorrelationView', () => {
     expect(field(wrapper, 'results').exists()).toBe(true)
   })
 
+  it('names the columns of text a run left out, and a pair is read with the run\'s columns', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(CorrelationView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="correlation-file-walks.csv"]').setValue(true)
+    await field(wrapper, 'run').trigger('click')
+    const run = await results({ backends: ['serial'], repeat: 1, columns: ['s0', 's1', 's2'] })
+    run.results.input.left_out = ['datetime']
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'correlation', envelope: envelopeOf('correlation', run.params, run.results) })
+    await flushPromises()
+    expect(field(wrapper, 'left-out').text()).toContain('Columns of text left out: datetime')
+    wrapper.findComponent(CorrelationResults).vm.$emit('pick', ['s0', 's2'])
+    await flushPromises()
+    expect(api.started[1].params).toEqual({ files: [file], layout: 'columns', columns: ['s0', 's1', 's2'], pair: ['s0', 's2'] })
+  })
+
   it('tries the example: the backend makes its file and the view runs it', async () => {
     const api = fakeApi()
     const { wrapper } = mountWith(CorrelationView, api)

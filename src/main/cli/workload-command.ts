@@ -6,6 +6,8 @@ import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
+import type { ResultTable } from '../../shared/workloads/definition'
+import { tableNotes } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineCli } from '../engine'
 import { checkOutputDir, type OutputFile, writeOutputs } from '../backend/outputs'
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
@@ -72,6 +74,12 @@ function parseFlag(name: string, spec: ParamSpec, raw: string | boolean): unknow
     case 'files':
       throw new UsageError(`${flag}: files are given as arguments`)
   }
+}
+
+/** What the result tables' numbers mean (and any NaN or infinity among them), under the tables the terminal shows. */
+function notesText(tables: ResultTable[]): string {
+  const notes = Object.values(tableNotes(tables))
+  return notes.length ? `\nNotes\n${[...new Set(notes)].map((n) => `  ${n}`).join('\n')}\n` : ''
 }
 
 /** Files as given; a folder stands for its files with the parameter's extensions, sorted. */
@@ -173,7 +181,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       }
       if (fileFlags && Object.keys(filePaths).length && !result.partial) await fileFlags.write(result.results, filePaths, !!values.force)
       if (values.json) writeJson(result)
-      else process.stdout.write((engine.cli.describe as (r: unknown, e: ResultEnvelope) => string)(result.results, result))
+      else process.stdout.write((engine.cli.describe as (r: unknown, e: ResultEnvelope) => string)(result.results, result) + notesText(def.tables(result.results as never)))
       if (result.partial) {
         process.stderr.write('paralab: cancelled; the results above are what had finished\n')
         return 130

@@ -15,6 +15,7 @@ import {
   type LandslideResult,
   type LandslideRun,
   type LandslideSeries,
+  MAX_THICKNESS_MAPS,
   runKey,
 } from '../../../shared/workloads/landslide/types'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
@@ -32,8 +33,6 @@ import { referenceMd5 } from './reference-format'
 import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
 
-/** Maps kept for the dashboard's animation, at most. */
-const MAX_MAPS = 21
 /** Samples over a run when `frames` is 0. */
 const DEFAULT_SAMPLES = 20
 
@@ -249,7 +248,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     if (point) run.roofline = point
   }
 
-  const stride = Math.ceil(snapshots.length / MAX_MAPS)
+  // Every sample a frame of the animation, up to MAX_THICKNESS_MAPS of them (the first and last included); beyond, every stride-th, said in `sampling`.
+  const stride = Math.max(1, Math.ceil((snapshots.length - 1) / (MAX_THICKNESS_MAPS - 1)))
   const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
   let massStart = 0
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
@@ -272,6 +272,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     runs,
     series,
     maps,
+    sampling: { every, maps_every: every * stride },
     ...(hillshade && { hillshade }),
     skipped,
   }

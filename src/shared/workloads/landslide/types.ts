@@ -24,6 +24,9 @@ export function gpuArithmetic(precision: LandslidePrecision): Exclude<RunArithme
   return precision === 'accurate' || precision === 'f64' ? 'double-float' : 'f32'
 }
 
+/** Maps (the animation's frames) a run keeps at most: every sample up to this many, then every k-th. */
+export const MAX_THICKNESS_MAPS = 201
+
 /** The model's parameters, as the reference program fixes them. */
 export const P_EPSILON = 0.001
 export const P_R = 0.5
@@ -151,6 +154,12 @@ export interface LandslideResult {
   series: LandslideSeries
   /** The thickness at the sampled steps, reduced (the last one is the final state). */
   maps: ThicknessMap[]
+  /**
+   * Steps between the series' samples (`frames`, or about 20 over the run), and between the maps:
+   * the same, or a multiple of it where more than MAX_THICKNESS_MAPS samples were taken (the last
+   * step is always kept). Absent in runs recorded before it was.
+   */
+  sampling?: { every: number; maps_every: number }
   /** The relief under the maps (absent in runs recorded before it was computed). */
   hillshade?: LandslideHillshade
   /** Backends not run, and why (the GPU when no adapter exists and others were asked for). */

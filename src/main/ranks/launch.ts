@@ -1,0 +1,63 @@
+// Starts the ranks of a job on this machine, as `srun --ntasks R` would on a cluster: R processes
+// of one command, each with SLURM_PROCID, SLURM_NTASKS, SLURM_JOB_ID (unique to the launch) and
+// the job folder in its environment. For tests, and for running a job's script without Slurm.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { JOB_DIR_VARIABLE } from './placement'
+
+export interface LaunchOptions {
+  command: string
+  args: string[]
+  ranks: number
+  /** The job folder (shared by the ranks: rank 0 publishes its address there). */
+  folder: string
+  env?: NodeJS.ProcessEnv
+  /** The job's id; default a fresh `local-…` one. */
+  jobId?: string
+}
+
+export interface RankExit {
+  rank: number
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+export interface LaunchedRanks {
+  jobId: string
+  processes: ChildProcess[]
+  /** Every rank's exit, in rank order, once all have exited. */
+  exited: Promise<RankExit[]>
+}
+
+export function launchRanks(opts: LaunchOptions): LaunchedRanks {
+  const jobId = opts.jobId ?? `local-${process.pid}-${randomBytes(4).toString('hex')}`
+  const processes: ChildProcess[] = []
+  const exits: Promise<RankExit>[] = []
+  for (let rank = 0; rank < opts.ranks; rank++) {
+    const child = spawn(opts.command, opts.args, {
+      env: {
+        ...process.env,
+        ...opts.env,
+        SLURM_PROCID: String(rank),
+        SLURM_NTASKS: String(opts.ranks),
+        SLURM_JOB_ID: jobId,
+        [JOB_DIR_VARIABLE]: opts.folder,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    processes.push(child)
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.setEncoding('utf8').on('data', (t: string) => (stdout += t))
+    child.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t))
+    exits.push(
+      new Promise((resolve) => {
+        child.on('error', (e) => resolve({ rank, code: null, signal: null, stdout, stderr: stderr + `cannot start ${opts.command}: ${e.message}\n` }))
+        child.on('close', (code, signal) => resolve({ rank, code, signal, stdout, stderr }))
+      }),
+    )
+  }
+  return { jobId, processes, exited: Promise.all(exits) }
+}

@@ -1,0 +1,76 @@
+// How ranks find rank 0: it listens on a port of its node and publishes host and port in the job
+// folder (written whole, then renamed into place, so no rank reads half a file); the others poll
+// for that file until it names their job. Under Slurm rank 0's host is its node's NodeAddr
+// (`scontrol show node -o`), since node names need not resolve on other nodes.
+import { execFile } from 'node:child_process'
+import { readFile, rename, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { ApiError } from '../../shared/errors'
+import type { RankPlacement } from './placement'
+
+export const RENDEZVOUS_FILE = 'ranks-rank0.json'
+
+export interface Rendezvous {
+  job: string
+  host: string
+  port: number
+}
+
+export function rendezvousPath(folder: string): string {
+  return join(folder, RENDEZVOUS_FILE)
+}
+
+export async function publishRendezvous(placement: RankPlacement, host: string, port: number): Promise<void> {
+  const path = rendezvousPath(placement.folder)
+  const temporary = `${path}.${process.pid}.tmp`
+  const entry: Rendezvous = { job: placement.job, host, port }
+  try {
+    await writeFile(temporary, JSON.stringify(entry) + '\n')
+    await rename(temporary, path)
+  } catch (e) {
+    throw new ApiError('io', `rank 0 cannot publish its address in ${placement.folder}: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}
+
+/** Rank 0's address once its file names this job; an error naming the file past `deadline` (ms since the epoch). */
+export async function awaitRendezvous(placement: RankPlacement, deadline: number, signal?: AbortSignal): Promise<Rendezvous> {
+  const path = rendezvousPath(placement.folder)
+  let seen = 'no such file'
+  for (;;) {
+    try {
+      const entry = JSON.parse(await readFile(path, 'utf8')) as Rendezvous
+      if (entry.job === placement.job && typeof entry.host === 'string' && Number.isInteger(entry.port)) return entry
+      seen = `it names job ${entry.job}, not ${placement.job}`
+    } catch (e) {
+      seen = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `unreadable: ${e instanceof Error ? e.message : String(e)}`
+    }
+    if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
+    if (Date.now() > deadline)
+      throw new ApiError(
+        'io',
+        `rank ${placement.rank}: rank 0's address did not appear in ${path} (${seen}): the job folder must be on a filesystem that every node of the job sees`,
+      )
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** A command's stdout, or undefined when it fails or takes longer than `ms`. */
+function output(command: string, args: string[], ms: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: ms, encoding: 'utf8' }, (err, stdout) => resolve(err ? undefined : stdout))
+  })
+}
+
+/**
+ * The address other nodes reach this one at: under Slurm the node's NodeAddr, else (ranks of one
+ * machine, started by the local launcher) the loopback address.
+ */
+export async function nodeAddress(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const node = env.SLURMD_NODENAME
+  if (!node) return '127.0.0.1'
+  // scontrol retries for ~9 s when slurmctld does not answer: bounded.
+  const line = await output('scontrol', ['show', 'node', '-o', node], 15_000)
+  const addr = line && /(?:^|\s)NodeAddr=(\S+)/.exec(line)?.[1]
+  return addr || hostname()
+}

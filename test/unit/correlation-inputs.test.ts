@@ -157,7 +157,7 @@ describe('sizes', () => {
   it('refuses a matrix that memory cannot hold, saying how much it needs', () => {
     expect(() => checkMatrixFits('big.npy', 100_000, 10, 'f64')).toThrow(/big\.npy: 100000 series make a 100000 × 100000 matrix/)
     expect(() => checkMatrixFits('big.npy', 50_000, 100, 'f64', false, 8e9)).toThrow(
-      'big.npy: 50000 series of 100 samples need about 40 GB of memory (the 50000 × 50000 f64 matrix takes 20 GB); this machine has 8.00 GB',
+      'big.npy: 50000 series of 100 samples need about 40 GB of memory (the 50000 × 50000 f64 matrix takes 20 GB); 8.00 GB are available',
     )
     expect(() => checkMatrixFits('ok.npy', 1000, 100, 'f32', true, 8e9)).not.toThrow()
   })

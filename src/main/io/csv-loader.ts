@@ -61,8 +61,8 @@ export interface LoadCsvOptions {
 const DEFAULT_BLOCK_BYTES = 256 * 1024
 
 /** The header's column names, trimmed. */
-export async function readCsvHeader(path: string): Promise<string[]> {
-  return (await readHeader(path)).names
+export async function readCsvHeader(path: string, signal?: AbortSignal): Promise<string[]> {
+  return (await readHeader(path, signal)).names
 }
 
 export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTable> {
@@ -72,7 +72,7 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
   if (opts.rangeBytes !== undefined) positive('rangeBytes', opts.rangeBytes)
   const blockBytes = positive('blockBytes', opts.blockBytes ?? DEFAULT_BLOCK_BYTES)
   throwIfAborted(signal)
-  const head = await readHeader(path)
+  const head = await readHeader(path, signal)
   const wanted = [...new Set(opts.columns)]
   const slots = head.names.map(() => -1)
   wanted.forEach((name, slot) => {

@@ -1,5 +1,6 @@
 // The header line of a CSV file: column names and where the data starts.
 import { ApiError } from '../../../shared/errors'
+import { throwIfAborted } from '../../../shared/cancel'
 import { csvError, ioError, nameList, openForReading, quoteText } from './errors'
 import { splitLine } from './fields'
 
@@ -55,21 +56,30 @@ function duplicateNames(names: string[]): string | null {
   return null
 }
 
-export async function readHeader(path: string): Promise<CsvHeader> {
+/** Header lines longer than this are refused: a file of one huge line is not a table. */
+export const MAX_HEADER_BYTES = 16 * 1024 * 1024
+
+export async function readHeader(path: string, signal?: AbortSignal): Promise<CsvHeader> {
   const file = await openForReading(path)
   try {
     const size = (await file.stat()).size
-    // Read until the first line feed; a header is rarely longer than one probe.
-    let head = Buffer.alloc(0)
+    // Read until the first line feed, keeping the chunks apart and joining them once.
+    const chunks: Buffer[] = []
+    let read = 0
     let nl = -1
-    while (nl < 0 && head.length < size) {
-      const chunk = Buffer.alloc(Math.min(PROBE, size - head.length))
-      const { bytesRead } = await file.read(chunk, 0, chunk.length, head.length)
+    while (nl < 0 && read < size && read <= MAX_HEADER_BYTES) {
+      throwIfAborted(signal)
+      const chunk = Buffer.alloc(Math.min(PROBE, size - read))
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, read)
       if (bytesRead === 0) break
       const at = chunk.subarray(0, bytesRead).indexOf(10)
-      if (at >= 0) nl = head.length + at
-      head = Buffer.concat([head, chunk.subarray(0, bytesRead)])
+      if (at >= 0) nl = read + at
+      chunks.push(chunk.subarray(0, bytesRead))
+      read += bytesRead
     }
+    if (nl > MAX_HEADER_BYTES || (nl < 0 && read > MAX_HEADER_BYTES))
+      throw csvError(path, 1, `the header line is longer than ${MAX_HEADER_BYTES} bytes; a header names the columns`)
+    const head = Buffer.concat(chunks, read)
     const from = startsWith(head, BOM) ? BOM.length : 0
     if (head.length <= from) throw csvError(path, undefined, 'empty file')
     const lineEnd = nl < 0 ? head.length : nl

@@ -1,7 +1,6 @@
 // Whether a data set's matrix can be held and written, checked before any work: an M × M matrix
 // grows fast (2 GiB in f64 at M = 16 384), and finding out after an hour of computing helps no one.
 import { statfs } from 'node:fs/promises'
-import { totalmem } from 'node:os'
 import { dirname } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import type { Precision } from '../../../shared/workloads/correlation/types'
@@ -17,17 +16,17 @@ export function matrixBytes(m: number, precision: Precision): number {
 
 /**
  * Refuses m series of n samples whose matrix (the reference and one backend's at a time, and the
- * file's bytes when it is written, beside the series and their centred copy) would not fit this
- * machine's memory. `shown` names the file.
+ * file's bytes when it is written, beside the series and their centred copy) would not fit the
+ * memory available now (not the machine's total, much of which others may hold). `shown` names the file.
  */
-export function checkMatrixFits(shown: string, m: number, n: number, precision: Precision, writes = false, memory = totalmem()): void {
+export function checkMatrixFits(shown: string, m: number, n: number, precision: Precision, writes = false, memory = process.availableMemory()): void {
   if (m * m > MAX_ELEMENTS)
     throw new ApiError('invalid-input', `${shown}: ${m} series make a ${m} × ${m} matrix of ${m * m} values; at most ${MAX_ELEMENTS} fit one array`)
   const need = (writes ? 3 : 2) * matrixBytes(m, precision) + 3 * m * n * 8
   if (need > memory)
     throw new ApiError(
       'invalid-input',
-      `${shown}: ${m} series of ${n} samples need about ${gb(need)} of memory (the ${m} × ${m} ${precision} matrix takes ${gb(matrixBytes(m, precision))}); this machine has ${gb(memory)}`,
+      `${shown}: ${m} series of ${n} samples need about ${gb(need)} of memory (the ${m} × ${m} ${precision} matrix takes ${gb(matrixBytes(m, precision))}); ${gb(memory)} are available`,
     )
 }
 

@@ -50,7 +50,8 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
     if (format === 'csv' && opts.layout === 'columns') {
       const chosen = await chooseSeriesColumns(path, opts.columns)
       leftOut = chosen.leftOut
-      if (chosen.names.length < 2) checkShape(shown, chosen.names.length, 2, opts, leftOut)
+      // The header gives the matrix's side: a file of 100 000 columns is refused before it is read.
+      checkShape(shown, chosen.names.length, 2, opts, leftOut)
       series = await readCsvColumns(path, { ...opts, columns: chosen.names })
     } else series = format === 'npy' ? await readNpy(path, opts) : await readCsvRows(path, opts)
   } catch (e) {

@@ -36,23 +36,95 @@ export function parseNpyHeader(path: string, head: Uint8Array): NpyHeader | { ne
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength)
   if (head.length < npyPreamble(version)) return { needs: npyPreamble(version) }
   const length = version === 1 ? view.getUint16(8, true) : view.getUint32(8, true)
+  if (length > NPY_MAX_HEADER_BYTES) throw bad(`its header is ${length} bytes long; a header of at most ${NPY_MAX_HEADER_BYTES} bytes is read`)
   const dataOffset = npyPreamble(version) + length
   if (head.length < dataOffset) return { needs: dataOffset }
   const text = new TextDecoder('latin1').decode(head.subarray(npyPreamble(version), dataOffset))
-  const descr = /'descr'\s*:\s*'([^']*)'/.exec(text)?.[1]
-  const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(text)?.[1]
-  const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(text)?.[1]
-  if (descr === undefined || fortran === undefined || shapeText === undefined) throw bad(`its header ${JSON.stringify(text.trim().slice(0, 120))} lacks descr, fortran_order or shape`)
-  const shape = shapeText
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const v = Number(s.replace(/L$/, ''))
-      if (!Number.isSafeInteger(v) || v < 0) throw bad(`shape (${shapeText}) holds ${JSON.stringify(s)}`)
-      return v
-    })
-  return { version, descr, fortranOrder: fortran === 'True', shape, dataOffset }
+  const dict = parseDictLiteral(text, bad)
+  const descr = dict.get('descr')
+  const fortran = dict.get('fortran_order')
+  const shape = dict.get('shape')
+  if (typeof descr !== 'string' || typeof fortran !== 'boolean' || !Array.isArray(shape))
+    throw bad(`its header ${JSON.stringify(text.trim().slice(0, 120))} lacks descr, fortran_order or shape`)
+  return { version, descr, fortranOrder: fortran, shape, dataOffset }
+}
+
+/** Header bytes read at most: NumPy writes a few hundred for any array of plain floats (and reads at most 10 000 by default). */
+export const NPY_MAX_HEADER_BYTES = 64 * 1024
+
+type PyValue = string | boolean | number | number[]
+
+/**
+ * The header's dict literal, read in one pass (a regular expression over it could take time
+ * quadratic in its length): string keys, values that are strings, True/False, integers or tuples
+ * of integers. A key given twice keeps its last value, as Python's dict does.
+ */
+function parseDictLiteral(text: string, bad: (why: string) => ApiError): Map<string, PyValue> {
+  let at = 0
+  const space = () => {
+    while (at < text.length && ' \t\n\r'.includes(text[at])) at++
+  }
+  const fail = (what: string): never => {
+    throw bad(`its header has ${what} at character ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 20), at + 20))}`)
+  }
+  const expect = (c: string) => {
+    space()
+    if (text[at] !== c) fail(`no ${JSON.stringify(c)}`)
+    at++
+  }
+  const str = (): string => {
+    const quote = text[at]
+    const end = text.indexOf(quote, at + 1)
+    if (end < 0) fail('an unterminated string')
+    const s = text.slice(at + 1, end)
+    at = end + 1
+    return s
+  }
+  const int = (): number => {
+    const start = at
+    while (at < text.length && /[0-9]/.test(text[at])) at++
+    if (at === start) fail('no number')
+    const v = Number(text.slice(start, at))
+    if (text[at] === 'L') at++ // Python 2's long
+    if (!Number.isSafeInteger(v)) fail(`a number too large (${text.slice(start, at)})`)
+    return v
+  }
+  const value = (): PyValue => {
+    space()
+    const c = text[at]
+    if (c === "'" || c === '"') return str()
+    if (text.startsWith('True', at)) return (at += 4), true
+    if (text.startsWith('False', at)) return (at += 5), false
+    if (c === '(') {
+      at++
+      const items: number[] = []
+      for (;;) {
+        space()
+        if (text[at] === ')') break
+        items.push(int())
+        space()
+        if (text[at] === ',') at++
+        else if (text[at] !== ')') fail('no "," or ")" in a tuple')
+      }
+      at++
+      return items
+    }
+    return int()
+  }
+  const dict = new Map<string, PyValue>()
+  expect('{')
+  for (;;) {
+    space()
+    if (text[at] === '}') break
+    if (text[at] !== "'" && text[at] !== '"') fail('no key')
+    const key = str()
+    expect(':')
+    dict.set(key, value())
+    space()
+    if (text[at] === ',') at++
+    else if (text[at] !== '}') fail('no "," or "}"')
+  }
+  return dict
 }
 
 /** The header of an array of `shape` and `dtype`, C order, padded so the data starts at a multiple of 64 bytes. */

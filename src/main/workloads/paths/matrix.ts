@@ -6,6 +6,7 @@
 // first hop: the lexicographic minimum of (distance, hops, first hop), which does not depend on the
 // order of relaxations (plain or blocked, any thread count, any GPU variant). Composing i→k with
 // k→j gives key(i, k) + hops(k, j)·2^16, saturated at KEY_NONE, so INF pairs never win a tie.
+import { ApiError } from '../../../shared/errors'
 import { INF } from '../../../shared/workloads/paths/types'
 import type { Problem } from './problem'
 
@@ -57,11 +58,28 @@ export function compact<T extends Int32Array | Uint32Array>(m: T, V: number, str
   return m.subarray(0, V * V) as T
 }
 
-/** Undoes Johnson's reweighting in place: d(u, v) = d'(u, v) − h(u) + h(v) for every finite pair. */
-export function unweight(d: Int32Array, V: number, h: Float64Array): void {
+/** Distances an int32 matrix holds: INF itself means unreachable. */
+export const MIN_DISTANCE = -(2 ** 31)
+export const MAX_DISTANCE = INF - 1
+
+/**
+ * Undoes Johnson's reweighting in place: d(u, v) = d'(u, v) − h(u) + h(v) for every finite pair,
+ * computed in doubles (exact here). A distance the matrix cannot hold is refused with its pair,
+ * named by `name`, rather than wrapped around or read as unreachable.
+ */
+export function unweight(d: Int32Array, V: number, h: Float64Array, shown: string, name: (v: number) => string): void {
   for (let i = 0; i < V; i++) {
     const row = i * V
-    for (let j = 0; j < V; j++) if (d[row + j] !== INF) d[row + j] = d[row + j] - h[i] + h[j]
+    for (let j = 0; j < V; j++) {
+      if (d[row + j] === INF) continue
+      const x = d[row + j] - h[i] + h[j]
+      if (x < MIN_DISTANCE || x > MAX_DISTANCE)
+        throw new ApiError(
+          'invalid-input',
+          `${shown}: the shortest distance from ${name(i)} to ${name(j)} is ${x}, outside the int32 distances the matrix holds (${MIN_DISTANCE} … ${MAX_DISTANCE}; ${INF} means unreachable)`,
+        )
+      d[row + j] = x
+    }
   }
 }
 

@@ -82,7 +82,7 @@ export const pathsQueryCommand: Command = {
       process.once('SIGINT', onSigint)
       try {
         const solved = await solver.solve(problem, true, { signal: controller.signal, progress: (f) => bar.update({ phase: `computing on ${backend}`, fraction: f }) })
-        if (problem.potential) unweight(solved.d, graph.V, problem.potential)
+        if (problem.potential) unweight(solved.d, graph.V, problem.potential, shown, (v) => vertexName(graph, v))
         const next = successors(solved.key!, graph.V)
         path = await followPath((v) => next[v * graph.V + to], graph.V, from, to)
         length = path && solved.d[from * graph.V + to]

@@ -3,7 +3,6 @@
 // the distances, follow the queried path and write --output. Bad input fails before any work.
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { freemem, totalmem } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import { median } from '../../../shared/median'
 import type { PathsParams } from '../../../shared/workloads/paths'
@@ -59,7 +58,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const ends = from !== undefined ? [vertexIndex(graph, from, input.shown, '--from'), vertexIndex(graph, to!, input.shown, '--to')] : undefined
     if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
     if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false)
-    checkMemory(input.shown, graph.V, paths)
+    checkMemory(input.shown, graph.V, paths, runs.length * params.repeat)
 
     // Each run is checked against the first at once: only the first run's matrices are kept.
     const done: { spec: RunSpec; threads?: number; bytes?: number; matches: boolean; samples: number[]; upload: number[]; readback: number[]; compile_ms?: number }[] = []
@@ -135,7 +134,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     })
 
     const d = ref.d
-    if (problem.potential) unweight(d, V, problem.potential)
+    if (problem.potential) unweight(d, V, problem.potential, input.shown, (v) => vertexName(graph, v))
     const next = paths && ref.key ? successors(ref.key, V) : undefined
     const graphResult: PathsGraphResult = {
       path: input.shown,
@@ -195,12 +194,16 @@ async function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to
 
 
 /**
- * Says before starting when the matrices cannot fit in this machine's memory: the reference run's
- * and the current run's distances (and path keys, which become the successors in place).
+ * Says before starting when the matrices cannot fit in the memory this machine has available now
+ * (not its total, much of which others may hold): the reference run's, the current run's and one
+ * copy in flight (out of a thread or a device), each with its path keys when successors are kept.
  */
-export function checkMemory(shown: string, V: number, paths: boolean, total = totalmem(), free = freemem()): void {
-  const need = V * V * 4 * (paths ? 4 : 2)
-  if (need > total * 0.9)
-    throw new ApiError('invalid-input', `${shown}: ${V} vertices need about ${(need / 2 ** 30).toFixed(1)} GiB for the matrices; this machine has ${(total / 2 ** 30).toFixed(1)} GiB (${(free / 2 ** 30).toFixed(1)} GiB free)`)
+export function checkMemory(shown: string, V: number, paths: boolean, runs: number, available = process.availableMemory()): void {
+  const matrices = (runs > 1 ? 3 : 2) * (paths ? 2 : 1)
+  const need = V * V * 4 * matrices
+  if (need > available)
+    throw new ApiError(
+      'invalid-input',
+      `${shown}: ${V} vertices need about ${(need / 2 ** 30).toFixed(1)} GiB for ${matrices} ${V} × ${V} matrices; ${(available / 2 ** 30).toFixed(1)} GiB of memory are available`,
+    )
 }
-

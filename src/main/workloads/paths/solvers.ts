@@ -1,18 +1,12 @@
-// The solver of each planned run.
+// The solver of each planned run: CPU backends on a thread of their own, GPU variants here.
 import type { Gpu } from '../../gpu/runtime'
-import { blockedSolver } from './blocked'
+import { cpuThreadSolver } from './cpu-thread'
 import { gpuSolver } from './gpu/gpu-solver'
 import type { RunSpec } from './plan'
-import { serialSolver } from './serial'
 import type { Solver } from './solver'
 
 export async function createSolver(spec: RunSpec, gpu: () => Promise<Gpu>): Promise<Solver> {
-  switch (spec.backend) {
-    case 'serial':
-      return serialSolver
-    case 'gpu':
-      return gpuSolver(await gpu(), spec.variant!, spec.block, spec.shape === undefined ? {} : { shape: spec.shape })
-    default:
-      return blockedSolver(spec.backend, spec.block!)
-  }
+  const { backend } = spec
+  if (backend === 'gpu') return gpuSolver(await gpu(), spec.variant!, spec.block, spec.shape === undefined ? {} : { shape: spec.shape })
+  return cpuThreadSolver({ ...spec, backend })
 }

@@ -3,6 +3,8 @@
 // naming what went wrong), 2 usage error.
 import { ApiError } from '../shared/errors'
 import { helpText, parse, UsageError, type Command } from './cli/command'
+import { jobsCancelCommand, jobsCommand } from './cli/commands/jobs'
+import { mergeCommand } from './cli/commands/merge'
 import { serveCommand } from './cli/commands/serve'
 import { workloadsCommand } from './cli/commands/workloads'
 import { engineCommands } from './cli/workload-command'
@@ -15,7 +17,7 @@ import { version } from '../../package.json'
 // is compiled (the modules above compile none on import).
 enableRelaxedSimd()
 
-const COMMANDS: Command[] = [...ENGINES.flatMap(engineCommands), workloadsCommand, serveCommand]
+const COMMANDS: Command[] = [...ENGINES.flatMap(engineCommands), workloadsCommand, serveCommand, jobsCommand, jobsCancelCommand, mergeCommand]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

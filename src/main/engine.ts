@@ -1,12 +1,13 @@
 // The engine side of the workload contract: what a workload's engine (src/main/workloads/<id>)
 // gives the backend, and what the backend gives it while it runs. The backend, the CLI and
 // `serve` work with any engine through this interface and never name a workload.
-import { ApiError } from '../shared/errors'
+import { ApiError, type ApiErrorShape } from '../shared/errors'
 import type { JobProgress } from '../shared/jobs'
 import type { ResultEnvelope, Timing } from '../shared/workloads/envelope'
 import type { ParamsOf, ResultsOf, WorkloadId, WorkloadOf } from '../shared/workloads'
 import type { Gpu } from './gpu/runtime'
 import type { Command } from './cli/command'
+import type { RankPlacement } from './ranks/placement'
 
 /** What a running job may use. */
 export interface JobContext {
@@ -17,6 +18,12 @@ export interface JobContext {
   input(path: string): Promise<string>
   /** The shared GPU; using it puts the adapter into the envelope. */
   gpu(): Promise<Gpu>
+  /**
+   * This job runs as one of several ranks (processes started together, e.g. by `srun`), which talk
+   * through src/main/ranks; absent in an ordinary run. An engine that does not split its work
+   * across ranks ignores it.
+   */
+  ranks?: RankPlacement
 }
 
 export interface EngineOutcome<R> {
@@ -51,6 +58,30 @@ export interface EngineCli<R> {
   }
 }
 
+/** One task of a cluster run over several files: its file and how it ended. */
+export interface TaskPart<R> {
+  /** The input file, as given. */
+  file: string
+  /** The task's outcome, when it finished (its exit code may still be 1: see `failures`). */
+  outcome?: { results: R; timings: Record<string, Timing> }
+  /** Why it did not: the run's own error, or what the scheduler did to it (TIMEOUT, CANCELLED, …). */
+  error?: ApiErrorShape
+}
+
+/**
+ * How a cluster run (`--slurm`, src/main/cluster) spreads this workload's files over tasks and
+ * brings them back together.
+ */
+export type EngineCluster<R> =
+  /** The files belong to one run (or there are none): one task runs it all. */
+  | { split: 'run' }
+  /**
+   * A task per file (a job array). `merge` makes the tasks' parts, in input order, into what the
+   * local run over all the files gives; without it, each file is a run of its own (the workload
+   * reads one file per run) and keeps its own result set.
+   */
+  | { split: 'file'; merge?(parts: TaskPart<R>[]): { results: R; timings: Record<string, Timing> } }
+
 export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
   definition: WorkloadOf<Id>
   /** 'gpu' jobs are serialized: one device, one job at a time. */
@@ -59,6 +90,8 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
   /** Writes the example's input files (named in the definition) into `dir`, seeded: the same bytes every time. */
   makeExample?(dir: string, signal: AbortSignal): Promise<void>
   cli: EngineCli<ResultsOf<Id>>
+  /** Absent: `{ split: 'run' }`, one task for the whole run. */
+  cluster?: EngineCluster<ResultsOf<Id>>
   /**
    * Files made on request from a finished run's results, by name (the landslide's final grid as
    * .asc and .npy): the backend hands them to the dashboard. `input` checks and resolves an input

@@ -1,23 +1,29 @@
 // Runs one workload job from the command line: progress bar on stderr, Ctrl-C cancels.
-import type { JobEvent } from '../../shared/jobs'
+import type { JobEvent, JobProgress } from '../../shared/jobs'
 import type { WorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { Backend } from '../backend/backend'
 import { ENGINES } from '../workloads'
 import { progressBar, type ProgressStyle } from './progress'
 
-/** `prepare` may complete the parameters with the backend's help (e.g. the example's files). */
+/**
+ * `prepare` may complete the parameters with the backend's help (e.g. the example's files);
+ * `onProgress` also gets every progress event (a cluster task writes them into its folder).
+ */
 export async function runJob(
   workload: WorkloadId,
   params: Record<string, unknown>,
   prepare: (backend: Backend) => Promise<Record<string, unknown>> = async () => params,
   progress: ProgressStyle = 'auto',
+  onProgress?: (p: JobProgress) => void,
 ): Promise<ResultEnvelope> {
   const backend = new Backend({ engines: ENGINES })
   const bar = progressBar(process.stderr, progress)
   const id = backend.startJob(workload, (await prepare(backend)) as never)
   const onEvent = (e: JobEvent) => {
-    if (e.jobId === id && e.type === 'progress') bar.update(e)
+    if (e.jobId !== id || e.type !== 'progress') return
+    bar.update(e)
+    onProgress?.(e)
   }
   backend.jobs.on('event', onEvent)
   const onSigint = () => backend.cancelJob(id)

@@ -6,17 +6,20 @@ import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import type { ResultTable } from '../../shared/workloads/definition'
-import { tableNotes } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineCli } from '../engine'
 import { checkOutputDir, type OutputFile, writeOutputs } from '../backend/outputs'
+import { Backend } from '../backend/backend'
+import { TaskFolder } from '../cluster/task-folder'
+import { ENGINES } from '../workloads'
+import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterMode, runOnCluster } from './cluster-run'
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
+import { describeRun, presentRun } from './present'
 import { runJob } from './run-job'
 
 const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '', text: ' TEXT' }
 
 /** Flags every workload command has; a `force` parameter is set by the common `--force`. */
-const COMMON_FLAGS = new Set(['example', 'out', 'force', 'json', 'progress', 'width', 'height', 'scale', 'help'])
+const COMMON_FLAGS = new Set(['example', 'out', 'force', 'json', 'progress', 'width', 'height', 'scale', 'help', ...Object.keys(CLUSTER_OPTIONS)])
 
 const COMMON_HELP: [string, string][] = [
   ['--example', 'run the workload\'s example (its input is made on first use)'],
@@ -25,6 +28,7 @@ const COMMON_HELP: [string, string][] = [
   ['--force', 'replace the --out folder of an earlier run, and any file the run writes'],
   ['--json', 'print the result envelope as one JSON object on stdout'],
   ['--progress json', 'progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase)'],
+  ...CLUSTER_HELP,
   ['-h, --help', 'show this help'],
 ]
 
@@ -74,12 +78,6 @@ function parseFlag(name: string, spec: ParamSpec, raw: string | boolean): unknow
     case 'files':
       throw new UsageError(`${flag}: files are given as arguments`)
   }
-}
-
-/** What the result tables' numbers mean (and any NaN or infinity among them), under the tables the terminal shows. */
-function notesText(tables: ResultTable[]): string {
-  const notes = Object.values(tableNotes(tables))
-  return notes.length ? `\nNotes\n${[...new Set(notes)].map((n) => `  ${n}`).join('\n')}\n` : ''
 }
 
 /** Files as given; a folder stands for its files with the parameter's extensions, sorted. */
@@ -139,6 +137,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       width: { type: 'string' },
       height: { type: 'string' },
       scale: { type: 'string' },
+      ...CLUSTER_OPTIONS,
     },
     allowPositionals: !!files,
     async run(values, positionals) {
@@ -153,11 +152,14 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
         height: intOption(values.height, 'height', lo, hi),
         scale: numberOption(values.scale, 'scale', ...CHART_SIZE_LIMITS.scale),
       }
+      const cluster = clusterMode(values)
+      const taskDir: string | undefined = values['task-dir']
+      if (taskDir !== undefined && values.out) throw new ApiError('invalid-argument', '--task-dir writes the task\'s outcome there; --out is for the merge')
       // A target that cannot be written is refused before any work.
-      if (values.out) await checkOutputDir(values.out, { force: values.force })
+      if (values.out && !cluster) await checkOutputDir(values.out, { force: values.force })
       const filePaths = Object.fromEntries((fileFlags?.flags ?? []).filter((f) => values[f.flag] !== undefined).map((f) => [f.flag, String(values[f.flag])]))
       if (fileFlags && Object.keys(filePaths).length) await fileFlags.check(filePaths, !!values.force)
-      const result = await runJob(def.id, params, async (backend) => {
+      const prepare = async (backend: Backend) => {
         const given = roles.filter((r) => values[r.flag] !== undefined)
         const byRole = given.map((r) => String(values[r.flag]))
         if (values.example) {
@@ -173,22 +175,48 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
           params[files[0]] = await expandInputs(positionals, files[1].extensions)
         }
         return params
-      }, values.progress)
+      }
+      if (cluster)
+        return runOnCluster(cluster, {
+          engine,
+          command: name.split(' '),
+          params: await prepare(new Backend({ engines: ENGINES })),
+          flagParams: free,
+          filesParam: files?.[0],
+          fileFlags: filePaths,
+          out: values.out,
+          force: !!values.force,
+          json: !!values.json,
+          chartSize,
+          typed: ['paralab', ...process.argv.slice(2)].join(' '),
+        })
+      const task = taskDir === undefined ? undefined : await TaskFolder.open(taskDir)
+      let result: ResultEnvelope
+      try {
+        result = await runJob(def.id, params, prepare, values.progress, task && ((p) => void task.progress(p)))
+      } catch (e) {
+        await task?.failed(ApiError.from(e), ApiError.from(e).code === 'cancelled' ? 130 : 1)
+        throw e
+      }
+      if (task) {
+        if (fileFlags && Object.keys(filePaths).length && !result.partial && task.writesOutcome) await fileFlags.write(result.results, filePaths, !!values.force)
+        const code = result.partial ? 130 : presentRun(engine, result, !!values.json)
+        await task.succeeded(result, code)
+        return code
+      }
       // A cancelled run prints what it had finished, and writes no result set.
       if (values.out && !result.partial) {
         const extra = await (engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined)?.(result.results)
         await writeOutputs(values.out, result, { force: values.force, chartSize, extra })
       }
       if (fileFlags && Object.keys(filePaths).length && !result.partial) await fileFlags.write(result.results, filePaths, !!values.force)
-      if (values.json) writeJson(result)
-      else process.stdout.write((engine.cli.describe as (r: unknown, e: ResultEnvelope) => string)(result.results, result) + notesText(def.tables(result.results as never)))
       if (result.partial) {
+        if (values.json) writeJson(result)
+        else process.stdout.write(describeRun(engine, result))
         process.stderr.write('paralab: cancelled; the results above are what had finished\n')
         return 130
       }
-      const failures = (engine.cli.failures as ((r: unknown) => string[]) | undefined)?.(result.results) ?? []
-      for (const f of failures) process.stderr.write(`paralab: ${f}\n`)
-      return failures.length ? 1 : 0
+      return presentRun(engine, result, !!values.json)
     },
   }
 }

@@ -28,4 +28,6 @@ export const correlationEngine: WorkloadEngine<'correlation'> = {
     describe: describeCorrelation,
     commands: [generateWalksCommand, benchCorrelationCommand],
   },
+  // A run reads one file: on a cluster, several files are as many runs, each with its result set.
+  cluster: { split: 'file' },
 }

@@ -7,6 +7,7 @@ import type { WorkloadEngine } from '../../engine'
 import { benchPathsCommand } from './bench-command'
 import { describePaths, pathsFailures } from './describe'
 import { generateGraphCommand } from './generate-command'
+import { mergePaths } from './merge'
 import { writeGeneratedGraph } from './generate-graph'
 import { pathsQueryCommand } from './query-command'
 import { runPathsJob } from './run-paths'
@@ -29,4 +30,5 @@ export const pathsEngine: WorkloadEngine<'paths'> = {
     failures: pathsFailures,
     commands: [generateGraphCommand, pathsQueryCommand, benchPathsCommand],
   },
+  cluster: { split: 'file', merge: mergePaths },
 }

@@ -7,6 +7,7 @@ import { benchStatsCommand } from './bench-command'
 import { describeStats, failureText } from './describe'
 import { generateAccCsv } from './generate-acc'
 import { generateAccCommand } from './generate-command'
+import { mergeStats } from './merge'
 import { runStatsJob } from './run-stats'
 
 /** Rows of the example recording: 10 minutes at 32 Hz. */
@@ -27,4 +28,5 @@ export const statsEngine: WorkloadEngine<'stats'> = {
     failures: (r) => r.failed.map(failureText),
     commands: [generateAccCommand, benchStatsCommand],
   },
+  cluster: { split: 'file', merge: mergeStats },
 }

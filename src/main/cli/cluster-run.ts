@@ -1,0 +1,205 @@
+// The cluster side of every workload command: `--slurm` (and `--executor local`) with Slurm's
+// options turns a run into a job folder, scripts and jobs (src/main/cluster); `--wait` follows the
+// job and prints its merged results as the local run prints them, with its exit code.
+import type { ChartSize } from '../../shared/api'
+import { ApiError } from '../../shared/errors'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
+import { flagName, type ParamSpec } from '../../shared/workloads/schema'
+import { jobPaths, readJson, tail } from '../cluster/job-folder'
+import { runLocally } from '../cluster/local-executor'
+import { type ClusterReport, type MergeOutcome } from '../cluster/merge'
+import { checkCount, checkPartition, checkTime, type SlurmRequest } from '../cluster/options'
+import { submit } from '../cluster/submit'
+import { waitForJob } from '../cluster/follow'
+import type { Executor } from '../cluster/job-folder'
+import type { AnyEngine } from '../engine'
+import { writeJson } from './command'
+import { describeRun, presentRun, runFailures } from './present'
+
+export const CLUSTER_OPTIONS = {
+  slurm: { type: 'boolean' },
+  executor: { type: 'string' },
+  partition: { type: 'string' },
+  time: { type: 'string' },
+  nodes: { type: 'string' },
+  ntasks: { type: 'string' },
+  'cpus-per-task': { type: 'string' },
+  'gpus-per-task': { type: 'string' },
+  'array-parallelism': { type: 'string' },
+  'sbatch-arg': { type: 'string', multiple: true },
+  wait: { type: 'boolean' },
+  'task-dir': { type: 'string' },
+} as const
+
+export const CLUSTER_HELP: [string, string][] = [
+  ['--slurm', 'run on the Slurm cluster: write a job script into --out DIR (required, on a filesystem the compute nodes share), submit it and print the job id; several files become a job array, one task per file, and a merge job writes the result set into DIR'],
+  ['--executor slurm|local', 'local: run the same scripts\' tasks as processes on this machine (then wait), with the same folder layout and merge'],
+  ['--partition P, --time T', 'the partition, and the time limit (minutes, h:m:s, d-h, …)'],
+  ['--nodes N, --ntasks N', 'nodes, and ranks of each task (more than one: the task runs under srun)'],
+  ['--cpus-per-task C, --gpus-per-task G', 'CPUs and GPUs of each rank'],
+  ['--array-parallelism K', 'at most K tasks of a job array at once (%K)'],
+  ['--sbatch-arg ARG', 'any other sbatch option, e.g. --sbatch-arg=--mem=8G (repeatable)'],
+  ['--wait', 'wait for the job, showing its tasks\' progress, then print the results as the local run does, with its exit code (--json: the envelope with `cluster`)'],
+  ['--task-dir DIR', 'run as one task of a cluster job: the envelope, progress events and exit record go to DIR (the job scripts use it)'],
+]
+
+export interface ClusterMode {
+  executor: Executor
+  request: SlurmRequest
+  wait: boolean
+}
+
+/** The cluster options given, checked; undefined for a local run (then none may be given). */
+export function clusterMode(values: Record<string, any>): ClusterMode | undefined {
+  const executor = values.executor ?? (values.slurm ? 'slurm' : undefined)
+  if (executor !== undefined && executor !== 'slurm' && executor !== 'local') throw new ApiError('invalid-argument', `--executor must be slurm or local, got "${executor}"`)
+  const given = Object.keys(CLUSTER_OPTIONS).filter((k) => k !== 'slurm' && k !== 'executor' && k !== 'task-dir' && values[k] !== undefined)
+  if (!executor) {
+    if (given.length) throw new ApiError('invalid-argument', `--${given[0]} is for cluster runs: add --slurm (or --executor local)`)
+    return undefined
+  }
+  if (values['task-dir'] !== undefined) throw new ApiError('invalid-argument', '--task-dir is how a job runs its tasks; it does not go with --slurm')
+  if (!values.out) throw new ApiError('invalid-argument', `--${values.slurm ? 'slurm' : 'executor'} needs --out DIR: the job's folder, on a filesystem the compute nodes share`)
+  return {
+    executor,
+    wait: !!values.wait,
+    request: {
+      partition: values.partition === undefined ? undefined : checkPartition(values.partition),
+      time: values.time === undefined ? undefined : checkTime(values.time),
+      nodes: checkCount(values.nodes, 'nodes', 100_000),
+      ntasks: checkCount(values.ntasks, 'ntasks'),
+      cpusPerTask: checkCount(values['cpus-per-task'], 'cpus-per-task', 10_000),
+      gpusPerTask: checkCount(values['gpus-per-task'], 'gpus-per-task', 64),
+      arrayParallelism: checkCount(values['array-parallelism'], 'array-parallelism'),
+      sbatchArgs: values['sbatch-arg'] ?? [],
+    },
+  }
+}
+
+/** A parameter's value as the flag words that give it again. */
+function flagWords(name: string, spec: ParamSpec, value: unknown): string[] {
+  const flag = `--${flagName(name, spec)}`
+  if (spec.type === 'boolean') return value ? [flag] : []
+  return [flag, Array.isArray(value) ? value.join(',') : String(value)]
+}
+
+export interface ClusterCommand {
+  engine: AnyEngine
+  /** The command's words, e.g. ['stats'] or ['bench', 'device']. */
+  command: string[]
+  /** The parameters as the run would get them (files expanded, the example's filled in). */
+  params: Record<string, unknown>
+  /** Parameters the command takes as flags: those the task's command line repeats. */
+  flagParams: [string, ParamSpec][]
+  filesParam?: string
+  /** Flags naming files the run writes (e.g. --output FILE): the task writes them. */
+  fileFlags: Record<string, string>
+  out: string
+  force: boolean
+  json: boolean
+  chartSize: ChartSize
+  typed: string
+}
+
+/** Submits (or runs locally) a workload command as a cluster job; waits when asked. Returns the exit code. */
+export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promise<number> {
+  const files = c.filesParam ? (c.params[c.filesParam] as string[]) : []
+  const perFile = c.engine.cluster?.split === 'file' && files.length > 1
+  const flags = [
+    ...c.flagParams.flatMap(([n, spec]) => (c.params[n] === undefined ? [] : flagWords(n, spec, c.params[n]))),
+    ...Object.entries(c.fileFlags).flatMap(([flag, path]) => [`--${flag}`, path]),
+  ]
+  const { dir, record } = await submit({
+    workload: c.engine.definition.id,
+    out: c.out,
+    force: c.force,
+    executor: mode.executor,
+    request: mode.request,
+    command: c.command,
+    taskFiles: perFile ? files.map((f) => [f]) : [files],
+    flags,
+    separate: perFile && !(c.engine.cluster?.split === 'file' && c.engine.cluster.merge),
+    typed: c.typed,
+    chartSize: c.chartSize,
+  })
+  const tasks = record.tasks.length
+  const controller = new AbortController()
+  const onSigint = () => controller.abort(new ApiError('cancelled', 'cancelled'))
+  process.once('SIGINT', onSigint)
+  try {
+    if (mode.executor === 'local') {
+      process.stderr.write(`paralab: running ${tasks} task${tasks === 1 ? '' : 's'} of ${dir}/job.sbatch here (--executor local)\n`)
+      await runLocally(dir, record, mode.request.arrayParallelism, controller.signal, (index, s) =>
+        process.stderr.write(`paralab: task ${index} (${record.tasks[index].files.join(' ')}) ${s.state}${s.exit_code ? ` exit ${s.exit_code}` : ''}\n`),
+      )
+    } else {
+      if (!mode.wait) {
+        if (c.json) writeJson({ job_id: record.jobId, merge_job_id: record.mergeJobId, dir, tasks })
+        else process.stdout.write(`${record.jobId}\n`)
+        process.stderr.write(`paralab: submitted job ${record.jobId} (${tasks} task${tasks === 1 ? '' : 's'}) and its merge job ${record.mergeJobId}; the results will be in ${dir}\n`)
+        return 0
+      }
+      process.stderr.write(`paralab: submitted job ${record.jobId} (${tasks} task${tasks === 1 ? '' : 's'}) and its merge job ${record.mergeJobId}; waiting\n`)
+      await waitForJob(dir, record, (e) => {
+        const p = e.progress ? `  ${(e.progress.fraction * 100).toFixed(0).padStart(3)}%  ${e.progress.phase}` : ''
+        process.stderr.write(`paralab: task ${e.index} (${e.files.join(' ')}) ${e.state}${p}\n`)
+      }, controller.signal)
+    }
+  } finally {
+    process.off('SIGINT', onSigint)
+  }
+  return presentMerged(c.engine, await readMerged(dir), c.json)
+}
+
+/** What the merge wrote into DIR, or an error naming why it wrote nothing (from its log). */
+export async function readMerged(dir: string): Promise<MergeOutcome> {
+  const paths = jobPaths(dir)
+  const cluster = await readJson<ClusterReport>(paths.summary)
+  if (!cluster) {
+    const log = (await tail(paths.mergeLog, 5)).split('\n').filter((l) => !/^paralab: +\d+%/.test(l))
+    throw new ApiError('io', `the merge wrote no result set in ${dir}: ${log.pop() || 'its log (merge.log) is empty; is the folder shared with the compute nodes?'}`)
+  }
+  const envelope = await readJson<ResultEnvelope & { cluster: ClusterReport; tableNotes?: unknown }>(`${dir}/results.json`)
+  if (envelope) {
+    delete envelope.tableNotes
+    return { envelope, cluster }
+  }
+  const runs: ResultEnvelope[] = []
+  for (const t of cluster.tasks) {
+    const run = t.run && (await readJson<ResultEnvelope & { tableNotes?: unknown }>(`${dir}/${t.run}/results.json`))
+    if (run) {
+      delete run.tableNotes
+      runs.push(run)
+    }
+  }
+  return { runs, cluster }
+}
+
+/** Prints a merged run as the local run prints its results, then the tasks that failed; returns the exit code. */
+export function presentMerged(engine: AnyEngine, merged: MergeOutcome, json: boolean): number {
+  let code = 0
+  const said: string[] = []
+  if (merged.envelope) {
+    code = presentRun(engine, merged.envelope, json)
+    said.push(...runFailures(engine, merged.envelope))
+  } else {
+    const runs = merged.runs ?? []
+    if (json) writeJson({ workload: engine.definition.id, runs, cluster: merged.cluster })
+    for (const run of runs) {
+      if (!json) process.stdout.write(describeRun(engine, run))
+      for (const f of runFailures(engine, run)) {
+        process.stderr.write(`paralab: ${f}\n`)
+        said.push(f)
+        code = 1
+      }
+    }
+  }
+  // A failed task is named unless the workload's own failures already name its file.
+  for (const t of merged.cluster.tasks.filter((t) => t.state !== 'COMPLETED')) {
+    code = 1
+    if (said.some((s) => t.files.some((f) => s.includes(f)))) continue
+    const why = t.error?.message ?? t.stderr_tail?.split('\n').pop() ?? ''
+    process.stderr.write(`paralab: task ${t.index} (${t.files.join(' ')}) ${t.state}${t.exit_code ? `, exit code ${t.exit_code}` : ''}${t.signal ? `, signal ${t.signal}` : ''}${why ? `: ${why}` : ''}\n`)
+  }
+  return code
+}

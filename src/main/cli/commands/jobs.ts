@@ -1,0 +1,57 @@
+// `paralab jobs`: the cluster jobs this user submitted from Paralab, with each task's state and,
+// while it runs, its progress (from the events the task writes into its folder); `jobs cancel ID`.
+import { hasEnded, listJobs, type JobView } from '../../cluster/follow'
+import { scancel } from '../../cluster/slurm-jobs'
+import { UsageError, writeJson, type Command } from '../command'
+
+function clock(s: number): string {
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  return `${h ? `${h}:${String(m).padStart(2, '0')}` : m}:${String(s % 60).padStart(2, '0')}`
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n'
+}
+
+function describeJobs(jobs: JobView[]): string {
+  if (jobs.length === 0) return 'No Paralab jobs in the queue.\n'
+  const rows = [['JOB', 'WORKLOAD', 'STATE', 'ELAPSED', 'NODES', 'PROGRESS', 'FOLDER']]
+  for (const j of jobs) {
+    rows.push([j.job_id, j.merge ? `${j.workload} (merge)` : j.workload, j.state, clock(j.elapsed_s), j.nodes.join(',') || '-', '', j.dir])
+    if (j.merge) continue
+    for (const t of j.tasks) {
+      const p = t.progress && !hasEnded(t.state) ? `${(t.progress.fraction * 100).toFixed(0)}% ${t.progress.phase}` : t.exit_code ? `exit ${t.exit_code}` : ''
+      rows.push([`  ${t.job_id}`, '', t.state, clock(t.elapsed_s), t.node ?? '-', p, ''])
+    }
+  }
+  return table(rows)
+}
+
+export const jobsCommand: Command = {
+  name: 'jobs',
+  summary: 'The cluster jobs you submitted from Paralab: state, elapsed time, nodes and each running task\'s progress.',
+  usage: 'paralab jobs [--json]',
+  help: '  --json  print { jobs: [...] }: each job with its folder, state, nodes and tasks (state, exit code, node, elapsed seconds, progress)',
+  options: { json: { type: 'boolean' } },
+  async run(values) {
+    const jobs = await listJobs()
+    if (values.json) writeJson({ jobs })
+    else process.stdout.write(describeJobs(jobs))
+  },
+}
+
+export const jobsCancelCommand: Command = {
+  name: 'jobs cancel',
+  summary: 'Cancel a cluster job, or one task of a job array (ID_INDEX), with scancel.',
+  usage: 'paralab jobs cancel ID',
+  help: '  ID  a job id from `paralab jobs`, e.g. 12, or 12_3 for one task of an array',
+  options: {},
+  allowPositionals: true,
+  async run(_values, positionals) {
+    if (positionals.length !== 1 || !/^\d+(_\d+)?$/.test(positionals[0])) throw new UsageError(`jobs cancel takes one job id (e.g. 12 or 12_3), got ${positionals.join(' ') || 'none'}`)
+    await scancel(positionals[0])
+    process.stderr.write(`paralab: cancelled ${positionals[0]}\n`)
+  },
+}

@@ -1,0 +1,201 @@
+// Merging a cluster run: every task's outcome (its envelope or error, its exit record, what the
+// scheduler says of it) becomes one account of the job (cluster.json) and the result set of the
+// whole run in DIR, as the local run would write it, with `cluster` in its results.json; or, for a
+// workload that reads one file per run, each task's result set in DIR/runs/<index>/. A merge that
+// finds no task output writes nothing and says why.
+import { readdir, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ApiError, type ApiErrorShape } from '../../shared/errors'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
+import type { AnyEngine, TaskPart } from '../engine'
+import { writeOutputs, type OutputFile } from '../backend/outputs'
+import { jobPaths, readJobRecord, readJson, tail, taskPaths, writeJson, type JobRecord } from './job-folder'
+import type { LocalState } from './local-executor'
+import { jobTasks, type SchedulerTask } from './slurm-jobs'
+import type { TaskExit } from './task-folder'
+
+export interface TaskReport {
+  index: number
+  files: string[]
+  /** COMPLETED, FAILED, TIMEOUT, OUT_OF_MEMORY, CANCELLED, NODE_FAIL, …; UNKNOWN when nothing says. */
+  state: string
+  exit_code: number | null
+  /** The signal that ended it, if one did. */
+  signal?: number
+  node?: string
+  /** The run's own error, when it reported one. */
+  error?: ApiErrorShape
+  /** The end of its stderr, for a task that did not complete. */
+  stderr_tail?: string
+  /** Its own result set (a workload that reads one file per run). */
+  run?: string
+}
+
+export interface ClusterReport {
+  executor: JobRecord['executor']
+  job_id: string | null
+  merge_job_id: string | null
+  nodes: string[]
+  tasks: TaskReport[]
+  /** Indices of the tasks that did not complete. */
+  failed: number[]
+}
+
+/** A task's report and, when it finished, its envelope. */
+interface TaskOutcome {
+  report: TaskReport
+  envelope?: ResultEnvelope
+}
+
+const STDERR_LINES = 20
+
+/** What each task left and what the scheduler says of it. */
+export async function taskOutcomes(dir: string, record: JobRecord): Promise<TaskOutcome[]> {
+  const paths = jobPaths(dir)
+  const scheduler = record.executor === 'slurm' && record.jobId ? await jobTasks(record.jobId) : undefined
+  const outcomes: TaskOutcome[] = []
+  for (const task of record.tasks) {
+    const t = taskPaths(paths.task(task.index))
+    const exit = await readJson<TaskExit>(t.exit)
+    const sched: Partial<SchedulerTask> | undefined = scheduler?.find((s) => s.index === task.index) ?? (await localState(t.state))
+    // The task's own record wins: it is newer than the scheduler's when the task was resubmitted.
+    const state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
+    const envelope = await readJson<ResultEnvelope>(t.envelope)
+    const error = await readJson<ApiErrorShape>(t.error)
+    const report: TaskReport = {
+      index: task.index,
+      files: task.files,
+      state,
+      exit_code: exit?.exit_code ?? sched?.exitCode ?? null,
+      ...(!exit && sched?.signal && { signal: sched.signal }),
+      ...((exit?.node ?? sched?.nodes) && { node: exit?.node ?? sched?.nodes }),
+      ...(error && { error }),
+    }
+    if (state !== 'COMPLETED') report.stderr_tail = await tail(t.stderr, STDERR_LINES)
+    outcomes.push({ report, ...(envelope && { envelope }) })
+  }
+  return outcomes
+}
+
+async function localState(path: string): Promise<Partial<SchedulerTask> | undefined> {
+  const s = await readJson<LocalState>(path)
+  return s && { state: s.state, exitCode: s.exit_code, signal: s.signal, nodes: 'local' }
+}
+
+export function clusterReport(record: JobRecord, outcomes: TaskOutcome[]): ClusterReport {
+  const tasks = outcomes.map((o) => o.report)
+  return {
+    executor: record.executor,
+    job_id: record.jobId ?? null,
+    merge_job_id: record.mergeJobId ?? null,
+    nodes: [...new Set(tasks.flatMap((t) => (t.node ? t.node.split(',') : [])))].sort(),
+    tasks,
+    failed: tasks.filter((t) => t.state !== 'COMPLETED').map((t) => t.index),
+  }
+}
+
+/** A task that left no outcome, as its workload's merge sees it. */
+function partError(o: TaskOutcome): ApiErrorShape {
+  const r = o.report
+  if (r.error) return r.error
+  const last = r.stderr_tail?.split('\n').pop()
+  return {
+    code: ['CANCELLED', 'TIMEOUT', 'PREEMPTED'].includes(r.state) ? 'cancelled' : 'internal',
+    message: `${r.files.join(', ')}: task ${r.index} ended ${r.state}${r.exit_code ? ` (exit ${r.exit_code})` : ''}${last ? `: ${last}` : ''}`,
+  }
+}
+
+/** Why a merge found nothing to merge, naming each task's end. */
+function nothingToMerge(dir: string, outcomes: TaskOutcome[]): ApiError {
+  const each = outcomes.map((o) => `task ${o.report.index} ${o.report.state}${o.report.exit_code ? ` exit ${o.report.exit_code}` : ''}: ${o.report.error?.message ?? o.report.stderr_tail?.split('\n').pop() ?? 'no output'}`)
+  return new ApiError('invalid-input', `no task of the job in ${dir} left a result (${each.join('; ')})`)
+}
+
+/** The files parameter of a workload, by its schema. */
+function filesParam(engine: AnyEngine): string | undefined {
+  return Object.entries(engine.definition.params as Record<string, { type: string }>).find(([, spec]) => spec.type === 'files')?.[0]
+}
+
+/** The tasks' envelopes as the one envelope of a run over all their files. */
+function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: TaskOutcome[]): ResultEnvelope {
+  const envelopes = outcomes.flatMap((o) => (o.envelope ? [o.envelope] : []))
+  const cluster = engine.cluster
+  if (envelopes.length === outcomes.length && outcomes.length === 1) return envelopes[0]
+  if (cluster?.split !== 'file' || !cluster.merge) throw new ApiError('internal', `${record.workload}: no merge of several tasks`)
+  const parts: TaskPart<unknown>[] = outcomes.map((o) => ({
+    file: o.report.files[0],
+    ...(o.envelope ? { outcome: { results: o.envelope.results, timings: o.envelope.timings } } : { error: partError(o) }),
+  }))
+  const merged = (cluster.merge as (p: TaskPart<unknown>[]) => { results: unknown; timings: ResultEnvelope['timings'] })(parts)
+  const first = envelopes[0]
+  const files = filesParam(engine)
+  const device = envelopes.find((e) => e.device)?.device
+  return {
+    workload: first.workload,
+    paralabVersion: first.paralabVersion,
+    createdAt: envelopes.map((e) => e.createdAt).sort()[0],
+    params: files && first.params && typeof first.params === 'object' ? { ...first.params, [files]: record.tasks.flatMap((t) => t.files) } : first.params,
+    input: { files: envelopes.flatMap((e) => e.input.files) },
+    host: first.host,
+    ...(device && { device }),
+    timings: merged.timings,
+    results: merged.results,
+  }
+}
+
+export interface MergeOutcome {
+  /** The merged envelope (with `cluster`), or each file's own when the workload reads one file per run. */
+  envelope?: ResultEnvelope & { cluster: ClusterReport }
+  runs?: ResultEnvelope[]
+  cluster: ClusterReport
+}
+
+/** Result files at the top of DIR that a merge writes (job.json and cluster.json are the job's own). */
+const RESULT_FILE = /\.(json|csv|svg|png|gif)$/
+const JOB_FILES = new Set(['job.json', 'cluster.json'])
+
+/**
+ * Places a result set among the job's files: rendered whole into a hidden folder first (nothing
+ * is placed if any file fails), then moved in with results.json last; a result file of an earlier
+ * merge that the new set lacks is removed first.
+ */
+async function placeResultSet(dir: string, env: ResultEnvelope, opts: { chartSize: JobRecord['chartSize']; extra?: OutputFile[] }): Promise<void> {
+  const staging = join(dir, `.merge-${process.pid}`)
+  await rm(staging, { recursive: true, force: true })
+  try {
+    await writeOutputs(staging, env, { chartSize: opts.chartSize, extra: opts.extra })
+    const files = (await readdir(staging)).sort((a, b) => Number(a === 'results.json') - Number(b === 'results.json'))
+    for (const name of await readdir(dir)) if (RESULT_FILE.test(name) && !JOB_FILES.has(name) && !files.includes(name)) await rm(join(dir, name))
+    for (const name of files) await rename(join(staging, name), join(dir, name))
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
+
+/** Merges the job in `dir`: writes cluster.json and the result set(s), or nothing when no task left a result. */
+export async function mergeJob(dir: string, engineFor: (workload: string) => AnyEngine): Promise<MergeOutcome> {
+  const record = await readJobRecord(dir)
+  const engine = engineFor(record.workload)
+  const outcomes = await taskOutcomes(dir, record)
+  if (!outcomes.some((o) => o.envelope)) throw nothingToMerge(dir, outcomes)
+  const outputFiles = engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined
+  const paths = jobPaths(dir)
+  if (record.separate) {
+    const runs: ResultEnvelope[] = []
+    for (const o of outcomes) {
+      if (!o.envelope) continue
+      await rm(paths.run(o.report.index), { recursive: true, force: true })
+      await writeOutputs(paths.run(o.report.index), o.envelope, { chartSize: record.chartSize, extra: await outputFiles?.(o.envelope.results) })
+      o.report.run = `runs/${o.report.index}`
+      runs.push(o.envelope)
+    }
+    const cluster = clusterReport(record, outcomes)
+    await writeJson(paths.summary, cluster)
+    return { runs, cluster }
+  }
+  const cluster = clusterReport(record, outcomes)
+  const envelope = { ...mergedEnvelope(engine, record, outcomes), cluster }
+  await placeResultSet(dir, envelope, { chartSize: record.chartSize, extra: await outputFiles?.(envelope.results) })
+  await writeJson(paths.summary, cluster)
+  return { envelope, cluster }
+}

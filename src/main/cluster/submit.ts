@@ -1,0 +1,92 @@
+// Writing a cluster run's folder and scripts and handing them to Slurm: the tasks' job (one task,
+// or an array of one task per file), then the merge job after it (`--dependency=afterany`), so the
+// result set is written however the tasks end.
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { ApiError } from '../../shared/errors'
+import type { ChartSize } from '../../shared/api'
+import { jobPaths, prepareJobFolder, writeJson, type Executor, type JobRecord } from './job-folder'
+import { mergeScript, taskScript, type TaskScript } from './job-script'
+import type { SlurmRequest } from './options'
+import { onPath } from './slurm-command'
+import { sbatch, scancel } from './slurm-jobs'
+
+export interface ClusterRun {
+  workload: string
+  /** `--out DIR`, as given. */
+  out: string
+  force: boolean
+  executor: Executor
+  request: SlurmRequest
+  /** The workload command's words before its files, e.g. ['stats']. */
+  command: string[]
+  taskFiles: string[][]
+  flags: string[]
+  /** Each task keeps its own result set. */
+  separate: boolean
+  typed: string
+  chartSize: ChartSize
+  /** See TaskScript: extra #SBATCH lines and the requeue signal, for checkpointing runs. */
+  extraSbatch?: string[]
+  requeueOn?: string
+}
+
+/** The node binary and CLI that run this command: the jobs run the same installation. */
+export function thisParalab(): [string, string] {
+  return [process.execPath, process.argv[1]]
+}
+
+/** Writes the job folder and scripts; with Slurm, submits both jobs. Returns the job's record. */
+export async function submit(run: ClusterRun): Promise<{ dir: string; record: JobRecord }> {
+  if (run.executor === 'slurm') {
+    const missing = []
+    for (const c of ['sbatch', 'squeue', 'scontrol']) if (!(await onPath(c))) missing.push(c)
+    if (missing.length) throw new ApiError('invalid-argument', `--slurm needs Slurm's client commands, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not on the PATH (Debian: slurm-client); --executor local runs the job's tasks on this machine instead`)
+  }
+  const dir = await prepareJobFolder(run.out, run.force)
+  const paths = jobPaths(dir)
+  try {
+    const script: TaskScript = {
+      name: `paralab-${run.workload}`,
+      dir,
+      cwd: process.cwd(),
+      paralab: thisParalab(),
+      request: run.request,
+      command: run.command,
+      taskFiles: run.taskFiles,
+      flags: run.flags,
+      typed: run.typed,
+      extraSbatch: run.extraSbatch,
+      requeueOn: run.requeueOn,
+    }
+    const record: JobRecord = {
+      workload: run.workload,
+      command: run.typed,
+      cwd: script.cwd,
+      executor: run.executor,
+      tasks: run.taskFiles.map((files, index) => ({ index, files })),
+      separate: run.separate,
+      chartSize: run.chartSize,
+      submittedAt: new Date().toISOString(),
+    }
+    // Slurm opens each task's log before the task runs: its folder must exist.
+    for (const t of record.tasks) await mkdir(paths.task(t.index), { recursive: true })
+    await writeFile(paths.script, taskScript(script), { mode: 0o755 })
+    await writeFile(paths.mergeScript, mergeScript(script), { mode: 0o755 })
+    await writeJson(paths.record, record)
+    if (run.executor === 'slurm') {
+      record.jobId = await sbatch(paths.script)
+      try {
+        record.mergeJobId = await sbatch(paths.mergeScript, record.jobId)
+      } catch (e) {
+        await scancel(record.jobId).catch(() => undefined)
+        throw e
+      }
+      await writeJson(paths.record, record)
+    }
+    return { dir, record }
+  } catch (e) {
+    // Nothing was submitted (or it was cancelled): no job folder is left behind.
+    await rm(dir, { recursive: true, force: true })
+    throw e
+  }
+}

@@ -1,0 +1,90 @@
+// A WebSocket client of `paralab serve` for tests that attack it: calls with replies, job events,
+// the latency of a ping call made while something else runs, and the server process's memory.
+import { readFileSync, readdirSync } from 'node:fs'
+import WebSocket from 'ws'
+import type { ServeProcess } from './serve'
+
+export interface ApiClient {
+  ws: WebSocket
+  call<T = unknown>(method: string, ...args: unknown[]): Promise<T>
+  /** The first job event (past or future) that `pred` accepts. */
+  event(pred: (e: any) => boolean, timeoutMs?: number): Promise<any>
+  close(): void
+}
+
+export async function connectApi(serve: ServeProcess): Promise<ApiClient> {
+  const ws = new WebSocket(`${serve.api}?token=${serve.token}`, { maxPayload: 256 * 1024 * 1024 })
+  await new Promise((ok, fail) => {
+    ws.once('open', ok)
+    ws.once('error', fail)
+  })
+  let next = 1
+  const waiting = new Map<number, { ok(v: unknown): void; fail(e: Error): void }>()
+  const events: any[] = []
+  const watchers: { pred(e: any): boolean; ok(e: any): void }[] = []
+  ws.on('message', (raw) => {
+    const msg = JSON.parse(raw.toString())
+    if (msg.event === 'job') {
+      events.push(msg.data)
+      for (const w of watchers.splice(0)) if (w.pred(msg.data)) w.ok(msg.data)
+      else watchers.push(w)
+      return
+    }
+    const w = waiting.get(msg.id)
+    waiting.delete(msg.id)
+    if ('error' in msg) w?.fail(Object.assign(new Error(msg.error.message), { code: msg.error.code }))
+    else w?.ok(msg.result)
+  })
+  return {
+    ws,
+    call: (method, ...args) =>
+      new Promise((ok, fail) => {
+        const id = next++
+        waiting.set(id, { ok: ok as (v: unknown) => void, fail })
+        ws.send(JSON.stringify({ id, method, args }))
+      }),
+    event: (pred, timeoutMs = 120_000) => {
+      const seen = events.find(pred)
+      if (seen) return Promise.resolve(seen)
+      return new Promise((ok, fail) => {
+        const timer = setTimeout(() => fail(new Error('no such job event in time')), timeoutMs)
+        watchers.push({ pred, ok: (e) => (clearTimeout(timer), ok(e)) })
+      })
+    },
+    close: () => ws.close(),
+  }
+}
+
+/** Milliseconds of one listDataFiles call. */
+export async function pingMs(api: ApiClient): Promise<number> {
+  const t0 = performance.now()
+  await api.call('listDataFiles')
+  return performance.now() - t0
+}
+
+/** The slowest of pings made one after another for `ms` milliseconds. */
+export async function worstPingMs(api: ApiClient, ms: number): Promise<number> {
+  let worst = 0
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    worst = Math.max(worst, await pingMs(api))
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return worst
+}
+
+/** Resident memory of the `paralab serve` child of this process, in bytes. */
+export function serveRss(): number {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (ppid !== process.pid || !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('serve')) continue
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+      return Number(kb) * 1024
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error('no paralab serve process')
+}

@@ -3,8 +3,8 @@
 // whole run in DIR, as the local run would write it, with `cluster` in its results.json; or, for a
 // workload that reads one file per run, each task's result set in DIR/runs/<index>/. A merge that
 // finds no task output writes nothing and says why.
-import { readdir, rename, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readdir, realpath, rename, rm, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { ApiError, type ApiErrorShape } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine, TaskPart } from '../engine'
@@ -116,8 +116,19 @@ function filesParam(engine: AnyEngine): string | undefined {
   return Object.entries(engine.definition.params as Record<string, { type: string }>).find(([, spec]) => spec.type === 'files')?.[0]
 }
 
+/** The input files of a task that left no envelope, as an envelope records them (a file gone is left out). */
+async function inputFiles(record: JobRecord, files: string[]): Promise<ResultEnvelope['input']['files']> {
+  const out: ResultEnvelope['input']['files'] = []
+  for (const f of files) {
+    const path = await realpath(resolve(record.cwd, f)).catch(() => undefined)
+    const s = path && (await stat(path).catch(() => undefined))
+    if (path && s) out.push({ path, bytes: s.size, modified: s.mtime.toISOString() })
+  }
+  return out
+}
+
 /** The tasks' envelopes as the one envelope of a run over all their files. */
-function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: TaskOutcome[]): ResultEnvelope {
+async function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: TaskOutcome[]): Promise<ResultEnvelope> {
   const envelopes = outcomes.flatMap((o) => (o.envelope ? [o.envelope] : []))
   const cluster = engine.cluster
   if (envelopes.length === outcomes.length && outcomes.length === 1) return envelopes[0]
@@ -135,7 +146,7 @@ function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: TaskOutc
     paralabVersion: first.paralabVersion,
     createdAt: envelopes.map((e) => e.createdAt).sort()[0],
     params: files && first.params && typeof first.params === 'object' ? { ...first.params, [files]: record.tasks.flatMap((t) => t.files) } : first.params,
-    input: { files: envelopes.flatMap((e) => e.input.files) },
+    input: { files: (await Promise.all(outcomes.map((o) => (o.envelope ? o.envelope.input.files : inputFiles(record, o.report.files))))).flat() },
     host: first.host,
     ...(device && { device }),
     timings: merged.timings,
@@ -194,7 +205,7 @@ export async function mergeJob(dir: string, engineFor: (workload: string) => Any
     return { runs, cluster }
   }
   const cluster = clusterReport(record, outcomes)
-  const envelope = { ...mergedEnvelope(engine, record, outcomes), cluster }
+  const envelope = { ...(await mergedEnvelope(engine, record, outcomes)), cluster }
   await placeResultSet(dir, envelope, { chartSize: record.chartSize, extra: await outputFiles?.(envelope.results) })
   await writeJson(paths.summary, cluster)
   return { envelope, cluster }

@@ -1,0 +1,124 @@
+// Cluster runs without a cluster: `--executor local` runs the generated scripts' tasks here with
+// the same folder layout and merge; bad cluster options and a missing sbatch are refused before
+// anything is written; a merge that finds no task output writes nothing.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLI } from '../helpers/serve'
+import { errorLines, paralab } from './paralab'
+import { expectSameRun, statsFolder } from './cluster-helpers'
+
+const dir = mkdtempSync(join(tmpdir(), 'paralab-cluster-local-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let data: string
+beforeAll(() => {
+  data = statsFolder(dir)
+})
+
+const STATS = ['--backend', 'serial', '--repeat', '1']
+const inDir = (args: string[], env: NodeJS.ProcessEnv = {}) => paralab(args, { ...env, PWD: dir }, 120_000)
+
+describe('--executor local', () => {
+  it('runs the script\'s tasks here and merges them into the local run\'s results, the bad file reported with its error', () => {
+    const out = join(dir, 'local-job')
+    const local = paralab(['stats', data, ...STATS, '--json'])
+    expect(local.code).toBe(1)
+    const run = inDir(['stats', data, ...STATS, '--executor', 'local', '--array-parallelism', '2', '--out', out, '--json'])
+    expect(run.code, run.stderr).toBe(1)
+    const merged = JSON.parse(run.stdout)
+    expectSameRun(merged, JSON.parse(local.stdout))
+    expect(merged.results.failed).toEqual([{ path: join(data, 'c.csv'), error: expect.objectContaining({ message: expect.stringContaining('"oops" is not a number') }) }])
+    expect(merged.cluster.executor).toBe('local')
+    expect(merged.cluster.tasks.map((t: any) => [t.index, t.files, t.state, t.exit_code])).toEqual([
+      [0, [join(data, 'a.csv')], 'COMPLETED', 0],
+      [1, [join(data, 'b.csv')], 'COMPLETED', 0],
+      [2, [join(data, 'c.csv')], 'FAILED', 1],
+    ])
+    expect(merged.cluster.tasks[2].error.message).toContain('"oops" is not a number')
+    expect(merged.cluster.failed).toEqual([2])
+    // The same layout as on Slurm: the scripts, each task's folder, the result set beside them.
+    const script = readFileSync(join(out, 'job.sbatch'), 'utf8')
+    expect(script).toContain(`PARALAB=(${process.execPath} ${CLI})`)
+    expect(script).toContain('#SBATCH --array=0-2%2')
+    expect(script).toContain(`--task-dir "${out}/tasks/$TASK"`)
+    for (const i of [0, 1]) expect(readdirSync(join(out, 'tasks', String(i))).sort()).toEqual(['envelope.json', 'exit.json', 'progress.ndjson', 'state.json', 'stderr.log', 'stdout.log'])
+    expect(readdirSync(join(out, 'tasks', '2')).sort()).toEqual(['error.json', 'exit.json', 'progress.ndjson', 'state.json', 'stderr.log', 'stdout.log'])
+    const events = readFileSync(join(out, 'tasks', '0', 'progress.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(events.at(-1)).toMatchObject({ type: 'done', exit_code: 0 })
+    expect(events.some((e) => typeof e.phase === 'string' && typeof e.fraction === 'number')).toBe(true)
+    for (const f of ['results.json', 'results.csv', 'files.csv', 'a-cv.svg', 'cluster.json']) expect(existsSync(join(out, f)), f).toBe(true)
+    // paralab merge DIR does it again by hand, the same.
+    const again = paralab(['merge', out, '--json'])
+    expect(again.code).toBe(1)
+    expect(JSON.parse(again.stdout).results).toEqual(merged.results)
+  })
+
+  it('runs a task of several ranks as that many processes, rank 0 writing the envelope and the others only their log', () => {
+    const out = join(dir, 'ranks-job')
+    const run = inDir(['stats', join(data, 'a.csv'), ...STATS, '--executor', 'local', '--ntasks', '2', '--out', out, '--json'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(readFileSync(join(out, 'job.sbatch'), 'utf8')).toContain('srun --ntasks=2 --kill-on-bad-exit=1 "${PARALAB[@]}" stats')
+    const files = readdirSync(join(out, 'tasks', '0')).sort()
+    expect(files).toEqual(['envelope.json', 'exit.json', 'progress.ndjson', 'rank-1.log', 'state.json', 'stderr.log', 'stdout.log'])
+    expect(readFileSync(join(out, 'tasks', '0', 'rank-1.log'), 'utf8')).toMatch(/rank 1\/2: exit 0/)
+  })
+
+  it('writes nothing when no task left a result, and says why', () => {
+    const bad = join(dir, 'bad')
+    mkdirSync(bad)
+    writeFileSync(join(bad, 'x.csv'), 'acc_x,acc_y,acc_z\n1,2,no\n')
+    writeFileSync(join(bad, 'y.csv'), 'acc_x,acc_y,acc_z\nno,2,3\n')
+    const out = join(dir, 'bad-job')
+    const run = inDir(['stats', bad, ...STATS, '--executor', 'local', '--out', out])
+    expect(run.code).toBe(1)
+    expect(errorLines(run.stderr).at(-1)).toMatch(/the merge wrote no result set in .*: paralab: no task of the job in .* left a result \(task 0 FAILED exit 1: .*x\.csv.*; task 1 FAILED exit 1: .*y\.csv/)
+    const merge = paralab(['merge', out])
+    expect(merge.code).toBe(1)
+    expect(errorLines(merge.stderr)).toEqual([expect.stringMatching(/^paralab: no task of the job in .* left a result/)])
+    expect(readdirSync(out).sort()).toEqual(['job.json', 'job.sbatch', 'merge.log', 'merge.sbatch', 'tasks'])
+  })
+})
+
+describe('bad cluster input', () => {
+  const refused = (args: string[], message: RegExp, env: NodeJS.ProcessEnv = {}) => {
+    const out = join(dir, `refused-${Math.random().toString(36).slice(2)}`)
+    const run = inDir(['stats', data, ...STATS, '--out', out, ...args], env)
+    expect(run.code, run.stderr).toBe(1)
+    expect(errorLines(run.stderr)).toEqual([expect.stringMatching(message)])
+    expect(existsSync(out)).toBe(false)
+  }
+
+  it('names what is missing when sbatch is not on the PATH', () => {
+    const empty = join(dir, 'empty-path')
+    mkdirSync(empty)
+    refused(['--slurm'], /^paralab: --slurm needs Slurm's client commands, and sbatch, squeue, scontrol are not on the PATH/, { PATH: empty })
+  })
+
+  it('refuses a malformed --time, --ntasks 0, and cluster options without --slurm', () => {
+    refused(['--executor', 'local', '--time', '1h'], /^paralab: --time must be minutes, minutes:seconds, hours:minutes:seconds, .*got "1h"$/)
+    refused(['--executor', 'local', '--ntasks', '0'], /^paralab: --ntasks must be a whole number from 1 to \d+, got "0"$/)
+    refused(['--partition', 'debug'], /^paralab: --partition is for cluster runs: add --slurm/)
+    refused(['--executor', 'remote'], /^paralab: --executor must be slurm or local, got "remote"$/)
+  })
+
+  it('refuses an --out that cannot be written, is missing, or holds something else', () => {
+    const run = inDir(['stats', data, ...STATS, '--executor', 'local'])
+    expect(run.code).toBe(1)
+    expect(errorLines(run.stderr)).toEqual(['paralab: --executor needs --out DIR: the job\'s folder, on a filesystem the compute nodes share'])
+    const nowhere = inDir(['stats', data, ...STATS, '--executor', 'local', '--out', join(dir, 'no', 'such')])
+    expect(errorLines(nowhere.stderr)).toEqual([expect.stringMatching(/^paralab: cannot write --out .*such: its folder .*no does not exist$/)])
+    const other = join(dir, 'other')
+    mkdirSync(other)
+    writeFileSync(join(other, 'notes.txt'), 'mine')
+    const taken = inDir(['stats', data, ...STATS, '--executor', 'local', '--out', other, '--force'])
+    expect(taken.code).toBe(1)
+    expect(errorLines(taken.stderr)).toEqual([expect.stringMatching(/is not the folder of a Paralab cluster run; choose another --out$/)])
+    expect(readdirSync(other)).toEqual(['notes.txt'])
+    if (process.getuid?.() === 0) return // root writes anywhere
+    const locked = join(dir, 'locked')
+    mkdirSync(locked, { mode: 0o500 })
+    const ro = inDir(['stats', data, ...STATS, '--executor', 'local', '--out', join(locked, 'job')])
+    expect(errorLines(ro.stderr)).toEqual([expect.stringMatching(/is not writable$/)])
+  })
+})

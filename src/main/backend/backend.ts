@@ -11,6 +11,7 @@ import { recordedParams, validateParams, type ParamSchema } from '../../shared/w
 import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/runtime'
+import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 import { chartImageSize, renderChart } from '../charts/render'
 import { DataAccess } from './data-files'
 import { envelope, inputFile } from './envelope'
@@ -38,6 +39,12 @@ export interface BackendOptions {
   historyDir?: string
   /** The folders whose runs the history lists, with the examples' (`serve --data`); undefined lists every run. */
   historyScope?: string[]
+  /**
+   * Jobs run as this rank of a job of several processes (JobContext.ranks). Default: the placement
+   * the environment describes (src/main/ranks/placement.ts: SLURM_PROCID, SLURM_NTASKS and the job
+   * folder in PARALAB_JOB_DIR), none without a job folder; null: never.
+   */
+  ranks?: RankPlacement | null
 }
 
 export class Backend {
@@ -47,8 +54,10 @@ export class Backend {
   private readonly exampleDir: string
   private readonly examples = new Map<string, Promise<string[]>>()
   private readonly history?: RunHistory
+  private readonly ranks: BackendOptions['ranks']
 
   constructor(opts: BackendOptions) {
+    this.ranks = opts.ranks
     this.files = new DataAccess(opts.dataDirs)
     this.engines = new Map(opts.engines.map((e) => [e.definition.id, e]))
     this.exampleDir = opts.exampleDir ?? defaultExampleDir()
@@ -89,6 +98,8 @@ export class Backend {
             return gpu
           },
         }
+        const ranks = this.ranks === undefined ? placementFromEnv(process.env) : this.ranks
+        if (ranks) ctx.ranks = ranks
         // The registry pairs each engine with its definition, so `valid` fits this engine's run.
         const outcome: EngineOutcome<unknown> = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
         const result = envelope(def.id, recordedParams(def.params as ParamSchema, valid), outcome, { createdAt, inputs, adapter })

@@ -9,7 +9,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { ApiError } from '../../shared/errors'
 import type { RankPlacement } from './placement'
-import { awaitRendezvous, nodeAddress, publishRendezvous } from './rendezvous'
+import { awaitRendezvous, nodeAddress, publishRendezvous, removeRendezvous } from './rendezvous'
 import { Kind, frame, type Frame, FrameReader, type RankArray, type RankArrayType, textFrame, textOf } from './wire'
 
 /** Tags below 0 are the collectives'. */
@@ -45,6 +45,8 @@ export class Ranks {
   private readonly failed = new AbortController()
   private failure: ApiError | undefined
   private closing = false
+  /** Where every rank listens (rank 0's table). */
+  private table: { hosts: string[]; ports: number[] } | undefined
 
   private constructor(
     placement: RankPlacement,
@@ -133,6 +135,7 @@ export class Ranks {
     // Awaited below; a rejection before then (the deadline passing while rank 0 is awaited) is not unhandled.
     incoming.catch(() => {})
     if (rank === 0) {
+      await removeRendezvous(placement)
       await publishRendezvous(placement, opts.host ?? (await nodeAddress()), port)
       const got = await incoming
       const hosts = ['', ...Array.from({ length: size - 1 }, (_, i) => got.get(i + 1)!.socket.remoteAddress ?? '')]
@@ -143,13 +146,27 @@ export class Ranks {
       }
       return
     }
-    const found = await awaitRendezvous(placement, deadline, opts.signal)
     const hello = { rank, job, port }
-    const zero = await dial(found.host, found.port, deadline, `rank ${rank}: cannot reach rank 0 at ${found.host}:${found.port}`)
-    zero.write(textFrame(Kind.Hello, hello))
-    const zeroReader = new Hello(zero)
-    const table = (await withDeadline(zeroReader.first, deadline, `rank ${rank}: rank 0 did not answer`)) as unknown as { hosts: string[]; ports: number[] }
-    this.attach(0, zero, zeroReader)
+    // The file may still name an earlier start of this job (same id) until rank 0 replaces it: a
+    // failed attempt reads it again.
+    for (;;) {
+      const found = await awaitRendezvous(placement, deadline, opts.signal)
+      const what = `rank ${rank}: cannot reach rank 0 at ${found.host}:${found.port}`
+      try {
+        const zero = await dial(found.host, found.port, Math.min(deadline, Date.now() + 5000), what)
+        zero.write(textFrame(Kind.Hello, hello))
+        const zeroReader = new Hello(zero)
+        const table = (await withDeadline(zeroReader.first, Math.min(deadline, Date.now() + 10_000), `${what}: it did not answer`)) as unknown as { hosts: string[]; ports: number[] }
+        this.attach(0, zero, zeroReader)
+        // rank 0 saw this rank's connection from the address the others may reach it at.
+        this.table = table
+        break
+      } catch (e) {
+        if (Date.now() > deadline || opts.signal?.aborted) throw e
+        await new Promise((r) => setTimeout(r, 200))
+      }
+    }
+    const table = this.table!
     // Ranks 1 … rank−1 listen for this one; ranks above dial this one.
     for (let r = 1; r < rank; r++) {
       const socket = await dial(table.hosts[r], table.ports[r], deadline, `rank ${rank}: cannot reach rank ${r} at ${table.hosts[r]}:${table.ports[r]}`)

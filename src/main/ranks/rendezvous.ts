@@ -3,7 +3,7 @@
 // for that file until it names their job. Under Slurm rank 0's host is its node's NodeAddr
 // (`scontrol show node -o`), since node names need not resolve on other nodes.
 import { execFile } from 'node:child_process'
-import { readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
@@ -31,6 +31,11 @@ export async function publishRendezvous(placement: RankPlacement, host: string, 
   } catch (e) {
     throw new ApiError('io', `rank 0 cannot publish its address in ${placement.folder}: ${e instanceof Error ? e.message : String(e)}`)
   }
+}
+
+/** An earlier start's file, which a rank must not take for this one's. */
+export async function removeRendezvous(placement: RankPlacement): Promise<void> {
+  await rm(rendezvousPath(placement.folder), { force: true })
 }
 
 /** Rank 0's address once its file names this job; an error naming the file past `deadline` (ms since the epoch). */

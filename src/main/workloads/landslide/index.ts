@@ -8,6 +8,7 @@ import { writeExample } from './example'
 import { finalGridFlags } from './final-grid-files'
 import { landslideResultFiles } from './result-files'
 import { runLandslideJob } from './run-landslide'
+import { runLandslideRanks, runsInRanks } from './run-ranks'
 import { simulateCommand } from './simulate-command'
 import { thicknessFiles } from './thickness-files'
 
@@ -15,7 +16,8 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
   definition: landslideWorkload,
   // The gpu backend needs the device: landslide jobs queue behind other GPU work.
   lane: 'gpu',
-  run: runLandslideJob,
+  // In ranks (ctx.ranks) or with checkpoints: bands of rows, one per rank, exchanging halos.
+  run: (params, ctx) => (runsInRanks(params, ctx) ? runLandslideRanks(params, ctx) : runLandslideJob(params, ctx)),
   async makeExample(dir) {
     await writeExample(dir, landslideWorkload.example.files)
   },

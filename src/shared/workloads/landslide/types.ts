@@ -164,6 +164,18 @@ export interface LandslideResult {
   hillshade?: LandslideHillshade
   /** Backends not run, and why (the GPU when no adapter exists and others were asked for). */
   skipped: { backend: string; reason: string }[]
+  /** A run in ranks (processes started together, e.g. by srun): how the grid was split among them. */
+  ranks?: LandslideRanks
+  /** A run with checkpoints: how often, where, and the step it resumed from (0: from the start). */
+  checkpoints?: { every: number; folder: string; resumed_from: number; last: number | null }
+}
+
+/** A run in ranks: each rank a band of rows, with 2 × exchange_every halo rows from its neighbours. */
+export interface LandslideRanks {
+  size: number
+  exchange_every: number
+  /** Each rank's own rows r0 … r1−1, and the milliseconds it spent in halo exchanges (sending and waiting). */
+  bands: { rank: number; r0: number; r1: number; exchange_ms: number }[]
 }
 
 /** The key of a run in `runs` and in the timings. */

@@ -1,0 +1,74 @@
+// One rank's share of the grid: its own rows plus 2·S halo rows on each side, simulated as a grid
+// of its own whose outer halo rows stand in for the grid's border (never updated, giving no flow).
+// The error of that frozen border travels two rows a step, so after S steps the own rows still hold
+// exactly what one grid would (the argument of gpu/gpu-bands.ts); every S steps the halo rows are
+// refreshed from the neighbours. `serial` and `active` steps, in f64, on this thread.
+import { throwIfAborted } from '../../../shared/cancel'
+import { Band, debrisSpans, spanBuffers } from './band'
+import type { InitialState } from './simulation'
+
+const SLICE_MS = 25
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+export class HaloBand {
+  done = 0
+  private readonly band: Band
+  private readonly h: Float64Array
+  private readonly spans: Int32Array | null
+
+  /** `state`: the band's rows (own and halo), as a grid of their own. */
+  constructor(
+    private readonly state: InitialState,
+    active: boolean,
+  ) {
+    const { rows, cols } = state
+    const n = rows * cols
+    this.h = state.h.slice()
+    this.spans = active ? spanBuffers(rows) : null
+    if (this.spans) debrisSpans(this.h, rows, cols, this.spans, 0)
+    const layers = { z: state.z, h: this.h, f0: new Float64Array(n), f1: new Float64Array(n), f2: new Float64Array(n), f3: new Float64Array(n), mask: state.mask }
+    this.band = new Band({ rows, cols, r0: 1, r1: Math.max(1, rows - 1) }, layers, this.spans)
+  }
+
+  async advance(steps: number, signal?: AbortSignal): Promise<void> {
+    let left = steps
+    while (left > 0) {
+      throwIfAborted(signal)
+      const until = performance.now() + SLICE_MS
+      do {
+        this.band.step(this.done & 1)
+        this.done++
+        left--
+      } while (left > 0 && performance.now() < until)
+      if (left > 0) await yieldToEventLoop()
+    }
+  }
+
+  /** A copy of `count` rows of h from local row `first` on. */
+  readRows(first: number, count: number): Float64Array {
+    const { cols } = this.state
+    return this.h.slice(first * cols, (first + count) * cols)
+  }
+
+  /** Overwrites rows from local row `first` on, and where their debris lies for the active steps. */
+  writeRows(first: number, rows: Float64Array): void {
+    const { cols } = this.state
+    this.h.set(rows, first * cols)
+    if (!this.spans) return
+    // The spans of the current step's parity; the other buffer is rewritten by the next step.
+    const base = (this.done & 1) * 2 * this.state.rows
+    const count = rows.length / cols
+    for (let i = first; i < first + count; i++) {
+      let lo = -1
+      let hi = -1
+      if (i > 0 && i < this.state.rows - 1)
+        for (let j = 1; j < cols - 1; j++)
+          if (this.h[i * cols + j] !== 0) {
+            if (lo < 0) lo = j
+            hi = j
+          }
+      this.spans[base + 2 * i] = lo < 0 ? 1 : lo
+      this.spans[base + 2 * i + 1] = lo < 0 ? 0 : hi
+    }
+  }
+}

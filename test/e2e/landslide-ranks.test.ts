@@ -1,0 +1,138 @@
+// `paralab landslide` as R ranks started by the local launcher (as srun would): the Tessina grid in
+// bands with halo exchange gives the reference md5 whatever R and S; a rank killed mid-run makes
+// every rank exit 1 naming it, leaving only complete checkpoints; the rerun resumes from the last one
+// and ends with the reference md5; a checkpoint of another grid, and a corrupted one, are refused;
+// more ranks than rows are refused. Runs the built CLI (npm run build).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
+import { validateParams } from '../../src/shared/workloads/schema'
+import { launchRanks, type RankExit } from '../../src/main/ranks/launch'
+import { runLandslideRanks } from '../../src/main/workloads/landslide/run-ranks'
+import { writeExample } from '../../src/main/workloads/landslide/example'
+import { CLI } from '../helpers/serve'
+import { paralab } from './paralab'
+
+const DATA = join(__dirname, '../../../shared/data/landslide')
+const TESSINA = ['header', 'dem', 'source'].map((f) => join(DATA, `tessina_${f}.txt`))
+const TOY = ['header', 'dem', 'source'].map((f) => join(DATA, `test_${f}.txt`))
+const MD5_100 = 'f9ded733d6c9e13963e41ea0cc37a7d4'
+const MD5_4000 = '8ed78fa13180c12b4d8aeec7ce6a362a'
+
+const folders: string[] = []
+const folder = () => {
+  const d = mkdtempSync(join(tmpdir(), 'paralab-landslide-ranks-'))
+  folders.push(d)
+  return d
+}
+afterAll(() => folders.forEach((d) => rmSync(d, { recursive: true, force: true })))
+
+const launch = (ranks: number, job: string, args: string[]) =>
+  launchRanks({ command: process.execPath, args: [CLI, 'landslide', ...TESSINA, ...args], ranks, folder: job, env: { PARALAB_GPU: 'off' } })
+
+const envelopeOf = (e: RankExit) => {
+  expect(e.code, e.stderr).toBe(0)
+  return JSON.parse(e.stdout)
+}
+
+describe('the landslide in ranks', () => {
+  it.each([
+    [2, 5],
+    [3, 1],
+    [3, 7],
+  ])('on %i ranks exchanging every %i steps gives the reference md5 at 100 steps, on every rank', async (ranks, every) => {
+    const exits = await launch(ranks, folder(), ['--steps', '100', '--exchange-every', String(every), '--json']).exited
+    for (const e of exits) {
+      const r = envelopeOf(e).results
+      expect(r.reference.md5).toBe(MD5_100)
+      expect(r.ranks).toMatchObject({ size: ranks, exchange_every: every })
+      expect(r.ranks.bands.map((b: { r0: number }) => b.r0)[0]).toBe(1)
+      expect(r.ranks.bands.at(-1).r1).toBe(609)
+      expect(r.runs.active).toMatchObject({ ranks, exchange_every: every, md5: MD5_100 })
+      // The same samples as a run on one machine: 20 over the run, the first and last steps included.
+      expect(r.series.step).toEqual(Array.from({ length: 21 }, (_, i) => i * 5))
+    }
+  })
+
+  it('matches the series and maps of the run on one machine', async () => {
+    const [local] = [paralab(['landslide', ...TESSINA, '--steps', '100', '--json'], { PARALAB_GPU: 'off' })]
+    const one = JSON.parse(local.stdout).results
+    const exits = await launch(2, folder(), ['--steps', '100', '--json']).exited
+    const two = envelopeOf(exits[0]).results
+    expect(two.series).toEqual(one.series)
+    expect(two.maps).toEqual(one.maps)
+  })
+
+  it('a rank killed mid-run ends every rank with the rank named and leaves only complete checkpoints; the rerun resumes and ends with the reference md5 at 4000 steps', async () => {
+    const job = folder()
+    const args = ['--steps', '4000', '--checkpoint-every', '500', '--exchange-every', '9', '--json']
+    const first = launch(3, job, args)
+    const checkpoints = join(job, 'checkpoints')
+    // Killed once a checkpoint is complete.
+    while (!(existsSync(checkpoints) && readdirSync(checkpoints).some((n) => n.startsWith('step-')))) await new Promise((r) => setTimeout(r, 50))
+    first.processes[1].kill('SIGKILL')
+    const exits = await first.exited
+    expect(exits[1].signal).toBe('SIGKILL')
+    for (const e of [exits[0], exits[2]]) {
+      expect(e.code).toBe(1)
+      expect(e.stderr).toMatch(/rank 1 ended without a word: its process died or was killed/)
+    }
+    const left = readdirSync(checkpoints)
+    expect(left.every((n) => /^step-\d{7}$/.test(n))).toBe(true)
+    for (const n of left) expect(existsSync(join(checkpoints, n, 'manifest.json'))).toBe(true)
+    const reached = Math.max(...left.map((n) => Number(n.slice(5))))
+    expect(reached).toBeLessThan(4000)
+
+    // Started again with the same job folder (as a requeued job is): it resumes at the last checkpoint.
+    const again = await launch(3, job, args).exited
+    const r = envelopeOf(again[0]).results
+    expect(r.checkpoints.resumed_from).toBeGreaterThanOrEqual(reached)
+    expect(r.reference.md5).toBe(MD5_4000)
+    expect(r.series.step.at(0)).toBe(0)
+    expect(r.series.step.at(-1)).toBe(4000)
+    // Only the two newest checkpoints remain.
+    expect(readdirSync(checkpoints).sort()).toEqual(['step-0003000', 'step-0003500'])
+  })
+
+  it('on one machine: checkpoints resume, a checkpoint of another grid and a corrupted one are refused, naming why', async () => {
+    const dir = folder()
+    const ck = join(dir, 'ck')
+    const run = (grids: string[], steps: number) => paralab(['landslide', ...grids, '--steps', String(steps), '--checkpoint-every', '40', '--checkpoint-dir', ck, '--json'], { PARALAB_GPU: 'off' })
+    const partial = run(TESSINA, 90)
+    expect(JSON.parse(partial.stdout).results.checkpoints).toMatchObject({ resumed_from: 0, last: 80 })
+    const resumed = run(TESSINA, 100)
+    const r = JSON.parse(resumed.stdout).results
+    expect(r.checkpoints.resumed_from).toBe(80)
+    expect(r.reference.md5).toBe(MD5_100)
+
+    await writeExample(dir, landslideWorkload.example.files)
+    const other = run(landslideWorkload.example.files.map((f) => join(dir, f)), 100)
+    expect(other.code).toBe(1)
+    expect(other.stderr).toMatch(new RegExp(`checkpoint ${ck}/step-0000080 is of another grid: 610 × 496 from .*tessina_header.txt.*, this run's is 120 × 160 from .*slope-dem.asc`))
+
+    const band = join(ck, 'step-0000080', 'band-0.f64')
+    const bytes = readFileSync(band)
+    bytes[1234] ^= 0xff
+    writeFileSync(band, bytes)
+    const corrupted = run(TESSINA, 100)
+    expect(corrupted.code).toBe(1)
+    expect(corrupted.stderr).toContain(`checkpoint ${ck}/step-0000080 is corrupted: band-0.f64 does not match its sha256`)
+    expect(existsSync(join(ck, 'step-0000040', 'manifest.json'))).toBe(true)
+  })
+
+  it('refuses more ranks than interior rows, before connecting', async () => {
+    const params = validateParams('landslide', landslideWorkload.params, { grids: TOY, steps: 10 }) as LandslideParams
+    const ctx = {
+      signal: new AbortController().signal,
+      progress: () => {},
+      input: async (p: string) => p,
+      gpu: async () => {
+        throw new Error('no GPU')
+      },
+      ranks: { rank: 3, size: 9, job: 'too-many', folder: folder() },
+    }
+    await expect(runLandslideRanks(params, ctx)).rejects.toThrow('9 ranks need a row each, and this grid has 8 interior rows (10 in all): use at most 8 ranks')
+  })
+})

@@ -9,7 +9,7 @@ export function correlationTables(r: CorrelationResult): ResultTable[] {
   if (r.runs.length)
     tables.push({
       name: 'runs',
-      columns: ['backend', 'arithmetic', 'threads', ...STAGES.map((s) => `${s}_ms`), 'total_ms', 'total_min_ms', 'total_max_ms', 'upload_ms', 'download_ms', 'max_abs_dr'],
+      columns: ['backend', 'arithmetic', 'threads', ...STAGES.map((s) => `${s}_ms`), 'total_ms', 'total_min_ms', 'total_max_ms', 'upload_ms', 'download_ms', 'compile_ms', 'max_abs_dr'],
       rows: r.runs.map((run) => [
         run.backend,
         run.arithmetic,
@@ -20,6 +20,7 @@ export function correlationTables(r: CorrelationResult): ResultTable[] {
         run.total.max,
         run.upload_ms ?? null,
         run.download_ms ?? null,
+        run.compile_ms ?? null,
         run.max_abs_dr,
       ]),
       note: noteWith(

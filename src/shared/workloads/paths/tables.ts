@@ -14,11 +14,11 @@ export function pathsTables(result: PathsResult): ResultTable[] {
   }
   const runs: ResultTable = {
     name: 'runs',
-    columns: ['file', 'run', 'backend', 'variant', 'block', 'threads', 'compute_ms', 'compute_min_ms', 'compute_max_ms', 'upload_ms', 'readback_ms', 'relaxations_per_s', 'bandwidth_GB_per_s', 'matches'],
+    columns: ['file', 'run', 'backend', 'variant', 'block', 'threads', 'compute_ms', 'compute_min_ms', 'compute_max_ms', 'upload_ms', 'readback_ms', 'compile_ms', 'relaxations_per_s', 'bandwidth_GB_per_s', 'matches'],
     rows: result.graphs.flatMap((g) =>
       g.runs.map((r) => [
         g.path, r.name, r.backend, r.variant ?? null, r.block ?? null, r.threads ?? null, r.compute_ms, r.compute_range_ms[0], r.compute_range_ms[1],
-        r.upload_ms ?? null, r.readback_ms ?? null, r.relaxations_per_s, r.bandwidth_GB_per_s ?? null, r.matches,
+        r.upload_ms ?? null, r.readback_ms ?? null, r.compile_ms ?? null, r.relaxations_per_s, r.bandwidth_GB_per_s ?? null, r.matches,
       ]),
     ),
   }

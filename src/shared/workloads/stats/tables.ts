@@ -4,20 +4,20 @@ import type { ResultTable } from '../definition'
 import { noteWith } from '../tables'
 import type { StatsResult } from './types'
 
-const COLUMNS = ['file', 'prefix_rows', 'column', 'backend', 'precision', 'n', 'missing', 'mean', 'std', 'cv', 'median', 'mad', 'compute_ms', 'upload_ms']
+const COLUMNS = ['file', 'prefix_rows', 'column', 'backend', 'precision', 'n', 'missing', 'mean', 'std', 'cv', 'median', 'mad', 'compute_ms', 'upload_ms', 'compile_ms']
 
 export function statsTables(result: StatsResult): ResultTable[] {
   const rows: ResultTable['rows'] = []
   for (const f of result.files) {
     for (const [col, s] of Object.entries(f.columns))
-      rows.push([f.path, f.rows, col, 'reference', 'f64', s.n, s.missing, s.mean, s.std, s.cv, s.median, s.mad, null, null])
+      rows.push([f.path, f.rows, col, 'reference', 'f64', s.n, s.missing, s.mean, s.std, s.cv, s.median, s.mad, null, null, null])
     for (const [backend, run] of Object.entries(f.backends))
       for (const [col, s] of Object.entries(run.columns))
-        rows.push([f.path, f.rows, col, backend, run.precision, null, null, s.mean, s.std, s.cv, s.median, s.mad, run.compute_ms, run.upload_ms ?? null])
+        rows.push([f.path, f.rows, col, backend, run.precision, null, null, s.mean, s.std, s.cv, s.median, s.mad, run.compute_ms, run.upload_ms ?? null, run.compile_ms ?? null])
     for (const batch of f.batches)
       for (const [backend, b] of Object.entries(batch.backends))
         for (const [col, s] of Object.entries(b.columns))
-          rows.push([f.path, batch.rows, col, backend, f.backends[backend]?.precision ?? null, null, null, null, null, s.cv, s.median, s.mad, b.compute_ms, null])
+          rows.push([f.path, batch.rows, col, backend, f.backends[backend]?.precision ?? null, null, null, null, null, s.cv, s.median, s.mad, b.compute_ms, null, null])
   }
   const files: ResultTable = {
     name: 'files',

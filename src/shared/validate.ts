@@ -41,6 +41,25 @@ function chartSize(v: unknown): void {
   for (const k of Object.keys(size)) if (!['width', 'height', 'scale'].includes(k)) fail(`size has no ${quote(k)}; it takes width, height and scale`)
 }
 
+/** Requests nest at most this deep: code that walks a value recursively (a JSON writer, a chart library) overflows its stack on far deeper ones. */
+export const MAX_REQUEST_DEPTH = 64
+/** Values a chart to export holds at most: the dashboard's largest charts (a 256 × 256 heatmap) fit; the time to draw grows with them. */
+export const MAX_CHART_VALUES = 2 ** 17
+
+/** How deep `v` nests and how many values it holds, walked without recursion; stops counting past the limits. */
+function measure(v: unknown, maxDepth: number, maxValues = Infinity): { depth: number; values: number } {
+  const stack: [unknown, number][] = [[v, 1]]
+  let depth = 0
+  let values = 0
+  while (stack.length && depth <= maxDepth && values <= maxValues) {
+    const [x, d] = stack.pop()!
+    values++
+    depth = Math.max(depth, d)
+    if (typeof x === 'object' && x !== null) for (const child of Array.isArray(x) ? x : Object.values(x)) stack.push([child, d + 1])
+  }
+  return { depth, values }
+}
+
 /** Per method: its arity and the checks of its arguments. */
 const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }> = {
   deviceInfo: { arity: 0 },
@@ -64,6 +83,8 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       const chart = object(r.chart, 'chart')
       oneOf(chart.kind, CHART_KINDS, 'chart.kind')
       object(chart.data, 'chart.data')
+      if (measure(chart.data, MAX_REQUEST_DEPTH, MAX_CHART_VALUES).values > MAX_CHART_VALUES)
+        fail(`chart.data holds more than ${MAX_CHART_VALUES} values; a chart to export holds at most that many (a 256 × 256 heatmap fits)`)
       oneOf(r.format, ['png', 'svg'], 'format')
       if (r.size !== undefined) chartSize(r.size)
       fileName(r.fileName)
@@ -128,5 +149,6 @@ export function validateRequest(method: unknown, args: unknown): asserts args is
   if (!Array.isArray(args)) throw badRequest('args must be a list')
   const { arity, check } = CHECKS[m]
   if (args.length !== arity) throw badRequest(`${m} takes ${arity} argument(s), got ${args.length}`)
+  if (measure(args, MAX_REQUEST_DEPTH).depth > MAX_REQUEST_DEPTH) throw new ApiError('invalid-argument', `${m}: the arguments nest more than ${MAX_REQUEST_DEPTH} levels deep`)
   check?.(args)
 }

@@ -107,18 +107,21 @@ describe('JobManager', () => {
       jobs.start({
         workload: 'device',
         lane: 'gpu',
-        run: () =>
-          new Promise((r) => {
+        run: async (ctx) => {
+          await ctx.gpuLane()
+          return new Promise((r) => {
             release = () => r(envelopeOf(1))
             started()
-          }),
+          })
+        },
       })
     })
     let secondRan = false
     const second = jobs.start({
       workload: 'device',
       lane: 'gpu',
-      run: async () => {
+      run: async (ctx) => {
+        await ctx.gpuLane()
         secondRan = true
         return envelopeOf(2)
       },
@@ -138,7 +141,8 @@ describe('JobManager', () => {
       jobs.start({
         workload: 'stats',
         lane,
-        run: async () => {
+        run: async (ctx) => {
+          if (lane === 'gpu') await ctx.gpuLane()
           log.push(`start ${name}`)
           await sleep(ms)
           log.push(`end ${name}`)
@@ -163,7 +167,8 @@ describe('JobManager', () => {
     const spec = {
       workload: 'device' as const,
       lane: 'gpu' as const,
-      run: async () => {
+      run: async (ctx: JobControl) => {
+        await ctx.gpuLane()
         if (calls++ === 0) throw Object.assign(new Error('GPU device lost: test'), { code: 'device-lost' })
         return envelopeOf({})
       },
@@ -198,5 +203,66 @@ describe('JobManager', () => {
     await sleep(5)
     jobs.cancelAll()
     expect(await outcomes).toEqual(['cancelled', 'cancelled'])
+  })
+})
+
+describe('the GPU lane', () => {
+  it('is taken when a job first asks for the device: a GPU-lane job running CPU backends only waits for no one', async () => {
+    const jobs = new JobManager()
+    const log: string[] = []
+    let releaseGpu!: () => void
+    const holder = jobs.start({
+      workload: 'stats',
+      lane: 'gpu',
+      run: async (ctx) => {
+        await ctx.gpuLane()
+        log.push('gpu job holds the lane')
+        await new Promise<void>((r) => (releaseGpu = r))
+        return envelopeOf('gpu', 'stats')
+      },
+    })
+    await sleep(5)
+    // A paths job on the CPU backends: its engine never asks for the device.
+    const cpuOnly = jobs.start({ workload: 'paths', lane: 'gpu', run: async () => (log.push('cpu run'), envelopeOf('cpu', 'paths')) })
+    const waiter = jobs.start({
+      workload: 'device',
+      lane: 'gpu',
+      run: async (ctx) => {
+        await ctx.gpuLane()
+        log.push('second gpu job')
+        return envelopeOf('second')
+      },
+    })
+    await jobs.result(cpuOnly)
+    expect(log).toEqual(['gpu job holds the lane', 'cpu run'])
+    releaseGpu()
+    await Promise.all([jobs.result(holder), jobs.result(waiter)])
+    expect(log).toEqual(['gpu job holds the lane', 'cpu run', 'second gpu job'])
+  })
+
+  it('a job that takes the lane and fails, or is cancelled while waiting, passes it on', async () => {
+    const jobs = new JobManager()
+    const failing = jobs.start({
+      workload: 'device',
+      lane: 'gpu',
+      run: async (ctx) => {
+        await ctx.gpuLane()
+        await sleep(20)
+        throw new Error('boom')
+      },
+    })
+    const cancelled = jobs.start({ workload: 'device', lane: 'gpu', run: async (ctx) => (await ctx.gpuLane(), envelopeOf('never')) })
+    const last = jobs.start({ workload: 'device', lane: 'gpu', run: async (ctx) => (await ctx.gpuLane(), envelopeOf('last')) })
+    await sleep(5)
+    jobs.cancel(cancelled)
+    await expect(jobs.result(cancelled)).rejects.toMatchObject({ code: 'cancelled' })
+    await expect(jobs.result(failing)).rejects.toMatchObject({ message: 'boom' })
+    await expect(jobs.result(last)).resolves.toMatchObject({ results: 'last' })
+  })
+
+  it('a CPU-lane job cannot take it', async () => {
+    const jobs = new JobManager()
+    const id = jobs.start({ workload: 'stats', lane: 'cpu', run: async (ctx) => (await ctx.gpuLane(), envelopeOf(1)) })
+    await expect(jobs.result(id)).rejects.toMatchObject({ code: 'internal' })
   })
 })

@@ -93,6 +93,7 @@ export class Backend {
             return real
           },
           gpu: async () => {
+            await control.gpuLane()
             const gpu = await getGpu()
             adapter = gpu.adapter
             return gpu

@@ -1,5 +1,7 @@
 // Every long operation is a job: an id, throttled progress events, cancellation through an
-// AbortSignal, and a result envelope or an error. GPU jobs run one at a time per device.
+// AbortSignal, and a result envelope or an error. Jobs run side by side, except on the GPU: a job
+// takes the GPU lane when it first asks for the device and holds it until it ends, so GPU work runs
+// one job at a time while jobs on CPU backends only (of any workload) never wait behind it.
 import { EventEmitter } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { ApiError } from '../../shared/errors'
@@ -12,11 +14,16 @@ import type { ResultEnvelope } from '../../shared/workloads/envelope'
 export interface JobControl {
   signal: AbortSignal
   progress(p: JobProgress): void
+  /**
+   * Waits for this job's turn on the GPU, after the GPU jobs ahead, and holds it until the job ends;
+   * later calls return at once. Rejects as cancelled when the job is cancelled while it waits.
+   */
+  gpuLane(): Promise<void>
 }
 
 export interface JobSpec {
   workload: WorkloadId
-  /** 'gpu' jobs are serialized: one device, one job at a time. */
+  /** 'gpu': the job may use the device, and takes the GPU lane when it does (gpuLane); 'cpu': it never does. */
   lane: 'gpu' | 'cpu'
   run(control: JobControl): Promise<ResultEnvelope>
 }
@@ -35,7 +42,8 @@ const KEEP_FINISHED = 50
 
 export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
   private readonly jobs = new Map<string, Job>()
-  private gpuLane: Promise<unknown> = Promise.resolve()
+  /** Settles when the last job to take the GPU lane releases it. */
+  private gpuLane: Promise<void> = Promise.resolve()
 
   start(spec: JobSpec): string {
     const { workload } = spec
@@ -43,8 +51,15 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     const controller = new AbortController()
     let lastEmit = 0
     let lastPhase = ''
+    // The GPU lane, once asked for: released when the job settles.
+    let lane: { turn: Promise<void>; release(): void } | undefined
     const control: JobControl = {
       signal: controller.signal,
+      gpuLane: () => {
+        if (spec.lane !== 'gpu') return Promise.reject(new ApiError('internal', `${workload} jobs run on the CPU lane and cannot use the GPU`))
+        lane ??= this.takeGpuLane(controller.signal)
+        return lane.turn
+      },
       progress: (p) => {
         // Throttled, but every new phase is reported, however short.
         const now = Date.now()
@@ -60,19 +75,21 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
       return spec.run(control)
     }
     const job: Job = { workload, controller, outcome: Promise.resolve(), finished: false }
-    job.outcome = (spec.lane === 'gpu' ? this.queueOnGpu(execute, controller.signal) : execute()).then(
-      (envelope) => {
-        // A cancelled job that kept results ends as cancelled, with them.
-        if (envelope.partial) this.finish(job, { type: 'failed', jobId, workload, error: new ApiError('cancelled', 'cancelled').toJSON(), partial: envelope })
-        else this.finish(job, { type: 'done', jobId, workload, envelope })
-        return envelope
-      },
-      (e: unknown) => {
-        const error = controller.signal.aborted ? new ApiError('cancelled', 'cancelled') : ApiError.from(e)
-        this.finish(job, { type: 'failed', jobId, workload, error: error.toJSON() })
-        throw error
-      },
-    )
+    job.outcome = execute()
+      .finally(() => lane?.release())
+      .then(
+        (envelope) => {
+          // A cancelled job that kept results ends as cancelled, with them.
+          if (envelope.partial) this.finish(job, { type: 'failed', jobId, workload, error: new ApiError('cancelled', 'cancelled').toJSON(), partial: envelope })
+          else this.finish(job, { type: 'done', jobId, workload, envelope })
+          return envelope
+        },
+        (e: unknown) => {
+          const error = controller.signal.aborted ? new ApiError('cancelled', 'cancelled') : ApiError.from(e)
+          this.finish(job, { type: 'failed', jobId, workload, error: error.toJSON() })
+          throw error
+        },
+      )
     job.outcome.catch(() => undefined) // observed through events or result()
     this.jobs.set(jobId, job)
     return jobId
@@ -97,19 +114,22 @@ export class JobManager extends EventEmitter<{ event: [JobEvent] }> {
     for (const job of this.jobs.values()) job.controller.abort()
   }
 
-  /** Runs `fn` after the GPU jobs ahead; a job cancelled while it waits ends at once. */
-  private queueOnGpu<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    let started = false
-    const start = () => {
-      started = true
-      return fn()
-    }
-    const next = this.gpuLane.then(start, start)
-    this.gpuLane = next.catch(() => undefined)
-    const cancelledWhileWaiting = new Promise<never>((_, reject) =>
-      signal.addEventListener('abort', () => !started && reject(new ApiError('cancelled', 'cancelled')), { once: true }),
-    )
-    return Promise.race([next, cancelledWhileWaiting])
+  /**
+   * A place on the GPU lane: `turn` resolves once the GPU jobs ahead have released it, `release`
+   * hands it to the next (at any time, once). A job cancelled while it waits rejects at once.
+   */
+  private takeGpuLane(signal: AbortSignal): { turn: Promise<void>; release(): void } {
+    let release!: () => void
+    const released = new Promise<void>((r) => (release = r))
+    const ahead = this.gpuLane
+    this.gpuLane = ahead.then(() => released)
+    const cancelled = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(new ApiError('cancelled', 'cancelled'))
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+      void ahead.then(() => signal.removeEventListener('abort', onAbort))
+    })
+    return { turn: Promise.race([ahead, cancelled]), release }
   }
 
   private finish(job: Job, event: JobEvent): void {

@@ -133,7 +133,7 @@ describe('one grammar', () => {
     const r = paralab(['stats', file, '--backend', 'serial,simd', '--repeat', '1', '--batches', '4'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toContain('Prefixes (--batches 4): compute ms per backend; CV and MAD by serial')
-    const rows = r.stdout.split('Prefixes')[1].trim().split('\n').slice(2)
+    const rows = r.stdout.split('Prefixes')[1].split('\n\n')[0].trim().split('\n').slice(2)
     expect(rows.map((l) => l.split(/ +/)[0])).toEqual(['250', '500', '750', '1000'])
   })
 })

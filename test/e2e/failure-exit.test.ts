@@ -33,9 +33,9 @@ async function repeat(args: string[]) {
   return outcomes
 }
 
-/** Numeric columns s1…s5, "oops" on line 2 and enough lines that every thread of the loader has ranges. */
+/** Numeric columns s1…s5, "oops" on line 3 and enough lines that every thread of the loader has ranges. */
 function badCsv(): string {
-  const lines = ['s1,s2,s3,s4,s5', '1,2,3,4,oops']
+  const lines = ['s1,s2,s3,s4,s5', '1,2,3,4,5', '1,2,3,4,oops']
   for (let i = 0; i < 100_000; i++) lines.push(`${i % 7},${i % 11},${-(i % 13)},${i % 17},${i % 19}`)
   const path = join(dir, 'oops.csv')
   writeFileSync(path, lines.join('\n') + '\n')
@@ -45,8 +45,8 @@ function badCsv(): string {
 describe('failing runs exit 1 with their message, every time', () => {
   const csv = badCsv()
   const cases: [string, string[], RegExp][] = [
-    ['stats --columns s5', ['stats', csv, '--columns', 's5', '--repeat', '1'], /oops\.csv:2: column "s5": "oops" is not a number/],
-    ['correlation', ['correlation', csv, '--repeat', '1'], /oops\.csv:2: column "s5": "oops" is not a number/],
+    ['stats --columns s5', ['stats', csv, '--columns', 's5', '--repeat', '1'], /oops\.csv:3: column "s5": "oops" is not a number/],
+    ['correlation', ['correlation', csv, '--repeat', '1'], /oops\.csv:3: column "s5": "oops" is not a number/],
   ]
   for (const [name, args, message] of cases)
     it(`${name}: ${RUNS} runs`, async () => {

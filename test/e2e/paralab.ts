@@ -52,6 +52,14 @@ export interface EnvelopeExpectation {
   run?: CliRun
 }
 
+/** The envelope an `--out` folder's results.json holds, after checking the table notes written beside it. */
+export function envelopeFile(path: string): any {
+  const { tableNotes, ...env } = JSON.parse(readFileSync(path, 'utf8'))
+  expect(tableNotes).toBeTypeOf('object')
+  for (const note of Object.values(tableNotes)) expect(note).toMatch(/\S/)
+  return env
+}
+
 /** Checks every field of a result envelope. */
 export function expectEnvelope(env: any, want: EnvelopeExpectation): void {
   expect(Object.keys(env).sort()).toEqual(

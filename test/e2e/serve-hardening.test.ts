@@ -153,7 +153,8 @@ describe('files outside --data', () => {
     const failures: string[] = []
     ws.on('message', (m) => {
       const msg = JSON.parse(m.toString())
-      if (msg.event === 'job' && msg.data.type === 'done') failures.push(msg.data.envelope.results.failed[0]?.error.message)
+      // A run in which no file could be read fails, with that file's error.
+      if (msg.event === 'job' && msg.data.type === 'failed') failures.push(msg.data.error.message)
     })
     for (const path of ['/etc/passwd', '/etc/no-such-file-here']) ws.send(JSON.stringify({ id: 1, method: 'startJob', args: ['stats', { files: [path], backends: ['serial'], repeat: 1 }] }))
     await expect.poll(() => failures.length, { timeout: 20_000 }).toBe(2)

@@ -168,7 +168,7 @@ describe('paralab serve', () => {
     expect(env.results.files[0].batches).toHaveLength(10)
 
     // The device example has no files: its parameters alone.
-    expect((await call('example', ['device'])).result).toEqual({ params: { measure: true, readMb: 16, repeats: 3 }, files: [] })
+    expect((await call('example', ['device'])).result).toEqual({ params: { measure: true, readMb: 16, repeat: 3 }, files: [] })
     expect((await call('example', ['nope'])).error.code).toBe('invalid-argument')
 
     // Exports of this envelope: a table as CSV, the whole envelope as JSON.

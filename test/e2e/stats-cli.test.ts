@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { defaultParams } from '../../src/shared/workloads/schema'
 import { statsWorkload } from '../../src/shared/workloads/stats'
-import { errorLines, expectEnvelope, jsonOf, paralab } from './paralab'
+import { envelopeFile, errorLines, expectEnvelope, jsonOf, paralab } from './paralab'
 
 const SAMPLE = resolve(__dirname, '../../../shared/data/accelerometer/ACC_016_head.csv')
 const CPU_BACKENDS = ['serial', 'simd', 'workers', 'workers-simd']
@@ -132,7 +132,7 @@ describe('paralab stats', () => {
     const written = readdirSync(out).sort()
     // results.json is the envelope; with several files the timings are per file and backend.
     const files = ['a.csv', 'b.csv'].map((f) => join(data, f))
-    const env = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
+    const env = envelopeFile(join(out, 'results.json'))
     // The envelope, every result table as CSV, and each file's three charts as SVG and PNG.
     const charts = ['a', 'b'].flatMap((s) => ['cv', 'mad', 'speedup', 'time'].flatMap((c) => [`${s}-${c}.png`, `${s}-${c}.svg`]))
     const tables = statsWorkload.tables(env.results).map((t) => `${t.name}.csv`)

@@ -43,6 +43,19 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 }
 const TEXT = 'text/plain; charset=utf-8'
+/**
+ * Bytes a client may leave unread: a client that stops reading while replies and job events keep
+ * coming is disconnected here rather than buffered for without limit (it may connect again).
+ */
+export const MAX_UNREAD_BYTES = 32 * 1024 * 1024
+
+/** Sends `text` unless the client has left too much unread, in which case it is disconnected. */
+function sendTo(ws: WebSocket, text: string): void {
+  if (ws.readyState !== ws.OPEN) return
+  // One reply larger than the limit still goes to a client that reads.
+  if (ws.bufferedAmount > 0 && ws.bufferedAmount + text.length > MAX_UNREAD_BYTES) ws.terminate()
+  else ws.send(text)
+}
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = randomBytes(24).toString('base64url')
@@ -112,7 +125,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const sockets = new Set<WebSocket>()
   const broadcast = (data: JobEvent) => {
     const text = JSON.stringify({ event: 'job', data } satisfies WireMessage)
-    for (const ws of sockets) ws.send(text)
+    for (const ws of sockets) sendTo(ws, text)
   }
   backend.jobs.on('event', broadcast)
 
@@ -134,7 +147,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new ApiError('bad-request', 'a request is a JSON object { id, method, args }')
         return handleRequest(handlers, msg.method, msg.args)
       })
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply))
+      sendTo(ws, JSON.stringify(reply))
     })
   }
 

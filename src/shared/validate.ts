@@ -48,14 +48,23 @@ export const MAX_CHART_VALUES = 2 ** 17
 
 /** How deep `v` nests and how many values it holds, walked without recursion; stops counting past the limits. */
 function measure(v: unknown, maxDepth: number, maxValues = Infinity): { depth: number; values: number } {
-  const stack: [unknown, number][] = [[v, 1]]
-  let depth = 0
-  let values = 0
+  const stack: unknown[] = [v]
+  const depths: number[] = [1]
+  let depth = 1
+  let values = 1
   while (stack.length && depth <= maxDepth && values <= maxValues) {
-    const [x, d] = stack.pop()!
-    values++
-    depth = Math.max(depth, d)
-    if (typeof x === 'object' && x !== null) for (const child of Array.isArray(x) ? x : Object.values(x)) stack.push([child, d + 1])
+    const x = stack.pop()
+    const d = depths.pop()! + 1
+    if (typeof x !== 'object' || x === null) continue
+    for (const child of Array.isArray(x) ? x : Object.values(x)) {
+      values++
+      if (d > depth) depth = d
+      // Only containers go on the stack: a long array of numbers is counted in one pass.
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child)
+        depths.push(d)
+      }
+    }
   }
   return { depth, values }
 }

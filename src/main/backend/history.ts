@@ -13,6 +13,10 @@ import { writeFileAtomic } from '../io/atomic-write'
 
 /** Runs kept; saving one more deletes the oldest. */
 export const HISTORY_LIMIT = 200
+/** Bytes the kept runs take together at most; saving one more deletes the oldest beyond. */
+export const HISTORY_MAX_BYTES = 256 * 1024 * 1024
+/** A run's envelope larger than this is not kept (nor read back): listing reads runs one at a time, each whole. */
+export const MAX_RUN_BYTES = 16 * 1024 * 1024
 
 export function defaultHistoryDir(): string {
   if (process.env.PARALAB_HISTORY) return process.env.PARALAB_HISTORY
@@ -46,18 +50,28 @@ export class RunHistory {
     readonly dir: string,
     private readonly limit = HISTORY_LIMIT,
     private readonly scope?: HistoryScope,
+    private readonly maxBytes = HISTORY_MAX_BYTES,
   ) {}
 
-  /** Writes the envelope whole (temporary file, then rename) and drops the oldest runs beyond the limit. */
+  /**
+   * Writes the envelope whole (temporary file, then rename) and drops the oldest runs beyond the
+   * limits of count and bytes. An envelope over MAX_RUN_BYTES is refused.
+   */
   async save(envelope: ResultEnvelope): Promise<string> {
+    const text = JSON.stringify(envelope)
+    const bytes = Buffer.byteLength(text)
+    if (bytes > MAX_RUN_BYTES) throw new ApiError('invalid-input', `the run's envelope takes ${mb(bytes)}; runs of at most ${mb(MAX_RUN_BYTES)} are kept`)
     // The id sorts by start time, so listing needs no file's content or modification time.
     const stamp = new Date(envelope.createdAt).toISOString().replace(/[-:.]/g, '')
     const slug = envelope.workload.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)
     const id = `${stamp}-${slug}-${randomBytes(4).toString('hex')}`
     await mkdir(this.dir, { recursive: true })
-    await writeFileAtomic(this.file(id), JSON.stringify(envelope))
+    await writeFileAtomic(this.file(id), text)
     this.saved.add(id)
-    for (const old of (await this.ids()).slice(this.limit)) {
+    let total = 0
+    for (const [i, old] of (await this.ids()).entries()) {
+      total += (await lstat(this.file(old)).catch(() => null))?.size ?? 0
+      if (i < this.limit && total <= this.maxBytes) continue
       this.summaries.delete(old)
       await unlink(this.file(old)).catch(() => {})
     }
@@ -68,7 +82,9 @@ export class RunHistory {
   async list(): Promise<RunSummary[]> {
     const ids = await this.ids()
     const inScope = await this.inScope()
-    const summaries = await Promise.all(ids.map((id) => this.summary(id)))
+    // One at a time: each run is read whole, and only its summary is kept.
+    const summaries: (KeptRun | null)[] = []
+    for (const id of ids) summaries.push(await this.summary(id))
     return summaries.flatMap((s) => (s && inScope(s.inputs) ? [{ ...withoutInputs(s), thisSession: this.saved.has(s.id) }] : []))
   }
 
@@ -83,8 +99,10 @@ export class RunHistory {
   private async read(id: string): Promise<ResultEnvelope> {
     if (!RUN_ID_PATTERN.test(id)) throw missingRun(id)
     const path = this.file(id)
-    // A link or a device under a run's name is not a run.
-    const text = (await lstat(path).catch(() => null))?.isFile() ? await readFile(path, 'utf8').catch(() => null) : null
+    // A link or a device under a run's name is not a run, nor is a file larger than any run kept.
+    const info = await lstat(path).catch(() => null)
+    if (info?.isFile() && info.size > MAX_RUN_BYTES) throw new ApiError('io', `run ${id} in ${this.dir} takes ${mb(info.size)}; runs of at most ${mb(MAX_RUN_BYTES)} are read`)
+    const text = info?.isFile() ? await readFile(path, 'utf8').catch(() => null) : null
     if (text === null) throw missingRun(id)
     const envelope = parseEnvelope(text)
     if (!envelope) throw new ApiError('io', `run ${id} in ${this.dir} is damaged: not a result envelope`)
@@ -132,6 +150,8 @@ type KeptRun = Omit<RunSummary, 'thisSession'> & { inputs: string[] }
 function withoutInputs({ inputs: _inputs, ...summary }: KeptRun): Omit<RunSummary, 'thisSession'> {
   return summary
 }
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
 
 function missingRun(id: string): ApiError {
   return new ApiError('invalid-argument', `no run ${JSON.stringify(id).slice(0, 100)} in the history`)

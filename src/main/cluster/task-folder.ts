@@ -20,6 +20,8 @@ export interface TaskExit {
 export class TaskFolder {
   private readonly paths: ReturnType<typeof taskPaths>
   private readonly started = performance.now()
+  /** Events are appended one after another, in order, the exit record after the last. */
+  private written: Promise<void> = Promise.resolve()
 
   private constructor(
     readonly dir: string,
@@ -46,10 +48,10 @@ export class TaskFolder {
   }
 
   /** One event per line, as `--progress json` prints them, for `paralab jobs` and `--wait`. */
-  async progress(p: JobProgress): Promise<void> {
+  progress(p: JobProgress): Promise<void> {
     const event = { ...p, elapsed_ms: Math.round(performance.now() - this.started) }
-    if (this.writesOutcome) await appendFile(this.paths.progress, JSON.stringify(event) + '\n')
-    else await this.log(`${(p.fraction * 100).toFixed(0)}% ${p.phase}`)
+    this.written = this.written.then(() => (this.writesOutcome ? appendFile(this.paths.progress, JSON.stringify(event) + '\n') : this.log(`${(p.fraction * 100).toFixed(0)}% ${p.phase}`))).catch(() => undefined)
+    return this.written
   }
 
   async succeeded(envelope: ResultEnvelope, exitCode: number): Promise<void> {
@@ -64,6 +66,7 @@ export class TaskFolder {
   }
 
   private async exit(exitCode: number): Promise<void> {
+    await this.written
     if (this.writesOutcome) {
       await appendFile(this.paths.progress, JSON.stringify({ type: 'done', exit_code: exitCode, elapsed_ms: Math.round(performance.now() - this.started) }) + '\n')
       await writeJson(this.paths.exit, { exit_code: exitCode, ended: new Date().toISOString(), node: process.env.SLURMD_NODENAME ?? hostname() } satisfies TaskExit)

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { checkImports, formatViolation, importsOf, readSources, type Rule } from '../helpers/imports'
 
-const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/']
+const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/', 'src/main/cluster/', 'src/main/ranks/']
 const WORKLOADS = ['src/shared/workloads/', 'src/main/workloads/', 'src/renderer/workloads/']
 
 // from: the importing files; forbid: folders ('…/'), 'node:*' (Node builtins), '<other workload>', or packages.
@@ -22,7 +22,7 @@ const RULES: Rule[] = [
   {
     from: MACHINERY,
     forbid: ['src/main/workloads/'],
-    why: 'the machinery (gpu, io, workers, charts, backend) serves every workload and names none',
+    why: 'the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none',
   },
   {
     from: WORKLOADS,
@@ -106,8 +106,8 @@ describe('the checker', () => {
       'src/main/index.ts': "import { all } from './workloads'",
     })
     expect(found).toEqual([
-      "src/main/backend/runners.ts imports '../workloads/stats/run' — the machinery (gpu, io, workers, charts, backend) serves every workload and names none",
-      "src/main/backend/runners.ts imports '../workloads' — the machinery (gpu, io, workers, charts, backend) serves every workload and names none",
+      "src/main/backend/runners.ts imports '../workloads/stats/run' — the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none",
+      "src/main/backend/runners.ts imports '../workloads' — the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none",
     ])
   })
 

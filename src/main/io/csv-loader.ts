@@ -9,7 +9,7 @@ import { withPool } from '../workers/pool'
 import { csvError, ioError, nameList, openForReading, quoteText } from './csv/errors'
 import { readHeader } from './csv/header'
 import type { RangeResult, RangeTask } from './csv/parse-range'
-import { PLACED, columnViews, createOrderedColumns, overflowOf, rangeState } from './csv/ordered-columns'
+import { PLACED, columnView, columnViews, createOrderedColumns, overflowOf, rangeState } from './csv/ordered-columns'
 import { lineDensity, planLoad } from './csv/plan'
 import { splitRanges } from './csv/ranges'
 
@@ -135,7 +135,7 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
         lines += r.lines
         // Every range up to this one is placed and copied: its task, or an earlier one whose
         // thread placed the ranges after its own, has returned.
-        opts.placed?.(wanted.map((_, s) => new Float64Array(placed.buffers[s], 0, counts[s])))
+        opts.placed?.(wanted.map((_, s) => columnView(placed, s, 0, counts[s])))
       }
     })
     // Every task has ended, so every range is settled: all placed, unless a column overflowed.

@@ -1,7 +1,11 @@
 // Columns that the loader's threads fill straight from their ranges, in file order, with no copy
-// on the loader's thread. Each column is one growable SharedArrayBuffer: memory is committed as
-// values arrive (the reservation up front is address space only), so the loader never holds a
-// second copy, and the result can be shared with other threads as it is.
+// on the loader's thread. The columns lie side by side in few growable SharedArrayBuffers (each
+// column a region of `capacity` values, as many regions to a buffer as its 4 GiB allow: one buffer
+// for 40 000 short columns, one or two per column of a gigabyte file), and each chunk slot is one
+// buffer for all columns: every range task posts a handful of buffers, whatever the column count
+// (cloning one SharedArrayBuffer per column and slot took minutes at 40 000 columns). Memory is
+// committed as values arrive (the reservation up front is address space only), so the loader never
+// holds a second copy, and the result can be shared with other threads as it is.
 //
 // Where a range's values go depends on how many values every earlier range had, so ranges are
 // placed in file order, by whichever thread can place them, and no thread waits for another:
@@ -16,7 +20,7 @@
 // ABORTED, and so is every range after it once parsed: nothing waits for it, and the loader
 // reports the first problem in file order.
 
-/** Node 20's limit on a growable SharedArrayBuffer. */
+/** Node 20's limit on a growable SharedArrayBuffer: a column holds at most this much. */
 export const MAX_COLUMN_BYTES = 2 ** 32
 
 export interface GrowableSharedArrayBuffer extends SharedArrayBuffer {
@@ -36,7 +40,13 @@ export const PLACING = 4
 
 /** The shared state of the columns being loaded; posted to the threads with each range. */
 export interface OrderedColumns {
-  /** Per output column, its values, grown as ranges are placed. */
+  /** Output columns. */
+  columns: number
+  /** Values a column holds at most. */
+  capacity: number
+  /** Columns to a buffer: column c is region c % perBuffer of buffer ⌊c / perBuffer⌋. */
+  perBuffer: number
+  /** The columns' values, grown as ranges are placed. */
   buffers: GrowableSharedArrayBuffer[]
   /** Int32 per range: its state. */
   state: SharedArrayBuffer
@@ -46,8 +56,8 @@ export interface OrderedColumns {
   counts: SharedArrayBuffer
   /** Int32 per range: the slot holding its values while PARSED. */
   slotOf: SharedArrayBuffer
-  /** Per slot, per column: room for one range's values (address space until written). */
-  slots: SharedArrayBuffer[][]
+  /** Per slot, room for one range's values of every column: column c from value c · slotValues (address space until written). */
+  slots: GrowableSharedArrayBuffer[]
   /** Int32 per slot: 0 free, 1 taken. */
   slotTaken: SharedArrayBuffer
   /** Values one slot holds per column. */
@@ -59,24 +69,34 @@ export interface OrderedColumns {
  * ranges of at most `rangeValues` values each, with `slotCount` chunk slots.
  */
 export function createOrderedColumns(columns: number, ranges: number, maxValues: number, rangeValues = 0, slotCount = 0): OrderedColumns {
-  const maxByteLength = Math.min(Math.max(maxValues, 1) * 8, MAX_COLUMN_BYTES)
-  const slotBytes = Math.max(rangeValues, 1) * 8
+  const capacity = Math.min(Math.max(maxValues, 1), MAX_COLUMN_BYTES / 8)
+  const perBuffer = Math.max(1, Math.floor(MAX_COLUMN_BYTES / 8 / capacity))
+  const bufferCount = Math.ceil(columns / perBuffer)
+  const slotBytes = Math.max(rangeValues, 1) * Math.max(columns, 1) * 8
   const n = Math.max(ranges, 1)
   return {
-    buffers: Array.from({ length: columns }, () => new Growable(0, { maxByteLength })),
+    columns,
+    capacity,
+    perBuffer,
+    buffers: Array.from({ length: bufferCount }, (_, b) => new Growable(0, { maxByteLength: Math.min(perBuffer, columns - b * perBuffer) * capacity * 8 })),
     state: new SharedArrayBuffer(n * 4),
     ends: new SharedArrayBuffer(Math.max(n * columns, 1) * 8),
     counts: new SharedArrayBuffer(Math.max(n * columns, 1) * 8),
     slotOf: new SharedArrayBuffer(n * 4),
-    slots: Array.from({ length: slotCount }, () => Array.from({ length: columns }, () => new Growable(slotBytes, { maxByteLength: slotBytes }))),
+    slots: Array.from({ length: slotCount }, () => new Growable(slotBytes, { maxByteLength: slotBytes })),
     slotTaken: new SharedArrayBuffer(Math.max(slotCount, 1) * 4),
     slotValues: rangeValues,
   }
 }
 
+/** Values `start`… of column `c`, `length` of them (within what its buffer has grown to). */
+export function columnView(oc: OrderedColumns, c: number, start: number, length: number): Float64Array {
+  return new Float64Array(oc.buffers[Math.floor(c / oc.perBuffer)], ((c % oc.perBuffer) * oc.capacity + start) * 8, length)
+}
+
 /** The loaded columns: `lengths[c]` values of column c. */
 export function columnViews(oc: OrderedColumns, lengths: number[]): Float64Array[] {
-  return oc.buffers.map((b, c) => new Float64Array(b, 0, lengths[c]))
+  return lengths.map((length, c) => columnView(oc, c, 0, length))
 }
 
 export function rangeState(oc: OrderedColumns, index: number): number {
@@ -85,7 +105,7 @@ export function rangeState(oc: OrderedColumns, index: number): number {
 
 /** Where range `index`'s values start in each column; range `index − 1` must be placed. */
 export function rangeStarts(oc: OrderedColumns, index: number): number[] {
-  const columns = oc.buffers.length
+  const columns = oc.columns
   if (index === 0) return new Array<number>(columns).fill(0)
   return Array.from(new Float64Array(oc.ends, (index - 1) * columns * 8, columns))
 }
@@ -96,12 +116,17 @@ export function rangeStarts(oc: OrderedColumns, index: number): number[] {
  * columns, its place being known) may call it: growth follows the order of the ranges.
  */
 export function reserve(oc: OrderedColumns, starts: readonly number[], room: readonly number[]): number {
-  for (let c = 0; c < oc.buffers.length; c++) if ((starts[c] + room[c]) * 8 > oc.buffers[c].maxByteLength) return c
-  oc.buffers.forEach((b, c) => {
-    const bytes = (starts[c] + room[c]) * 8
+  for (let c = 0; c < oc.columns; c++) if (starts[c] + room[c] > oc.capacity) return c
+  // A buffer grows to the end of the furthest region its columns now reach.
+  const want = oc.buffers.map(() => 0)
+  for (let c = 0; c < oc.columns; c++) {
+    const b = Math.floor(c / oc.perBuffer)
+    want[b] = Math.max(want[b], ((c % oc.perBuffer) * oc.capacity + starts[c] + room[c]) * 8)
+  }
+  oc.buffers.forEach((b, i) => {
     // In steps: each growth changes the process's memory map, which stalls every thread's page
     // faults for a moment. Committed pages take memory only once written.
-    if (bytes > b.byteLength) b.grow(Math.min(b.maxByteLength, Math.max(bytes, b.byteLength + GROW_STEP_BYTES)))
+    if (want[i] > b.byteLength) b.grow(Math.min(b.maxByteLength, Math.max(want[i], b.byteLength + GROW_STEP_BYTES)))
   })
   return -1
 }
@@ -122,7 +147,7 @@ export function freeSlot(oc: OrderedColumns, slot: number): void {
 
 /** Views of a slot's columns. */
 export function slotViews(oc: OrderedColumns, slot: number): Float64Array[] {
-  return oc.slots[slot].map((b) => new Float64Array(b, 0, oc.slotValues))
+  return Array.from({ length: oc.columns }, (_, c) => new Float64Array(oc.slots[slot], c * oc.slotValues * 8, oc.slotValues))
 }
 
 /**
@@ -131,7 +156,7 @@ export function slotViews(oc: OrderedColumns, slot: number): Float64Array[] {
  * every range after it that is parsed already.
  */
 export function parsed(oc: OrderedColumns, index: number, slot: number, counts: readonly number[]): void {
-  const columns = oc.buffers.length
+  const columns = oc.columns
   new Float64Array(oc.counts, index * columns * 8, columns).set(counts)
   new Int32Array(oc.slotOf)[index] = slot
   // Whoever sees PARSED (an atomic load) sees the counts and the slot written before it.
@@ -162,7 +187,7 @@ export function placeWaiting(oc: OrderedColumns, index: number, values: Float64A
 
 /** Publishes range `index`, parsed straight into the columns from `starts`: it holds `counts` values. */
 export function placedInPlace(oc: OrderedColumns, index: number, starts: readonly number[], counts: readonly number[]): void {
-  const columns = oc.buffers.length
+  const columns = oc.columns
   new Float64Array(oc.ends, index * columns * 8, columns).set(starts.map((s, c) => s + counts[c]))
   settle(oc, index, PLACED)
   advance(oc, index + 1)
@@ -187,7 +212,7 @@ export function abortPending(oc: OrderedColumns, index: number): void {
 function advance(oc: OrderedColumns, index: number): void {
   const state = new Int32Array(oc.state)
   const slotOf = new Int32Array(oc.slotOf)
-  const columns = oc.buffers.length
+  const columns = oc.columns
   for (let i = index; i < state.length; i++) {
     const before = rangeState(oc, i - 1)
     if (before !== PLACED && before !== ABORTED) return
@@ -210,7 +235,7 @@ function advance(oc: OrderedColumns, index: number): void {
  * instead, and is noted for the loader (overflowOf).
  */
 function place(oc: OrderedColumns, index: number, counts: readonly number[], copy: (c: number, into: Float64Array) => void): void {
-  const columns = oc.buffers.length
+  const columns = oc.columns
   const starts = rangeStarts(oc, index)
   const over = reserve(oc, starts, counts)
   if (over >= 0) {
@@ -220,7 +245,7 @@ function place(oc: OrderedColumns, index: number, counts: readonly number[], cop
   }
   new Float64Array(oc.ends, index * columns * 8, columns).set(starts.map((s, c) => s + counts[c]))
   settle(oc, index, PLACED)
-  oc.buffers.forEach((b, c) => copy(c, new Float64Array(b, starts[c] * 8, counts[c])))
+  for (let c = 0; c < columns; c++) copy(c, columnView(oc, c, starts[c], counts[c]))
 }
 
 /** Sets range `index`'s state and wakes a thread waiting on it. */
@@ -232,7 +257,7 @@ function settle(oc: OrderedColumns, index: number, value: number): void {
 
 /** For the loader, once every range is settled: the column that could not take range `index`'s values, or -1. */
 export function overflowOf(oc: OrderedColumns, index: number): number {
-  const columns = oc.buffers.length
+  const columns = oc.columns
   const first = new Float64Array(oc.counts, index * columns * 8, 1)[0]
   return first < 0 ? -1 - first : -1
 }

@@ -15,6 +15,7 @@ import {
   type OrderedColumns,
   PLACED,
   abortPending,
+  columnView,
   freeSlot,
   parsed,
   placeWaiting,
@@ -70,7 +71,8 @@ export interface RangeResult {
 const SLACK = 8
 
 let block: Buffer = Buffer.alloc(0)
-/** This thread's chunk memory when no slot is free, one array per column, reused: pages never written cost nothing. */
+/** This thread's chunk memory when no slot is free, one buffer for all columns, reused: pages never written cost nothing. */
+let chunk: Float64Array = new Float64Array(new SharedArrayBuffer(0))
 let chunks: Float64Array[] = []
 
 /**
@@ -104,7 +106,7 @@ export function parseRange(task: RangeTask): RangeResult {
 
 function parseAndPlace(task: RangeTask): RangeResult {
   const oc = task.columns
-  const ncols = oc.buffers.length
+  const ncols = oc.columns
   const { index } = task
   if (rangeState(oc, index - 1) === ABORTED) return { rows: 0, lines: 0, counts: [], missing: [], skipped: true }
   // Every row takes at least one byte per field (its commas and line feed), which bounds the rows.
@@ -116,11 +118,11 @@ function parseAndPlace(task: RangeTask): RangeResult {
   const direct = starts !== null && reserve(oc, starts, starts.map(() => maxRows)) < 0
   const slot = direct || maxRows > oc.slotValues ? -1 : takeSlot(oc)
   let cols: Float64Array[]
-  if (direct) cols = oc.buffers.map((b, c) => new Float64Array(b, starts![c] * 8, maxRows))
+  if (direct) cols = starts!.map((s, c) => columnView(oc, c, s, maxRows))
   else if (slot >= 0) cols = slotViews(oc, slot)
   else {
-    if (chunks.length !== ncols) chunks = []
-    for (let c = 0; c < ncols; c++) if (!(chunks[c]?.length >= maxRows)) chunks[c] = lazyZeroed(maxRows)
+    if (chunk.length < ncols * maxRows) chunk = lazyZeroed(ncols * maxRows)
+    if (chunks.length !== ncols || chunks[0].length < maxRows) chunks = Array.from({ length: ncols }, (_, c) => chunk.subarray(c * maxRows, (c + 1) * maxRows))
     cols = chunks
   }
   const st: ParseState = {

@@ -1,0 +1,144 @@
+// `paralab serve` while hostile requests and files are handled: each is refused as invalid input
+// (not `internal`) within seconds, and a ping request sent meanwhile is answered within 1 s. Also:
+// a client that stops reading is disconnected rather than buffered for without limit, and a job on
+// CPU backends runs while a GPU job holds the GPU lane.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { startServe, type ServeProcess } from '../helpers/serve'
+import { connectApi, pingMs, serveRss, worstPingMs, type ApiClient } from '../helpers/api-client'
+
+let root: string
+let data: string
+let serve: ServeProcess
+let api: ApiClient
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'paralab-hardening-serve-'))
+  data = join(root, 'data')
+  mkdirSync(data)
+  // The .npy header that made a backtracking expression run for 133 s.
+  const text = Buffer.from(`{${"'shape':(".repeat(110_000)}`, 'latin1')
+  const npy = Buffer.alloc(12 + text.length)
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 2, 0]).copy(npy)
+  npy.writeUInt32LE(text.length, 8)
+  text.copy(npy, 12)
+  writeFileSync(join(data, 'backtrack.npy'), npy)
+  writeFileSync(join(data, 'oneline.csv'), Buffer.alloc(50_000_000, 'a'))
+  const m = 100_000
+  const row = Array.from({ length: m }, (_, i) => String(i % 9)).join(',')
+  writeFileSync(join(data, 'wide.csv'), [Array.from({ length: m }, (_, i) => `s${i}`).join(','), ...Array.from({ length: 20 }, () => row)].join('\n') + '\n')
+  // Paths: 600 vertices for a GPU job that runs a while on the software adapter, 3 for a quick one.
+  const V = 600
+  const big = Buffer.alloc(8 + 12 * V)
+  big.writeInt32LE(V, 0)
+  big.writeInt32LE(V, 4)
+  for (let i = 0; i < V; i++) {
+    big.writeInt32LE(i, 8 + 12 * i)
+    big.writeInt32LE((i + 1) % V, 12 + 12 * i)
+    big.writeInt32LE(1 + (i % 7), 16 + 12 * i)
+  }
+  writeFileSync(join(data, 'ring600.bin'), big)
+  writeFileSync(join(data, 'tiny.gr'), 'p sp 3 2\na 1 2 5\na 2 3 7\n')
+  serve = await startServe(['--data', data])
+  api = await connectApi(serve)
+})
+afterAll(async () => {
+  api?.close()
+  await serve?.stop()
+  rmSync(root, { recursive: true, force: true })
+})
+
+/** Starts a job, pings while it runs, and returns its end event and the slowest ping. */
+async function attack(workload: string, params: Record<string, unknown>): Promise<{ end: any; worst: number; ms: number }> {
+  const t0 = performance.now()
+  const jobId = await api.call<string>('startJob', workload, params)
+  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 60_000)
+  let worst = 0
+  let over = false
+  void ended.then(() => (over = true))
+  while (!over) {
+    worst = Math.max(worst, await pingMs(api))
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return { end: await ended, worst, ms: performance.now() - t0 }
+}
+
+describe('hostile files under serve', () => {
+  it('the .npy header of 990 KB is refused as invalid input at once, pings answered meanwhile', async () => {
+    const { end, worst, ms } = await attack('correlation', { files: [join(data, 'backtrack.npy')], layout: 'rows', repeat: 1 })
+    expect(end.type).toBe('failed')
+    expect(end.error.code).toBe('invalid-input')
+    expect(end.error.message).toContain('its header is 990001 bytes long; a header of at most 65536 bytes is read')
+    expect(ms).toBeLessThan(5000)
+    expect(worst).toBeLessThan(1000)
+  })
+
+  it('a CSV whose first line is 50 MB is refused quickly, pings answered meanwhile', async () => {
+    const { end, worst, ms } = await attack('correlation', { files: [join(data, 'oneline.csv')], repeat: 1 })
+    expect(end.type).toBe('failed')
+    expect(end.error).toEqual({ code: 'invalid-input', message: `${join(data, 'oneline.csv')}:1: the header line is longer than 16777216 bytes; a header names the columns` })
+    expect(ms).toBeLessThan(5000)
+    expect(worst).toBeLessThan(1000)
+  })
+
+  it('correlation on 100 000 columns × 20 rows is refused from the header, pings answered meanwhile', async () => {
+    const { end, worst, ms } = await attack('correlation', { files: [join(data, 'wide.csv')], repeat: 1 })
+    expect(end.type).toBe('failed')
+    expect(end.error.code).toBe('invalid-input')
+    expect(end.error.message).toContain('100000 series make a 100000 × 100000 matrix')
+    expect(ms).toBeLessThan(10_000)
+    expect(worst).toBeLessThan(1000)
+  })
+})
+
+describe('hostile requests under serve', () => {
+  it('JSON nested 5000 deep is an invalid argument, not an internal error', async () => {
+    // Written by hand: JSON.stringify itself overflows its stack on such a value.
+    const ws = new WebSocket(`${serve.api}?token=${serve.token}`)
+    await new Promise((ok) => ws.once('open', ok))
+    const reply = new Promise<any>((ok) => ws.once('message', (m) => ok(JSON.parse(m.toString()))))
+    ws.send(`{"id":7,"method":"startJob","args":["stats",{"files":${'['.repeat(5000)}${']'.repeat(5000)}}]}`)
+    expect(await reply).toEqual({ id: 7, error: { code: 'invalid-argument', message: 'startJob: the arguments nest more than 64 levels deep' } })
+    ws.close()
+    expect(await pingMs(api)).toBeLessThan(1000)
+  })
+
+  it('a 2500 × 2500 heatmap to export is refused before it is drawn', async () => {
+    const size = 2500
+    const t0 = performance.now()
+    const chart = { kind: 'heatmap', data: { title: 't', size, values: new Array(size * size).fill(0.5), labels: new Array(size).fill('s'), axisLabel: 's', min: 0, max: 1 } }
+    await expect(api.call('exportChart', { chart, format: 'png', fileName: 'h.png' })).rejects.toMatchObject({ code: 'invalid-argument' })
+    expect(performance.now() - t0).toBeLessThan(5000)
+    expect(await pingMs(api)).toBeLessThan(1000)
+  })
+
+  it('a client that stops reading is disconnected once 32 MiB wait for it; the server stays small', async () => {
+    const rss0 = serveRss()
+    const slow = await connectApi(serve)
+    const closed = new Promise<number>((ok) => slow.ws.once('close', ok))
+    const socket = (slow.ws as unknown as { _socket: import('node:net').Socket })._socket
+    socket.pause()
+    // Each reply is a 2.7 MB download (the request's envelope as JSON, base64): 200 of them are 540 MB unread.
+    const envelope = { workload: 'stats', results: { files: [], pad: 'x'.repeat(2_000_000) } }
+    for (let i = 0; i < 200; i++) slow.ws.send(JSON.stringify({ id: i + 1, method: 'exportResults', args: [{ envelope, format: 'json', fileName: 'r.json' }] }))
+    expect(await closed).toBe(1006)
+    expect(await worstPingMs(api, 1000)).toBeLessThan(1000)
+    expect(serveRss() - rss0).toBeLessThan(300 * 2 ** 20)
+  })
+})
+
+describe('lanes', () => {
+  it('a paths job on CPU backends finishes while a GPU job holds the GPU', async () => {
+    const gpuJob = await api.call<string>('startJob', 'paths', { files: [join(data, 'ring600.bin')], backends: ['gpu'], variants: ['baseline'], repeat: 1000 })
+    await api.event((e) => e.jobId === gpuJob && e.type === 'progress' && /gpu baseline · ring600\.bin · run/.test(e.phase), 120_000)
+    const cpuJob = await api.call<string>('startJob', 'paths', { files: [join(data, 'tiny.gr')], backends: ['serial'], repeat: 1 })
+    const done = await api.event((e) => e.jobId === cpuJob && e.type !== 'progress', 20_000)
+    expect(done.type).toBe('done')
+    expect(done.envelope.results.graphs[0].checksum).toBe('24')
+    await api.call('cancelJob', gpuJob)
+    expect((await api.event((e) => e.jobId === gpuJob && e.type !== 'progress', 20_000)).error.code).toBe('cancelled')
+  })
+})

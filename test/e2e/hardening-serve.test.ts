@@ -95,6 +95,25 @@ describe('hostile files under serve', () => {
 })
 
 describe('hostile requests under serve', () => {
+  it('the largest chart allowed (a 256 × 256 heatmap) is drawn while pings are answered within 1 s', async () => {
+    const size = 256
+    const chart = { kind: 'heatmap', data: { title: 't', size, values: Array.from({ length: size * size }, (_, i) => (i % 17) / 17), labels: new Array(size).fill('s'), axisLabel: 's', min: 0, max: 1 } }
+    let over = false
+    const drawn = api.call<{ base64: string; mime: string }>('exportChart', { chart, format: 'svg', fileName: 'h.svg' }).finally(() => (over = true))
+    let worst = 0
+    let pings = 0
+    while (!over) {
+      worst = Math.max(worst, await pingMs(api))
+      pings++
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const file = await drawn
+    expect(file.mime).toBe('image/svg+xml')
+    expect(Buffer.from(file.base64, 'base64').toString('utf8')).toContain('<svg')
+    expect(pings).toBeGreaterThan(1)
+    expect(worst).toBeLessThan(1000)
+  })
+
   it('JSON nested 5000 deep is an invalid argument, not an internal error', async () => {
     // Written by hand: JSON.stringify itself overflows its stack on such a value.
     const ws = new WebSocket(`${serve.api}?token=${serve.token}`)

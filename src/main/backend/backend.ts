@@ -12,7 +12,8 @@ import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/runtime'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
-import { chartImageSize, renderChart } from '../charts/render'
+import { chartImageSize } from '../charts/render'
+import { renderChartInWorker } from '../charts/render-in-worker'
 import { DataAccess } from './data-files'
 import { envelope, inputFile } from './envelope'
 import { defaultExampleDir } from './examples'
@@ -132,7 +133,7 @@ export class Backend {
   }
 
   async renderChart(req: ChartExportRequest): Promise<RenderedFile> {
-    const bytes = await renderChart(req.chart, req.format, chartImageSize(req.size))
+    const bytes = await renderChartInWorker(req.chart, req.format, chartImageSize(req.size))
     return { fileName: withExtension(req.fileName, req.format), mime: MIME[req.format], bytes }
   }
 

@@ -161,3 +161,16 @@ describe('lanes', () => {
     expect((await api.event((e) => e.jobId === gpuJob && e.type !== 'progress', 20_000)).error.code).toBe('cancelled')
   })
 })
+
+describe('threads', () => {
+  it('ranks: 256 on the landslide example is refused before 256 threads start', async () => {
+    const { params } = await api.call<{ params: Record<string, unknown> }>('example', 'landslide')
+    const rss0 = serveRss()
+    const jobId = await api.call<string>('startJob', 'landslide', { ...params, backends: ['workers'], ranks: 256, steps: 10 })
+    const end = await api.event((e) => e.jobId === jobId && e.type !== 'progress', 60_000)
+    expect(end.type).toBe('failed')
+    expect(end.error.code).toBe('invalid-argument')
+    expect(end.error.message).toMatch(/^\d+ threads asked for; this machine runs at most \d+ \(4 per core on its \d+ cores\)$/)
+    expect(serveRss() - rss0).toBeLessThan(200 * 2 ** 20)
+  })
+})

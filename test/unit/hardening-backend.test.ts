@@ -123,3 +123,16 @@ describe('CSV export', () => {
     )
   })
 })
+
+describe('worker pools', () => {
+  it('refuse more threads than 4 per core', async () => {
+    const { availableParallelism } = await import('node:os')
+    const { WorkerPool } = await import('../../src/main/workers/pool')
+    const cores = availableParallelism()
+    const e = thrown(() => new WorkerPool('paths-worker', cores * 4 + 1))
+    expect(e.code).toBe('invalid-argument')
+    expect(e.message).toBe(`${cores * 4 + 1} threads asked for; this machine runs at most ${cores * 4} (4 per core on its ${cores} cores)`)
+    const pool = new WorkerPool('paths-worker', cores * 4)
+    await pool.terminate()
+  })
+})

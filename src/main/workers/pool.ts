@@ -19,6 +19,9 @@ export function workerScriptPath(name: string): string {
   return built
 }
 
+/** Threads a pool may start per core: beyond a few, more threads only add memory and switching (256 on 2 cores did). */
+export const MAX_THREADS_PER_CORE = 4
+
 interface Pending {
   resolve(value: unknown): void
   reject(error: Error): void
@@ -40,6 +43,9 @@ export class WorkerPool {
     readonly script: string,
     readonly size = availableParallelism(),
   ) {
+    const cores = availableParallelism()
+    if (size > cores * MAX_THREADS_PER_CORE)
+      throw new ApiError('invalid-argument', `${size} threads asked for; this machine runs at most ${cores * MAX_THREADS_PER_CORE} (${MAX_THREADS_PER_CORE} per core on its ${cores} cores)`)
     const path = workerScriptPath(script)
     for (let i = 0; i < size; i++) {
       const worker = new Worker(path)

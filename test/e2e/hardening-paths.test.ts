@@ -100,6 +100,24 @@ describe('an 8-byte graph of 12 000 vertices under serve', () => {
   })
 })
 
+describe('an 8-byte graph beyond the memory available', () => {
+  it('is refused at once, before any matrix is allocated, naming what it needs and what is available', async () => {
+    // Three runs hold three V × V int32 matrices: choose V so that they just exceed what is available now.
+    const V = Math.ceil(Math.sqrt(process.availableMemory() / 12)) + 500
+    const path = join(data, 'huge.bin')
+    writeFileSync(path, header(V))
+    const rss0 = serveRss()
+    const t0 = performance.now()
+    const jobId = await api.call<string>('startJob', 'paths', { files: [path], backends: ['workers'], repeat: 3 })
+    const end = await api.event((e) => e.jobId === jobId && e.type !== 'progress', 30_000)
+    expect(performance.now() - t0).toBeLessThan(5000)
+    expect(end.type).toBe('failed')
+    expect(end.error.code).toBe('invalid-input')
+    expect(end.error.message).toMatch(new RegExp(`^${path}: ${V} vertices need about [\\d.]+ GiB for 3 ${V} × ${V} matrices; [\\d.]+ GiB of memory are available$`))
+    expect(serveRss() - rss0).toBeLessThan(100 * 2 ** 20)
+  })
+})
+
 describe('the CLI on the same graph', () => {
   it('ends within 2 s of Ctrl-C with the interrupted exit code', async () => {
     const child = spawn(process.execPath, [CLI, 'paths', join(data, 'empty12k.bin'), '--backend', 'serial', '--repeat', '1'], { stdio: ['ignore', 'ignore', 'pipe'] })

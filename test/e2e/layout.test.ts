@@ -1,7 +1,8 @@
-// The dashboard's layout in Chromium from 800×600 to 2560×1440, with results and charts on screen
-// (the statistics example and the device benchmark): nothing overflows sideways at the small size,
-// and the large one is used (charts side by side, the device view in two columns). Screenshots of
-// every view and size go to test-output/layout/ (not committed) for people to look at.
+// The dashboard's layout in Chromium from 800×600 to 2560×1440, with every view's example results
+// on screen: nothing overflows sideways at the small size, no text overlaps other text or is cut
+// by a box that hides what overflows it, and the large size is used (charts side by side, the
+// device view in two columns). Screenshots of every view and size go to test-output/layout/ (not
+// committed) for people to look at.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,6 +19,15 @@ const SIZES = [
   { width: 2560, height: 1440 },
 ] as const
 const CHARTS = ['stats-chart-time', 'stats-chart-cv', 'stats-chart-mad']
+/** Every view, and what shows its example's results. */
+const VIEWS = [
+  { id: 'device', results: 'bench-results' },
+  { id: 'stats', results: 'stats-results' },
+  { id: 'paths', results: 'paths-results' },
+  { id: 'correlation', results: 'correlation-results' },
+  { id: 'landslide', results: 'landslide-results' },
+] as const
+type View = (typeof VIEWS)[number]['id']
 
 let dir: string
 let serve: ServeProcess
@@ -33,12 +43,11 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   page.on('pageerror', (e) => pageErrors.push(e.message))
   await page.goto(serve.url)
-  await page.getByTestId('nav-stats').click()
-  await page.getByTestId('stats-example').click()
-  await page.getByTestId('stats-results').waitFor({ timeout: 120_000 })
-  await page.getByTestId('nav-device').click()
-  await page.getByTestId('device-example').click()
-  await page.getByTestId('bench-results').waitFor({ timeout: 120_000 })
+  for (const view of VIEWS) {
+    await page.getByTestId(`nav-${view.id}`).click()
+    await page.getByTestId(`${view.id}-example`).click()
+    await page.getByTestId(view.results).waitFor({ timeout: 120_000 })
+  }
 })
 
 afterAll(async () => {
@@ -47,11 +56,16 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-/** Page and main area widths: scrolled width beside the visible one. */
+/** Page and main area widths: scrolled width beside the visible one, and what sticks out of the main area. */
 function widths() {
   return page.evaluate(() => {
     const main = document.querySelector<HTMLElement>('.main')!
-    return { page: document.documentElement.scrollWidth, window: innerWidth, main: main.scrollWidth, mainVisible: main.clientWidth }
+    const right = main.getBoundingClientRect().left + main.clientLeft + main.clientWidth
+    // The outermost elements reaching past the main area's right edge.
+    const beyond = [...main.querySelectorAll<HTMLElement>('*')]
+      .filter((el) => el.getBoundingClientRect().right > right + 1 && !(el.parentElement && el.parentElement !== main && el.parentElement.getBoundingClientRect().right > right + 1))
+      .map((el) => `<${el.tagName.toLowerCase()}> in ${el.closest('[data-testid]')?.getAttribute('data-testid') ?? '?'}`)
+    return { page: document.documentElement.scrollWidth, window: innerWidth, main: main.scrollWidth, mainVisible: main.clientWidth, beyond }
   })
 }
 
@@ -61,18 +75,79 @@ async function box(testId: string) {
   return b!
 }
 
-/** Shows `view` at `size`, checks nothing overflows sideways, and saves a screenshot. */
-async function show(view: 'stats' | 'device', size: (typeof SIZES)[number]) {
+/**
+ * Text on screen that overlaps other text, or that a box hiding its overflow (overflow hidden or
+ * clip) cuts: each as a line naming the text and where it is.
+ */
+function textProblems(): Promise<string[]> {
+  return page.evaluate(() => {
+    const name = (el: Element) => {
+      const id = el.closest('[data-testid]')?.getAttribute('data-testid')
+      return `<${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}>${id ? ` in ${id}` : ''}`
+    }
+    const hides = (o: string) => o === 'hidden' || o === 'clip'
+    const problems: string[] = []
+    /** Each text box where it can be seen: cut to every box that clips it (hiding or scrolling). */
+    const seen: { r: { left: number; top: number; right: number; bottom: number }; text: string; node: Node; el: Element }[] = []
+    const walker = document.createTreeWalker(document.querySelector('.shell')!, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent!.trim()
+      const el = node.parentElement!
+      if (!text || !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue
+      const range = document.createRange()
+      range.selectNodeContents(node)
+      for (const r of range.getClientRects()) {
+        if (r.width < 1 || r.height < 1) continue
+        const v = { left: r.left, top: r.top, right: r.right, bottom: r.bottom }
+        for (let a: Element | null = el; a && a !== document.body; a = a.parentElement) {
+          const style = getComputedStyle(a)
+          const clipX = style.overflowX !== 'visible'
+          const clipY = style.overflowY !== 'visible'
+          if (!clipX && !clipY) continue
+          const b = a.getBoundingClientRect()
+          const box = { left: b.left + a.clientLeft, top: b.top + a.clientTop, right: b.left + a.clientLeft + a.clientWidth, bottom: b.top + a.clientTop + a.clientHeight }
+          // Cut where the box hides what overflows it, or scrolls sideways though it holds no table
+          // (a wide table may scroll in its box; a scrolling column of text must not need to); an
+          // ellipsis with the whole text in a tooltip is a shortening, not a cut.
+          const table = el.closest('table')
+          const sideways = hides(style.overflowX) || (style.overflowX !== 'visible' && !(table && a.contains(table)))
+          const cutX = sideways && (r.left < box.left - 1 || r.right > box.right + 1)
+          const cutY = hides(style.overflowY) && (r.top < box.top - 1 || r.bottom > box.bottom + 1)
+          const explained = getComputedStyle(el).textOverflow === 'ellipsis' && !cutY && (el.closest('[title]')?.getAttribute('title') ?? '').includes(text)
+          if ((cutX || cutY) && !explained) problems.push(`"${text}" cut by ${name(a)}`)
+          if (clipX) [v.left, v.right] = [Math.max(v.left, box.left), Math.min(v.right, box.right)]
+          if (clipY) [v.top, v.bottom] = [Math.max(v.top, box.top), Math.min(v.bottom, box.bottom)]
+        }
+        if (v.right - v.left >= 1 && v.bottom - v.top >= 1) seen.push({ r: v, text, node, el })
+      }
+    }
+    // Overlaps: the seen parts of different text nodes sharing more than a sliver.
+    seen.sort((a, b) => a.r.top - b.r.top)
+    for (let i = 0; i < seen.length; i++)
+      for (let j = i + 1; j < seen.length && seen[j].r.top < seen[i].r.bottom - 2; j++) {
+        const [a, b] = [seen[i], seen[j]]
+        if (a.node === b.node) continue
+        const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left)
+        const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top)
+        if (w > 2 && h > 2) problems.push(`"${a.text}" (${name(a.el)}) overlaps "${b.text}" (${name(b.el)})`)
+      }
+    return [...new Set(problems)]
+  })
+}
+
+/** Shows `view` at `size`, checks nothing overflows sideways and no text collides or is cut, and saves a screenshot. */
+async function show(view: View, size: (typeof SIZES)[number]) {
   await page.setViewportSize(size)
   await page.getByTestId(`nav-${view}`).click()
   // The views share one scrolling area: each screenshot starts at the top of its view.
   await page.evaluate(() => document.querySelector('.main')!.scrollTo(0, 0))
   // Chart.js follows a resize on the next animation frames.
   await page.waitForTimeout(400)
+  await page.screenshot({ path: join(SHOTS, `${view}-${size.width}x${size.height}.png`) })
   const w = await widths()
   expect(w.page, `${view} at ${size.width}: page width`).toBeLessThanOrEqual(w.window)
-  expect(w.main, `${view} at ${size.width}: main area's scrolled width`).toBeLessThanOrEqual(w.mainVisible)
-  await page.screenshot({ path: join(SHOTS, `${view}-${size.width}x${size.height}.png`) })
+  expect(w.main, `${view} at ${size.width}: main area's scrolled width (beyond it: ${w.beyond.join(', ')})`).toBeLessThanOrEqual(w.mainVisible)
+  expect(await textProblems(), `${view} at ${size.width}×${size.height}: text`).toEqual([])
 }
 
 /** A chart is on screen when it is visible, drawn at its box's full width and inside the window. */
@@ -101,6 +176,11 @@ describe.each(SIZES)('at $width×$height', (size) => {
       // One above the other, each as wide as the results allow.
       expect(charts[1].y).toBeGreaterThan(charts[0].y + charts[0].height - 1)
     }
+  })
+
+  it.each(['paths', 'correlation', 'landslide'] as const)('%s: its example results, no sideways overflow, no text cut or overlapping', async (view) => {
+    await show(view, size)
+    expect(await page.getByTestId(`${view}-results`).isVisible()).toBe(true)
   })
 
   it('Device: the adapter, the measured figures and the roofline on screen, no sideways overflow', async () => {

@@ -147,7 +147,19 @@ async function show(view: View, size: (typeof SIZES)[number]) {
   const w = await widths()
   expect(w.page, `${view} at ${size.width}: page width`).toBeLessThanOrEqual(w.window)
   expect(w.main, `${view} at ${size.width}: main area's scrolled width (beyond it: ${w.beyond.join(', ')})`).toBeLessThanOrEqual(w.mainVisible)
-  expect(await textProblems(), `${view} at ${size.width}×${size.height}: text`).toEqual([])
+  // Text is judged where it can be seen: the view is scrolled through, a screenful less a margin at a time.
+  const problems = new Set<string>()
+  for (let top = 0; ; ) {
+    const { height, bottom } = await page.evaluate((y) => {
+      const main = document.querySelector('.main')!
+      main.scrollTo(0, y)
+      return { height: main.clientHeight, bottom: main.scrollHeight - main.clientHeight }
+    }, top)
+    for (const p of await textProblems()) problems.add(p)
+    if (top >= bottom) break
+    top = Math.min(bottom, top + Math.floor(height * 0.8))
+  }
+  expect([...problems], `${view} at ${size.width}×${size.height}: text`).toEqual([])
 }
 
 /** A chart is on screen when it is visible, drawn at its box's full width and inside the window. */

@@ -136,7 +136,7 @@ function textProblems(): Promise<string[]> {
 }
 
 /** Shows `view` at `size`, checks nothing overflows sideways and no text collides or is cut, and saves a screenshot. */
-async function show(view: View, size: (typeof SIZES)[number]) {
+async function show(view: View, size: { width: number; height: number }) {
   await page.setViewportSize(size)
   await page.getByTestId(`nav-${view}`).click()
   // The views share one scrolling area: each screenshot starts at the top of its view.
@@ -208,6 +208,13 @@ describe.each(SIZES)('at $width×$height', (size) => {
     } else {
       expect(figures.y).toBeGreaterThan(adapter.y)
     }
+  })
+})
+
+// The navigation at its narrowest beside the views (the history's times beside or under the workloads).
+describe('at 1280×800', () => {
+  it.each(VIEWS.map((v) => v.id))('%s: no sideways overflow, no text cut or overlapping', async (view) => {
+    await show(view, { width: 1280, height: 800 })
   })
 })
 

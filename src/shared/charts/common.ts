@@ -77,7 +77,8 @@ export function categoryAxis(title: string): AxisOptions {
   return {
     type: 'category',
     title: { display: true, text: title, color: TEXT_COLOR, font: font(FONT_SIZES.axisTitle) },
-    ticks: { color: TEXT_COLOR, font: font(FONT_SIZES.legend), maxRotation: 0, autoSkip: false },
+    // Every category named; turned (up to upright) where they do not fit side by side.
+    ticks: { color: TEXT_COLOR, font: font(FONT_SIZES.legend), maxRotation: 90, autoSkip: false },
     grid: { display: false },
     border: { color: AXIS_COLOR },
   } as AxisOptions

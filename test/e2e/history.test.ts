@@ -152,11 +152,16 @@ describe('History panel in Chromium', () => {
     await page.getByTestId('history-compare').click()
     const timings = page.getByTestId('comparison-timings')
     await timings.waitFor()
-    expect(await timings.locator('thead tr').nth(1).locator('th').allInnerTexts()).toEqual(['median', 'min', 'max', 'median', 'min', 'max'])
-    // Every backend of either run; a run that did not time one shows dashes.
-    expect(await timings.locator('tbody th').allInnerTexts()).toEqual(['workers-simd', 'serial'])
-    expect((await page.getByTestId('comparison-backend-serial').locator('td').allInnerTexts()).slice(0, 3)).toEqual(['—', '—', '—'])
-    expect((await page.getByTestId('comparison-backend-serial').locator('td').allInnerTexts()).slice(3)).toEqual([expect.stringMatching(/^[\d.]+$/), expect.stringMatching(/^[\d.]+$/), expect.stringMatching(/^[\d.]+$/)])
+    expect(await timings.locator('thead tr').nth(1).locator('th').allInnerTexts()).toEqual(['median', 'min', 'max', 'checks', 'median', 'min', 'max', 'checks'])
+    // Every backend of either run on the file, matched by file and backend; a run that did not time one shows dashes.
+    expect(await timings.locator('tbody tr:not(.input) th').allInnerTexts()).toEqual(['workers-simd', 'serial'])
+    const serial = timings.locator('tbody tr[data-testid$=": serial"]')
+    expect(await serial.getAttribute('data-testid')).toMatch(/^comparison-row-.*a\.csv: serial$/)
+    const figures = await serial.locator('td.figure').allInnerTexts()
+    expect(figures.slice(0, 3)).toEqual(['—', '—', '—'])
+    expect(figures.slice(3)).toEqual([expect.stringMatching(/^[\d.]+$/), expect.stringMatching(/^[\d.]+$/), expect.stringMatching(/^[\d.]+$/)])
+    // Its checks beside its times: precision, each column's CV and MAD.
+    expect(await serial.getByTestId('comparison-checks').nth(1).innerText()).toMatch(/precision f64[\s\S]* CV [\s\S]* MAD /)
     expect(await page.getByTestId('comparison-param-repeat').locator('td').allInnerTexts()).toEqual(['3', '1'])
     await page.getByTestId('comparison-close').click()
     expect(await page.getByTestId('run-comparison').count()).toBe(0)

@@ -1,6 +1,6 @@
 // Electron main process: the window, menus and dialogs. It validates every IPC request and
 // forwards it to the backend process; it saves exports after asking the user where.
-import { app, BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Buffer } from 'node:buffer'
@@ -11,6 +11,8 @@ import { RequestTracker } from '../shared/rpc'
 import { IPC_JOB_EVENT, IPC_PREFIX, type IpcReply, type WireMessage } from '../shared/wire'
 import { writeFileAtomic } from './io/atomic-write'
 import type { HostRequest } from './host-protocol'
+import { IPC_CONNECT_REQUEST, IPC_CONNECT_SERVER } from '../shared/server-url'
+import { ServerConnection } from './server-connection'
 
 const here = dirname(fileURLToPath(import.meta.url))
 let win: BrowserWindow | undefined
@@ -46,6 +48,8 @@ class BackendHost {
 }
 
 const host = new BackendHost()
+/** The `paralab serve` the window talks to instead of the backend process, when connected to one. */
+const connection = new ServerConnection()
 
 async function saveExport(sender: WebContents, made: ExportResult): Promise<ExportResult> {
   const owner = BrowserWindow.fromWebContents(sender)
@@ -83,6 +87,14 @@ function handleIpc(): void {
       }),
     )
   }
+  // "Connect to a Paralab server…": the page reloads talking to that server (null: to this app's backend).
+  ipcMain.handle(IPC_CONNECT_SERVER, (event, url: unknown) =>
+    ipcReply(async () => {
+      if (event.senderFrame?.url && !isOwnPage(event.senderFrame.url)) throw new ApiError('invalid-argument', 'request from a foreign page')
+      connection.connect(url)
+      await loadDashboard()
+    }),
+  )
   // Drag-and-drop: the preload turns dropped File objects into paths the user chose to give.
   ipcMain.handle(IPC_PREFIX + 'dropFiles', (_event, paths: unknown) =>
     ipcReply(async () => {
@@ -116,10 +128,19 @@ async function route(sender: WebContents, method: ApiMethod, args: unknown[]): P
 
 const RENDERER_PAGE = pathToFileURL(join(here, '../renderer/index.html')).href
 
-/** The dashboard page (or the dev server's), with any hash: nothing else may talk to the backend. */
+/** The dashboard page (or the dev server's), with any query and hash: nothing else may talk to the backend. */
 function isOwnPage(url: string): boolean {
   const dev = process.env.ELECTRON_RENDERER_URL
-  return url.split('#')[0] === RENDERER_PAGE || (!!dev && !app.isPackaged && url.startsWith(dev))
+  return url.split(/[?#]/)[0] === RENDERER_PAGE || (!!dev && !app.isPackaged && url.startsWith(dev))
+}
+
+/** Loads the dashboard, telling it which server it talks to, if not this app's backend. */
+function loadDashboard(): Promise<void> {
+  if (!win) return Promise.resolve()
+  const query = connection.pageQuery()
+  const dev = process.env.ELECTRON_RENDERER_URL
+  if (dev && !app.isPackaged) return win.loadURL(`${dev}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`)
+  return win.loadFile(join(here, '../renderer/index.html'), { query })
 }
 
 function createWindow(): void {
@@ -139,9 +160,7 @@ function createWindow(): void {
     },
   })
   win.once('ready-to-show', () => win?.show())
-  const dev = process.env.ELECTRON_RENDERER_URL
-  if (dev && !app.isPackaged) void win.loadURL(dev)
-  else void win.loadFile(join(here, '../renderer/index.html'))
+  void loadDashboard()
 }
 
 app.on('web-contents-created', (_e, contents) => {
@@ -156,13 +175,28 @@ app.whenReady().then(() => {
   Menu.setApplicationMenu(
     Menu.buildFromTemplate([
       ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
-      { role: 'fileMenu' },
+      {
+        label: 'File',
+        submenu: [
+          { label: 'Connect to a Paralab server…', click: () => win?.webContents.send(IPC_CONNECT_REQUEST) },
+          {
+            label: 'Use this computer',
+            click: () => {
+              connection.connect(null)
+              void loadDashboard()
+            },
+          },
+          { type: 'separator' },
+          process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+        ],
+      },
       { role: 'editMenu' },
       { role: 'viewMenu' },
       { role: 'windowMenu' },
     ]),
   )
   handleIpc()
+  session.defaultSession.webRequest.onBeforeSendHeaders((details, callback) => callback({ requestHeaders: connection.headers(details.url, details.requestHeaders) }))
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()

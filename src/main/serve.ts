@@ -13,6 +13,7 @@ import { replyTo } from '../shared/rpc'
 import { WIRE_PATH, type WireMessage, type WireRequest } from '../shared/wire'
 import { Backend } from './backend/backend'
 import { apiHandlers, handleRequest } from './backend/api-handlers'
+import { defaultClusterRunsDir } from './backend/cluster-runs'
 import { defaultHistoryDir } from './backend/history'
 import { CONTENT_SECURITY_POLICY } from './csp'
 import { ENGINES } from './workloads'
@@ -59,7 +60,7 @@ function sendTo(ws: WebSocket, text: string): void {
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = randomBytes(24).toString('base64url')
-  const backend = new Backend({ engines: ENGINES, dataDirs: opts.dataDirs, historyDir: defaultHistoryDir(), historyScope: opts.dataDirs })
+  const backend = new Backend({ engines: ENGINES, dataDirs: opts.dataDirs, historyDir: defaultHistoryDir(), historyScope: opts.dataDirs, clusterRunsDir: defaultClusterRunsDir() })
   const handlers = apiHandlers(backend)
   for (const dir of opts.dataDirs) {
     const s = await stat(dir).catch(() => null)

@@ -1,6 +1,7 @@
 // The one API of Paralab. The Electron preload (IPC) and `paralab serve` (WebSocket) are two
 // transports of it; the dashboard only ever talks to this interface.
 import type { ChartSpec } from './charts/spec'
+import type { ClusterInfo, ClusterRequest, ClusterRun, ClusterSubmission } from './cluster'
 import type { JobEvent } from './jobs'
 import type { DeviceInfo } from './device'
 import type { ResultEnvelope } from './workloads/envelope'
@@ -127,10 +128,23 @@ export interface ParalabApi {
   listRuns(): Promise<RunSummary[]>
   /** A run's envelope, by the id listRuns gave. */
   openRun(id: string): Promise<ResultEnvelope>
+  /** Whether this backend can run workloads on a Slurm cluster (`serve` where Slurm's commands are on the PATH). */
+  clusterInfo(): Promise<ClusterInfo>
+  /**
+   * Submits a run to Slurm: the workload's parameters as for startJob, and the Slurm fields. The
+   * backend chooses the run's folder (under its cluster runs folder); a request never names one.
+   * When the run's merge ends, its merged results are kept in the history and announced as a
+   * `done` job event with the id `cluster-<job id>`.
+   */
+  submitClusterJob<Id extends WorkloadId>(workload: Id, params: InputOf<Id>, request: ClusterRequest): Promise<ClusterSubmission>
+  /** This user's Paralab runs on the cluster, newest first, with their tasks' states and progress. */
+  listClusterJobs(): Promise<ClusterRun[]>
+  /** Cancels a cluster job, or one task of an array (`1234_2`). */
+  cancelClusterJob(jobId: string): Promise<void>
   /** Subscribes to progress and completion of every job; returns the unsubscribe function. */
   onJobEvent(listener: (event: JobEvent) => void): () => void
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

@@ -1,6 +1,7 @@
 // Argument checks for every API request, shared by both transports (IPC and WebSocket):
 // whatever crosses a process boundary is untrusted until it passes here.
 import { API_METHODS, CHART_SIZE_LIMITS, RUN_ID_PATTERN, type ApiMethod } from './api'
+import { CLUSTER_FIELDS, CLUSTER_JOB_ID, checkClusterRequest } from './cluster'
 import { ApiError } from './errors'
 import { CHART_KINDS } from './charts/spec'
 import { workload } from './workloads'
@@ -43,8 +44,12 @@ function chartSize(v: unknown): void {
 
 /** Requests nest at most this deep: code that walks a value recursively (a JSON writer, a chart library) overflows its stack on far deeper ones. */
 export const MAX_REQUEST_DEPTH = 64
-/** Values a chart to export holds at most: the dashboard's largest charts (a 256 × 256 heatmap) fit; the time to draw grows with them. */
-export const MAX_CHART_VALUES = 2 ** 17
+/**
+ * Values a chart to export holds at most: the dashboard's charts fit (a 256 × 256 heatmap, 15 lines
+ * of 10 000 prefixes); drawing the largest (a 500 × 500 heatmap) takes seconds and ~600 MB, beside
+ * the thread that answers requests. A 2500 × 2500 one took minutes and gigabytes.
+ */
+export const MAX_CHART_VALUES = 2 ** 18
 
 /** How deep `v` nests and how many values it holds, walked without recursion; stops counting past the limits. */
 function measure(v: unknown, maxDepth: number, maxValues = Infinity): { depth: number; values: number } {
@@ -67,6 +72,18 @@ function measure(v: unknown, maxDepth: number, maxValues = Infinity): { depth: n
     }
   }
   return { depth, values }
+}
+
+/**
+ * The Slurm fields of a dashboard's cluster run, checked as the CLI checks its flags. Nothing else:
+ * the backend chooses the run's folder, so a request that names one (or any sbatch option) is refused.
+ */
+export function clusterRequest(v: unknown): void {
+  const r = object(v, 'request')
+  const fields = Object.keys(CLUSTER_FIELDS)
+  for (const k of Object.keys(r))
+    if (!fields.includes(k)) fail(`a cluster request has no ${quote(k)}; it takes ${fields.join(', ')} (the server chooses the run's folder)`)
+  checkClusterRequest(r)
 }
 
 /** Per method: its arity and the checks of its arguments. */
@@ -93,7 +110,7 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       oneOf(chart.kind, CHART_KINDS, 'chart.kind')
       object(chart.data, 'chart.data')
       if (measure(chart.data, MAX_REQUEST_DEPTH, MAX_CHART_VALUES).values > MAX_CHART_VALUES)
-        fail(`chart.data holds more than ${MAX_CHART_VALUES} values; a chart to export holds at most that many (a 256 × 256 heatmap fits)`)
+        fail(`chart.data holds more than ${MAX_CHART_VALUES} values; a chart to export holds at most that many (a 500 × 500 heatmap fits)`)
       oneOf(r.format, ['png', 'svg'], 'format')
       if (r.size !== undefined) chartSize(r.size)
       fileName(r.fileName)
@@ -139,6 +156,22 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
     },
   },
   listRuns: { arity: 0 },
+  clusterInfo: { arity: 0 },
+  submitClusterJob: {
+    arity: 3,
+    check([id, params, request]) {
+      const w = workload(id)
+      validateParams(w.id, w.params, params)
+      clusterRequest(request)
+    },
+  },
+  listClusterJobs: { arity: 0 },
+  cancelClusterJob: {
+    arity: 1,
+    check([jobId]) {
+      if (typeof jobId !== 'string' || !CLUSTER_JOB_ID.test(jobId)) fail(`jobId must be a cluster job id such as 1234 or 1234_2; got ${quote(jobId)}`)
+    },
+  },
   openRun: {
     arity: 1,
     check([id]) {

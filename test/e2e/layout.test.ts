@@ -149,13 +149,14 @@ async function show(view: View, size: { width: number; height: number }) {
   expect(w.main, `${view} at ${size.width}: main area's scrolled width (beyond it: ${w.beyond.join(', ')})`).toBeLessThanOrEqual(w.mainVisible)
   // Text is judged where it can be seen: the view is scrolled through, a screenful less a margin at a time.
   const problems = new Set<string>()
-  for (let top = 0; ; ) {
+  for (let top = 0, screen = 0; ; screen++) {
     const { height, bottom } = await page.evaluate((y) => {
       const main = document.querySelector('.main')!
       main.scrollTo(0, y)
       return { height: main.clientHeight, bottom: main.scrollHeight - main.clientHeight }
     }, top)
     for (const p of await textProblems()) problems.add(p)
+    if (screen > 0) await page.screenshot({ path: join(SHOTS, `${view}-${size.width}x${size.height}-${screen}.png`) })
     if (top >= bottom) break
     top = Math.min(bottom, top + Math.floor(height * 0.8))
   }

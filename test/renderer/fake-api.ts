@@ -2,6 +2,7 @@
 // a test play job events. The end-to-end tests drive the real backend; these check the dashboard.
 import type { ChartExportRequest, DataFile, DataFolder, ExampleSetup, ExportResult, ResultFileRequest, ResultsExportRequest, RunSummary } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
+import type { ClusterInfo, ClusterRequest, ClusterRun, ClusterSubmission } from '../../src/shared/cluster'
 import type { JobEvent } from '../../src/shared/jobs'
 import { workload as definitionOf, type InputOf, type WorkloadId } from '../../src/shared/workloads'
 import type { ParamSpec } from '../../src/shared/workloads/schema'
@@ -100,6 +101,26 @@ export class FakeApi implements DashboardApi {
     const summary: RunSummary = { id: `run-${this.runs.length + 1}`, workload: envelope.workload, createdAt: envelope.createdAt, summary: '', partial: !!envelope.partial, thisSession: true, ...more }
     this.runs.unshift({ summary, envelope })
     return summary
+  }
+  /** What clusterInfo answers: no Slurm unless a test gives it. */
+  cluster: ClusterInfo = { available: false }
+  /** What listClusterJobs answers. */
+  clusterRuns: ClusterRun[] = []
+  readonly clusterSubmitted: { workload: WorkloadId; params: unknown; request: ClusterRequest }[] = []
+  readonly clusterCancelled: string[] = []
+  async clusterInfo(): Promise<ClusterInfo> {
+    return this.cluster
+  }
+  async submitClusterJob<Id extends WorkloadId>(workload: Id, params: InputOf<Id>, request: ClusterRequest): Promise<ClusterSubmission> {
+    this.clusterSubmitted.push({ workload, params, request })
+    const jobId = String(100 + 2 * this.clusterSubmitted.length)
+    return { jobId, mergeJobId: String(Number(jobId) + 1), dir: `/home/user/paralab/cluster-runs/${workload}-${jobId}`, tasks: 1 }
+  }
+  async listClusterJobs(): Promise<ClusterRun[]> {
+    return this.clusterRuns
+  }
+  async cancelClusterJob(jobId: string): Promise<void> {
+    this.clusterCancelled.push(jobId)
   }
   onJobEvent(listener: (event: JobEvent) => void): () => void {
     this.listeners.add(listener)

@@ -29,6 +29,10 @@ export function apiHandlers(backend: Backend): ApiHandlers {
     example: (workload) => backend.example(workload),
     listRuns: () => backend.listRuns(),
     openRun: (id) => backend.openRun(id),
+    clusterInfo: () => backend.clusterInfo(),
+    submitClusterJob: (workload, params, request) => backend.submitClusterJob(workload, params, request),
+    listClusterJobs: () => backend.listClusterJobs(),
+    cancelClusterJob: (jobId) => backend.cancelClusterJob(jobId),
   }
 }
 

@@ -2,18 +2,20 @@
 // it is given (the registry in src/main/workloads is handed in by the CLI, `serve` and the app).
 import { access, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { checkClusterRequest, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
 import type { ChartExportRequest, DataFile, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunSummary } from '../../shared/api'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
 import type { InputFile, ResultEnvelope } from '../../shared/workloads/envelope'
-import { recordedParams, validateParams, type ParamSchema } from '../../shared/workloads/schema'
+import { recordedParams, validateParams, type ParamSchema, type ParamValues } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/runtime'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 import { chartImageSize } from '../charts/render'
 import { renderChartInWorker } from '../charts/render-in-worker'
+import { ClusterRuns } from './cluster-runs'
 import { DataAccess } from './data-files'
 import { envelope, inputFile } from './envelope'
 import { defaultExampleDir } from './examples'
@@ -46,6 +48,11 @@ export interface BackendOptions {
    * folder in PARALAB_JOB_DIR), none without a job folder; null: never.
    */
   ranks?: RankPlacement | null
+  /**
+   * Where runs submitted to Slurm from the dashboard get their folders (`serve` on a login node:
+   * a folder the compute nodes share); undefined: this backend submits no cluster runs.
+   */
+  clusterRunsDir?: string
 }
 
 export class Backend {
@@ -56,6 +63,7 @@ export class Backend {
   private readonly examples = new Map<string, Promise<string[]>>()
   private readonly history?: RunHistory
   private readonly ranks: BackendOptions['ranks']
+  private readonly cluster?: ClusterRuns
 
   constructor(opts: BackendOptions) {
     this.ranks = opts.ranks
@@ -64,6 +72,8 @@ export class Backend {
     this.exampleDir = opts.exampleDir ?? defaultExampleDir()
     if (opts.historyDir !== undefined)
       this.history = new RunHistory(opts.historyDir, undefined, opts.historyScope && { folders: opts.historyScope, examples: this.exampleDir })
+    if (opts.clusterRunsDir !== undefined)
+      this.cluster = new ClusterRuns({ dir: opts.clusterRunsDir, history: this.history, announce: (e) => this.jobs.emit('event', e) })
   }
 
   deviceInfo(): Promise<DeviceInfo> {
@@ -74,11 +84,7 @@ export class Backend {
   startJob<Id extends WorkloadId>(id: Id, params: InputOf<Id>): string {
     const engine = this.engine(id)
     const def = engine.definition
-    const valid = validateParams(def.id, def.params, params)
-    // A dashboard's backend reads only what it may read, and writes nothing a request names.
-    if (this.files.restricted)
-      for (const [name, spec] of Object.entries(def.params as ParamSchema))
-        if (spec.cliOnly && name in valid) throw new ApiError('invalid-argument', `${def.id}: parameter ${name} can only be given on the command line`)
+    const valid = this.validParams(engine, params)
     return this.jobs.start({
       workload: def.id,
       lane: engine.lane,
@@ -114,6 +120,28 @@ export class Backend {
 
   cancelJob(jobId: string): boolean {
     return this.jobs.cancel(jobId)
+  }
+
+  clusterInfo(): Promise<ClusterInfo> {
+    return this.cluster?.info() ?? Promise.resolve({ available: false, reason: 'this backend submits no cluster runs (`paralab serve` on a login node does)' })
+  }
+
+  /** Submits a run to Slurm: the parameters validated as for a job, its input files checked readable, its folder chosen here. */
+  async submitClusterJob<Id extends WorkloadId>(id: Id, params: InputOf<Id>, request: ClusterRequest): Promise<ClusterSubmission> {
+    const cluster = this.clusterRuns()
+    const engine = this.engine(id)
+    const valid: Record<string, unknown> = { ...this.validParams(engine, params) }
+    const filesParam = Object.entries(engine.definition.params as ParamSchema).find(([, spec]) => spec.type === 'files')?.[0]
+    if (filesParam) valid[filesParam] = await Promise.all((valid[filesParam] as string[]).map((p) => this.files.check(p)))
+    return cluster.submit(engine, valid, checkClusterRequest(request as Record<string, unknown>))
+  }
+
+  listClusterJobs(): Promise<ClusterRun[]> {
+    return this.clusterRuns().list()
+  }
+
+  cancelClusterJob(jobId: string): Promise<void> {
+    return this.clusterRuns().cancel(jobId)
   }
 
   /** The workload's example: its input files made on first use (seeded), readable, with its parameters. */
@@ -176,6 +204,23 @@ export class Backend {
 
   dispose(): void {
     this.jobs.cancelAll()
+    this.cluster?.dispose()
+  }
+
+  /** `params` validated against the engine's definition (defaults filled in). */
+  private validParams(engine: AnyEngine, params: unknown): ParamValues<ParamSchema> {
+    const def = engine.definition
+    const valid = validateParams(def.id, def.params as ParamSchema, params)
+    // A dashboard's backend reads only what it may read, and writes nothing a request names.
+    if (this.files.restricted)
+      for (const [name, spec] of Object.entries(def.params as ParamSchema))
+        if (spec.cliOnly && name in valid) throw new ApiError('invalid-argument', `${def.id}: parameter ${name} can only be given on the command line`)
+    return valid
+  }
+
+  private clusterRuns(): ClusterRuns {
+    if (!this.cluster) throw new ApiError('invalid-argument', 'this backend submits no cluster runs (`paralab serve` on a login node does)')
+    return this.cluster
   }
 
   private engine(id: unknown): AnyEngine {

@@ -4,12 +4,14 @@
 import type { ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import { flagName, type ParamSpec } from '../../shared/workloads/schema'
-import { jobPaths, readJson, tail } from '../cluster/job-folder'
+import type { ParamSpec } from '../../shared/workloads/schema'
 import { runLocally } from '../cluster/local-executor'
-import { type ClusterReport, type MergeOutcome } from '../cluster/merge'
-import { checkCount, checkPartition, checkTime, type SlurmRequest } from '../cluster/options'
+import { type MergeOutcome } from '../cluster/merge'
+import { readMerged } from '../cluster/merged'
+import { CLUSTER_FIELDS } from '../../shared/cluster'
+import { checkClusterRequest, type SlurmRequest } from '../cluster/options'
 import { submit } from '../cluster/submit'
+import { planTasks } from '../cluster/task-plan'
 import { waitForJob } from '../cluster/follow'
 import type { Executor } from '../cluster/job-folder'
 import type { AnyEngine } from '../engine'
@@ -64,23 +66,10 @@ export function clusterMode(values: Record<string, any>): ClusterMode | undefine
     executor,
     wait: !!values.wait,
     request: {
-      partition: values.partition === undefined ? undefined : checkPartition(values.partition),
-      time: values.time === undefined ? undefined : checkTime(values.time),
-      nodes: checkCount(values.nodes, 'nodes', 100_000),
-      ntasks: checkCount(values.ntasks, 'ntasks'),
-      cpusPerTask: checkCount(values['cpus-per-task'], 'cpus-per-task', 10_000),
-      gpusPerTask: checkCount(values['gpus-per-task'], 'gpus-per-task', 64),
-      arrayParallelism: checkCount(values['array-parallelism'], 'array-parallelism'),
+      ...checkClusterRequest(Object.fromEntries(Object.entries(CLUSTER_FIELDS).map(([k, f]) => [k, values[f.flag]]))),
       sbatchArgs: values['sbatch-arg'] ?? [],
     },
   }
-}
-
-/** A parameter's value as the flag words that give it again. */
-function flagWords(name: string, spec: ParamSpec, value: unknown): string[] {
-  const flag = `--${flagName(name, spec)}`
-  if (spec.type === 'boolean') return value ? [flag] : []
-  return [flag, Array.isArray(value) ? value.join(',') : String(value)]
 }
 
 export interface ClusterCommand {
@@ -103,12 +92,8 @@ export interface ClusterCommand {
 
 /** Submits (or runs locally) a workload command as a cluster job; waits when asked. Returns the exit code. */
 export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promise<number> {
-  const files = c.filesParam ? (c.params[c.filesParam] as string[]) : []
-  const perFile = c.engine.cluster?.split === 'file' && files.length > 1
-  const flags = [
-    ...c.flagParams.flatMap(([n, spec]) => (c.params[n] === undefined ? [] : flagWords(n, spec, c.params[n]))),
-    ...Object.entries(c.fileFlags).flatMap(([flag, path]) => [`--${flag}`, path]),
-  ]
+  const plan = planTasks(c.engine, c.params, c.flagParams, c.filesParam)
+  const flags = [...plan.flags, ...Object.entries(c.fileFlags).flatMap(([flag, path]) => [`--${flag}`, path])]
   const { dir, record } = await submit({
     workload: c.engine.definition.id,
     out: c.out,
@@ -116,9 +101,9 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
     executor: mode.executor,
     request: mode.request,
     command: c.command,
-    taskFiles: perFile ? files.map((f) => [f]) : [files],
+    taskFiles: plan.taskFiles,
     flags,
-    separate: perFile && !(c.engine.cluster?.split === 'file' && c.engine.cluster.merge),
+    separate: plan.separate,
     typed: c.typed,
     chartSize: c.chartSize,
   })
@@ -149,30 +134,6 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
     process.off('SIGINT', onSigint)
   }
   return presentMerged(c.engine, await readMerged(dir), c.json)
-}
-
-/** What the merge wrote into DIR, or an error naming why it wrote nothing (from its log). */
-export async function readMerged(dir: string): Promise<MergeOutcome> {
-  const paths = jobPaths(dir)
-  const cluster = await readJson<ClusterReport>(paths.summary)
-  if (!cluster) {
-    const log = (await tail(paths.mergeLog, 5)).split('\n').filter((l) => !/^paralab: +\d+%/.test(l))
-    throw new ApiError('io', `the merge wrote no result set in ${dir}: ${log.pop() || 'its log (merge.log) is empty; is the folder shared with the compute nodes?'}`)
-  }
-  const envelope = await readJson<ResultEnvelope & { cluster: ClusterReport; tableNotes?: unknown }>(`${dir}/results.json`)
-  if (envelope) {
-    delete envelope.tableNotes
-    return { envelope, cluster }
-  }
-  const runs: ResultEnvelope[] = []
-  for (const t of cluster.tasks) {
-    const run = t.run && (await readJson<ResultEnvelope & { tableNotes?: unknown }>(`${dir}/${t.run}/results.json`))
-    if (run) {
-      delete run.tableNotes
-      runs.push(run)
-    }
-  }
-  return { runs, cluster }
 }
 
 /** Prints a merged run as the local run prints its results, then the tasks that failed; returns the exit code. */

@@ -2,6 +2,7 @@
 // state and, while it runs, its progress, read from the events the task appends to its folder
 // (not from asking the scheduler more often); and waiting for one run to end.
 import { readFile } from 'node:fs/promises'
+import { hasEnded } from '../../shared/cluster'
 import type { JobRecord } from './job-folder'
 import { jobPaths, taskPaths } from './job-folder'
 import { expandIndices, jobTasks, paralabQueue, type QueueRecord } from './slurm-jobs'
@@ -37,9 +38,7 @@ export interface JobView {
   tasks: JobTaskView[]
 }
 
-const ENDED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'OUT_OF_MEMORY', 'NODE_FAIL', 'PREEMPTED', 'BOOT_FAIL', 'DEADLINE', 'SPECIAL_EXIT'])
-
-export const hasEnded = (state: string) => ENDED.has(state)
+export { hasEnded }
 
 /** The newest progress event a task wrote (null before its first, or when it wrote none). */
 export async function taskProgress(taskDir: string): Promise<TaskProgress | null> {
@@ -66,10 +65,13 @@ function overallState(states: string[]): string {
 
 const now = () => Math.floor(Date.now() / 1000)
 
-/** The jobs this user submitted from Paralab, newest first, each with its tasks. */
-export async function listJobs(): Promise<JobView[]> {
+/**
+ * The jobs this user submitted from Paralab, newest first, each with its tasks. `queue`: what
+ * squeue said a moment ago (a dashboard reads its tasks' progress more often than it asks Slurm).
+ */
+export async function listJobs(queue?: QueueRecord[]): Promise<JobView[]> {
   const groups = new Map<number, QueueRecord[]>()
-  for (const r of await paralabQueue()) {
+  for (const r of queue ?? (await paralabQueue())) {
     const id = r.array_job_id || r.job_id
     groups.set(id, [...(groups.get(id) ?? []), r])
   }

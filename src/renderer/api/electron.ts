@@ -11,8 +11,17 @@ export function electronApi(bridge: PreloadApi): DashboardApi {
     ...apiClient(call),
     onJobEvent: (listener) => bridge.onJobEvent(listener),
     ...(bridge.dropFiles ? { dropFiles: (files: File[]) => guarded(() => bridge.dropFiles!(files)) } : {}),
+    ...desktopConnection(bridge),
     // IPC to the main process cannot drop; if the main process dies, so does this window.
     onConnectionError: () => () => {},
+  }
+}
+
+/** The desktop app's way to another backend: connecting to a `paralab serve`, and back. */
+export function desktopConnection(bridge: PreloadApi): Pick<DashboardApi, 'connectServer' | 'onConnectRequest'> {
+  return {
+    ...(bridge.connectServer ? { connectServer: (url: string | null) => guarded(() => bridge.connectServer!(url)) } : {}),
+    ...(bridge.onConnectRequest ? { onConnectRequest: (listener: () => void) => bridge.onConnectRequest!(listener) } : {}),
   }
 }
 

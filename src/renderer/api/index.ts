@@ -2,14 +2,19 @@
 import { ApiError } from '../../shared/errors'
 import { apiClient } from '../../shared/rpc'
 import { WIRE_PATH } from '../../shared/wire'
-import { electronApi } from './electron'
-import type { DashboardApi } from './types'
+import { SERVER_QUERY, parseServerUrl } from '../../shared/server-url'
+import { desktopConnection, electronApi } from './electron'
+import type { DashboardApi, PreloadApi } from './types'
 import { WebSocketApi } from './websocket'
 
 export type { DashboardApi } from './types'
 
 export function createApi(win: Window = window): DashboardApi {
-  if (win.paralab) return electronApi(win.paralab)
+  if (win.paralab) {
+    // The desktop app connected to a `paralab serve` loads this page with the server's address.
+    const server = new URLSearchParams(win.location.search).get(SERVER_QUERY)
+    return server === null ? electronApi(win.paralab) : desktopOnServer(win, win.paralab, server)
+  }
   const token = new URLSearchParams(win.location.search).get('token')
   // The socket lives beside the page (`serve` serves the dashboard under a path of its own).
   const socket = new URL(WIRE_PATH, win.location.href)
@@ -20,6 +25,18 @@ export function createApi(win: Window = window): DashboardApi {
       `This page's address has no session token, so it cannot reach the Paralab server at ${where}. Open the address that \`paralab serve\` printed (it ends in ?token=…).`,
     )
   return new WebSocketApi(new WebSocket(`${where}?token=${encodeURIComponent(token)}`), where)
+}
+
+/** The desktop app talking to a `paralab serve` over its WebSocket, as a browser would, able to go back. */
+function desktopOnServer(win: Window, bridge: PreloadApi, server: string): DashboardApi {
+  let address
+  try {
+    address = parseServerUrl(server)
+  } catch (e) {
+    return { ...unreachableApi(ApiError.from(e).message), ...desktopConnection(bridge) }
+  }
+  const api = new WebSocketApi(new (win as Window & typeof globalThis).WebSocket(address.socket), address.where)
+  return Object.assign(api, { server: address.where }, desktopConnection(bridge))
 }
 
 /** An API whose every call fails with `message`: the page still renders and says what is wrong. */

@@ -12,6 +12,7 @@ import { useGpuChoice } from './useGpuChoice'
 import { useReopenedRuns } from './useHistory'
 import { useJob } from './useJob'
 import { useWorkloadForm } from './useWorkloadForm'
+import { useClusterRun } from '../cluster/useClusterRun'
 
 export interface PageOptions {
   /** What Run sends, made from the form's parameters (e.g. leaving out what another box asks for); default, them as they are. */
@@ -44,9 +45,17 @@ export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions
 
   const start = (params: Record<string, unknown>) => job.start(params as InputOf<Id>)
 
+  // "Run on the cluster": Run submits to Slurm instead; the merged results show here when the run ends.
+  const cluster = useClusterRun(api, id, (envelope) => job.show(envelope))
+  reportJobErrors(errors, cluster.error, `Submitting ${definition.title} to the cluster failed`)
+  /** Why Run cannot run (or submit), or null. */
+  const problem = computed(() => form.problem.value ?? cluster.problem.value)
+
   function run(): void {
-    if (form.problem.value) return
-    void start(opts.request ? opts.request(form.params.value) : form.params.value)
+    if (problem.value) return
+    const params = opts.request ? opts.request(form.params.value) : form.params.value
+    if (cluster.available.value && cluster.enabled.value) void cluster.submit(params as InputOf<Id>)
+    else void start(params)
   }
 
   const example = useExample(id)
@@ -69,7 +78,7 @@ export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions
     void start(params)
   }
 
-  return { id, definition, form, files, job, example, exampleFiles, unavailable, notes, run, tryExample }
+  return { id, definition, form, files, job, example, exampleFiles, unavailable, notes, cluster, problem, run, tryExample }
 }
 
 export type WorkloadPageState<Id extends WorkloadId = WorkloadId> = ReturnType<typeof useWorkloadPage<Id>>

@@ -93,6 +93,11 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
   /** Absent: `{ split: 'run' }`, one task for the whole run. */
   cluster?: EngineCluster<ResultsOf<Id>>
   /**
+   * Whether a run with these parameters checkpoints into its job folder and resumes from there:
+   * its cluster job then asks for a warning before its time limit and requeues itself on it.
+   */
+  checkpoints?(params: ParamsOf<Id>): boolean
+  /**
    * Files made on request from a finished run's results, by name (the landslide's final grid as
    * .asc and .npy): the backend hands them to the dashboard. `input` checks and resolves an input
    * path as a job's reads are checked.

@@ -104,6 +104,8 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
     taskFiles: plan.taskFiles,
     flags,
     separate: plan.separate,
+    // A checkpointing run is warned a minute before its time limit and goes back into the queue, to resume.
+    ...((c.engine.checkpoints as ((p: unknown) => boolean) | undefined)?.(c.params) && { extraSbatch: ['--signal=B:USR1@60', '--requeue'], requeueOn: 'USR1' }),
     typed: c.typed,
     chartSize: c.chartSize,
   })

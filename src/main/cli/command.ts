@@ -13,18 +13,23 @@ export interface Command {
   help: string
   options: NonNullable<ParseArgsConfig['options']>
   allowPositionals?: boolean
+  /** Options whose value is another program's option (`--sbatch-arg --mem=8G`): taken whatever it starts with. */
+  passThrough?: string[]
   run(values: Record<string, any>, positionals: string[]): Promise<number | void>
 }
 
 /**
  * `--steps -1` as `--steps=-1`: a negative number after an option that takes a value is its value
- * (to be refused by the option's own check, saying what is allowed), not an unknown option.
+ * (to be refused by the option's own check, saying what is allowed), not an unknown option; so is
+ * anything after a pass-through option.
  */
 function joinNegativeValues(cmd: Command, argv: string[]): string[] {
   const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].startsWith('--') ? argv[i].slice(2) : undefined
-    if (name !== undefined && cmd.options[name]?.type === 'string' && /^-(\d|\.\d|Infinity)/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`)
+    const next = argv[i + 1]
+    const joins = name !== undefined && cmd.options[name]?.type === 'string' && next !== undefined && (/^-(\d|\.\d|Infinity)/.test(next) || (cmd.passThrough?.includes(name) ?? false))
+    if (joins) out.push(`${argv[i]}=${argv[++i]}`)
     else out.push(argv[i])
   }
   return out

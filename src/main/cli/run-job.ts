@@ -3,12 +3,14 @@ import type { JobEvent, JobProgress } from '../../shared/jobs'
 import type { WorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { Backend } from '../backend/backend'
+import type { RankPlacement } from '../ranks/placement'
 import { ENGINES } from '../workloads'
 import { progressBar, type ProgressStyle } from './progress'
 
 /**
  * `prepare` may complete the parameters with the backend's help (e.g. the example's files);
- * `onProgress` also gets every progress event (a cluster task writes them into its folder).
+ * `onProgress` also gets every progress event (a cluster task writes them into its folder);
+ * `ranks`: the job's place among the ranks of a cluster task (default: as the environment says).
  */
 export async function runJob(
   workload: WorkloadId,
@@ -16,8 +18,9 @@ export async function runJob(
   prepare: (backend: Backend) => Promise<Record<string, unknown>> = async () => params,
   progress: ProgressStyle = 'auto',
   onProgress?: (p: JobProgress) => void,
+  ranks?: RankPlacement | null,
 ): Promise<ResultEnvelope> {
-  const backend = new Backend({ engines: ENGINES })
+  const backend = new Backend({ engines: ENGINES, ranks })
   const bar = progressBar(process.stderr, progress)
   const id = backend.startJob(workload, (await prepare(backend)) as never)
   const onEvent = (e: JobEvent) => {

@@ -15,6 +15,7 @@ import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterMode, runOnCluster } from './clus
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
 import { describeRun, presentRun } from './present'
 import { runJob } from './run-job'
+import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 
 const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '', text: ' TEXT' }
 
@@ -80,6 +81,11 @@ function parseFlag(name: string, spec: ParamSpec, raw: string | boolean): unknow
   }
 }
 
+/** A task's place in its job: its rank of `srun --ntasks R` (one of one without srun), the task folder its ranks meet and checkpoint in. */
+function taskRanks(taskDir: string): RankPlacement | null {
+  return placementFromEnv(process.env, taskDir) ?? null
+}
+
 /** Files as given; a folder stands for its files with the parameter's extensions, sorted. */
 async function expandInputs(inputs: string[], extensions: readonly string[]): Promise<string[]> {
   const files: string[] = []
@@ -140,6 +146,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       ...CLUSTER_OPTIONS,
     },
     allowPositionals: !!files,
+    passThrough: ['sbatch-arg'],
     async run(values, positionals) {
       const params: Record<string, unknown> = {}
       for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
@@ -193,7 +200,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       const task = taskDir === undefined ? undefined : await TaskFolder.open(taskDir)
       let result: ResultEnvelope
       try {
-        result = await runJob(def.id, params, prepare, values.progress, task && ((p) => void task.progress(p)))
+        result = await runJob(def.id, params, prepare, values.progress, task && ((p) => void task.progress(p)), task && taskRanks(taskDir!))
       } catch (e) {
         await task?.failed(ApiError.from(e), ApiError.from(e).code === 'cancelled' ? 130 : 1)
         throw e

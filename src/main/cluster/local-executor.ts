@@ -46,7 +46,11 @@ function runScript(script: string, env: NodeJS.ProcessEnv, stdout: string, stder
 /** Runs every task (at most `parallelism` at once, default one per core), then the merge script. */
 export async function runLocally(dir: string, record: JobRecord, parallelism: number | undefined, signal: AbortSignal, onTaskEnd?: (index: number, s: LocalState) => void): Promise<void> {
   const paths = jobPaths(dir)
-  const base = { ...process.env, SLURM_JOB_ID: 'local', SLURM_ARRAY_JOB_ID: 'local', SLURMD_NODENAME: 'local', 'BASH_FUNC_srun%%': LOCAL_SRUN }
+  // A job id of its own, so that the ranks of one run never meet those of another; no node name,
+  // so that ranks meet on this host's loopback address rather than asking Slurm for a node.
+  const id = `local-${process.pid}-${Date.now()}`
+  const base: NodeJS.ProcessEnv = { ...process.env, SLURM_JOB_ID: id, SLURM_ARRAY_JOB_ID: id, 'BASH_FUNC_srun%%': LOCAL_SRUN }
+  delete base.SLURMD_NODENAME
   const queue = [...record.tasks]
   const worker = async () => {
     for (let task = queue.shift(); task && !signal.aborted; task = queue.shift()) {

@@ -16,7 +16,7 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
   definition: landslideWorkload,
   // The gpu backend needs the device: landslide jobs queue behind other GPU work.
   lane: 'gpu',
-  // In ranks (ctx.ranks) or with checkpoints: bands of rows, one per rank, exchanging halos.
+  // In ranks (ctx.ranks of several) or with checkpoints: bands of rows, one per rank, exchanging halos.
   run: (params, ctx) => (runsInRanks(params, ctx) ? runLandslideRanks(params, ctx) : runLandslideJob(params, ctx)),
   async makeExample(dir) {
     await writeExample(dir, landslideWorkload.example.files)
@@ -31,4 +31,5 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
   },
   // The final grid as .asc and .npy and the final frame at full resolution, for the dashboard.
   resultFiles: landslideResultFiles,
+  checkpoints: (params) => params.checkpointEvery !== undefined,
 }

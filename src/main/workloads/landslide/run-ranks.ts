@@ -48,7 +48,8 @@ function defaultExchangeEvery(thinnest: number): number {
 
 /** Whether a landslide job runs here rather than in runLandslideJob: in ranks, or with checkpoints. */
 export function runsInRanks(params: LandslideParams, ctx: Pick<JobContext, 'ranks'>): boolean {
-  return ctx.ranks !== undefined || params.checkpointEvery !== undefined
+  // A job of one process (a cluster task of one) runs as on one machine unless it checkpoints.
+  return (ctx.ranks?.size ?? 1) > 1 || params.checkpointEvery !== undefined
 }
 
 interface Plan {

@@ -1,0 +1,101 @@
+// The landslide across Slurm tasks (test/helpers/slurm.ts: a real Slurm, two nodes on this host):
+// R ranks under one srun exchange halos over TCP and give the reference md5 whatever R; a job
+// checkpointing into its task folder, cancelled and submitted again by hand, resumes and ends with
+// the reference md5; `--executor local` runs the same ranks here.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { slurmMissing, startSlurm, type SlurmCluster } from '../helpers/slurm'
+import { paralab } from './paralab'
+
+const DATA = resolve(__dirname, '../../../shared/data/landslide')
+const TESSINA = ['header', 'dem', 'source'].map((f) => join(DATA, `tessina_${f}.txt`))
+// data/README.md: the reference program's output after 100 and 4000 steps.
+const MD5_100 = 'f9ded733d6c9e13963e41ea0cc37a7d4'
+const MD5_4000 = '8ed78fa13180c12b4d8aeec7ce6a362a'
+
+const missing = slurmMissing()
+
+describe.skipIf(missing)('the landslide in ranks on Slurm', () => {
+  let cluster: SlurmCluster
+  let dir: string
+  const run = (args: string[], timeout = 240_000) => paralab(args, cluster.env, timeout)
+
+  beforeAll(async () => {
+    cluster = await startSlurm()
+    dir = mkdtempSync(join(tmpdir(), 'paralab-cluster-landslide-'))
+  }, 180_000)
+  afterAll(() => {
+    cluster?.stop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('2 ranks on two nodes and 3 ranks on two nodes give the reference md5', () => {
+    // The test nodes have a core each: three ranks on two nodes overcommit them, as sbatch allows when asked.
+    for (const [ntasks, every, extra] of [[2, 5, []], [3, 3, ['--sbatch-arg', '--overcommit']]] as const) {
+      const out = join(dir, `ranks-${ntasks}`)
+      const job = run(['landslide', ...TESSINA, '--backend', 'serial', '--steps', '100', '--exchange-every', String(every), '--slurm', '--ntasks', String(ntasks), '--nodes', '2', ...extra, '--out', out, '--wait', '--json'])
+      const logs = () => ['stdout.log', 'stderr.log', 'rank-1.log', 'rank-2.log'].map((f) => { try { return f + ': ' + readFileSync(join(out, 'tasks', '0', f), 'utf8') } catch { return '' } }).join('\n')
+      expect(job.code, job.stderr + logs()).toBe(0)
+      const envelope = JSON.parse(job.stdout)
+      expect(envelope.results.reference.md5).toBe(MD5_100)
+      expect(envelope.results.ranks).toMatchObject({ size: ntasks, exchange_every: every })
+      expect(readFileSync(join(out, 'job.sbatch'), 'utf8')).toContain(`srun --ntasks=${ntasks}`)
+      // Rank 0 wrote the envelope; the other ranks their logs only.
+      const task = readdirSync(join(out, 'tasks', '0'))
+      expect(task).toContain('envelope.json')
+      for (let r = 1; r < ntasks; r++) expect(task).toContain(`rank-${r}.log`)
+    }
+  })
+
+  it('checkpoints into its task folder; cancelled, then submitted again by hand, it resumes and ends with the reference md5', async () => {
+    const out = join(dir, 'checkpointed')
+    const submitted = run(['landslide', ...TESSINA, '--backend', 'serial', '--steps', '4000', '--checkpoint-every', '500', '--slurm', '--ntasks', '2', '--nodes', '2', '--out', out])
+    expect(submitted.code, submitted.stderr).toBe(0)
+    const id = submitted.stdout.trim()
+    const script = readFileSync(join(out, 'job.sbatch'), 'utf8')
+    expect(script).toContain('#SBATCH --signal=B:USR1@60')
+    expect(script).toContain('#SBATCH --requeue')
+    const checkpoints = join(out, 'tasks', '0', 'checkpoints')
+    const complete = () => (existsSync(checkpoints) ? readdirSync(checkpoints).filter((n) => /^step-\d+$/.test(n)) : [])
+    const deadline = Date.now() + 180_000
+    while (complete().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500))
+    expect(complete().length).toBeGreaterThan(0)
+    execFileSync('scancel', [id], { env: cluster.env })
+    // The job and its merge end (the merge runs after any end), then the script goes in again by hand.
+    const record = JSON.parse(readFileSync(join(out, 'job.json'), 'utf8'))
+    const gone = async (job: string) => {
+      for (let i = 0; i < 120; i++) {
+        const state = execFileSync('scontrol', ['show', 'job', '-o', job], { env: cluster.env, encoding: 'utf8' })
+        if (!/JobState=(PENDING|RUNNING|COMPLETING|CONFIGURING)/.test(state)) return
+        await new Promise((r) => setTimeout(r, 1000))
+      }
+    }
+    await gone(id)
+    await gone(String(record.mergeJobId))
+    const again = execFileSync('sbatch', ['--parsable', '--wait', join(out, 'job.sbatch')], { env: cluster.env, encoding: 'utf8', timeout: 240_000 })
+    expect(again.trim()).toMatch(/^\d+/)
+    const envelope = JSON.parse(readFileSync(join(out, 'tasks', '0', 'envelope.json'), 'utf8'))
+    expect(envelope.results.reference.md5).toBe(MD5_4000)
+    expect(envelope.results.checkpoints.resumed_from).toBeGreaterThan(0)
+  }, 420_000)
+})
+
+describe('the landslide in ranks with --executor local', () => {
+  it('runs the same script\'s ranks here and gives the reference md5', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paralab-cluster-landslide-local-'))
+    try {
+      const out = join(dir, 'local')
+      const job = paralab(['landslide', ...TESSINA, '--backend', 'active', '--steps', '100', '--executor', 'local', '--ntasks', '2', '--out', out, '--json'])
+      const logs = () => ['stdout.log', 'stderr.log', 'rank-1.log', 'rank-2.log'].map((f) => { try { return f + ': ' + readFileSync(join(out, 'tasks', '0', f), 'utf8') } catch { return '' } }).join('\n')
+      expect(job.code, job.stderr + logs()).toBe(0)
+      const envelope = JSON.parse(job.stdout)
+      expect(envelope.results.reference.md5).toBe(MD5_100)
+      expect(envelope.results.ranks).toMatchObject({ size: 2 })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -48,6 +48,10 @@ beforeAll(async () => {
     await page.getByTestId(`${view.id}-example`).click()
     await page.getByTestId(view.results).waitFor({ timeout: 120_000 })
   }
+  // A second statistics run, for Compare.
+  await page.getByTestId('nav-stats').click()
+  await page.getByTestId('stats-example').click()
+  await page.locator('[data-testid^="history-run-"]', { hasText: 'Statistics' }).nth(1).waitFor({ timeout: 120_000 })
 })
 
 afterAll(async () => {
@@ -139,6 +143,11 @@ function textProblems(): Promise<string[]> {
 async function show(view: View, size: { width: number; height: number }) {
   await page.setViewportSize(size)
   await page.getByTestId(`nav-${view}`).click()
+  await judge(view, size)
+}
+
+/** Checks what the main area shows (`name` in messages and screenshots), scrolled through from the top. */
+async function judge(view: string, size: { width: number; height: number }) {
   // The views share one scrolling area: each screenshot starts at the top of its view.
   await page.evaluate(() => document.querySelector('.main')!.scrollTo(0, 0))
   // Chart.js follows a resize on the next animation frames.
@@ -194,6 +203,24 @@ describe.each(SIZES)('at $width×$height', (size) => {
   it.each(['paths', 'correlation', 'landslide'] as const)('%s: its example results, no sideways overflow, no text cut or overlapping', async (view) => {
     await show(view, size)
     expect(await page.getByTestId(`${view}-results`).isVisible()).toBe(true)
+  })
+
+  it('Compare: two statistics runs side by side, no sideways overflow, no text cut or overlapping', async () => {
+    await page.setViewportSize(size)
+    // Narrow windows keep the history behind a button.
+    const toggle = page.getByTestId('side-toggle')
+    const narrow = await toggle.isVisible()
+    if (narrow) await toggle.click()
+    const picks = page.locator('[data-testid^="history-run-"]', { hasText: 'Statistics' }).locator('input[type="checkbox"]')
+    for (let i = 0; i < 2; i++) await picks.nth(i).check()
+    await page.getByTestId('history-compare').click()
+    if (narrow) await toggle.click()
+    await page.getByTestId('comparison-timings').waitFor()
+    await judge('compare', size)
+    await page.getByTestId('comparison-close').click()
+    if (narrow) await toggle.click()
+    for (let i = 0; i < 2; i++) await picks.nth(i).uncheck()
+    if (narrow) await toggle.click()
   })
 
   it('Device: the adapter, the measured figures and the roofline on screen, no sideways overflow', async () => {

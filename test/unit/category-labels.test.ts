@@ -25,14 +25,14 @@ describe('category axis labels', () => {
       for (let i = 1; i < items.length; i++) {
         ctx.font = items[i].font.string
         const [a, b] = [items[i - 1], items[i]]
-        const gap = b.options.translation[0] - a.options.translation[0]
+        const gap = b.options.translation![0] - a.options.translation![0]
         if (rotation === 0) {
           // Flat: half of each label on either side of its tick.
           const need = (ctx.measureText(String(a.label)).width + ctx.measureText(String(b.label)).width) / 2
           expect(gap, `${a.label} | ${b.label}`).toBeGreaterThanOrEqual(need)
         } else {
           // Turned: parallel lines of text, as far apart as the gap across them.
-          expect(gap * Math.sin(rotation), `${a.label} | ${b.label}`).toBeGreaterThanOrEqual(b.font.lineHeight * 0.8)
+          expect(gap * Math.sin(rotation), `${a.label} | ${b.label}`).toBeGreaterThanOrEqual(Number(b.font.lineHeight) * 0.8)
         }
       }
     } finally {

@@ -18,7 +18,8 @@ export function clusterRequestOf(fields: Record<ClusterField, ClusterFieldValue>
   const given: Partial<Record<ClusterField, ClusterFieldValue>> = {}
   for (const k of Object.keys(CLUSTER_FIELDS) as ClusterField[]) {
     const v = fields[k]
-    if (typeof v === 'number' || v.trim() !== '') given[k] = v
+    // As a shell would pass a flag's word: without the spaces around it.
+    if (typeof v === 'number' || v.trim() !== '') given[k] = typeof v === 'number' ? v : v.trim()
   }
   try {
     return { request: checkClusterRequest(given), problem: null }

@@ -46,15 +46,15 @@ const TYPES: Record<string, string> = {
 const TEXT = 'text/plain; charset=utf-8'
 /**
  * Bytes a client may leave unread: a client that stops reading while replies and job events keep
- * coming is disconnected here rather than buffered for without limit (it may connect again).
+ * coming is disconnected once this much waits for it, rather than buffered for without limit (it
+ * may connect again). A client that reads gets any reply, the largest (a chart of ~60 MB) included.
  */
-export const MAX_UNREAD_BYTES = 32 * 1024 * 1024
+export const MAX_UNREAD_BYTES = 128 * 1024 * 1024
 
 /** Sends `text` unless the client has left too much unread, in which case it is disconnected. */
 function sendTo(ws: WebSocket, text: string): void {
   if (ws.readyState !== ws.OPEN) return
-  // One reply larger than the limit still goes to a client that reads.
-  if (ws.bufferedAmount > 0 && ws.bufferedAmount + text.length > MAX_UNREAD_BYTES) ws.terminate()
+  if (ws.bufferedAmount > MAX_UNREAD_BYTES) ws.terminate()
   else ws.send(text)
 }
 

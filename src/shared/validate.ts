@@ -45,11 +45,11 @@ function chartSize(v: unknown): void {
 /** Requests nest at most this deep: code that walks a value recursively (a JSON writer, a chart library) overflows its stack on far deeper ones. */
 export const MAX_REQUEST_DEPTH = 64
 /**
- * Values a chart to export holds at most: the dashboard's charts fit (a 256 × 256 heatmap, 15 lines
- * of 10 000 prefixes); drawing the largest (a 500 × 500 heatmap) takes seconds and ~600 MB, beside
- * the thread that answers requests. A 2500 × 2500 one took minutes and gigabytes.
+ * Values a chart to export holds at most: the dashboard's charts fit (a 256 × 256 heatmap, a dozen
+ * lines of 10 000 prefixes); drawing the largest takes seconds beside the thread that answers
+ * requests, and its reply (~16 MB) is sent within a second. A 2500 × 2500 heatmap took minutes and gigabytes.
  */
-export const MAX_CHART_VALUES = 2 ** 18
+export const MAX_CHART_VALUES = 2 ** 17
 
 /** How deep `v` nests and how many values it holds, walked without recursion; stops counting past the limits. */
 function measure(v: unknown, maxDepth: number, maxValues = Infinity): { depth: number; values: number } {
@@ -110,7 +110,7 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       oneOf(chart.kind, CHART_KINDS, 'chart.kind')
       object(chart.data, 'chart.data')
       if (measure(chart.data, MAX_REQUEST_DEPTH, MAX_CHART_VALUES).values > MAX_CHART_VALUES)
-        fail(`chart.data holds more than ${MAX_CHART_VALUES} values; a chart to export holds at most that many (a 500 × 500 heatmap fits)`)
+        fail(`chart.data holds more than ${MAX_CHART_VALUES} values; a chart to export holds at most that many (a 256 × 256 heatmap fits)`)
       oneOf(r.format, ['png', 'svg'], 'format')
       if (r.size !== undefined) chartSize(r.size)
       fileName(r.fileName)

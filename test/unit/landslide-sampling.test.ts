@@ -11,6 +11,7 @@ import { MAX_THICKNESS_MAPS } from '../../src/shared/workloads/landslide/types'
 import { validateParams } from '../../src/shared/workloads/schema'
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
+import { describeLandslide } from '../../src/main/workloads/landslide/describe'
 
 let dir: string
 let grids: string[]
@@ -42,6 +43,7 @@ describe('frames', () => {
     expect(r.maps.map((m) => m.step)).toEqual(r.series.step)
     expect(r.sampling).toEqual({ every: 10, maps_every: 10 })
     expect(framesNote(r)).toBeNull()
+    expect(describeLandslide(r)).not.toContain('frames, one every')
   })
 
   it('keeps every k-th sample beyond the cap, the last included, and says so', async () => {
@@ -52,5 +54,7 @@ describe('frames', () => {
     expect(r.maps).toHaveLength(MAX_THICKNESS_MAPS)
     expect(r.sampling).toEqual({ every: 1, maps_every: 2 })
     expect(framesNote(r)).toBe(`${MAX_THICKNESS_MAPS} frames, one every 2 steps (and the last): the animation keeps at most ${MAX_THICKNESS_MAPS}; the charts have a point every 1 steps`)
+    // The command line says so too.
+    expect(describeLandslide(r)).toContain(framesNote(r)!)
   })
 })

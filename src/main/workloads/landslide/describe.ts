@@ -3,6 +3,7 @@
 // double-float runs) and its deviation (GPU runs).
 import type { ResultEnvelope } from '../../../shared/workloads/envelope'
 import type { LandslideResult, LandslideRun } from '../../../shared/workloads/landslide/types'
+import { framesNote } from '../../../shared/workloads/landslide/sampling'
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
@@ -40,6 +41,9 @@ export function describeLandslide(r: LandslideResult, envelope?: ResultEnvelope<
   ])
   for (const [key, run] of Object.entries(r.runs))
     if (run.gpus) out += `\n${key}: ${run.gpus.length} bands, halos exchanged every ${run.exchange_every} steps; ${run.gpus_note ?? `on GPUs ${run.gpus.join(', ')}`}\n`
+  for (const [key, run] of Object.entries(r.runs)) if (run.compile_ms !== undefined) out += `\n${key}: kernels compiled in ${ms(run.compile_ms)} ms, before the timed runs\n`
+  const thinned = framesNote(r)
+  if (thinned) out += `\n${thinned}\n`
   for (const s of r.skipped) out += `\nskipped ${s.backend}: ${s.reason}\n`
   return out
 }

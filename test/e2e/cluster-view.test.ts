@@ -61,6 +61,7 @@ describe.skipIf(missing)('the Cluster page on Slurm', () => {
     await refused(['stats', { files }, { out: elsewhere }], /cluster request has no "out".*the server chooses the run's folder/)
     await refused(['stats', { files }, { dir: elsewhere, time: '5' }], /no "dir"/)
     await refused(['stats', { files }, { sbatchArgs: [`--output=${elsewhere}/x.log`] }], /no "sbatchArgs"/)
+    await refused(['stats', { files, out: elsewhere }, {}], /out/)
     await refused(['stats', { files }, { time: 'soon' }], /--time must be minutes/)
     await refused(['stats', { files }, { ntasks: 0 }], /--ntasks must be a whole number from 1/)
     await refused(['stats', { files }, { partition: 'debug; rm -rf ~' }], /--partition must be a partition name/)

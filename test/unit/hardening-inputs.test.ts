@@ -121,6 +121,21 @@ describe('a wide CSV for correlation', () => {
   })
 })
 
+describe('a text graph of one endless line', () => {
+  it('is refused at its first megabyte, naming the line, in any text format', async () => {
+    const { readGraph } = await import('../../src/main/workloads/paths/read-graph')
+    const { MAX_LINE_CHARS } = await import('../../src/main/workloads/paths/text-lines')
+    for (const name of ['endless.gr', 'endless.csv']) {
+      const path = file(name, Buffer.alloc(50_000_000, 'c'))
+      const t0 = performance.now()
+      const e = await failure(readGraph(path, name))
+      expect(e.code).toBe('invalid-input')
+      expect(e.message).toBe(`${name}:1: the line is longer than ${MAX_LINE_CHARS} characters; not a graph's line`)
+      expect(performance.now() - t0).toBeLessThan(2000)
+    }
+  })
+})
+
 describe('shortest distances beyond int32', () => {
   const names = (v: number) => String(v + 1)
   it('refuses, naming the pair, a distance reweighted back below −2^31 or at INF and above', () => {

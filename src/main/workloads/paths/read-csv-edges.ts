@@ -90,5 +90,5 @@ export function csvEdgesParser(shown: string): LineParser {
 
 /** A CSV text already in memory. */
 export function parseCsvEdges(text: string, shown: string): Graph {
-  return parseText(csvEdgesParser(shown), text)
+  return parseText(csvEdgesParser(shown), text, shown)
 }

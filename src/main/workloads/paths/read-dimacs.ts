@@ -59,5 +59,5 @@ export function dimacsParser(shown: string, bytes: number): LineParser {
 
 /** A .gr text already in memory. */
 export function parseDimacsGraph(text: string, shown: string): Graph {
-  return parseText(dimacsParser(shown, text.length), text)
+  return parseText(dimacsParser(shown, text.length), text, shown)
 }

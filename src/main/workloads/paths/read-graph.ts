@@ -37,6 +37,7 @@ export async function readGraph(path: string, shown: string, chunkBytes = READ_C
         : new Utf8LineDecoder(
             format === 'csv' ? csvEdgesParser(shown) : dimacsParser(shown, size),
             () => new ApiError('invalid-input', `${shown}: not UTF-8 text (a ${format === 'csv' ? 'CSV edge list' : 'DIMACS graph'} was expected from its extension)`),
+            shown,
           )
     for await (const piece of fileChunks(file, size, chunkBytes, shown)) decoder.push(piece)
     return decoder.finish()

@@ -10,13 +10,20 @@ export interface LineParser {
   finish(): Graph
 }
 
+/** Characters a line may hold: a graph's lines are short, and a file of one huge line is not a graph. */
+export const MAX_LINE_CHARS = 1024 * 1024
+
 /** Splits text handed in pieces into lines: one leading BOM dropped, LF or CRLF endings, no empty last line. */
 class LineSplitter {
   private rest = ''
   private n = 1
   private started = false
 
-  constructor(private readonly onLine: (line: string, n: number) => void) {}
+  /** `shown` names the file in the error for a line too long. */
+  constructor(
+    private readonly onLine: (line: string, n: number) => void,
+    private readonly shown: string,
+  ) {}
 
   push(text: string): void {
     if (!this.started && text.length > 0) {
@@ -31,6 +38,7 @@ class LineSplitter {
       start = end + 1
     }
     this.rest += text.slice(start)
+    if (this.rest.length > MAX_LINE_CHARS) throw new ApiError('invalid-input', `${this.shown}:${this.n}: the line is longer than ${MAX_LINE_CHARS} characters; not a graph's line`)
   }
 
   end(): void {
@@ -43,8 +51,8 @@ class LineSplitter {
 const withoutCr = (line: string) => (line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line)
 
 /** A whole text already in memory. */
-export function parseText(parser: LineParser, text: string): Graph {
-  const lines = new LineSplitter((line, n) => parser.line(line, n))
+export function parseText(parser: LineParser, text: string, shown: string): Graph {
+  const lines = new LineSplitter((line, n) => parser.line(line, n), shown)
   lines.push(text)
   lines.end()
   return parser.finish()
@@ -58,8 +66,9 @@ export class Utf8LineDecoder {
   constructor(
     private readonly parser: LineParser,
     private readonly notUtf8: () => ApiError,
+    shown: string,
   ) {
-    this.lines = new LineSplitter((line, n) => parser.line(line, n))
+    this.lines = new LineSplitter((line, n) => parser.line(line, n), shown)
   }
 
   /** Bytes in file order; a character split between pieces is completed by the next. */

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { JobProgress } from '../../src/shared/jobs'
 import { benchDevice } from '../../src/main/workloads/device/bench'
 import { fmaThread, measureFma } from '../../src/main/workloads/device/fma'
-import { measureReadBandwidth } from '../../src/main/workloads/device/read-bandwidth'
+import { measureReadBandwidth, repeatedBuffer } from '../../src/main/workloads/device/read-bandwidth'
 import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { timeBatches, warmUp } from '../../src/main/gpu/timing'
 
@@ -90,6 +90,32 @@ describe('correctness checks', () => {
       message: expect.stringMatching(/sum \d+ differs from the data's exact sum \d+/),
     })
     buf.destroy()
+  })
+
+  it('with 8 loads in flight, and over copies made on the GPU, the bandwidth kernel still sums every element', async () => {
+    const gpu = await getGpu()
+    // 1001 vec4: not a multiple of the grid's 160 readers, nor of 8 loads a trip.
+    const data = new Float32Array(4 * 1001)
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7) % 4
+    let cpu = 0
+    for (const v of data) cpu += v
+    const buf = await gpu.storage('bench check 8', data)
+    const three = await repeatedBuffer(gpu, buf, data.byteLength, 3)
+    try {
+      expect(three.size).toBe(3 * data.byteLength)
+      for (const [b, bytes, sum] of [[buf, data.byteLength, cpu], [three, 3 * data.byteLength, 3 * cpu]] as const) {
+        const r = await measureReadBandwidth(gpu, b, bytes, sum, { ...options, loads: 8 })
+        expect(r.gpuSum).toBe(sum)
+      }
+      await expect(measureReadBandwidth(gpu, three, 3 * data.byteLength, 3 * cpu - 1, { ...options, loads: 8 })).rejects.toMatchObject({ code: 'internal' })
+      await expect(measureReadBandwidth(gpu, buf, data.byteLength, cpu, { ...options, loads: 6 })).rejects.toMatchObject({
+        code: 'invalid-argument',
+        message: expect.stringContaining('got 6'),
+      })
+    } finally {
+      three.destroy()
+      buf.destroy()
+    }
   })
 
   it('the FMA kernel agrees with the host for its first and last thread', async () => {

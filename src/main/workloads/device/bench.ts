@@ -6,13 +6,13 @@ import type { JobProgress } from '../../../shared/jobs'
 import { throwIfAborted } from '../../../shared/cancel'
 import { benchData } from './data'
 import { measureFma } from './fma'
-import { measureReadBandwidth } from './read-bandwidth'
+import { measureReadBandwidth, repeatedBuffer } from './read-bandwidth'
 import { measureReadback, measureUpload } from './transfers'
 import { type Gpu, getGpu, TIMING_METHOD } from '../../gpu/runtime'
 
 /** Kernel shapes and batch sizes; the defaults suit an H100 or a software adapter, tune them on others. */
 export interface DeviceBenchTuning {
-  read: { workgroupSize: number; workgroups: number }
+  read: { workgroupSize: number; workgroups: number; loads: number }
   fma: { workgroupSize: number; workgroups: number; iters: number }
   /** Timed batches aim to last this long, so that submit latency is a small part. */
   targetBatchMs: number
@@ -23,7 +23,10 @@ export interface DeviceBenchTuning {
 }
 
 export interface BenchDeviceOptions {
-  /** Bytes read by the bandwidth kernel; defaults to ≥ 256 MB on hardware, less on a software adapter. */
+  /**
+   * Bytes read by the bandwidth kernel; defaults to 1 GB on hardware, less on a software adapter.
+   * Transfers move at most TRANSFER_BYTES of them; a larger read is copies of that upload made on the GPU.
+   */
   readBytes?: number
   repeats?: number
   tuning?: Partial<Omit<DeviceBenchTuning, 'read' | 'fma'>> & {
@@ -41,13 +44,14 @@ export interface BenchContext {
   sample?(measurement: keyof typeof PHASES, ms: number): void
 }
 
-// Tuned on an H100 (132 SMs × 2048 threads): 8192 × 256 readers of a 256 MiB buffer (8 vec4
-// loads each) read ≈2.9 TB/s; 16 K × 256 FMA threads, 4 times the resident ones, reach ≈63 TFLOP/s.
-// Workgroup size mattered little (128…1024); far more readers than data/8 lost bandwidth.
+// Tuned on an H100 (132 SMs × 2048 threads; `bench read-bandwidth`, docs/benchmarks.md): reading
+// 1 GiB a dispatch, 32 K × 256 readers with 4 vec4 loads in flight read 3.14 TB/s, where 256 MiB a
+// dispatch topped out at 2.97 (each dispatch's start and drain weigh 4× more); 8 loads in flight and
+// workgroups of 512 gained nothing. 16 K × 256 FMA threads, 4 times the resident ones, reach ≈63 TFLOP/s.
 const HARDWARE: DeviceBenchTuning & { readBytes: number; repeats: number } = {
-  readBytes: 256e6,
+  readBytes: 1024e6,
   repeats: 10,
-  read: { workgroupSize: 256, workgroups: 8192 },
+  read: { workgroupSize: 256, workgroups: 32768, loads: 4 },
   fma: { workgroupSize: 256, workgroups: 16384, iters: 2048 },
   targetBatchMs: 50,
   maxBatch: 500,
@@ -56,11 +60,14 @@ const HARDWARE: DeviceBenchTuning & { readBytes: number; repeats: number } = {
 const SOFTWARE: typeof HARDWARE = {
   readBytes: 16e6,
   repeats: 3,
-  read: { workgroupSize: 64, workgroups: 64 },
+  read: { workgroupSize: 64, workgroups: 64, loads: 4 },
   fma: { workgroupSize: 64, workgroups: 8, iters: 256 },
   targetBatchMs: 5,
   maxBatch: 4,
 }
+
+/** The most the host uploads and reads back per transfer measurement (and the read kernel's source). */
+export const TRANSFER_BYTES = 256e6
 
 // Share of the job's progress per phase, roughly in proportion to its time.
 const PHASES = { upload: [0, 0.15], 'read bandwidth': [0.15, 0.5], readback: [0.5, 0.65], 'fma f32': [0.65, 1] } as const
@@ -75,7 +82,11 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
   const repeats = params.repeats ?? base.repeats
   if (!Number.isInteger(repeats) || repeats < 1 || repeats > 1000)
     throw new ApiError('invalid-argument', `repeats must be an integer in 1…1000, got ${params.repeats}`)
-  const readBytes = chooseReadBytes(gpu, params.readBytes ?? base.readBytes, params.readBytes !== undefined)
+  const asked = chooseReadBytes(gpu, params.readBytes ?? base.readBytes, params.readBytes !== undefined)
+  // The read as `copies` of the transferred data, so that host memory stays at TRANSFER_BYTES.
+  const copies = Math.ceil(asked / TRANSFER_BYTES)
+  const transferBytes = Math.floor(asked / copies / 16) * 16
+  const readBytes = transferBytes * copies
 
   const report = (phase: keyof typeof PHASES, done: number, value?: number, unit?: string): void => {
     const [from, to] = PHASES[phase]
@@ -92,15 +103,17 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
   }
 
   report('upload', 0)
-  const { data, sum } = benchData(readBytes)
+  const { data, sum } = benchData(transferBytes)
   throwIfAborted(signal)
-  const buffer = await gpu.storage('device bench data', readBytes)
+  const buffer = await gpu.storage('device bench data', transferBytes)
+  let readBuffer: GPUBuffer | undefined
   try {
     const transfer = { repeats, chunkBytes: tuning.chunkBytes, signal }
     const upload = await measureUpload(gpu, buffer, data, { ...transfer, onRepeat: repeatHook('upload', 'GB/s') })
 
     report('read bandwidth', 0)
-    const read = await measureReadBandwidth(gpu, buffer, readBytes, sum, {
+    readBuffer = copies > 1 ? await repeatedBuffer(gpu, buffer, transferBytes, copies) : buffer
+    const read = await measureReadBandwidth(gpu, readBuffer, readBytes, sum * copies, {
       ...tuning.read,
       repeats,
       targetBatchMs: tuning.targetBatchMs,
@@ -122,9 +135,9 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
       onRepeat: repeatHook('fma f32', 'GFLOP/s'),
     })
 
-    sample('upload', readBytes)
+    sample('upload', transferBytes)
     sample('read bandwidth', read.bytes)
-    sample('readback', readBytes)
+    sample('readback', transferBytes)
     sample('fma f32', fma.flops)
     return {
       adapter: gpu.adapter,
@@ -134,11 +147,12 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
       fma_flops: fma.flops,
       upload_GB_per_s: upload,
       readback_GB_per_s: readback,
-      transfer_bytes: readBytes,
+      transfer_bytes: transferBytes,
       timing: TIMING_METHOD,
       repeats,
     }
   } finally {
+    if (readBuffer !== buffer) readBuffer?.destroy()
     buffer.destroy()
   }
 }

@@ -5,6 +5,7 @@ import { ApiError } from '../../../shared/errors'
 import type { WorkloadEngine } from '../../engine'
 import { benchDevice } from './bench'
 import { describeBench, describeDevice } from './describe'
+import { benchReadCommand } from './read-sweep'
 
 export const deviceEngine: WorkloadEngine<'device'> = {
   definition: deviceWorkload,
@@ -30,5 +31,6 @@ export const deviceEngine: WorkloadEngine<'device'> = {
   cli: {
     describe: (r) => describeDevice(r.info) + (r.bench ? '\n' + describeBench(r.bench) : ''),
     presets: [{ name: 'bench device', summary: 'Measure the GPU: memory read bandwidth, f32 FMA throughput, upload and readback bandwidth.', params: { measure: true } }],
+    commands: [benchReadCommand],
   },
 }

@@ -8,6 +8,8 @@ export interface ReadBandwidthOptions {
   workgroupSize: number
   /** Workgroups in the grid; raised where needed to keep partial sums exact. */
   workgroups: number
+  /** Vec4 loads in flight per invocation and trip: 4 or 8 (default 4). */
+  loads?: number
   repeats: number
   /** Aim for batches lasting this long, so submit latency does not count. */
   targetBatchMs: number
@@ -37,13 +39,15 @@ export async function measureReadBandwidth(
   const wg = o.workgroupSize
   if (!Number.isInteger(Math.log2(wg)) || wg > gpu.limits.maxComputeInvocationsPerWorkgroup)
     throw new ApiError('invalid-argument', `read bandwidth: workgroup size ${wg} must be a power of two ≤ ${gpu.limits.maxComputeInvocationsPerWorkgroup}`)
+  const loads = o.loads ?? 4
+  if (loads !== 4 && loads !== 8) throw new ApiError('invalid-argument', `read bandwidth: loads per trip must be 4 or 8, got ${loads}`)
   if (byteLength % 16 !== 0 || byteLength <= 0) throw new ApiError('invalid-argument', `read bandwidth: ${byteLength} bytes is not a positive multiple of 16`)
   const vec4s = byteLength / 16
   // Each workgroup sums at most 4·MAX_VALUE per vec4 it reads; below 2^24 every f32 add is exact.
   const exactMin = Math.ceil((4 * MAX_VALUE * vec4s) / 2 ** 24)
   const workgroups = Math.min(gpu.limits.maxComputeWorkgroupsPerDimension, Math.max(exactMin, Math.min(o.workgroups, Math.ceil(vec4s / wg))))
 
-  const kernel = await gpu.kernel('device/read_bandwidth', { constants: { WG: wg } })
+  const kernel = await gpu.kernel('device/read_bandwidth', { constants: { WG: wg, LOADS: loads } })
   const partialsBuf = await gpu.storage('read bandwidth partials', workgroups * 4)
   try {
     const dispatch = kernel.dispatch(kernel.bind([{ buffer: data, size: byteLength }, partialsBuf]), workgroups)
@@ -75,3 +79,22 @@ export async function measureReadBandwidth(
 }
 
 export const gbPerS = (bytes: number, ms: number): number => bytes / ms / 1e6
+
+/**
+ * A buffer of `copies` back-to-back copies of the first `bytes` of `source`, made on the GPU: a read
+ * larger than what the host uploads (a long dispatch makes its start and drain a small part), whose
+ * exact sum is the source's times `copies`.
+ */
+export async function repeatedBuffer(gpu: Gpu, source: GPUBuffer, bytes: number, copies: number): Promise<GPUBuffer> {
+  if (!Number.isInteger(copies) || copies < 1) throw new ApiError('invalid-argument', `read bandwidth: copies must be a positive integer, got ${copies}`)
+  const out = await gpu.storage(`read bandwidth data × ${copies}`, bytes * copies)
+  try {
+    await gpu.run('read bandwidth copies', (enc) => {
+      for (let c = 0; c < copies; c++) enc.copyBufferToBuffer(source, 0, out, c * bytes, bytes)
+    })
+  } catch (e) {
+    out.destroy()
+    throw e
+  }
+  return out
+}

@@ -1,6 +1,6 @@
 // Starts the ranks of a job on this machine, as `srun --ntasks R` would on a cluster: R processes
-// of one command, each with SLURM_PROCID, SLURM_NTASKS, SLURM_JOB_ID (unique to the launch) and
-// the job folder in its environment. For tests, and for running a job's script without Slurm.
+// of one command, each with SLURM_PROCID, SLURM_NTASKS, SLURM_JOB_ID (unique to the launch), the
+// job folder and SLURM_LOCALID (its index on this node, which picks its GPU) in its environment. For tests, and for running a job's script without Slurm.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { JOB_DIR_VARIABLE } from './placement'
@@ -41,6 +41,7 @@ export function launchRanks(opts: LaunchOptions): LaunchedRanks {
         ...process.env,
         ...opts.env,
         SLURM_PROCID: String(rank),
+        SLURM_LOCALID: String(rank),
         SLURM_NTASKS: String(opts.ranks),
         SLURM_JOB_ID: jobId,
         [JOB_DIR_VARIABLE]: opts.folder,

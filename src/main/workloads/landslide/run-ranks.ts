@@ -10,7 +10,7 @@ import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { timingOf } from '../../../shared/workloads/envelope'
 import type { LandslideParams } from '../../../shared/workloads/landslide'
-import type { CpuBackend, LandslideResult, LandslideSeries } from '../../../shared/workloads/landslide/types'
+import { type CpuBackend, gpuArithmetic, type GpuVariant, type LandslideResult, type LandslideRun, type LandslideSeries, runKey } from '../../../shared/workloads/landslide/types'
 import type { EngineOutcome, JobContext } from '../../engine'
 import type { RankPlacement } from '../../ranks/placement'
 import { Ranks } from '../../ranks/ranks'
@@ -27,13 +27,20 @@ import {
   writeBand,
   type CheckpointBand,
 } from './checkpoint'
-import { sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
+import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { HaloBand } from './halo-band'
+import { warmUp } from '../../gpu/runtime'
+import { defaultStepsPerSubmit, altitudeBase } from './gpu/gpu-simulation'
+import { GpuHaloBand } from './gpu/gpu-halo-band'
+import { notInBands } from './gpu/gpu-bands'
+import { noDoubleFloat, VARIANTS } from './gpu/kernels'
+import { rankGpu, type RankGpu } from './gpu/rank-gpu'
+import type { RankArray } from '../../ranks/wire'
 import { hillshadeMap } from './hillshade'
-import { readLandslideInput } from './inputs'
+import { readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
-import { sampleEvery } from './run-landslide'
-import { initialState, type InitialState } from './simulation'
+import { sampleEvery, type GivenToJob } from './run-landslide'
+import { initialState, ThreadSimulation, type InitialState } from './simulation'
 import { splitRows } from './workers-simulation'
 import { MAX_THICKNESS_MAPS } from '../../../shared/workloads/landslide/types'
 
@@ -53,19 +60,41 @@ export function runsInRanks(params: LandslideParams, ctx: Pick<JobContext, 'rank
 }
 
 interface Plan {
-  backend: CpuBackend
+  backend: CpuBackend | 'gpu'
+  /** The gpu backend's kernel. */
+  variant?: GpuVariant
   placement: RankPlacement
   bands: { r0: number; r1: number }[]
   every: number
   halo: number
 }
 
+/** What each rank reports to rank 0 at the end. */
+interface RankTimes {
+  exchange_ms: number
+  ms: number
+  /** A gpu rank's GPU (rank-gpu.ts placement). */
+  gpu?: string
+}
+
+/** Why a gpu run cannot write checkpoints (their rows are f64; see the refusal). */
+export const GPU_CHECKPOINTS_REFUSED =
+  'checkpoints hold f64 rows, and a gpu rank keeps f32 or double-float pairs: a double-float pair read back from its f64 sum need not be the same pair, so a run resumed from one could end with other bits than an uninterrupted run; checkpoint with --backend serial or active'
+
 /** The run's split, or an error naming what cannot be run so: checked on every rank before any connects. */
 function plan(params: LandslideParams, placement: RankPlacement, state: InitialState): Plan {
   const backend = params.backends[0]
-  if (params.backends.length > 1 || (backend !== 'serial' && backend !== 'active'))
-    throw new ApiError('invalid-argument', `a run in ranks or with checkpoints computes with one backend, serial or active, in each rank; got ${params.backends.join(', ')}`)
+  if (params.backends.length > 1 || (backend !== 'serial' && backend !== 'active' && backend !== 'gpu'))
+    throw new ApiError('invalid-argument', `a run in ranks or with checkpoints computes with one backend, serial, active or gpu, in each rank; got ${params.backends.join(', ')}`)
   if (params.repeat !== 1) throw new ApiError('invalid-argument', `a run in ranks or with checkpoints runs once; got --repeat ${params.repeat}`)
+  let variant: GpuVariant | undefined
+  if (backend === 'gpu') {
+    if (params.checkpointEvery !== undefined) throw new ApiError('invalid-argument', `--checkpoint-every with --backend gpu: ${GPU_CHECKPOINTS_REFUSED}`)
+    if (params.variants.length !== 1) throw new ApiError('invalid-argument', `gpu ranks run one kernel; got --variant ${params.variants.join(',')}`)
+    variant = params.variants[0]
+    const refused = notInBands(variant) ?? (gpuArithmetic(params.precision) === 'double-float' && VARIANTS[variant].doubleFloat === undefined ? noDoubleFloat(variant) : undefined)
+    if (refused) throw new ApiError('invalid-argument', refused)
+  }
   const { rows, cols } = state
   const size = placement.size
   const interior = rows - 2
@@ -78,19 +107,69 @@ function plan(params: LandslideParams, placement: RankPlacement, state: InitialS
       'invalid-argument',
       `exchanging halos every ${every} steps needs bands of at least ${2 * every} rows; the thinnest of ${size} bands of this ${rows}-row grid has ${thinnest}: exchange more often or use fewer ranks`,
     )
-  return { backend, placement, bands, every, halo: size > 1 ? 2 * every : 0 }
+  return { backend, variant, placement, bands, every, halo: size > 1 ? 2 * every : 0 }
 }
 
-export async function runLandslideRanks(params: LandslideParams, ctx: JobContext): Promise<EngineOutcome<LandslideResult>> {
+/** A rank's band as run-ranks drives it: on this thread (HaloBand) or on the rank's GPU (GpuHaloBand). */
+interface RankBand {
+  done: number
+  advance(steps: number, signal?: AbortSignal): Promise<void>
+  /** Rows for a neighbour's halo, in the band's own format. */
+  readHalo(first: number, count: number): Promise<RankArray>
+  writeHalo(first: number, rows: RankArray): Promise<void>
+  /** Rows of h in f64. */
+  readRows(first: number, count: number): Promise<Float64Array>
+  dispose(): Promise<void>
+}
+
+function cpuBand(band: HaloBand): RankBand {
+  return {
+    get done() {
+      return band.done
+    },
+    set done(step: number) {
+      band.done = step
+    },
+    advance: (steps, signal) => band.advance(steps, signal),
+    readHalo: async (first, count) => band.readRows(first, count),
+    writeHalo: async (first, rows) => band.writeRows(first, rows as Float64Array),
+    readRows: async (first, count) => band.readRows(first, count),
+    dispose: async () => {},
+  }
+}
+
+function gpuBand(band: GpuHaloBand, device: RankGpu): RankBand {
+  return {
+    get done() {
+      return band.done
+    },
+    set done(step: number) {
+      band.done = step
+    },
+    advance: (steps, signal) => band.advance(steps, signal),
+    readHalo: (first, count) => band.readRaw(first, count),
+    writeHalo: (first, rows) => band.writeRaw(first, rows as Uint8Array),
+    readRows: (first, count) => band.readRows(first, count),
+    dispose: async () => {
+      await band.dispose()
+      device.close()
+    },
+  }
+}
+
+export async function runLandslideRanks(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}): Promise<EngineOutcome<LandslideResult>> {
   const placement = ctx.ranks ?? { rank: 0, size: 1, job: `local-${process.pid}`, folder: '' }
   const checkpointDir = params.checkpointEvery === undefined ? undefined : (params.checkpointDir ?? (placement.folder ? join(placement.folder, 'checkpoints') : undefined))
   if (params.checkpointEvery !== undefined && !checkpointDir)
     throw new ApiError('invalid-argument', '--checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a run in ranks defaults to checkpoints/ in its job folder)')
 
   ctx.progress({ phase: 'loading grids', fraction: 0 })
-  const real: string[] = []
-  for (const path of params.grids) real.push(await ctx.input(path))
-  const input = await readLandslideInput(params.grids, real)
+  let input = given.input
+  if (!input) {
+    const real: string[] = []
+    for (const path of params.grids) real.push(await ctx.input(path))
+    input = await readLandslideInput(params.grids, real)
+  }
   const state = initialState(input)
   const p = plan(params, placement, state)
   const { rank, size } = placement
@@ -103,24 +182,48 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   const resumed: Checkpoint | undefined = checkpointDir ? await latestCheckpoint(checkpointDir, identity, params.steps) : undefined
   throwIfAborted(ctx.signal)
 
-  const ranks = size > 1 ? await Ranks.connect(placement, { signal: ctx.signal }) : undefined
-  const signal = ranks ? AbortSignal.any([ctx.signal, ranks.signal]) : ctx.signal
+  const sub: InitialState = {
+    rows: b - a,
+    cols,
+    z: state.z.subarray(a * cols, b * cols),
+    h: state.h.subarray(a * cols, b * cols),
+    mask: state.mask && state.mask.subarray(a * cols, b * cols),
+  }
+  // The GPU band is made (and its kernels compiled, and the GPU warmed up) before the ranks meet, so no rank waits on another's start.
+  let device: RankGpu | undefined
+  let band: RankBand
+  let gpuInfo: Pick<LandslideRun, 'steps_per_submit' | 'passes_per_step' | 'gpus' | 'gpus_note'> = {}
+  if (p.backend === 'gpu') {
+    ctx.progress({ phase: 'opening the rank\'s GPU', fraction: 0 })
+    device = await rankGpu(ctx.gpu)
+    try {
+      const stepsPerSubmit = params.stepsPerSubmit ?? defaultStepsPerSubmit(device.gpu)
+      const opts = { arithmetic: gpuArithmetic(params.precision), altitudeBase: altitudeBase(state) }
+      if ((params.warmup ?? 0) > 0) {
+        ctx.progress({ phase: `warming up ${runKey('gpu', p.variant)}`, fraction: 0 })
+        const spare = await GpuHaloBand.create(device.gpu, sub, p.variant!, stepsPerSubmit, opts)
+        await warmUp(() => spare.advance(Math.max(1, Math.min(params.steps, 100)), ctx.signal), params.warmup!, ctx.signal).finally(() => spare.dispose())
+      }
+      const gpuBandOf = await GpuHaloBand.create(device.gpu, sub, p.variant!, stepsPerSubmit, opts)
+      band = gpuBand(gpuBandOf, device)
+      gpuInfo = { steps_per_submit: gpuBandOf.stepsPerSubmit, passes_per_step: gpuBandOf.passesPerStep, gpus: [device.placement], ...(device.note && { gpus_note: device.note }) }
+    } catch (e) {
+      device.close()
+      throw e
+    }
+  } else band = cpuBand(new HaloBand(sub, p.backend === 'active'))
+
+  let ranks: Ranks | undefined
   let pending: string | undefined
   try {
-    const sub: InitialState = {
-      rows: b - a,
-      cols,
-      z: state.z.subarray(a * cols, b * cols),
-      h: state.h.subarray(a * cols, b * cols),
-      mask: state.mask && state.mask.subarray(a * cols, b * cols),
-    }
-    const band = new HaloBand(sub, p.backend === 'active')
+    ranks = size > 1 ? await Ranks.connect(placement, { signal: ctx.signal }) : undefined
+    const signal = ranks ? AbortSignal.any([ctx.signal, ranks.signal]) : ctx.signal
     const start = resumed?.manifest.step ?? 0
     if (resumed) {
       // Every interior row of the band from the checkpoint (the border rows never change).
       const lo = Math.max(a, 1)
       const hi = Math.min(b, rows - 1)
-      band.writeRows(lo - a, await readCheckpointRows(resumed, cols, lo, hi))
+      await band.writeHalo(lo - a, await readCheckpointRows(resumed, cols, lo, hi))
       band.done = start
     }
 
@@ -131,7 +234,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     const to = rank === size - 1 ? rows : own.r1
     /** The whole grid on rank 0 (undefined on the others). */
     const gather = async (): Promise<Float64Array | undefined> => {
-      const mine = band.readRows(from - a, to - from)
+      const mine = await band.readRows(from - a, to - from)
       if (!ranks) return mine
       const parts = await ranks.gather(mine, Float64Array)
       if (!parts) return undefined
@@ -145,17 +248,22 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     }
     /** Rank 0: the grid at the newest sample (the last step's, once the steps are done). */
     let finalGrid: Float64Array | undefined
-    const record = async () => {
-      const grid = await gather()
-      if (!grid) return
-      finalGrid = grid
+    const record = async (grid: Float64Array, step: number) => {
       const s = sampleGrid(grid, rows, cols, input.walls)
-      samples.series.step.push(band.done)
+      samples.series.step.push(step)
       samples.series.mass.push(s.mass)
       samples.series.flooded.push(s.flooded)
       samples.series.max_thickness.push(s.max_thickness)
       samples.series.active.push(s.active)
-      samples.snapshots.push(snapshot(band.done, grid, rows, cols))
+      samples.snapshots.push(snapshot(step, grid, rows, cols))
+    }
+    // GPU ranks sample the f64 reference instead (on rank 0, afterwards): only the final grid is gathered.
+    const sampling = p.backend !== 'gpu'
+    const sample = async () => {
+      const grid = await gather()
+      if (!grid) return
+      finalGrid = grid
+      if (sampling) await record(grid, band.done)
     }
 
     let exchangeMs = 0
@@ -165,10 +273,18 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       // Send first (the sockets carry it while this rank waits), then the neighbours' rows.
       const north = ranks.previous
       const south = ranks.next
-      if (north !== undefined) ranks.send(north, HALO, band.readRows(own.r0 - a, p.halo))
-      if (south !== undefined) ranks.send(south, HALO, band.readRows(own.r1 - p.halo - a, p.halo))
-      if (north !== undefined) band.writeRows(0, await ranks.recv(north, HALO, Float64Array))
-      if (south !== undefined) band.writeRows(own.r1 - a, await ranks.recv(south, HALO, Float64Array))
+      const [up, down] = await Promise.all([
+        north === undefined ? undefined : band.readHalo(own.r0 - a, p.halo),
+        south === undefined ? undefined : band.readHalo(own.r1 - p.halo - a, p.halo),
+      ])
+      if (up) ranks.send(north!, HALO, up)
+      if (down) ranks.send(south!, HALO, down)
+      const type = p.backend === 'gpu' ? Uint8Array : Float64Array
+      const [fromNorth, fromSouth] = await Promise.all([
+        north === undefined ? undefined : ranks.recv(north, HALO, type as typeof Float64Array),
+        south === undefined ? undefined : ranks.recv(south, HALO, type as typeof Float64Array),
+      ])
+      await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
       exchangeMs += performance.now() - t
     }
 
@@ -176,7 +292,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     const checkpoint = async () => {
       const step = band.done
       pending = pendingFolder(checkpointDir!, step, placement.job)
-      const written = await writeBand(pending, rank, own.r0, own.r1, band.readRows(own.r0 - a, own.r1 - own.r0))
+      const written = await writeBand(pending, rank, own.r0, own.r1, await band.readRows(own.r0 - a, own.r1 - own.r0))
       const all = ranks ? await ranks.gather(new TextEncoder().encode(JSON.stringify(written)), Uint8Array) : [new TextEncoder().encode(JSON.stringify(written))]
       if (all) {
         const bands = all.map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as CheckpointBand)
@@ -188,7 +304,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       lastCheckpoint = step
     }
 
-    const key = p.backend
+    const key = runKey(p.backend, p.variant)
     const progress = (ms: number) =>
       ctx.progress({
         phase: `simulating ${key}${size > 1 ? ` on ${size} ranks` : ''}`,
@@ -196,11 +312,13 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
         ...(ms > 0 && { throughput: { value: (rows * cols * (band.done - start)) / ms / 1e3, unit: 'M cell-steps/s' } }),
       })
 
-    if (!resumed) await record()
+    if (!resumed && sampling) await sample()
+    // Every rank starts its clock together.
+    await ranks?.barrier()
     let since = 0
     let ms = 0
     while (band.done < params.steps) {
-      const nextSample = (Math.floor(band.done / every) + 1) * every
+      const nextSample = sampling ? (Math.floor(band.done / every) + 1) * every : params.steps
       const nextCheckpoint = params.checkpointEvery ? (Math.floor(band.done / params.checkpointEvery) + 1) * params.checkpointEvery : Infinity
       const stop = Math.min(params.steps, nextSample, nextCheckpoint)
       while (band.done < stop) {
@@ -215,15 +333,20 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
         ms += performance.now() - t
         progress(ms)
       }
-      if (band.done === params.steps || band.done === nextSample) await record()
+      if (band.done === params.steps || band.done === nextSample) await sample()
       if (band.done === nextCheckpoint && band.done < params.steps) await checkpoint()
     }
+    if (params.steps === 0 && !sampling) await sample()
 
     // Every rank's exchange time, on rank 0.
-    const times = ranks ? await ranks.gather(Float64Array.of(exchangeMs, ms), Float64Array) : [Float64Array.of(exchangeMs, ms)]
+    const mine = new TextEncoder().encode(JSON.stringify({ exchange_ms: exchangeMs, ms, gpu: device?.placement }))
+    const times = (ranks ? await ranks.gather(mine, Uint8Array) : [mine])?.map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as RankTimes)
+    if (times && device) gpuInfo.gpus = times.map((t) => t.gpu!)
     let results: LandslideResult | undefined
     if (rank === 0) {
-      results = finish(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms)
+      let reference: Float64Array | undefined
+      if (!sampling) reference = await gpuReference(params, input, state, samples, given, ctx)
+      results = finish(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, reference && { grid: reference, run: gpuInfo })
       if (checkpointDir) results.checkpoints = { every: params.checkpointEvery!, folder: checkpointDir, resumed_from: start, last: lastCheckpoint }
     }
     // Every rank returns rank 0's results (whoever runs a rank gets the job's outcome).
@@ -238,7 +361,48 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     if (ranks?.error) throw ranks.error
     await ranks?.abort(ApiError.from(e).message)
     throw e
+  } finally {
+    await band.dispose().catch(() => {})
   }
+}
+
+/**
+ * Rank 0 of a gpu run: the f64 grid after the steps (the caller's, or an `active` run of the whole
+ * grid here), with the series and maps sampled from it as a job on one machine samples its reference.
+ */
+async function gpuReference(
+  params: LandslideParams,
+  input: LandslideInput,
+  state: InitialState,
+  samples: { series: LandslideSeries; snapshots: Snapshot[] },
+  given: GivenToJob,
+  ctx: JobContext,
+): Promise<Float64Array> {
+  const { rows, cols } = input
+  const add = (step: number, grid: Float64Array) => {
+    const s = sampleGrid(grid, rows, cols, input.walls)
+    samples.series.step.push(step)
+    samples.series.mass.push(s.mass)
+    samples.series.flooded.push(s.flooded)
+    samples.series.max_thickness.push(s.max_thickness)
+    samples.series.active.push(s.active)
+    samples.snapshots.push(snapshot(step, grid, rows, cols))
+  }
+  if (given.reference) {
+    add(0, input.h)
+    add(params.steps, given.reference)
+    return given.reference
+  }
+  const every = sampleEvery(params.steps, params.frames)
+  const sim = new ThreadSimulation(state, true)
+  add(0, await sim.thickness())
+  while (sim.done < params.steps) {
+    const next = Math.min(params.steps, (Math.floor(sim.done / every) + 1) * every)
+    await sim.advance(next - sim.done, ctx.signal)
+    add(sim.done, await sim.thickness())
+    ctx.progress({ phase: 'reference: active (f64) on rank 0', fraction: sim.done / Math.max(1, params.steps) })
+  }
+  return (await sim.thickness()).slice()
 }
 
 /** Rank 0's results from the final grid and the samples, shaped as runLandslideJob's. */
@@ -251,15 +415,22 @@ function finish(
   series: LandslideSeries,
   snapshots: Snapshot[],
   every: number,
-  times: Float64Array[],
+  times: RankTimes[],
   ms: number,
+  /** A gpu run: the f64 reference grid (series and snapshots are its), and what the GPU run reports. */
+  gpu?: { grid: Float64Array; run: Partial<LandslideRun> },
 ): LandslideResult {
   const { rows, cols } = input
   const md5 = referenceMd5(grid, rows, cols)
+  const referenceGrid = gpu?.grid ?? grid
+  const refMd5 = gpu ? referenceMd5(referenceGrid, rows, cols) : md5
   let massStart = 0
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
   let massEnd = 0
   for (let k = 0; k < grid.length; k++) massEnd += grid[k]
+  let refMassEnd = 0
+  for (let k = 0; k < referenceGrid.length; k++) refMassEnd += referenceGrid[k]
+  const arithmetic = p.backend === 'gpu' ? gpuArithmetic(params.precision) : 'f64'
   const stride = Math.max(1, Math.ceil((snapshots.length - 1) / (MAX_THICKNESS_MAPS - 1)))
   const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
   const maps = thicknessMaps(kept, rows, cols)
@@ -277,18 +448,22 @@ function finish(
       files: input.files,
     },
     steps: params.steps,
-    reference: { backend: p.backend, md5, mass_start: massStart, mass_end: massEnd },
+    reference: { backend: p.backend === 'gpu' ? 'active' : p.backend, md5: refMd5, mass_start: massStart, mass_end: refMassEnd },
     runs: {
-      [p.backend]: {
+      [runKey(p.backend, p.variant)]: {
         backend: p.backend,
-        precision: 'f64',
+        ...(p.variant && { variant: p.variant }),
+        precision: arithmetic,
         ...(size > 1 && { ranks: size, exchange_every: p.every }),
+        ...gpu?.run,
         ms,
         ms_min: ms,
         ms_max: ms,
         ms_per_step: params.steps > 0 ? ms / params.steps : 0,
+        // f32 grids too: comparing two gpu runs' md5 tells whether the split changed any bit.
         md5,
         mass_end: massEnd,
+        ...(gpu && { deviation: gridDeviation(grid, referenceGrid) }),
       },
     },
     series,
@@ -296,6 +471,6 @@ function finish(
     sampling: { every, maps_every: every * stride },
     ...(hillshade && { hillshade }),
     skipped: [],
-    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank][0] })) } }),
+    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms })) } }),
   }
 }

@@ -1,0 +1,92 @@
+// The landslide's gpu backend in ranks: two ranks (here in one process, meeting over loopback TCP as
+// separate processes would, both on the software adapter) each run their band on the GPU with 2·S
+// halo rows exchanged as the GPU holds them. Double-float gives the f64 reference's md5 whatever S;
+// f32 gives the one-device grid bit for bit and lies within the GPU's deviation of the reference;
+// checkpoints with gpu ranks are refused, saying why.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
+import { GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
+import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
+import { GPU_CHECKPOINTS_REFUSED, runLandslideRanks } from '../../src/main/workloads/landslide/run-ranks'
+import { initialState } from '../../src/main/workloads/landslide/simulation'
+import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
+import { validateParams } from '../../src/shared/workloads/schema'
+import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
+import { valley } from '../helpers/landslide-valley'
+
+const ROWS = 46
+const COLS = 31
+const STEPS = 60
+const input = valley(ROWS, COLS, 5)
+
+let gpu: Gpu
+const folders: string[] = []
+beforeAll(async () => {
+  gpu = await getGpu()
+})
+afterAll(async () => {
+  await resetGpu()
+  folders.forEach((d) => rmSync(d, { recursive: true, force: true }))
+})
+
+const paramsOf = (extra: Record<string, unknown>) =>
+  validateParams('landslide', landslideWorkload.params, { grids: ['valley-dem.asc', 'valley-source.asc'], steps: STEPS, backends: ['gpu'], variants: ['fused'], stepsPerSubmit: 7, ...extra }) as LandslideParams
+
+/** Every rank's results from `size` ranks run side by side in this process. */
+async function inRanks(size: number, extra: Record<string, unknown>): Promise<LandslideResult[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'paralab-gpu-ranks-'))
+  folders.push(folder)
+  const job = `gpu-ranks-${folders.length}`
+  const runs = Array.from({ length: size }, (_, rank) =>
+    runLandslideRanks(paramsOf(extra), {
+      signal: new AbortController().signal,
+      progress: () => {},
+      input: async (p) => p,
+      gpu: getGpu,
+      ranks: { rank, size, job, folder },
+    }, { input }),
+  )
+  return (await Promise.all(runs)).map((o) => o.results)
+}
+
+describe('landslide gpu ranks', () => {
+  it.each([2, 5])('double-float on 2 ranks exchanging every %i steps gives the f64 reference md5 on every rank', async (every) => {
+    const all = await inRanks(2, { precision: 'accurate', exchangeEvery: every })
+    for (const r of all) {
+      const run = r.runs['gpu/fused']
+      expect(run).toMatchObject({ backend: 'gpu', variant: 'fused', precision: 'double-float', ranks: 2, exchange_every: every, gpus: ['shared', 'shared'] })
+      expect(r.reference.backend).toBe('active')
+      expect(run.md5).toBe(r.reference.md5)
+      expect(r.ranks!.bands.map((b) => [b.r0, b.r1])).toEqual([
+        [1, r.ranks!.bands[0].r1],
+        [r.ranks!.bands[0].r1, ROWS - 1],
+      ])
+      // The series and maps are the f64 reference's, sampled as a job on one machine samples them.
+      expect(r.series.step).toEqual(Array.from({ length: 21 }, (_, i) => i * 3))
+    }
+    expect(all[0].runs['gpu/fused'].mass_end).not.toBe(all[0].reference.mass_start)
+  })
+
+  it('f32 on 2 ranks is the one-device grid bit for bit, within the GPU\'s deviation of the f64 reference', async () => {
+    const [r] = await inRanks(2, { precision: 'f32', exchangeEvery: 4 })
+    const one = await GpuSimulation.create(gpu, initialState(input), 'fused', 7)
+    await one.advance(STEPS)
+    const grid = (await one.thickness()).slice()
+    await one.dispose()
+    const run = r.runs['gpu/fused']
+    expect(run.precision).toBe('f32')
+    expect(run.md5).toBe(referenceMd5(grid, ROWS, COLS))
+    expect(run.deviation!.max_abs).toBeGreaterThan(0)
+    expect(run.deviation!.max_abs).toBeLessThan(5e-6)
+    expect(run.deviation!.cells_over_1mm).toBe(0)
+  })
+
+  it('refuses checkpoints, the active kernel and several kernels, before any rank connects', async () => {
+    await expect(inRanks(1, { checkpointEvery: 10, checkpointDir: join(tmpdir(), 'unused') })).rejects.toThrow(GPU_CHECKPOINTS_REFUSED)
+    await expect(inRanks(1, { variants: ['active'] })).rejects.toThrow(/debris box/)
+    await expect(inRanks(1, { variants: ['fused', 'fused2'] })).rejects.toThrow('gpu ranks run one kernel; got --variant fused,fused2')
+  })
+})

@@ -68,7 +68,8 @@ describe('compiling kernels', () => {
         return gpu
       },
     }
-    const outcome = await engine.run(validateParams(id, def.params, input) as never, ctx)
+    const validated = validateParams(id, def.params, input)
+    const outcome = await engine.run(validated as never, ctx)
 
     const compiling = phases.findIndex((p) => p.startsWith(COMPILING_KERNELS))
     expect(compiling).toBeGreaterThanOrEqual(0)
@@ -81,5 +82,8 @@ describe('compiling kernels', () => {
     // The tables (CSV, the dashboard's) carry it too.
     const table = (def.tables as (r: unknown) => { columns: string[]; rows: unknown[][] }[])(outcome.results).find((t) => t.columns.includes('compile_ms'))!
     expect(table.rows.map((row) => row[table.columns.indexOf('compile_ms')])).toContain(ms)
+    // And the command line's account of the run.
+    const envelope = { workload: id, params: validated, timings: outcome.timings, results: outcome.results }
+    expect((engine.cli.describe as (r: unknown, e: unknown) => string)(outcome.results, envelope)).toContain('kernels compiled in')
   })
 })

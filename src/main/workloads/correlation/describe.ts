@@ -58,6 +58,7 @@ export function describeCorrelation(r: CorrelationResult): string {
       ...shown.map((e, k) => [String(k + 1), e.name, String(e.index), num(e.meanR), num(e.medianR), num(e.z, 3), e.flagged ? 'yes' : '']),
     ])
   }
+  for (const run of r.runs) if (run.compile_ms !== undefined) out += `\n${run.backend}: kernels compiled in ${run.compile_ms.toFixed(1)} ms, before the timed runs\n`
   if (r.matrix) out += `\nmatrix written to ${r.matrix.path} (${r.matrix.dtype}, ${(r.matrix.bytes / 1e6).toFixed(1)} MB)\n`
   for (const s of r.skipped) out += `\nskipped ${s.backend}: ${s.reason}\n`
   return out

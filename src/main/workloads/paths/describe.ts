@@ -33,6 +33,7 @@ function describeGraph(g: PathsGraphResult): string {
         r.matches ? 'yes' : 'NO',
       ]),
     ])
+  for (const r of g.runs) if (r.compile_ms !== undefined) out += `${r.name}: kernels compiled in ${ms(r.compile_ms)} ms, before the timed runs\n`
   if (g.query) {
     const q = g.query
     out += q.path

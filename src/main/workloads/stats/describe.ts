@@ -51,6 +51,7 @@ export function describeStats(result: StatsResult, envelope?: ResultEnvelope<Sta
         ...cols.flatMap((c) => [num(r.columns[c].cv), num(r.columns[c].mad), ...(f32 ? dev(r, c) : [])]),
       ]),
     ])
+    for (const [b, r] of runs) if (r.compile_ms !== undefined) out += `${b}: kernels compiled in ${ms(r.compile_ms)} ms, before the timed runs\n`
     out += prefixesTable(f)
   }
   for (const s of result.skipped) out += `\nskipped ${s.backend}: ${s.reason}\n`

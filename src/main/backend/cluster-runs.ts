@@ -36,6 +36,8 @@ const KEPT = '.dashboard-history'
 interface Kept {
   runs: string[]
   error?: string
+  /** Not kept yet: to be tried again (never written to the folder). */
+  retry?: boolean
 }
 
 export interface ClusterRunsOptions {
@@ -51,7 +53,7 @@ export class ClusterRuns {
   /** Folders of runs submitted here whose results are not yet kept, followed until they are. */
   private readonly pending = new Set<string>()
   private timer?: NodeJS.Timeout
-  private keeping = new Map<string, Promise<Kept>>()
+  private readonly keeping = new Map<string, Promise<Kept>>()
 
   constructor(private readonly opts: ClusterRunsOptions) {}
 
@@ -95,7 +97,7 @@ export class ClusterRuns {
     const runs = runsOf(await listJobs(await this.queueNow()))
     for (const run of runs) {
       if (!run.merge_state || !hasEnded(run.merge_state) || !(await this.ours(run.dir))) continue
-      const kept = await this.keep(run.dir)
+      const kept = await this.keep(run.dir, run.merge_state === 'COMPLETED')
       run.runs = kept.runs
       if (kept.error) run.error = kept.error
     }
@@ -130,7 +132,7 @@ export class ClusterRuns {
     this.pending.add(dir)
     this.timer ??= setInterval(() => {
       this.list().then(
-        async (runs) => {
+        (runs) => {
           for (const dir of this.pending) if (runs.some((r) => r.dir === dir && r.merge_state && hasEnded(r.merge_state))) this.pending.delete(dir)
           if (!this.pending.size) this.dispose()
         },
@@ -146,23 +148,33 @@ export class ClusterRuns {
     return !!root && dir.startsWith(root + sep)
   }
 
-  /** Keeps a run's merged results in the history once (its folder remembers), telling the dashboards. */
-  private keep(dir: string): Promise<Kept> {
+  /**
+   * Keeps a run's merged results in the history once (its folder remembers), telling the dashboards.
+   * `completed`: the merge job completed, so its results are there even if this node does not see them
+   * yet (a shared filesystem may show another node's files late): then a failure to read them is
+   * tried again rather than remembered.
+   */
+  private keep(dir: string, completed: boolean): Promise<Kept> {
     let kept = this.keeping.get(dir)
     if (!kept) {
-      kept = this.keepOnce(dir)
+      kept = this.keepOnce(dir, completed)
       this.keeping.set(dir, kept)
+      void kept.then((k) => k.retry && this.keeping.delete(dir))
     }
     return kept
   }
 
-  private async keepOnce(dir: string): Promise<Kept> {
+  private async keepOnce(dir: string, completed: boolean): Promise<Kept> {
     const marker = join(dir, KEPT)
     const earlier = await readFile(marker, 'utf8').then((t) => JSON.parse(t) as Kept, () => undefined)
     if (earlier) return earlier
     let kept: Kept
     try {
-      const merged = await readMerged(dir)
+      const merged = await readMerged(dir).catch((e: unknown) => {
+        if (completed) return null
+        throw e
+      })
+      if (!merged) return { runs: [], retry: true }
       const envelopes: ResultEnvelope[] = merged.envelope ? [merged.envelope] : merged.runs ?? []
       const runs: string[] = []
       for (const envelope of envelopes) {

@@ -13,6 +13,8 @@ import { dashboardProvides } from '../../src/renderer/composables/api'
 import { createErrorLog } from '../../src/renderer/composables/errors'
 import { envelopeOf } from './envelope'
 import { FakeApi } from './fake-api'
+import { landslide, run } from './landslide-runs'
+import { landslideWorkload } from '../../src/shared/workloads/landslide'
 
 afterEach(() => {
   document.body.innerHTML = ''
@@ -103,5 +105,13 @@ describe('ResultsHead', () => {
     await flushPromises()
     expect(errors.notices.value.map((n) => n.message)).toEqual(['Export of counting-results.json failed: disk full'])
     expect(wrapper.text()).not.toContain('Saved to')
+  })
+
+  it('says how long GPU kernels took to compile, apart from the runs\' times; nothing where none compiled', () => {
+    const env = landslide(100, { serial: run('serial', 40, 'aa'), 'gpu/fused': { ...run('gpu', 10, undefined, 'fused'), compile_ms: 27_800 } })
+    const { wrapper } = head(landslideWorkload as unknown as WorkloadDefinition, env)
+    expect(wrapper.get('[data-testid="results-compile"]').text()).toBe('Kernels compiled before the timed runs, not in their times: gpu fused 27,800 ms')
+    const cpu = head(landslideWorkload as unknown as WorkloadDefinition, landslide(100, { serial: run('serial', 40, 'aa') }))
+    expect(cpu.wrapper.find('[data-testid="results-compile"]').exists()).toBe(false)
   })
 })

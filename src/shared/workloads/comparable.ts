@@ -25,6 +25,8 @@ export interface ComparableRun {
   timing: Timing
   work: Work
   checks: Check[]
+  /** GPU: milliseconds its kernels took to compile, before its timed runs (never in `timing`). */
+  compile_ms?: number
 }
 
 /** A check's number, short enough to read and long enough that a difference beyond rounding shows. */

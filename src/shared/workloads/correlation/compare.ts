@@ -16,6 +16,7 @@ export function correlationCompared(envelope: ResultEnvelope<CorrelationResult>)
       variant: '',
       timing: envelope.timings[run.backend] ?? { ...run.total, runs: repeat },
       work: { count: pairs * input.length, unit: 'pair·sample' },
+      ...(run.compile_ms !== undefined && { compile_ms: run.compile_ms }),
       checks: [{ name: 'arithmetic', value: run.arithmetic }, { name: 'max |Δr|', value: checkValue(run.max_abs_dr, 3) }, flagged],
     },
     ...(run.variants ?? []).map((v) => ({

@@ -14,6 +14,7 @@ export function landslideCompared(envelope: ResultEnvelope<LandslideResult>): Co
     variant: run.variant ?? '',
     timing: envelope.timings[key] ?? { median: run.ms, min: run.ms_min, max: run.ms_max, runs: repeat },
     work: { count: steps, unit: 'step' },
+    ...(run.compile_ms !== undefined && { compile_ms: run.compile_ms }),
     checks: [
       { name: 'arithmetic', value: run.precision },
       ...(run.md5 ? [{ name: 'md5', value: run.md5 }] : []),

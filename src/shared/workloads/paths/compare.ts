@@ -14,6 +14,7 @@ export function pathsCompared(envelope: ResultEnvelope<PathsResult>): Comparable
       variant: run.name.startsWith(run.backend) ? run.name.slice(run.backend.length).trim() : run.name,
       timing: { median: run.compute_ms, min: run.compute_range_ms[0], max: run.compute_range_ms[1], runs: repeat },
       work: { count: graph.vertices ** 3, unit: 'relaxation' },
+      ...(run.compile_ms !== undefined && { compile_ms: run.compile_ms }),
       checks: [
         { name: 'checksum', value: graph.checksum },
         { name: 'reachable pairs', value: String(graph.reachablePairs) },

@@ -16,6 +16,7 @@ export function statsCompared(envelope: ResultEnvelope<StatsResult>): Comparable
       variant: '',
       timing,
       work: { count: values, unit: 'value' },
+      ...(file.backends[backend].compile_ms !== undefined && { compile_ms: file.backends[backend].compile_ms }),
       checks: [
         { name: 'precision', value: file.backends[backend].precision },
         ...Object.entries(file.backends[backend].columns).flatMap(([c, s]) => [

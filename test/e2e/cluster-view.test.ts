@@ -3,7 +3,7 @@
 // with "Run on the cluster" becomes a job array whose tasks' progress bars move on the Cluster page
 // (read from the tasks' folders), and whose merged results open in the Statistics view and in the
 // history. And over the API itself: a request cannot choose where the run writes.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -137,5 +137,27 @@ describe.skipIf(missing)('the Cluster page on Slurm', () => {
     await expect.poll(() => kept.count()).toBe(1)
     expect(await kept.first().textContent()).toContain('a.csv')
     expect(pageErrors).toEqual([])
+  })
+
+  it('keeps the results of a run that ended while no server followed it, once Slurm no longer lists it', async () => {
+    // The finished run's folder as a server started later finds it: not yet kept, and unknown to squeue (its folder is another).
+    const [done] = readdirSync(runs)
+    const later = join(runs, `${done}-later`)
+    cpSync(join(runs, done), later, { recursive: true })
+    rmSync(join(later, '.dashboard-history'))
+    api.close()
+    await serve.stop()
+    serve = await startServe(['--data', data], { ...cluster.env, PARALAB_CLUSTER_RUNS: runs, PARALAB_HISTORY: join(dir, 'history-later'), PARALAB_EXAMPLES: join(dir, 'examples') })
+    api = await connectApi(serve)
+    const listed = await api.call<any[]>('listClusterJobs')
+    const found = listed.find((r) => r.dir === later)
+    expect(found).toMatchObject({ workload: 'stats', state: 'COMPLETED', merge_state: 'COMPLETED', nodes: expect.arrayContaining([expect.stringMatching(/^n[12]$/)]) })
+    expect(found.tasks.map((t: any) => [t.index, t.state, t.progress?.fraction])).toEqual([[0, 'COMPLETED', 1], [1, 'COMPLETED', 1]])
+    expect(found.runs).toHaveLength(1)
+    const history = await api.call<any[]>('listRuns')
+    expect(history.map((r) => r.id)).toEqual(found.runs)
+    // Kept once: the folder remembers.
+    expect((await api.call<any[]>('listClusterJobs')).find((r) => r.dir === later).runs).toEqual(found.runs)
+    expect(await api.call<any[]>('listRuns')).toHaveLength(1)
   })
 })

@@ -93,16 +93,20 @@ describe('Cluster page', () => {
     expect(asked.mock.calls.length).toBe(calls)
   })
 
-  it('cancels a run that has not ended, and says MERGING while its merge runs', async () => {
+  it('cancels a run or one of its tasks while they run, and says MERGING while its merge runs', async () => {
     const api = new FakeApi()
     api.cluster = { available: true }
     api.clusterRuns = [run()]
     window.location.hash = '#cluster'
     const { wrapper } = mountWith(App, api)
     await flushPromises()
+    // One task alone, or the whole run; a task that has ended has nothing to cancel.
+    expect(wrapper.find('[data-testid="cluster-cancel-41_0"]').exists()).toBe(false)
+    await wrapper.get('[data-testid="cluster-cancel-41_1"]').trigger('click')
+    await flushPromises()
     await wrapper.get('[data-testid="cluster-cancel-41"]').trigger('click')
     await flushPromises()
-    expect(api.clusterCancelled).toEqual(['41'])
+    expect(api.clusterCancelled).toEqual(['41_1', '41'])
     api.clusterRuns = [run({ state: 'CANCELLED', merge_state: 'RUNNING' })]
     await vi.waitFor(() => expect(wrapper.get('[data-testid="cluster-state-41"]').text()).toBe('MERGING'), { timeout: 3000 })
     expect(wrapper.find('[data-testid="cluster-cancel-41"]').exists()).toBe(false)

@@ -3,7 +3,7 @@
 // names one), this user's Paralab jobs listed with each task's progress, cancelling, and each
 // dashboard run's merged results kept in the run history once its merge job has ended.
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, sep } from 'node:path'
 import { CLUSTER_FIELDS, clusterEventId, hasEnded, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
@@ -13,7 +13,9 @@ import { isWorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { ParamSchema } from '../../shared/workloads/schema'
 import { listJobs, type JobView } from '../cluster/follow'
+import { jobPaths, readJson, type JobRecord } from '../cluster/job-folder'
 import { shellWord } from '../cluster/job-script'
+import type { ClusterReport } from '../cluster/merge'
 import { readMerged } from '../cluster/merged'
 import { onPath } from '../cluster/slurm-command'
 import { paralabQueue, scancel, type QueueRecord } from '../cluster/slurm-jobs'
@@ -30,6 +32,8 @@ export function defaultClusterRunsDir(): string {
 const SLURM_COMMANDS = ['sbatch', 'squeue', 'scontrol', 'scancel']
 /** Slurm is asked at most this often however often dashboards ask: its scheduling passes come every few seconds. */
 export const QUEUE_INTERVAL_MS = 3000
+/** Ended runs of the runs folder that Slurm no longer lists, newest first, shown at most. */
+const FORGOTTEN_SHOWN = 20
 /** In a run's folder: the history ids of its kept results, or why the merge left none (no extension: a merge again leaves it be). */
 const KEPT = '.dashboard-history'
 
@@ -54,6 +58,8 @@ export class ClusterRuns {
   private readonly pending = new Set<string>()
   private timer?: NodeJS.Timeout
   private readonly keeping = new Map<string, Promise<Kept>>()
+  /** Ended runs read from their folders (they no longer change). */
+  private readonly ended = new Map<string, ClusterRun>()
 
   constructor(private readonly opts: ClusterRunsOptions) {}
 
@@ -72,8 +78,10 @@ export class ClusterRuns {
     const flagParams = Object.entries(schema).filter(([, spec]) => spec.type !== 'files' && !spec.cliOnly)
     const plan = planTasks(engine, params, flagParams, filesParam)
     await mkdir(this.opts.dir, { recursive: true })
+    // The folder as Slurm will name it back (squeue's comment), symbolic links resolved.
+    const root = await realpath(this.opts.dir)
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')
-    const out = join(this.opts.dir, `${stamp}-${def.id}-${randomBytes(3).toString('hex')}`)
+    const out = join(root, `${stamp}-${def.id}-${randomBytes(3).toString('hex')}`)
     const asked = Object.entries(request).flatMap(([k, v]) => [`--${CLUSTER_FIELDS[k as keyof ClusterRequest].flag}`, String(v)])
     const { dir, record } = await submit({
       workload: def.id,
@@ -92,16 +100,18 @@ export class ClusterRuns {
     return { jobId: record.jobId!, mergeJobId: record.mergeJobId!, dir, tasks: record.tasks.length }
   }
 
-  /** This user's Paralab runs, newest first: each task's state and progress, and the results kept of those that ended. */
+  /**
+   * This user's Paralab runs, newest first: each task's state and progress, and the results kept of
+   * those that ended; with the ended runs of this backend's folder that Slurm no longer lists.
+   */
   async list(): Promise<ClusterRun[]> {
     const runs = runsOf(await listJobs(await this.queueNow()))
     for (const run of runs) {
       if (!run.merge_state || !hasEnded(run.merge_state) || !(await this.ours(run.dir))) continue
-      const kept = await this.keep(run.dir, run.merge_state === 'COMPLETED')
-      run.runs = kept.runs
-      if (kept.error) run.error = kept.error
+      this.withKept(run, await this.keep(run.dir, run.merge_state === 'COMPLETED'))
     }
-    return runs
+    runs.push(...(await this.forgotten(new Set(runs.map((r) => r.dir)))))
+    return runs.sort((a, b) => Number(b.job_id) - Number(a.job_id))
   }
 
   /** Cancels a job or one task of an array, if it is one of this user's Paralab jobs. */
@@ -140,6 +150,39 @@ export class ClusterRuns {
       )
     }, QUEUE_INTERVAL_MS)
     this.timer.unref()
+  }
+
+  private withKept(run: ClusterRun, kept: Kept): ClusterRun {
+    run.runs = kept.runs
+    if (kept.error) run.error = kept.error
+    return run
+  }
+
+  /**
+   * Runs of this backend's folder that Slurm no longer lists (it forgets ended jobs after its
+   * MinJobAge) and whose merge wrote its account: read from their folders, their results kept
+   * (e.g. a run that ended while no server was following it).
+   */
+  private async forgotten(listed: Set<string>): Promise<ClusterRun[]> {
+    const root = await realpath(this.opts.dir).catch(() => null)
+    if (!root) return []
+    const runs: ClusterRun[] = []
+    // Folder names begin with their submission time: newest last.
+    for (const name of (await readdir(root).catch(() => [] as string[])).sort().reverse()) {
+      const dir = join(root, name)
+      if (listed.has(dir)) continue
+      let run = this.ended.get(dir)
+      if (!run) {
+        const record = await readJson<JobRecord>(jobPaths(dir).record)
+        const report = await readJson<ClusterReport>(jobPaths(dir).summary)
+        if (!record?.jobId || !report) continue
+        run = endedRun(dir, record, report)
+        this.ended.set(dir, run)
+      }
+      runs.push(this.withKept({ ...run }, await this.keep(dir, true)))
+      if (runs.length === FORGOTTEN_SHOWN) break
+    }
+    return runs
   }
 
   /** Whether `dir` is a run of this backend's folder (only those are kept in its history). */
@@ -190,7 +233,7 @@ export class ClusterRuns {
   }
 }
 
-/** The jobs as runs: each folder's tasks job with its merge job (the newest of each, should a folder hold several). */
+/** The jobs (newest first) as runs: each folder's tasks job with its merge job (the newest of each, should a folder hold several). */
 export function runsOf(jobs: JobView[]): ClusterRun[] {
   const byDir = new Map<string, { tasks?: JobView; merge?: JobView }>()
   for (const job of jobs) {
@@ -215,5 +258,31 @@ export function runsOf(jobs: JobView[]): ClusterRun[] {
       runs: [],
     })
   }
-  return runs.sort((a, b) => Number(b.job_id) - Number(a.job_id))
+  return runs
+}
+
+/** A run that Slurm no longer lists, as its merge's account tells it. */
+function endedRun(dir: string, record: JobRecord, report: ClusterReport): ClusterRun {
+  const array = record.tasks.length > 1
+  return {
+    job_id: record.jobId!,
+    merge_job_id: record.mergeJobId ?? null,
+    workload: record.workload,
+    dir,
+    state: report.tasks.find((t) => t.state !== 'COMPLETED')?.state ?? 'COMPLETED',
+    merge_state: 'COMPLETED',
+    elapsed_s: 0,
+    nodes: report.nodes,
+    tasks: report.tasks.map((t) => ({
+      index: t.index,
+      job_id: array ? `${record.jobId}_${t.index}` : record.jobId!,
+      state: t.state,
+      exit_code: t.exit_code,
+      ...(t.signal && { signal: t.signal }),
+      node: t.node ?? null,
+      elapsed_s: 0,
+      progress: t.state === 'COMPLETED' ? { phase: 'done', fraction: 1 } : null,
+    })),
+    runs: [],
+  }
 }

@@ -14,8 +14,8 @@ export interface ServerAddress {
   origin: string
 }
 
-/** Hosts a tunnel ends on: serve listens on 127.0.0.1 only, and the dashboard may connect nowhere else. */
-const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '[::1]']
+/** Hosts a tunnel ends on: serve listens on 127.0.0.1 only, and the dashboard's CSP lets it connect nowhere else. */
+const LOCAL_HOSTS = ['127.0.0.1', 'localhost']
 
 /** scheme://host:port/path?query#hash, read without the URL class (src/shared has neither DOM nor Node). */
 const ADDRESS = /^([a-z][a-z0-9+.-]*):\/\/(\[[0-9a-f:]+\]|[^/:?#]+)(?::(\d{1,5}))?(\/[^?#]*)?(?:\?([^#]*))?(?:#.*)?$/i

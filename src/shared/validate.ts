@@ -78,7 +78,7 @@ function measure(v: unknown, maxDepth: number, maxValues = Infinity): { depth: n
  * The Slurm fields of a dashboard's cluster run, checked as the CLI checks its flags. Nothing else:
  * the backend chooses the run's folder, so a request that names one (or any sbatch option) is refused.
  */
-export function clusterRequest(v: unknown): void {
+function clusterRequest(v: unknown): void {
   const r = object(v, 'request')
   const fields = Object.keys(CLUSTER_FIELDS)
   for (const k of Object.keys(r))

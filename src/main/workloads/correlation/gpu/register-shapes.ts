@@ -20,10 +20,11 @@ export interface RegisterShape {
 
 /**
  * The shape of the f64 mode (compensated) and of the f32 mode, from `bench correlation --shapes` on
- * an H100 (M = 16 384, N = 4096, two sessions): f64 b128-t8x4-k8-c64 40.5 and 40.3 ms for steps 2–5,
- * the fastest both times; f32 b128-t8x8-k8 48.1 and 34.7 ms (docs/benchmarks.md).
+ * an H100 (M = 16 384, N = 4096; docs/benchmarks.md): f64 b128-t8x4-k16-c128 33.0 ms for the
+ * cross-products (b128-t8x4-k8-c64, the earlier default, 38.5 ms in the same run); f32 b128-t8x8-k8
+ * 33.1–33.2 ms.
  */
-export const DEFAULT_REGISTER_SHAPE: Record<Precision, string> = { f64: 'b128-t8x4-k8-c64', f32: 'b128-t8x8-k8' }
+export const DEFAULT_REGISTER_SHAPE: Record<Precision, string> = { f64: 'b128-t8x4-k16-c128', f32: 'b128-t8x8-k8' }
 
 /** Shapes `--shapes all` times; in f32 mode those differing only in chunk are timed once. */
 export const SWEEP_SHAPES = [
@@ -40,6 +41,8 @@ export const SWEEP_SHAPES = [
   'b128-t8x8-k8-c64',
   'b128-t8x4-k8-c64',
   'b128-t8x4-k8-c128',
+  'b128-t8x4-k16-c64',
+  'b128-t8x4-k16-c128',
   'b64-t4x4-k16-c64',
 ] as const
 

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
@@ -53,7 +53,16 @@ async function inRanks(size: number, extra: Record<string, unknown>): Promise<La
 }
 
 describe('landslide gpu ranks', () => {
-  it.each([2, 5])('double-float on 2 ranks exchanging every %i steps gives the f64 reference md5 on every rank', async (every) => {
+  afterEach(() => {
+    delete process.env.PARALAB_RANKS_OVERLAP
+  })
+
+  it.each([
+    [2, 'on'],
+    [5, 'on'],
+    [5, 'off'],
+  ])('double-float on 2 ranks exchanging every %i steps (overlap %s) gives the f64 reference md5 on every rank', async (every, overlap) => {
+    process.env.PARALAB_RANKS_OVERLAP = overlap
     const all = await inRanks(2, { precision: 'accurate', exchangeEvery: every })
     for (const r of all) {
       const run = r.runs['gpu/fused']
@@ -70,13 +79,17 @@ describe('landslide gpu ranks', () => {
     expect(all[0].runs['gpu/fused'].mass_end).not.toBe(all[0].reference.mass_start)
   })
 
-  it('f32 on 2 ranks is the one-device grid bit for bit, within the GPU\'s deviation of the f64 reference', async () => {
-    const [r] = await inRanks(2, { precision: 'f32', exchangeEvery: 4 })
-    const one = await GpuSimulation.create(gpu, initialState(input), 'fused', 7)
+  it.each([
+    ['fused', 2, 4],
+    ['fused2', 3, 3],
+  ] as const)('f32 %s on %i ranks is the one-device grid bit for bit, within the GPU\'s deviation of the f64 reference', async (variant, size, every) => {
+    const all = await inRanks(size, { precision: 'f32', exchangeEvery: every, variants: [variant] })
+    const r = all[0]
+    const one = await GpuSimulation.create(gpu, initialState(input), variant, 7)
     await one.advance(STEPS)
     const grid = (await one.thickness()).slice()
     await one.dispose()
-    const run = r.runs['gpu/fused']
+    const run = r.runs[`gpu/${variant}`]
     expect(run.precision).toBe('f32')
     expect(run.md5).toBe(referenceMd5(grid, ROWS, COLS))
     expect(run.deviation!.max_abs).toBeGreaterThan(0)

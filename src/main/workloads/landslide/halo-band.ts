@@ -3,6 +3,11 @@
 // The error of that frozen border travels two rows a step, so after S steps the own rows still hold
 // exactly what one grid would (the argument of gpu/gpu-bands.ts); every S steps the halo rows are
 // refreshed from the neighbours. `serial` and `active` steps, in f64, on this thread.
+//
+// The same argument gives a neighbour's rows ahead of the band (the overlap of run-ranks.ts): rows
+// first … first+count−1 after k steps need only the rows within 2·k of them now, so a strip of the
+// band that wide, stepped k times on its own (its ends frozen), holds them exactly; the band's own
+// steps then run while they travel.
 import { throwIfAborted } from '../../../shared/cancel'
 import { Band, debrisSpans, spanBuffers } from './band'
 import type { InitialState } from './simulation'
@@ -10,7 +15,15 @@ import type { InitialState } from './simulation'
 const SLICE_MS = 25
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/** The strip of a band of `rows` rows whose k steps give rows first … first+count−1 exactly: rows lo … hi−1. */
+export function edgeStrip(first: number, count: number, k: number, rows: number): { lo: number; hi: number } {
+  return { lo: Math.max(0, first - 2 * k), hi: Math.min(rows, first + count + 2 * k) }
+}
+
 export class HaloBand {
+  /** Strips by their rows `lo:hi`, made on first use (edgeRows). */
+  private readonly strips = new Map<string, HaloBand>()
+
   done = 0
   private readonly band: Band
   private readonly h: Float64Array
@@ -42,6 +55,24 @@ export class HaloBand {
       } while (left > 0 && performance.now() < until)
       if (left > 0) await yieldToEventLoop()
     }
+  }
+
+  /** Rows first … first+count−1 as they will be after `k` more steps, computed on a strip (the band is left as it is). */
+  async edgeRows(first: number, count: number, k: number): Promise<Float64Array> {
+    const { lo, hi } = edgeStrip(first, count, k, this.state.rows)
+    const key = `${lo}:${hi}`
+    let strip = this.strips.get(key)
+    const { cols } = this.state
+    if (!strip) {
+      const rows = <T extends Float64Array | Uint8Array>(a: T) => a.subarray(lo * cols, hi * cols) as T
+      strip = new HaloBand({ rows: hi - lo, cols, z: rows(this.state.z), h: this.h.subarray(lo * cols, hi * cols), mask: this.state.mask && rows(this.state.mask) }, this.spans !== null)
+      this.strips.set(key, strip)
+    }
+    // The band's rows now, at the band's step parity (which of the active steps' span buffers is current).
+    strip.done = this.done
+    strip.writeRows(0, this.h.subarray(lo * cols, hi * cols))
+    await strip.advance(k)
+    return strip.readRows(first - lo, count)
   }
 
   /** A copy of `count` rows of h from local row `first` on. */

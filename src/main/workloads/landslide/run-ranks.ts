@@ -69,6 +69,14 @@ interface Plan {
   halo: number
 }
 
+/**
+ * Whether ranks overlap their exchanges with their steps (run-ranks's header): on unless
+ * PARALAB_RANKS_OVERLAP=off, which exchanges between the steps instead, for comparison.
+ */
+export function overlapsExchanges(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.PARALAB_RANKS_OVERLAP !== 'off'
+}
+
 /** What each rank reports to rank 0 at the end. */
 interface RankTimes {
   exchange_ms: number
@@ -114,6 +122,14 @@ function plan(params: LandslideParams, placement: RankPlacement, state: InitialS
 interface RankBand {
   done: number
   advance(steps: number, signal?: AbortSignal): Promise<void>
+  /**
+   * Rows `want` (each [first, count], or undefined) as they will be after `edgeSteps` steps, computed
+   * first; then `steps` steps of the band, which run while the caller sends those rows on (`edges`
+   * resolves before the band's steps begin).
+   */
+  block(edgeSteps: number, steps: number, want: ([number, number] | undefined)[], signal?: AbortSignal): Promise<{ edges: Promise<(RankArray | undefined)[]>; done: Promise<void> }>
+  /** Readies what block() needs for these rows (the GPU's strips), ahead of the timed steps. */
+  prepare(edgeSteps: number, want: ([number, number] | undefined)[]): Promise<void>
   /** Rows for a neighbour's halo, in the band's own format. */
   readHalo(first: number, count: number): Promise<RankArray>
   writeHalo(first: number, rows: RankArray): Promise<void>
@@ -131,6 +147,15 @@ function cpuBand(band: HaloBand): RankBand {
       band.done = step
     },
     advance: (steps, signal) => band.advance(steps, signal),
+    async block(edgeSteps, steps, want, signal) {
+      const rows: (Float64Array | undefined)[] = []
+      for (const w of want) rows.push(w && (await band.edgeRows(w[0], w[1], edgeSteps)))
+      // The band's steps start on the next turn of the event loop, once the caller has sent the rows.
+      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => band.advance(steps, signal))
+      done.catch(() => {})
+      return { edges: Promise.resolve(rows), done }
+    },
+    prepare: async () => {},
     readHalo: async (first, count) => band.readRows(first, count),
     writeHalo: async (first, rows) => band.writeRows(first, rows as Float64Array),
     readRows: async (first, count) => band.readRows(first, count),
@@ -147,6 +172,8 @@ function gpuBand(band: GpuHaloBand, device: RankGpu): RankBand {
       band.done = step
     },
     advance: (steps, signal) => band.advance(steps, signal),
+    block: (edgeSteps, steps, want, signal) => band.block(edgeSteps, steps, want, signal),
+    prepare: (edgeSteps, want) => band.prepare(edgeSteps, want),
     readHalo: (first, count) => band.readRaw(first, count),
     writeHalo: (first, rows) => band.writeRaw(first, rows as Uint8Array),
     readRows: (first, count) => band.readRows(first, count),
@@ -313,23 +340,55 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       })
 
     if (!resumed && sampling) await sample()
+    const overlap = size > 1 && overlapsExchanges()
+    const north = ranks?.previous
+    const south = ranks?.next
+    // The rows each neighbour takes as its halo: this band's first and last 2·S own rows.
+    const edges: ([number, number] | undefined)[] = [north === undefined ? undefined : [own.r0 - a, p.halo], south === undefined ? undefined : [own.r1 - p.halo - a, p.halo]]
+    if (overlap) await band.prepare(Math.min(p.every, params.steps), edges)
+    /** Overlap: the edges of the block under way, on their way to the neighbours. */
+    let sending: Promise<void> | undefined
+    const receive = async () => {
+      const t = performance.now()
+      await sending
+      const type = p.backend === 'gpu' ? Uint8Array : Float64Array
+      const [fromNorth, fromSouth] = await Promise.all([
+        north === undefined ? undefined : ranks!.recv(north, HALO, type as typeof Float64Array),
+        south === undefined ? undefined : ranks!.recv(south, HALO, type as typeof Float64Array),
+      ])
+      await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
+      exchangeMs += performance.now() - t
+    }
     // Every rank starts its clock together.
     await ranks?.barrier()
-    let since = 0
     let ms = 0
+    /** Where the block of steps between two exchanges ends (blocks start at the first step). */
+    let blockEnd = start
     while (band.done < params.steps) {
       const nextSample = sampling ? (Math.floor(band.done / every) + 1) * every : params.steps
       const nextCheckpoint = params.checkpointEvery ? (Math.floor(band.done / params.checkpointEvery) + 1) * params.checkpointEvery : Infinity
       const stop = Math.min(params.steps, nextSample, nextCheckpoint)
       while (band.done < stop) {
         const t = performance.now()
-        if (size > 1 && since === p.every) {
-          await exchange()
-          since = 0
+        if (size > 1 && band.done === blockEnd) {
+          // The halos of this step (none needed at the first), then the next block.
+          if (band.done > start) await (overlap ? receive() : exchange())
+          blockEnd = Math.min(params.steps, band.done + p.every)
+          if (overlap && blockEnd < params.steps) {
+            // The neighbours' rows at the block's end first, sent while this band's steps run.
+            const block = await band.block(blockEnd - band.done, Math.min(stop, blockEnd) - band.done, edges, signal)
+            sending = block.edges.then((rows) => {
+              if (rows[0]) ranks!.send(north!, HALO, rows[0])
+              if (rows[1]) ranks!.send(south!, HALO, rows[1])
+            })
+            sending.catch(() => {})
+            await block.done
+            ms += performance.now() - t
+            progress(ms)
+            continue
+          }
         }
-        const count = Math.min(stop - band.done, size > 1 ? p.every - since : stop - band.done)
-        await band.advance(count, signal)
-        since += count
+        await band.advance(Math.min(stop, size > 1 ? blockEnd : stop) - band.done, signal)
         ms += performance.now() - t
         progress(ms)
       }

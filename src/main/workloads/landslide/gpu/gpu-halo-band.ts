@@ -1,15 +1,28 @@
 // A rank's band on its GPU: the band's rows (own and 2·S halo rows on each side) as a grid of their
 // own on one device (halo-band.ts says why that is exact), with the halo rows moved between ranks
 // as the GPU holds them (f32, or double-float pairs), so an exchange never rounds.
+//
+// Overlap (block): the rows the neighbours need after the next steps are computed first, on small
+// strips of the band (halo-band.ts edgeStrip says why a strip gives them exactly), and read back
+// while the band's own steps run: the device's queue runs the strips, their copy to the host, then
+// the band, so the host sends the edges while the GPU computes the rest.
 import type { Gpu } from '../../../gpu/runtime'
 import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
 import type { InitialState } from '../simulation'
+import { edgeStrip } from '../halo-band'
 import { fromDoubleFloat, type GpuArithmetic, GpuSimulation } from './gpu-simulation'
 
+type Options = { arithmetic: GpuArithmetic; altitudeBase: number }
+
 export class GpuHaloBand {
+  /** Strips by their rows `lo:hi`, made on first use. */
+  private readonly strips = new Map<string, GpuSimulation>()
+
   private constructor(
     private readonly sim: GpuSimulation,
-    private readonly cols: number,
+    private readonly gpu: Gpu,
+    private readonly state: InitialState,
+    private readonly opts: Options,
   ) {}
 
   /**
@@ -21,9 +34,54 @@ export class GpuHaloBand {
     state: InitialState,
     variant: GpuVariant,
     stepsPerSubmit: number,
-    opts: { arithmetic: GpuArithmetic; altitudeBase: number },
+    opts: Options,
   ): Promise<GpuHaloBand> {
-    return new GpuHaloBand(await GpuSimulation.create(gpu, state, variant, stepsPerSubmit, opts), state.cols)
+    return new GpuHaloBand(await GpuSimulation.create(gpu, state, variant, stepsPerSubmit, opts), gpu, state, opts)
+  }
+
+  /**
+   * Queues, in this order, the strips giving rows `want` (each [first, count]) after `edgeSteps`
+   * steps, their copy to the host, and `steps` steps of the band; `edges` resolves with the rows
+   * (as readRaw gives them), `done` once the band's steps are done.
+   */
+  async block(edgeSteps: number, steps: number, want: ([number, number] | undefined)[], signal?: AbortSignal): Promise<{ edges: Promise<(Uint8Array | undefined)[]>; done: Promise<void> }> {
+    const reads: Promise<Uint8Array | undefined>[] = []
+    const queued: Promise<void>[] = []
+    for (const w of want) {
+      if (!w) {
+        reads.push(Promise.resolve(undefined))
+        continue
+      }
+      const { lo, hi } = edgeStrip(w[0], w[1], edgeSteps, this.state.rows)
+      const strip = await this.strip(lo, hi)
+      queued.push(strip.copyRowsFrom(this.sim, lo, hi - lo, 0), strip.queue(edgeSteps, signal))
+      reads.push(strip.readRows(w[0] - lo, w[1]).then((b) => new Uint8Array(b)))
+    }
+    queued.push(this.sim.queue(steps, signal))
+    const done = Promise.all(queued).then(() => {})
+    const edges = Promise.all(reads)
+    // Both are awaited by the caller; a failure must not also surface as unhandled.
+    done.catch(() => {})
+    edges.catch(() => {})
+    return { edges, done }
+  }
+
+  /** Makes the strips that block() will use for these rows and steps ahead of the timed steps. */
+  async prepare(edgeSteps: number, want: ([number, number] | undefined)[]): Promise<void> {
+    for (const w of want) if (w) await this.strip(...Object.values(edgeStrip(w[0], w[1], edgeSteps, this.state.rows)) as [number, number])
+  }
+
+  private async strip(lo: number, hi: number): Promise<GpuSimulation> {
+    const key = `${lo}:${hi}`
+    let strip = this.strips.get(key)
+    if (!strip) {
+      const { cols } = this.state
+      const rows = (a: { subarray(b: number, e: number): any }) => a.subarray(lo * cols, hi * cols)
+      const sub: InitialState = { rows: hi - lo, cols, z: rows(this.state.z), h: rows(this.state.h), mask: this.state.mask && rows(this.state.mask) }
+      strip = await GpuSimulation.create(this.gpu, sub, this.sim.variant, this.sim.stepsPerSubmit, this.opts)
+      this.strips.set(key, strip)
+    }
+    return strip
   }
 
   get done(): number {
@@ -63,7 +121,8 @@ export class GpuHaloBand {
     return this.sim.arithmetic === 'double-float' ? fromDoubleFloat(values) : Float64Array.from(values)
   }
 
-  dispose(): Promise<void> {
-    return this.sim.dispose()
+  async dispose(): Promise<void> {
+    for (const strip of this.strips.values()) await strip.dispose()
+    await this.sim.dispose()
   }
 }

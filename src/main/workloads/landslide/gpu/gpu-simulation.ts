@@ -206,6 +206,31 @@ export class GpuSimulation implements Simulation {
     }
   }
 
+  /**
+   * Submits `steps` steps at once (in submits of stepsPerSubmit) without waiting for them, so that
+   * work queued on the device afterwards (another simulation's steps, a read) runs after them; the
+   * promise settles when they are done. A rank's edge rows are computed so while its band runs.
+   */
+  queue(steps: number, signal?: AbortSignal): Promise<void> {
+    throwIfAborted(signal)
+    const runs: Promise<number>[] = []
+    for (let left = steps; left > 0; ) {
+      const count = Math.min(left, this.stepsPerSubmit)
+      if (this.interior) runs.push(this.gpu.run(`landslide ${this.variant} × ${count}`, this.work(count), { signal }))
+      this.done += count
+      left -= count
+    }
+    return Promise.all(runs).then(() => {})
+  }
+
+  /** Queues a copy of `count` thickness rows of `source` (same device, columns and arithmetic) from its row `from` into this one's from row `to`. */
+  copyRowsFrom(source: GpuSimulation, from: number, count: number, to: number): Promise<void> {
+    const bytes = this.rowBytes
+    const src = source.h[source.cur]
+    const dst = this.h[this.cur]
+    return this.gpu.run('landslide rows', (encoder) => encoder.copyBufferToBuffer(src, from * bytes, dst, to * bytes, count * bytes)).then(() => {})
+  }
+
   /** `count` steps in one compute pass. */
   private work(count: number): readonly Dispatch[] | ((encoder: GPUCommandEncoder) => void) {
     const { rows, cols } = this.state

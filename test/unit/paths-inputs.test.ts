@@ -126,7 +126,7 @@ describe('negative weights', () => {
     expect(p.potential).toBeDefined()
     expect(Math.min(...p.w)).toBeGreaterThanOrEqual(0)
     const { d } = await serialSolver.solve(p, false)
-    unweight(d, 40, p.potential!)
+    unweight(d, 40, p.potential!, 'g.gr', String)
     for (let s = 0; s < 40; s++) {
       const dist = new Array<number>(40).fill(Infinity)
       dist[s] = 0

@@ -1,6 +1,6 @@
 // Electron main process: the window, menus and dialogs. It validates every IPC request and
 // forwards it to the backend process; it saves exports after asking the user where.
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Buffer } from 'node:buffer'
@@ -90,7 +90,8 @@ function handleIpc(): void {
   // "Connect to a Paralab server…": the page reloads talking to that server (null: to this app's backend).
   ipcMain.handle(IPC_CONNECT_SERVER, (event, url: unknown) =>
     ipcReply(async () => {
-      if (event.senderFrame?.url && !isOwnPage(event.senderFrame.url)) throw new ApiError('invalid-argument', 'request from a foreign page')
+      const from = event.senderFrame?.url
+      if (from && !isOwnPage(from) && !connection.isServerPage(from)) throw new ApiError('invalid-argument', 'request from a foreign page')
       connection.connect(url)
       await loadDashboard()
     }),
@@ -128,19 +129,20 @@ async function route(sender: WebContents, method: ApiMethod, args: unknown[]): P
 
 const RENDERER_PAGE = pathToFileURL(join(here, '../renderer/index.html')).href
 
-/** The dashboard page (or the dev server's), with any query and hash: nothing else may talk to the backend. */
+/** The dashboard page (or the dev server's), with any hash: nothing else may talk to the backend. */
 function isOwnPage(url: string): boolean {
   const dev = process.env.ELECTRON_RENDERER_URL
-  return url.split(/[?#]/)[0] === RENDERER_PAGE || (!!dev && !app.isPackaged && url.startsWith(dev))
+  return url.split('#')[0] === RENDERER_PAGE || (!!dev && !app.isPackaged && url.startsWith(dev))
 }
 
-/** Loads the dashboard, telling it which server it talks to, if not this app's backend. */
+/** Loads the dashboard: the connected server's own page, or this app's. */
 function loadDashboard(): Promise<void> {
   if (!win) return Promise.resolve()
-  const query = connection.pageQuery()
+  const server = connection.page()
   const dev = process.env.ELECTRON_RENDERER_URL
-  if (dev && !app.isPackaged) return win.loadURL(`${dev}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`)
-  return win.loadFile(join(here, '../renderer/index.html'), { query })
+  if (server) return win.loadURL(server)
+  if (dev && !app.isPackaged) return win.loadURL(dev)
+  return win.loadFile(join(here, '../renderer/index.html'))
 }
 
 function createWindow(): void {
@@ -165,7 +167,7 @@ function createWindow(): void {
 
 app.on('web-contents-created', (_e, contents) => {
   contents.on('will-navigate', (e, url) => {
-    if (!isOwnPage(url)) e.preventDefault()
+    if (!isOwnPage(url) && !connection.isServerPage(url)) e.preventDefault()
   })
   contents.setWindowOpenHandler(() => ({ action: 'deny' }))
   contents.on('will-attach-webview', (e) => e.preventDefault())
@@ -196,7 +198,6 @@ app.whenReady().then(() => {
     ]),
   )
   handleIpc()
-  session.defaultSession.webRequest.onBeforeSendHeaders((details, callback) => callback({ requestHeaders: connection.headers(details.url, details.requestHeaders) }))
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()

@@ -1,8 +1,8 @@
 // The desktop window's connection to a `paralab serve` (on a login node, through an SSH tunnel):
-// which server the dashboard talks to, the page's query that tells it so, and the socket
-// handshake's Origin. serve accepts handshakes only from its own pages, and the window's page is
-// a file, so the handshake to the connected server is sent with that server's origin.
-import { parseServerUrl, SERVER_QUERY, type ServerAddress } from '../shared/server-url'
+// connected, the window loads that server's own dashboard page, which talks to it over its
+// WebSocket as in a browser (same origin, serve's own dashboard and CSP); the app's own page is
+// loaded again to go back.
+import { parseServerUrl, type ServerAddress } from '../shared/server-url'
 
 export class ServerConnection {
   address: ServerAddress | null = null
@@ -12,14 +12,13 @@ export class ServerConnection {
     this.address = url === null ? null : parseServerUrl(url)
   }
 
-  /** The dashboard page's query: the server's address, or nothing for the app's own backend. */
-  pageQuery(): Record<string, string> {
-    return this.address ? { [SERVER_QUERY]: this.address.page } : {}
+  /** The page to load: the connected server's dashboard with its token, or null for the app's own. */
+  page(): string | null {
+    return this.address?.page ?? null
   }
 
-  /** A request's headers as they go out: the connected server's socket handshake carries its origin. */
-  headers(url: string, headers: Record<string, string>): Record<string, string> {
-    if (!this.address || !url.startsWith(`${this.address.where}?`)) return headers
-    return { ...headers, Origin: this.address.origin }
+  /** Whether `url` is a page of the connected server's dashboard (it may ask to connect elsewhere or back). */
+  isServerPage(url: string): boolean {
+    return !!this.address && url.startsWith(this.address.base)
   }
 }

@@ -1,6 +1,6 @@
 // The address of a `paralab serve` that the desktop app connects to: the URL serve printed, with
 // its session token, reached on this machine (through an SSH tunnel to a login node). The main
-// process and the dashboard read it the same way.
+// process and the dashboard's connect dialog read it the same way.
 import { ApiError } from './errors'
 
 export interface ServerAddress {
@@ -10,8 +10,10 @@ export interface ServerAddress {
   socket: string
   /** The API socket without the token, for messages. */
   where: string
-  /** The server's origin (http://127.0.0.1:8080): the socket's handshake comes from there. */
+  /** The server's origin (http://127.0.0.1:8080). */
   origin: string
+  /** Where its dashboard lives, e.g. http://127.0.0.1:8080/paralab-8080/ (its pages are under it). */
+  base: string
 }
 
 /** Hosts a tunnel ends on: serve listens on 127.0.0.1 only, and the dashboard's CSP lets it connect nowhere else. */
@@ -35,12 +37,10 @@ export function parseServerUrl(text: unknown): ServerAddress {
   const origin = `http://${host.toLowerCase()}${port ? `:${port}` : ''}`
   const base = path.endsWith('/') ? path : `${path}/`
   const where = `${origin.replace(/^http/, 'ws')}${base}api`
-  return { page: `${origin}${base}?token=${token}`, socket: `${where}?token=${token}`, where, origin }
+  return { page: `${origin}${base}?token=${token}`, socket: `${where}?token=${token}`, where, origin, base: `${origin}${base}` }
 }
 
 /** The desktop app's IPC: the dashboard asks to connect (an address) or to go back to its own backend (null). */
 export const IPC_CONNECT_SERVER = 'paralab:connectServer'
 /** The desktop app's menu asks the dashboard for an address to connect to. */
 export const IPC_CONNECT_REQUEST = 'paralab:connect-request'
-/** The query parameter of the dashboard's page that names the server it talks to (desktop app). */
-export const SERVER_QUERY = 'server'

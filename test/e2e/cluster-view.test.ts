@@ -160,4 +160,23 @@ describe.skipIf(missing)('the Cluster page on Slurm', () => {
     expect((await api.call<any[]>('listClusterJobs')).find((r) => r.dir === later).runs).toEqual(found.runs)
     expect(await api.call<any[]>('listRuns')).toHaveLength(1)
   })
+
+  it('in the desktop app, the server\'s page talks to the server and offers the way back', async () => {
+    // What the app's preload gives every page of its window; only its connect functions are used on a server's page.
+    const desktop = await browser.newPage({ viewport: { width: 1360, height: 900 } })
+    await desktop.addInitScript(() => {
+      const w = window as unknown as { paralab: object; connects: (string | null)[] }
+      w.connects = []
+      w.paralab = { connectServer: async (url: string | null) => void w.connects.push(url), onConnectRequest: () => () => {} }
+    })
+    await desktop.goto(serve.url)
+    await desktop.getByTestId('server-where').waitFor()
+    expect(await desktop.getByTestId('server-where').textContent()).toBe(new URL(serve.api).host + new URL(serve.api).pathname.replace(/\/api$/, ''))
+    // Over serve's WebSocket: its Slurm, its history.
+    await desktop.getByTestId('nav-cluster').click()
+    await desktop.getByTestId('cluster-page').locator('article').first().waitFor()
+    await desktop.getByTestId('server-disconnect').click()
+    await expect.poll(() => desktop.evaluate(() => (window as unknown as { connects: unknown[] }).connects)).toEqual([null])
+    await desktop.close()
+  })
 })

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 // The desktop app's "Connect to a Paralab server…", as far as it runs without Electron: the address
-// read the same way by the page and the main process, the page talking to the server over its
-// WebSocket once loaded with the server's address, the dialog, and the main process's handshake
-// Origin for the connected server's socket.
+// read the same way by the dialog and the main process, the app's own page on IPC and a server's
+// page (which the connected window loads) on that server's WebSocket, both able to switch, the
+// dialog, and which pages the main process takes for the connected server's.
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseServerUrl } from '../../src/shared/server-url'
@@ -17,6 +17,7 @@ const PRINTED = 'http://127.0.0.1:8080/paralab-8080/?token=Zk3_x-9aQw8fGh2JkLmNo
 
 afterEach(() => {
   vi.restoreAllMocks()
+  vi.unstubAllGlobals()
   document.body.innerHTML = ''
 })
 
@@ -27,6 +28,7 @@ describe('a serve address', () => {
       socket: 'ws://127.0.0.1:8080/paralab-8080/api?token=Zk3_x-9aQw8fGh2JkLmNoPqRsTuV',
       where: 'ws://127.0.0.1:8080/paralab-8080/api',
       origin: 'http://127.0.0.1:8080',
+      base: 'http://127.0.0.1:8080/paralab-8080/',
     })
     expect(parseServerUrl(' http://localhost:9000/paralab-9000?token=abcdefgh12#cluster ').where).toBe('ws://localhost:9000/paralab-9000/api')
   })
@@ -56,8 +58,8 @@ function bridge(): PreloadApi & { connects: (string | null)[]; menu?: () => void
   return b
 }
 
-/** A window as the desktop app loads the dashboard: its preload, its address's query, and a WebSocket that records where it goes. */
-function desktopWindow(search: string, preload = bridge()) {
+/** A window of the desktop app at `href` (its own page, or a server's): its preload, and a WebSocket that records where it goes. */
+function desktopWindow(href: string, preload = bridge()) {
   const sockets: string[] = []
   class RecordingSocket {
     readyState = 0
@@ -68,13 +70,15 @@ function desktopWindow(search: string, preload = bridge()) {
     close() {}
     addEventListener() {}
   }
-  const win = { paralab: preload, location: { search, href: `file:///app/out/renderer/index.html${search}`, protocol: 'file:' }, WebSocket: RecordingSocket } as unknown as Window
+  vi.stubGlobal('WebSocket', RecordingSocket)
+  const url = new URL(href)
+  const win = { paralab: preload, location: { search: url.search, href, protocol: url.protocol } } as unknown as Window
   return { win, sockets, preload }
 }
 
 describe('the desktop dashboard', () => {
   it('talks to its own backend over IPC until connected, and can connect', async () => {
-    const { win, sockets, preload } = desktopWindow('')
+    const { win, sockets, preload } = desktopWindow('file:///app/out/renderer/index.html#stats')
     const api = createApi(win)
     expect(api.transport).toBe('electron')
     expect(api.server).toBeUndefined()
@@ -83,22 +87,14 @@ describe('the desktop dashboard', () => {
     expect(preload.connects).toEqual([PRINTED])
   })
 
-  it('loaded with a server\'s address, talks to that server over its WebSocket, and can go back', async () => {
-    const { win, sockets, preload } = desktopWindow(`?server=${encodeURIComponent(PRINTED)}`)
+  it('on a server\'s page, talks to that server over its WebSocket, and can go back', async () => {
+    const { win, sockets, preload } = desktopWindow(`${PRINTED}#cluster`)
     const api = createApi(win)
     expect(api.transport).toBe('websocket')
     expect(api.server).toBe('ws://127.0.0.1:8080/paralab-8080/api')
     expect(sockets).toEqual(['ws://127.0.0.1:8080/paralab-8080/api?token=Zk3_x-9aQw8fGh2JkLmNoPqRsTuV'])
     await api.connectServer!(null)
     expect(preload.connects).toEqual([null])
-  })
-
-  it('loaded with an address that is not a serve\'s, says why on every call and can still go back', async () => {
-    const { win, sockets } = desktopWindow(`?server=${encodeURIComponent('http://example.org/?token=abcdefgh12')}`)
-    const api = createApi(win)
-    expect(sockets).toEqual([])
-    await expect(api.listRuns()).rejects.toThrow(/example\.org is not this machine/)
-    expect(api.connectServer).toBeDefined()
   })
 })
 
@@ -144,19 +140,19 @@ describe('Connect to a Paralab server…', () => {
 })
 
 describe('the main process\'s connection', () => {
-  it('gives the connected server\'s socket handshake that server\'s origin, and nothing else', () => {
+  it('loads the connected server\'s page, and takes only that server\'s pages for its own', () => {
     const c = new ServerConnection()
-    const headers = { Origin: 'file://', 'User-Agent': 'x' }
-    expect(c.headers('ws://127.0.0.1:8080/paralab-8080/api?token=abc', headers)).toBe(headers)
-    expect(c.pageQuery()).toEqual({})
+    expect(c.page()).toBeNull()
+    expect(c.isServerPage('http://127.0.0.1:8080/paralab-8080/?token=abc')).toBe(false)
     c.connect(PRINTED)
-    expect(c.pageQuery()).toEqual({ server: PRINTED })
-    expect(c.headers('ws://127.0.0.1:8080/paralab-8080/api?token=Zk3', headers)).toEqual({ Origin: 'http://127.0.0.1:8080', 'User-Agent': 'x' })
-    // Another local service, or another path of this one, keeps the page's own origin.
-    expect(c.headers('ws://127.0.0.1:9999/paralab-9999/api?token=Zk3', headers)).toBe(headers)
-    expect(c.headers('http://127.0.0.1:8080/paralab-8080/api?token=Zk3', headers)).toBe(headers)
+    expect(c.page()).toBe(PRINTED)
+    expect(c.isServerPage(`${PRINTED}#cluster`)).toBe(true)
+    // Another local service, or another path of this one, is not the server's dashboard.
+    expect(c.isServerPage('http://127.0.0.1:9999/paralab-9999/?token=abc')).toBe(false)
+    expect(c.isServerPage('http://127.0.0.1:8080/other/')).toBe(false)
     expect(() => c.connect('http://evil.example/?token=abcdefgh12')).toThrow(/not this machine/)
     c.connect(null)
-    expect(c.pageQuery()).toEqual({})
+    expect(c.page()).toBeNull()
+    expect(c.isServerPage(PRINTED)).toBe(false)
   })
 })

@@ -1,21 +1,18 @@
-// Picks the transport: the desktop app's preload when present, else `paralab serve`'s WebSocket.
+// Picks the transport: the desktop app's preload on its own page, else `paralab serve`'s WebSocket
+// (in a browser, or in the desktop app connected to a server).
 import { ApiError } from '../../shared/errors'
 import { apiClient } from '../../shared/rpc'
 import { WIRE_PATH } from '../../shared/wire'
-import { SERVER_QUERY, parseServerUrl } from '../../shared/server-url'
 import { desktopConnection, electronApi } from './electron'
-import type { DashboardApi, PreloadApi } from './types'
+import type { DashboardApi } from './types'
 import { WebSocketApi } from './websocket'
 
 export type { DashboardApi } from './types'
 
 export function createApi(win: Window = window): DashboardApi {
-  if (win.paralab) {
-    // The desktop app connected to a `paralab serve` loads this page with the server's address.
-    const server = new URLSearchParams(win.location.search).get(SERVER_QUERY)
-    return server === null ? electronApi(win.paralab) : desktopOnServer(win, win.paralab, server)
-  }
   const token = new URLSearchParams(win.location.search).get('token')
+  // The desktop app's own page; connected to a `paralab serve`, it shows that server's page (with its token).
+  if (win.paralab && token === null) return electronApi(win.paralab)
   // The socket lives beside the page (`serve` serves the dashboard under a path of its own).
   const socket = new URL(WIRE_PATH, win.location.href)
   socket.protocol = win.location.protocol === 'https:' ? 'wss:' : 'ws:'
@@ -24,19 +21,9 @@ export function createApi(win: Window = window): DashboardApi {
     return unreachableApi(
       `This page's address has no session token, so it cannot reach the Paralab server at ${where}. Open the address that \`paralab serve\` printed (it ends in ?token=…).`,
     )
-  return new WebSocketApi(new WebSocket(`${where}?token=${encodeURIComponent(token)}`), where)
-}
-
-/** The desktop app talking to a `paralab serve` over its WebSocket, as a browser would, able to go back. */
-function desktopOnServer(win: Window, bridge: PreloadApi, server: string): DashboardApi {
-  let address
-  try {
-    address = parseServerUrl(server)
-  } catch (e) {
-    return { ...unreachableApi(ApiError.from(e).message), ...desktopConnection(bridge) }
-  }
-  const api = new WebSocketApi(new (win as Window & typeof globalThis).WebSocket(address.socket), address.where)
-  return Object.assign(api, { server: address.where }, desktopConnection(bridge))
+  const api = new WebSocketApi(new WebSocket(`${where}?token=${encodeURIComponent(token)}`), where)
+  // In the desktop app, the server's page can still go back to the app's own backend.
+  return win.paralab ? Object.assign(api, { server: where }, desktopConnection(win.paralab)) : api
 }
 
 /** An API whose every call fails with `message`: the page still renders and says what is wrong. */

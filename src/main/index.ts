@@ -97,8 +97,10 @@ function handleIpc(): void {
     }),
   )
   // Drag-and-drop: the preload turns dropped File objects into paths the user chose to give.
-  ipcMain.handle(IPC_PREFIX + 'dropFiles', (_event, paths: unknown) =>
+  ipcMain.handle(IPC_PREFIX + 'dropFiles', (event, paths: unknown) =>
     ipcReply(async () => {
+      // A connected server's page is in this window too: only the app's own page makes local files readable.
+      if (event.senderFrame?.url && !isOwnPage(event.senderFrame.url)) throw new ApiError('invalid-argument', 'request from a foreign page')
       if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.length === 0)) throw new ApiError('invalid-argument', 'paths must be file paths')
       return host.call('allowFiles', [paths])
     }),

@@ -175,7 +175,7 @@ describe('paralab serve', () => {
     const csv = await call('exportResults', [{ envelope: env, format: 'csv', table: 'results', fileName: 'stats-results' }])
     expect(csv.result).toMatchObject({ fileName: 'stats-results.csv', mime: 'text/csv' })
     const lines = decode(csv.result.base64).trim().split('\n')
-    expect(lines[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms')
+    expect(lines[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms,compile_ms')
     // Per column: the reference, 4 backends, and 4 backends at 10 prefixes.
     expect(lines).toHaveLength(1 + 3 * (1 + 4 + 4 * 10))
     expect(lines[1]).toBe(

@@ -154,7 +154,7 @@ describe('paralab stats', () => {
     expect(svg).not.toContain('<image')
     // One row per file × column: the reference, each backend, and each backend at each prefix.
     const csv = readFileSync(join(out, 'results.csv'), 'utf8').trim().split('\n')
-    expect(csv[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms')
+    expect(csv[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms,compile_ms')
     expect(csv).toHaveLength(1 + 2 * 3 * (1 + 2 + 3 * 2))
     const ref = csv.find((l) => l.startsWith(`${files[1]},3000,acc_y,reference,f64,3000,0,`))
     expect(ref).toBeDefined()

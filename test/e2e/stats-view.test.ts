@@ -104,7 +104,7 @@ describe('Statistics view in Chromium', () => {
     const csv = await download('export-results-csv')
     expect(csv.name).toBe('stats-results.csv')
     const lines = csv.text.trim().split('\n')
-    expect(lines[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms')
+    expect(lines[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms,compile_ms')
     // Per column: the reference, 5 backends, and 5 backends at 3 prefixes.
     expect(lines).toHaveLength(1 + 3 * (1 + 5 + 5 * 3))
 

@@ -76,7 +76,7 @@ describe('table notes', () => {
     await writeOutputs(out, env)
     const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
     expect(json.tableNotes.results).toBe(table.note)
-    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms')
+    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toBe('file,prefix_rows,column,backend,precision,n,missing,mean,std,cv,median,mad,compute_ms,upload_ms,compile_ms')
   })
 
   it('every landslide and shortest-paths table has a note', () => {

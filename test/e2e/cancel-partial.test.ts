@@ -54,7 +54,7 @@ describe('a landslide cancelled within its only run', () => {
 
   it('on the terminal says how many of the steps asked for it computed', async () => {
     const r = await interrupted(['landslide', '--example', '--backend', 'serial', '--steps', '200000', '--frames', '20'], /simulating serial/, 0.002)
-    expect(r.code).toBe(130)
+    expect(r.code, r.stderr).toBe(130)
     expect(r.stdout).toMatch(/^\d+ steps \(cancelled: \d+ of the 200000 asked for\); reference serial/m)
     expect(r.stderr).toContain('paralab: cancelled; the results above are what had finished')
   })

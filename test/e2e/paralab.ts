@@ -21,7 +21,8 @@ export interface CliRun {
 
 export function paralab(args: string[], env: NodeJS.ProcessEnv = {}, timeout = 180_000): CliRun {
   const started = Date.now()
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout })
+  // Envelopes with maps run past spawnSync's 1 MiB default, which kills the child.
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout, maxBuffer: 1 << 30 })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, started, ended: Date.now() }
 }
 

@@ -179,7 +179,7 @@ describe('paralab serve', () => {
     // Per column: the reference, 4 backends, and 4 backends at 10 prefixes.
     expect(lines).toHaveLength(1 + 3 * (1 + 4 + 4 * 10))
     expect(lines[1]).toBe(
-      [real, 20000, 'acc_x', 'reference', 'f64', ...['n', 'missing', 'mean', 'std', 'cv', 'median', 'mad'].map((k) => env.results.files[0].columns.acc_x[k]), '', ''].join(','),
+      [real, 20000, 'acc_x', 'reference', 'f64', ...['n', 'missing', 'mean', 'std', 'cv', 'median', 'mad'].map((k) => env.results.files[0].columns.acc_x[k]), '', '', ''].join(','),
     )
     // Without a table: the first one.
     const first = await call('exportResults', [{ envelope: env, format: 'csv', fileName: 'first.csv' }])

@@ -13,6 +13,11 @@ export interface ResultTable {
   name: string
   columns: string[]
   rows: (string | number | boolean | null)[][]
+  /**
+   * One line on what the numbers mean, and on any NaN or infinity among them. Never inside the CSV
+   * (a comment line breaks its readers): the dashboard shows it, `--out` lists it in results.json.
+   */
+  note?: string
 }
 
 /** A chart of the results with a file-name friendly name, e.g. `acc-time`. */

@@ -29,6 +29,10 @@ export interface Solved {
   readback_ms?: number
   /** GPU: modelled bytes the kernels move to and from global memory. */
   bytes?: number
+  /** Several GPUs (gpu/bands-solver.ts): the devices, the rounds, and the host's time exchanging pivot rows. */
+  gpus?: number
+  rounds?: number
+  exchange_ms?: number
 }
 
 export interface Solver {

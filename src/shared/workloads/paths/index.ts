@@ -44,6 +44,15 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       default: ['64'],
       help: 'blocking factor B of blocked, simd, workers* and the shared and min GPU variants (at most 64 there); several make a sweep',
     },
+    gpus: {
+      type: 'int',
+      usedBy: ['gpu'],
+      label: 'GPUs',
+      min: 1,
+      max: 16,
+      optional: true,
+      help: 'GPUs of the tuned variant (default 1): each holds a band of block rows, and each round\'s pivot block row goes from its owner to the others (one device per GPU through Mesa\'s device-select Vulkan layer); the same distances and successors as one GPU',
+    },
     paths: {
       type: 'boolean',
       label: 'Successors',

@@ -45,6 +45,17 @@ export interface PathsRun {
   relaxations_per_s: number
   /** GPU: modelled global-memory traffic of the kernels per second of compute time (10^9 bytes). */
   bandwidth_GB_per_s?: number
+  /** GPU on several devices (`gpus`): how many ran it, and where they are (DRI_PRIME tags, or 'shared' for the job's one device). */
+  gpus?: number
+  placement?: string[]
+  /** Why the parts share one device though several were asked for. */
+  gpus_note?: string
+  /**
+   * Several devices: the host's time exchanging pivot block rows, in the median computation (waiting
+   * for the next pivot row on its owner, then copying it to the others; overlapped with phase 3), and per round.
+   */
+  exchange_ms?: number
+  exchange_round_ms?: number
   /** Distances (and successors with `paths`) identical to the first run's, byte for byte. */
   matches: boolean
 }

@@ -1,23 +1,47 @@
 #!/usr/bin/env node
 // `paralab`: the command line of Paralab. Exit codes: 0 success, 1 failure (one line on stderr
 // naming what went wrong), 2 usage error.
+//
+// Only the version is read at start: the commands, the engines and the machinery are imported
+// once a command needs them (`--version` loads none of them), and each engine imports its heavy
+// parts (GPU code, benchmarks' baselines, chart rendering) only when a job runs them.
 import { ApiError } from '../shared/errors'
-import { helpText, parse, UsageError, type Command } from './cli/command'
-import { jobsCancelCommand, jobsCommand } from './cli/commands/jobs'
-import { mergeCommand } from './cli/commands/merge'
-import { serveCommand } from './cli/commands/serve'
-import { workloadsCommand } from './cli/commands/workloads'
-import { engineCommands } from './cli/workload-command'
-import { shutdownGpu } from './gpu/runtime'
-import { enableRelaxedSimd } from './relaxed-simd'
-import { ENGINES } from './workloads'
+import type { Command } from './cli/command'
 import { version } from '../../package.json'
 
-// Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any WebAssembly
-// is compiled (the modules above compile none on import).
-enableRelaxedSimd()
+/** Every command, and what the entry needs beside them. */
+async function loadCommands() {
+  const [command, jobs, merge, serve, workloads, workloadCommand, registry, runtime, relaxed] = await Promise.all([
+    import('./cli/command'),
+    import('./cli/commands/jobs'),
+    import('./cli/commands/merge'),
+    import('./cli/commands/serve'),
+    import('./cli/commands/workloads'),
+    import('./cli/workload-command'),
+    import('./workloads'),
+    import('./gpu/runtime'),
+    import('./relaxed-simd'),
+  ])
+  // Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any
+  // WebAssembly is compiled (the modules above compile none on import).
+  relaxed.enableRelaxedSimd()
+  shutdownGpu = runtime.shutdownGpu
+  UsageError = command.UsageError
+  const commands: Command[] = [
+    ...registry.ENGINES.flatMap(workloadCommand.engineCommands),
+    workloads.workloadsCommand,
+    serve.serveCommand,
+    jobs.jobsCommand,
+    jobs.jobsCancelCommand,
+    merge.mergeCommand,
+  ]
+  return { commands, helpText: command.helpText, parse: command.parse }
+}
 
-const COMMANDS: Command[] = [...ENGINES.flatMap(engineCommands), workloadsCommand, serveCommand, jobsCommand, jobsCancelCommand, mergeCommand]
+/** Set once the commands are loaded: nothing to shut down or to recognise before. */
+let shutdownGpu: () => Promise<void> = async () => {}
+let UsageError: typeof import('./cli/command').UsageError | undefined
+let COMMANDS: Command[] = []
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -65,13 +89,15 @@ function unknownCommand(word: string): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(overview())
-    return argv.length === 0 ? 2 : 0
-  }
   if (argv[0] === '--version') {
     process.stdout.write(`${version}\n`)
     return 0
+  }
+  const { commands, helpText, parse } = await loadCommands()
+  COMMANDS = commands
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(overview())
+    return argv.length === 0 ? 2 : 0
   }
   const found = findCommand(argv)
   if (!found) {
@@ -80,8 +106,8 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`Usage: paralab ${argv[0]} <${group.map((c) => c.name.split(' ')[1]).join('|')}> [options]\n\n${group.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`).join('\n')}\n`)
       return 0
     }
-    if (group.length) throw new UsageError(`${argv[0]} needs one of: ${group.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ')}`)
-    throw new UsageError(unknownCommand(argv[0]))
+    if (group.length) throw new UsageError!(`${argv[0]} needs one of: ${group.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ')}`)
+    throw new UsageError!(unknownCommand(argv[0]))
   }
   const { values, positionals } = parse(found.cmd, found.rest)
   if (values.help) {
@@ -112,7 +138,7 @@ process.on('beforeExit', () => {
 })
 
 main(process.argv.slice(2)).finally(() => (settled = true)).then(exit, (e: unknown) => {
-  if (e instanceof UsageError) {
+  if (UsageError && e instanceof UsageError) {
     process.stderr.write(`paralab: ${e.message}\n`)
     return exit(2)
   }

@@ -17,7 +17,6 @@ import type { GpuStatsEngine, KernelTime } from './gpu/gpu-engine'
 import type { PreparedColumn } from './cpu-engine'
 import { median, medianMs, runChild } from './measure'
 
-export const BENCH_ROWS = 20_296_428
 export const BENCH_SEED = 1
 
 export interface StatsBenchOptions {

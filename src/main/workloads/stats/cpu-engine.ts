@@ -54,6 +54,8 @@ export interface CpuStatsEngine {
   /** Frees the column's copy, if the engine made one. */
   release(column: PreparedColumn): void
   dispose(): Promise<void>
+  /** Starts every thread and instantiates its kernels, e.g. while the input loads (compute would otherwise do it first). */
+  warm(): Promise<void>
 }
 
 class Column implements PreparedColumn {
@@ -159,6 +161,11 @@ class Engine implements CpuStatsEngine {
     const c = this.own(column)
     c.released = true
     this.store.free(c.ref, c.bytes)
+  }
+
+  warm(): Promise<void> {
+    this.assertLive()
+    return this.runner.warm()
   }
 
   async dispose(): Promise<void> {

@@ -8,7 +8,6 @@ import { describeStats, failureText } from './describe'
 import { generateAccCsv } from './generate-acc'
 import { generateAccCommand } from './generate-command'
 import { mergeStats } from './merge'
-import { runStatsJob } from './run-stats'
 
 /** Rows of the example recording: 10 minutes at 32 Hz. */
 const EXAMPLE_ROWS = 20_000
@@ -17,7 +16,8 @@ export const statsEngine: WorkloadEngine<'stats'> = {
   definition: statsWorkload,
   // The gpu backend needs the device: stats jobs queue behind other GPU work.
   lane: 'gpu',
-  run: runStatsJob,
+  // The job's code (loader, engines) is loaded by the first job, not by every command.
+  run: async (params, ctx) => (await import('./run-stats')).runStatsJob(params, ctx),
   async makeExample(dir, signal) {
     const [file] = statsWorkload.example.files
     // Seeded and written atomically: a concurrent maker writes the same bytes.

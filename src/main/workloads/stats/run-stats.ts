@@ -26,8 +26,9 @@ import { compileAhead } from '../../gpu/runtime'
 import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
 import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
-import type { PreparedColumn } from './cpu-engine'
-import { GpuHeadStart, loaderThreadsBesideGpu } from './gpu/head-start'
+import type { CpuStatsBackend, PreparedColumn } from './cpu-engine'
+import { CpuHeadStart } from './cpu-head-start'
+import type { GpuHeadStart } from './gpu/head-start'
 import { failureText } from './describe'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
@@ -102,13 +103,25 @@ async function statsForFile(
   report: Report,
 ): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
   const columns = await chooseColumns(shown, path, params.columns)
-  // The gpu backend's device, kernels and upload start with the load, overlapping it.
-  const headStart = params.backends.includes('gpu') ? new GpuHeadStart(columns.length, params.precision, ctx) : undefined
+  // The gpu backend's device, kernels and upload, and the first CPU backend's threads and
+  // WebAssembly, start with the load, overlapping it. The GPU code is loaded only when it runs.
+  const gpu = params.backends.includes('gpu') ? await import('./gpu/head-start') : undefined
+  const headStart = gpu && new gpu.GpuHeadStart(columns.length, params.precision, ctx)
+  const firstCpu = params.precision !== 'f64' ? REFERENCE_BACKEND : params.backends.find((b) => b !== 'gpu')
+  const cpuStart = firstCpu && firstCpu !== 'gpu' ? new CpuHeadStart(firstCpu, ctx.signal) : undefined
   try {
-    return await statsForTable(shown, path, label, columns, params, ctx, report, headStart)
+    return await statsForTable(shown, path, label, columns, params, ctx, report, { gpu: headStart, cpu: cpuStart, loaderThreads: gpu?.loaderThreadsBesideGpu })
   } finally {
-    await headStart?.cancel()
+    await Promise.all([headStart?.cancel(), cpuStart?.cancel()])
   }
+}
+
+/** Engines begun with the load (see gpu/head-start.ts and cpu-head-start.ts). */
+interface HeadStarts {
+  gpu?: GpuHeadStart
+  cpu?: CpuHeadStart
+  /** The loader's threads beside a GPU head start. */
+  loaderThreads?: () => number
 }
 
 async function statsForTable(
@@ -119,15 +132,18 @@ async function statsForTable(
   params: StatsParams,
   ctx: JobContext,
   report: Report,
-  headStart: GpuHeadStart | undefined,
+  starts: HeadStarts,
 ): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
   const { signal } = ctx
+  const headStart = starts.gpu
   const t0 = performance.now()
   const table = await loadCsv(path, {
     columns,
     signal,
-    ...(headStart && { threads: loaderThreadsBesideGpu() }),
+    ...(headStart && starts.loaderThreads && { threads: starts.loaderThreads() }),
     progress: (p) => {
+      headStart?.loading()
+      starts.cpu?.loading()
       const s = (performance.now() - t0) / 1000
       report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
     },
@@ -150,7 +166,7 @@ async function statsForTable(
   const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))
   let reference: Record<string, BackendColumnStats> | undefined
   if (needReference) {
-    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${label}`), phase)).full
+    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${label}`), phase, starts)).full
   }
   const samples: Record<string, number[]> = {}
   let partial = false
@@ -167,7 +183,7 @@ async function statsForTable(
         ctx,
         (r) => step(`${backend} ${params.precision} · ${label} · repeat ${r} of ${params.repeat}`),
         phase,
-        backend === 'gpu' ? headStart : undefined,
+        starts,
       )
     } catch (e) {
       // Cancelled: the backends that finished are kept, and the result is marked partial.
@@ -239,14 +255,15 @@ async function runBackend(
   step: (repeat: number) => void,
   /** Reports a phase between the runs (compiling kernels). */
   phase: (phase: string) => void,
-  /** The gpu backend's engine and columns, begun with the load. */
-  headStart?: GpuHeadStart,
+  /** Engines begun with the load: the gpu backend's (with its columns), a CPU backend's. */
+  starts: HeadStarts = {},
 ): Promise<BackendOutcome> {
   const { signal } = ctx
   const t0 = performance.now()
-  const started = await headStart?.ready(columns.map((c) => table.columns[c].values))
+  const started = backend === 'gpu' ? await starts.gpu?.ready(columns.map((c) => table.columns[c].values)) : undefined
   let prepareMs = performance.now() - t0
-  const engine: StatsEngine = started?.engine ?? (await createStatsEngine(backend, { signal, gpu: ctx.gpu }))
+  const begun = backend === 'gpu' ? undefined : starts.cpu?.take(backend as CpuStatsBackend)
+  const engine: StatsEngine = started?.engine ?? (await begun) ?? (await createStatsEngine(backend, { signal, gpu: ctx.gpu }))
   const fullSamples = new Array<number>(repeat).fill(0)
   const times = new Array<number>(batches).fill(0)
   const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))

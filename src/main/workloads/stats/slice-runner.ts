@@ -13,6 +13,8 @@ export interface SliceRunner {
   pass(column: ColumnRef, n: number, spec: PassSpec): Promise<PassPartial[]>
   /** What slice j's kernel left in its region, until the next call. */
   region(slice: number): Int32Array
+  /** Readies every thread (started, kernels instantiated), so that the first computation is not slower. */
+  warm(): Promise<void>
 }
 
 /** What a worker needs to run kernels on the engine's shared memory (see stats-worker.ts). */
@@ -63,6 +65,10 @@ export class LocalRunner implements SliceRunner {
     return this.regionView()
   }
 
+  async warm(): Promise<void> {
+    // The calling thread's kernels were instantiated with the engine.
+  }
+
   private async checkpoint(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve))
     if (this.signal?.aborted) throw new ApiError('cancelled', 'cancelled')
@@ -90,6 +96,11 @@ export class PoolRunner implements SliceRunner {
     return ws.kind === 'ts'
       ? new Int32Array(ws.regions, slice * REGION_WORDS * 4, REGION_WORDS)
       : new Int32Array(ws.memory.buffer, regionPtr(slice), REGION_WORDS)
+  }
+
+  async warm(): Promise<void> {
+    // One task per thread: the pool hands each to a different idle worker.
+    await Promise.all(Array.from({ length: this.slices }, () => this.pool.run('warm', { workspace: this.workspace })))
   }
 
   private runAll<T>(task: 'scan' | 'pass', column: ColumnRef, n: number, spec?: PassSpec): Promise<T[]> {

@@ -1,7 +1,6 @@
 // One interface over every statistics backend, CPU or GPU.
 import type { BackendColumnStats, Precision, StatsBackend } from '../../../shared/workloads/stats/types'
 import { createCpuStatsEngine, type PreparedColumn } from './cpu-engine'
-import { createGpuStatsEngine } from './gpu/gpu-engine'
 import type { Gpu } from '../../gpu/runtime'
 
 export interface StatsEngine {
@@ -28,6 +27,7 @@ export interface StatsEngine {
 
 /** `gpu` is the device of the `gpu` backend (the job's, so that the envelope names it). */
 export async function createStatsEngine(backend: StatsBackend, opts: { signal?: AbortSignal; gpu?: () => Promise<Gpu> }): Promise<StatsEngine> {
-  if (backend === 'gpu') return createGpuStatsEngine({ signal: opts.signal, gpu: await opts.gpu?.() })
+  // The GPU engine's code is loaded only by a job that runs it.
+  if (backend === 'gpu') return (await import('./gpu/gpu-engine')).createGpuStatsEngine({ signal: opts.signal, gpu: await opts.gpu?.() })
   return createCpuStatsEngine(backend, opts)
 }

@@ -15,6 +15,8 @@ function kernelsFor(ws: Workspace): SliceKernels {
 }
 
 serveTasks({
+  // Sent once per thread while the file loads: the thread's start and instantiation happen then.
+  warm: (t: Pick<SliceTask, 'workspace'>) => void kernelsFor(t.workspace),
   scan: (t: SliceTask) => kernelsFor(t.workspace).scan(t.column, t.start, t.end, t.slice),
   pass: (t: SliceTask) => kernelsFor(t.workspace).pass(t.column, t.start, t.end, t.slice, t.spec!),
 })

@@ -71,6 +71,15 @@ describe('reading grids', () => {
     expect(() => parseLandslideInput([text('dem.asc', dem), text('src.asc', asc('0 0 0\n0 0  -0.5\n0 0 0\n'))])).toThrow('src.asc:8:6: negative thickness -0.5')
   })
 
+  it('refuses, before allocating, a header announcing more cells than the file holds, and values whose sums would overflow', () => {
+    expect(() => parseGrid('g.txt', splitLines('1 2 3\n4 5 6\n'), 0, { ncols: 1e9, nrows: 2 })).toThrow('g.txt: its longest row has room for at most 3 values, the header\'s ncols is 1000000000')
+    expect(() => parseGrid('g.txt', splitLines('1 2 3\n4 5 6\n'), 0, { ncols: 3, nrows: 1e9 })).toThrow('g.txt: 2 rows, the header\'s nrows is 1000000000')
+    const dem = asc('1 2 3\n4 5 6\n7 8 9\n')
+    const source = text('src.asc', asc('0 0 0\n0 1 0\n0 0 0\n'))
+    expect(() => parseLandslideInput([text('dem.asc', dem.replace('4 5 6', '4 1e308 6')), source])).toThrow('dem.asc:8:3: "1e308" is out of range (at most 1000000000000 in magnitude)')
+    expect(() => parseLandslideInput([text('dem.asc', dem), text('src.asc', asc('0 0 0\n0 1e400 0\n0 0 0\n'))])).toThrow('src.asc:8:3: "1e400" is out of range')
+  })
+
   it('asks for the header when a grid has none, and for one header among three files', () => {
     const bare = '1 2 3\n4 5 6\n7 8 9\n'
     expect(() => parseLandslideInput([text('dem.txt', bare), text('src.asc', asc(bare))])).toThrow('dem.txt: has no header: give the header file too')

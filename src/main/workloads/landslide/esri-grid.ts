@@ -100,6 +100,30 @@ export interface GridReadOptions {
   check?: (value: number) => number | string
 }
 
+/** Values a grid may hold, in magnitude (altitudes and thicknesses in any unit). */
+export const MAX_VALUE = 1e12
+
+/**
+ * Refuses, before allocating, a header that announces more rows or columns than the lines could
+ * hold (a value takes at least one character and a separator), so that `ncols 1000000000` is an
+ * error about the file rather than a failed allocation.
+ */
+function checkSize(file: string, lines: string[], first: number, { ncols, nrows }: Pick<GridHeader, 'ncols' | 'nrows'>): void {
+  let rows = 0
+  let longest = 0
+  let characters = 0
+  for (let i = first; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue
+    rows++
+    longest = Math.max(longest, lines[i].length)
+    characters += lines[i].length + 1
+  }
+  // Within what the text could hold (a character a value, loosely), the parse below names the line at fault.
+  if (ncols * nrows <= characters + 1024) return
+  if (rows < nrows) throw gridError(file, undefined, `${rows} rows, the header's nrows is ${nrows}`)
+  throw gridError(file, undefined, `its longest row has room for at most ${Math.ceil(longest / 2)} values, the header's ncols is ${ncols}`)
+}
+
 /**
  * The `nrows` × `ncols` values in `lines` from index `first` on, row-major, one row per line;
  * blank lines are skipped. Rows of the wrong length, non-numbers and rows too many or too few are
@@ -107,6 +131,7 @@ export interface GridReadOptions {
  */
 export function parseGrid(file: string, lines: string[], first: number, header: Pick<GridHeader, 'ncols' | 'nrows'>, opts: GridReadOptions = {}): Float64Array {
   const { ncols, nrows } = header
+  checkSize(file, lines, first, header)
   const out = new Float64Array(ncols * nrows)
   let row = 0
   for (let i = first; i < lines.length; i++) {
@@ -129,6 +154,8 @@ export function parseGrid(file: string, lines: string[], first: number, header: 
       const token = line.slice(start, pos)
       let v = parseNumber(token)
       if (Number.isNaN(v)) throw gridError(file, i + 1, `${quote(token)} is not a number`, start + 1)
+      // Beyond this, sums of altitudes and thicknesses overflow to ∞ and the automaton's mass to NaN.
+      if (!(Math.abs(v) <= MAX_VALUE)) throw gridError(file, i + 1, `${quote(token)} is out of range (at most ${MAX_VALUE} in magnitude)`, start + 1)
       if (opts.check) {
         const checked = opts.check(v)
         if (typeof checked === 'string') throw gridError(file, i + 1, checked, start + 1)

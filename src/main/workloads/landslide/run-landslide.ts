@@ -15,6 +15,7 @@ import {
   type LandslideResult,
   type LandslideRun,
   type LandslideSeries,
+  MAX_SAMPLES,
   MAX_THICKNESS_MAPS,
   runKey,
 } from '../../../shared/workloads/landslide/types'
@@ -44,10 +45,13 @@ interface Planned {
 /** A progress slice long enough for the host's wait on a GPU not to count (see runOnce). */
 const SLICE_MS = 100
 
-/** Steps between samples: `frames`, or about 20 samples over the run. */
+/** Steps between samples: `frames`, or about 20 samples over the run; never more than MAX_SAMPLES samples. */
 export function sampleEvery(steps: number, frames: number): number {
-  return frames > 0 ? frames : Math.max(1, Math.ceil(steps / DEFAULT_SAMPLES))
+  return Math.max(frames > 0 ? frames : Math.ceil(steps / DEFAULT_SAMPLES), Math.ceil(steps / MAX_SAMPLES), 1)
 }
+
+/** How long a run computes before it lets the event loop answer others (requests, a cancel). */
+const YIELD_MS = 50
 
 /** What a caller may hand the job instead of having it compute them (bench landslide --tile). */
 export interface GivenToJob {
@@ -93,15 +97,21 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     })
 
   const series: LandslideSeries = { step: [], mass: [], flooded: [], max_thickness: [], active: [] }
+  // Every sample a frame of the animation, up to MAX_THICKNESS_MAPS of them (the first and last
+  // included); beyond, every stride-th, said in `sampling`. Chosen before the run from the samples
+  // it will take, so that the maps held while it runs stay within that many.
+  const samples = Math.ceil(params.steps / every) + 1
+  const stride = Math.max(1, Math.ceil((samples - 1) / (MAX_THICKNESS_MAPS - 1)))
   const snapshots: Snapshot[] = []
   const record = (step: number, h: Float64Array) => {
     const s = sampleGrid(h, input.rows, input.cols, input.walls)
+    const mapped = series.step.length % stride === 0
     series.step.push(step)
     series.mass.push(s.mass)
     series.flooded.push(s.flooded)
     series.max_thickness.push(s.max_thickness)
     series.active.push(s.active)
-    snapshots.push(snapshot(step, h, input.rows, input.cols))
+    if (mapped) snapshots.push(snapshot(step, h, input.rows, input.cols))
   }
 
   const runs: Record<string, LandslideRun> = {}
@@ -109,8 +119,9 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   let reference: { grid: Float64Array; md5: string } | undefined
   let partial = false
 
-  /** A sampling run's last sample: the grid and the time at a step the series holds. */
+  /** A sampling run's last sample: the grid (one buffer, overwritten) and the time at a step the series holds. */
   let lastSample: { step: number; ms: number; grid: Float64Array } | undefined
+  const lastGrid = new Float64Array(input.rows * input.cols)
   /** Set when the reference run was cancelled midway: the step its kept sample is of. */
   let stoppedAt: number | undefined
 
@@ -121,8 +132,10 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     const sample = async () => {
       const h = await sim.thickness()
       record(sim.done, h)
-      lastSample = { step: sim.done, ms, grid: h.slice() }
+      lastGrid.set(h)
+      lastSample = { step: sim.done, ms, grid: lastGrid }
     }
+    let yielded = performance.now()
     try {
       if (sampling) await sample()
       // Slices for progress reports (a simulation yields within them to stay cancellable): a
@@ -138,6 +151,12 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
           ms += dt
           if (dt < SLICE_MS) most *= 2
           progress(key, sim.done, ms)
+          // Short slices (a sample every step) would otherwise keep the event loop from anything else.
+          if (performance.now() - yielded > YIELD_MS) {
+            await new Promise((resolve) => setImmediate(resolve))
+            throwIfAborted(signal)
+            yielded = performance.now()
+          }
         }
         if (sampling) await sample()
       }
@@ -146,7 +165,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       // The reference cancelled midway keeps the steps up to its last sample: a shorter run, marked partial.
       if (!sampling || !signal.aborted || !lastSample || lastSample.step === 0) throw e
       stoppedAt = lastSample.step
-      return { ms: lastSample.ms, grid: lastSample.grid, sim }
+      return { ms: lastSample.ms, grid: lastSample.grid.slice(), sim }
     } finally {
       await sim.dispose()
     }
@@ -248,9 +267,9 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     if (point) run.roofline = point
   }
 
-  // Every sample a frame of the animation, up to MAX_THICKNESS_MAPS of them (the first and last included); beyond, every stride-th, said in `sampling`.
-  const stride = Math.max(1, Math.ceil((snapshots.length - 1) / (MAX_THICKNESS_MAPS - 1)))
-  const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
+  // The last sample is a frame too: the final state, which the reference's grid is.
+  const lastStep = series.step.at(-1)
+  const kept = lastStep !== undefined && snapshots.at(-1)?.step !== lastStep ? [...snapshots, snapshot(lastStep, reference.grid, input.rows, input.cols)] : snapshots
   let massStart = 0
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
   const maps = thicknessMaps(kept, input.rows, input.cols)
@@ -272,7 +291,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     runs,
     series,
     maps,
-    sampling: { every, maps_every: every * stride },
+    sampling: { every, maps_every: every * stride, ...(params.frames > 0 && params.frames !== every && { asked: params.frames }) },
     ...(hillshade && { hillshade }),
     skipped,
   }

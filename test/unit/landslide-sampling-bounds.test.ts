@@ -1,0 +1,79 @@
+// A landslide run asked for a sample every step keeps its samples bounded (MAX_SAMPLES, said in
+// `sampling`), lets the event loop answer others while it runs, and honours a cancel at once.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ApiError } from '../../src/shared/errors'
+import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
+import { framesNote } from '../../src/shared/workloads/landslide/sampling'
+import { MAX_SAMPLES, MAX_THICKNESS_MAPS } from '../../src/shared/workloads/landslide/types'
+import { validateParams } from '../../src/shared/workloads/schema'
+import type { JobContext } from '../../src/main/engine'
+import { runLandslideJob, sampleEvery } from '../../src/main/workloads/landslide/run-landslide'
+
+const dir = mkdtempSync(join(tmpdir(), 'paralab-landslide-bounds-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** An ESRI grid of n × n cells: a tilted plane as the DEM (z = 1000 − 0.5 i − 0.3 j), or debris 1 m deep everywhere. */
+function grid(name: string, n: number, value: (i: number, j: number) => number): string {
+  const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => value(i, j)).join(' '))
+  const path = join(dir, name)
+  writeFileSync(path, [`ncols ${n}`, `nrows ${n}`, 'xllcorner 0', 'yllcorner 0', 'cellsize 10', 'NODATA_value -9999', ...rows].join('\n') + '\n')
+  return path
+}
+
+const context = (signal: AbortSignal): JobContext => ({
+  signal,
+  progress: () => {},
+  input: async (p) => p,
+  gpu: async () => {
+    throw new ApiError('gpu-unavailable', 'no adapter in this test')
+  },
+})
+
+describe('a sample every step', () => {
+  it('raises the interval to keep at most MAX_SAMPLES samples, and says so', async () => {
+    expect(sampleEvery(10_000, 1)).toBe(Math.ceil(10_000 / MAX_SAMPLES))
+    expect(sampleEvery(1_000_000, 1)).toBe(250)
+    expect(sampleEvery(4000, 100)).toBe(100)
+    const grids = [grid('small-dem.asc', 30, (i, j) => 1000 - 0.5 * i - 0.3 * j), grid('small-source.asc', 30, (i, j) => (i < 5 && j < 5 ? 2 : 0))]
+    const params = validateParams('landslide', landslideWorkload.params, { grids, steps: 10_000, frames: 1, backends: ['active'] }) as LandslideParams
+    const { results } = await runLandslideJob(params, context(new AbortController().signal))
+    expect(results.series.step.length).toBeLessThanOrEqual(MAX_SAMPLES + 1)
+    expect(results.series.step.at(-1)).toBe(10_000)
+    expect(results.sampling).toMatchObject({ every: 3, asked: 1 })
+    expect(results.maps.length).toBeLessThanOrEqual(MAX_THICKNESS_MAPS)
+    expect(results.maps.at(-1)!.step).toBe(10_000)
+    expect(framesNote(results)).toContain(`samples every 3 steps instead of the 1 asked for: a run takes at most ${MAX_SAMPLES}`)
+  }, 120_000)
+
+  it('on a 400 × 400 grid over a million steps: the event loop keeps answering, and a cancel ends the run at once', async () => {
+    const grids = [grid('dem.asc', 400, (i, j) => 1000 - 0.5 * i - 0.3 * j), grid('source.asc', 400, () => 1)]
+    const params = validateParams('landslide', landslideWorkload.params, { grids, steps: 1_000_000, frames: 1, backends: ['active'] }) as LandslideParams
+    const controller = new AbortController()
+    // The longest the event loop went without running a 10 ms timer.
+    let last = performance.now()
+    let worst = 0
+    const ticks = setInterval(() => {
+      const now = performance.now()
+      worst = Math.max(worst, now - last)
+      last = now
+    }, 10)
+    const running = runLandslideJob(params, context(controller.signal)).then(
+      (outcome) => outcome,
+      (e: unknown) => e,
+    )
+    await new Promise((r) => setTimeout(r, 3000))
+    const cancelledAt = performance.now()
+    controller.abort()
+    const outcome = await running
+    const ended = performance.now() - cancelledAt
+    clearInterval(ticks)
+    // A cancel within the run keeps what had been sampled (partial) or, before any sample, fails as cancelled.
+    if (outcome instanceof Error) expect(ApiError.from(outcome).code).toBe('cancelled')
+    else expect(outcome.partial).toBe(true)
+    expect(ended).toBeLessThan(2000)
+    expect(worst).toBeLessThan(1000)
+  }, 120_000)
+})

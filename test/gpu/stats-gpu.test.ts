@@ -242,7 +242,14 @@ describe('the engine', () => {
       writeFileSync(path, `datetime,acc_x,acc_y\n${rows.join('\n')}\n`)
       const start = new GpuHeadStart(2, 'f64', { gpu: getGpu, signal: new AbortController().signal }, { segmentValues: 4096 })
       let grown = 0
-      const table = await loadCsv(path, { columns: ['acc_x', 'acc_y'], threads: 2, rangeBytes: 20000, placed: (p) => (grown++, start.grow(p)) })
+      // As the job does: the device opens once the loader has begun, and the uploads follow.
+      const table = await loadCsv(path, {
+        columns: ['acc_x', 'acc_y'],
+        threads: 2,
+        rangeBytes: 20000,
+        progress: () => start.loading(),
+        placed: (p) => (grown++, start.grow(p)),
+      })
       expect(grown).toBeGreaterThan(10)
       const values = [table.columns.acc_x.values, table.columns.acc_y.values]
       const { engine: e, columns } = await start.ready(values)

@@ -2,7 +2,8 @@
 // `repeat` times, as the landslide job runs them; medians, the ratio of each to `serial` measured in
 // the same run, every f64 and double-float output's md5 and every GPU output's deviation. The
 // study's Tessina grids by --header/--dem/--source; without them, the example's synthetic slope.
-// --tile R×C repeats the grids into one large grid in memory (tiled-grid.ts).
+// --tile R×C repeats the grids into one large grid in memory (tiled-grid.ts). With --ranks 1,2,4 and
+// one backend of serial, active or gpu, the job runs in ranks instead (bench-ranks.ts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem, availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -25,6 +26,7 @@ import { DOUBLE_FLOAT_VARIANTS } from './gpu/kernels'
 import { readLandslideInput } from './inputs'
 import { runLandslideJob, type GivenToJob } from './run-landslide'
 import { parseTiling, tiledReference, tileInput, type Tiling } from './tiled-grid'
+import { benchRanks, describeRanks, runBenchRank, type RankBackend } from './bench-ranks'
 
 export interface LandslideBenchResult {
   machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
@@ -202,7 +204,8 @@ export const benchLandslideCommand: Command = {
   name: 'bench landslide',
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
   usage:
-    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--warmup MS] [--json] [--save FILE]',
+    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--warmup MS] [--json] [--save FILE]\n' +
+    '       paralab bench landslide … --backend serial|active|gpu --ranks 1,2,4 [--exchange-every S] [--slurm | --executor local --out DIR]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
     '  --steps N          steps (default 4000)',
@@ -212,6 +215,11 @@ export const benchLandslideCommand: Command = {
     '  --tile RxC         repeat the grids R times down and C across into one grid, built in memory (walls kept);',
     '                     with only gpu asked for, the f64 reference is the original\'s active run tiled when no debris nears its border',
     '  --ranks N          row bands of the workers backends (default: the number of cores)',
+    '  --ranks 1,2,4      with one backend of serial, active or gpu: the job in ranks (processes, halos over TCP, gpu: a GPU',
+    '                     each) on each count; medians, efficiency against 1 rank, exchange time, md5 per count',
+    '  --slurm, --executor local   with --ranks: each run as `paralab landslide … --ntasks R` on the cluster (or its local',
+    '                     executor), results under --out DIR (grids from files: no --tile)',
+    '  --rank-task        how the bench\'s own ranks run (started by --ranks, with SLURM_PROCID, SLURM_NTASKS, PARALAB_JOB_DIR)',
     '  --gpu-bands N      row bands of the gpu backend, one GPU each where there are several (default 1)',
     '  --exchange-every S  GPU bands: steps between halo exchanges',
     '  --repeat R         runs per backend; the median is reported (default 5)',
@@ -229,6 +237,10 @@ export const benchLandslideCommand: Command = {
     variant: { type: 'string' },
     precision: { type: 'string' },
     ranks: { type: 'string' },
+    'rank-task': { type: 'boolean' },
+    slurm: { type: 'boolean' },
+    executor: { type: 'string' },
+    out: { type: 'string' },
     'gpu-bands': { type: 'string' },
     'exchange-every': { type: 'string' },
     tile: { type: 'string' },
@@ -245,18 +257,47 @@ export const benchLandslideCommand: Command = {
       throw new UsageError(`--precision must be one of ${LANDSLIDE_PRECISIONS.join(', ')}, got "${precision}"`)
     const tile = values.tile === undefined ? undefined : parseTiling(values.tile)
     if (values.tile !== undefined && !tile) throw new UsageError(`--tile must be RxC with R, C ≥ 1 (e.g. 6x7), got "${values.tile}"`)
+    const backends = list(values.backend, 'backend', LANDSLIDE_BACKENDS, LANDSLIDE_BACKENDS)
+    const variants = list(values.variant, 'variant', GPU_VARIANTS, precision === 'f32' ? GPU_VARIANTS : DOUBLE_FLOAT_VARIANTS)
+    const files = values.dem === undefined ? undefined : [...(values.header ? [values.header] : []), values.dem, values.source]
+    const steps = intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000
+    const warmup = intOption(values.warmup, 'warmup', 0, 60_000) ?? GPU_WARMUP_MS
+    const exchangeEvery = intOption(values['exchange-every'], 'exchange-every', 1, 100_000)
+    const inRanks = values['rank-task'] || (values.ranks !== undefined && backends.length === 1 && ['serial', 'active', 'gpu'].includes(backends[0]))
+    if (values.ranks !== undefined && !inRanks && String(values.ranks).includes(','))
+      throw new UsageError('--ranks with a list (e.g. 1,2,4) runs the job in ranks: give one backend of serial, active or gpu')
+    if (inRanks) {
+      if (!files) throw new UsageError('--ranks: give the grids (--header/--dem/--source, or --dem/--source)')
+      if (variants.length !== 1 && backends[0] === 'gpu') throw new UsageError('--ranks with gpu: give one --variant')
+      const common = { files, tile, steps, backend: backends[0] as RankBackend, variant: variants[0], precision, exchangeEvery, warmup }
+      if (values['rank-task']) {
+        await runBenchRank(common)
+        return 0
+      }
+      const counts = String(values.ranks).split(',').map((t) => intOption(t.trim(), 'ranks', 1, 256)!)
+      const executor = values.executor ?? (values.slurm ? 'slurm' : undefined)
+      if (executor !== undefined && executor !== 'slurm' && executor !== 'local') throw new UsageError(`--executor must be slurm or local, got "${executor}"`)
+      if (executor && !values.out) throw new UsageError(`--${values.slurm ? 'slurm' : 'executor'} needs --out DIR: the runs' job folders go there`)
+      if (executor && tile) throw new UsageError('--tile builds the grid in memory, and a cluster job reads its grids from files: run the ranks here (without --slurm or --executor), or give the tiled grids as files')
+      const result = await benchRanks({ ...common, counts, repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 3, ...(executor && { cluster: { executor, out: values.out } }), log: (line) => process.stderr.write(`${line}\n`) })
+      if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+      if (values.json) writeJson(result)
+      else process.stdout.write(describeRanks(result))
+      return 0
+    }
+    if (values.slurm || values.executor || values.out) throw new UsageError('--slurm, --executor and --out go with --ranks 1,2,… (the job in ranks)')
     const result = await benchLandslide({
-      files: values.dem === undefined ? undefined : [...(values.header ? [values.header] : []), values.dem, values.source],
-      steps: intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000,
-      backends: list(values.backend, 'backend', LANDSLIDE_BACKENDS, LANDSLIDE_BACKENDS),
-      variants: list(values.variant, 'variant', GPU_VARIANTS, precision === 'f32' ? GPU_VARIANTS : DOUBLE_FLOAT_VARIANTS),
+      files,
+      steps,
+      backends,
+      variants,
       precision,
       ranks: intOption(values.ranks, 'ranks', 1, 256),
       gpuBands: intOption(values['gpu-bands'], 'gpu-bands', 1, 64),
-      exchangeEvery: intOption(values['exchange-every'], 'exchange-every', 1, 100_000),
+      exchangeEvery,
       tile,
       repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 5,
-      warmup: intOption(values.warmup, 'warmup', 0, 60_000) ?? GPU_WARMUP_MS,
+      warmup,
       log: (line) => process.stderr.write(`${line}\n`),
     })
     if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')

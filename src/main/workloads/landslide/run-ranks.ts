@@ -70,11 +70,17 @@ interface Plan {
 }
 
 /**
- * Whether ranks overlap their exchanges with their steps (run-ranks's header): on unless
- * PARALAB_RANKS_OVERLAP=off, which exchanges between the steps instead, for comparison.
+ * Whether ranks overlap their exchanges with their steps (the header says how): gpu ranks do, CPU
+ * ranks do not, unless PARALAB_RANKS_OVERLAP=on|off says otherwise. The strips recompute the rows
+ * within 3·S of each band's edge: where debris crowds the edges (Tessina split in two: the strips
+ * doubled the active cells computed, 2 ranks in one process took 5.3–6.1 s against 3.1 s) that costs
+ * more than a CPU rank's exchange, a few rows over loopback; a GPU rank's exchange waits on a
+ * readback, the transfer and an upload, which the overlap hides.
  */
-export function overlapsExchanges(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.PARALAB_RANKS_OVERLAP !== 'off'
+export function overlapsExchanges(backend: Plan['backend'], env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.PARALAB_RANKS_OVERLAP === 'on') return true
+  if (env.PARALAB_RANKS_OVERLAP === 'off') return false
+  return backend === 'gpu'
 }
 
 /** What each rank reports to rank 0 at the end. */
@@ -219,6 +225,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   // The GPU band is made (and its kernels compiled, and the GPU warmed up) before the ranks meet, so no rank waits on another's start.
   let device: RankGpu | undefined
   let band: RankBand
+  let warmUpGpu: (() => Promise<void>) | undefined
   let gpuInfo: Pick<LandslideRun, 'steps_per_submit' | 'passes_per_step' | 'gpus' | 'gpus_note'> = {}
   if (p.backend === 'gpu') {
     ctx.progress({ phase: 'opening the rank\'s GPU', fraction: 0 })
@@ -227,9 +234,13 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       const stepsPerSubmit = params.stepsPerSubmit ?? defaultStepsPerSubmit(device.gpu)
       const opts = { arithmetic: gpuArithmetic(params.precision), altitudeBase: altitudeBase(state) }
       if ((params.warmup ?? 0) > 0) {
-        ctx.progress({ phase: `warming up ${runKey('gpu', p.variant)}`, fraction: 0 })
-        const spare = await GpuHaloBand.create(device.gpu, sub, p.variant!, stepsPerSubmit, opts)
-        await warmUp(() => spare.advance(Math.max(1, Math.min(params.steps, 100)), ctx.signal), params.warmup!, ctx.signal).finally(() => spare.dispose())
+        const gpu = device.gpu
+        // Run once every rank is connected, just before the timed steps: a GPU left idle while its rank waits for the others drops its clock again.
+        warmUpGpu = async () => {
+          ctx.progress({ phase: `warming up ${runKey('gpu', p.variant)}`, fraction: 0 })
+          const spare = await GpuHaloBand.create(gpu, sub, p.variant!, stepsPerSubmit, opts)
+          await warmUp(() => spare.advance(Math.max(1, Math.min(params.steps, 100)), ctx.signal), params.warmup!, ctx.signal).finally(() => spare.dispose())
+        }
       }
       const gpuBandOf = await GpuHaloBand.create(device.gpu, sub, p.variant!, stepsPerSubmit, opts)
       band = gpuBand(gpuBandOf, device)
@@ -340,7 +351,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       })
 
     if (!resumed && sampling) await sample()
-    const overlap = size > 1 && overlapsExchanges()
+    const overlap = size > 1 && overlapsExchanges(p.backend)
     const north = ranks?.previous
     const south = ranks?.next
     // The rows each neighbour takes as its halo: this band's first and last 2·S own rows.
@@ -359,6 +370,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
       exchangeMs += performance.now() - t
     }
+    await warmUpGpu?.()
     // Every rank starts its clock together.
     await ranks?.barrier()
     let ms = 0

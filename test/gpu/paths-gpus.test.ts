@@ -50,14 +50,14 @@ function graph(V: number, seed: number, negative = false): Graph {
   const dst: number[] = []
   const w: number[] = []
   const reached = Math.max(1, Math.ceil(V * 0.8))
+  // Negative weights as w + h(s) − h(t) of non-negative w: every cycle keeps its non-negative weight.
+  const h = Array.from({ length: V }, () => (negative ? Math.floor(rand() * 20) : 0))
   for (let e = 0; e < V * 3; e++) {
     const s = Math.floor(rand() * V)
     const t = Math.floor(rand() * reached)
     src.push(s, s)
     dst.push(t, t)
-    // Negative only from a lower to a higher vertex: no cycle can be negative.
-    const weight = () => (negative && s < t && rand() < 0.3 ? -Math.floor(rand() * 5) - 1 : Math.floor(rand() * 10))
-    w.push(weight(), weight())
+    w.push(Math.floor(rand() * 10) + h[s] - h[t], Math.floor(rand() * 10) + h[s] - h[t])
   }
   return { format: negative ? 'csv' : 'course', V, src: Int32Array.from(src), dst: Int32Array.from(dst), w: Int32Array.from(w) }
 }

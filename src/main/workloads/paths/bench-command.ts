@@ -24,7 +24,7 @@ export const benchPathsCommand: Command = {
   name: 'bench paths',
   summary: 'Benchmark the shortest-paths workload: every backend and GPU variant on a seeded graph, against SciPy.',
   usage:
-    'paralab bench paths [--vertices V,…] [--edges E] [--seed S] [--file PATH] [--backend B,…] [--variant V,…] [--block B,…] [--shapes S,…|all] [--repeat R] [--scipy-repeat R] [--no-scipy] [--json] [--save FILE]',
+    'paralab bench paths [--vertices V,…] [--edges E] [--seed S] [--file PATH] [--backend B,…] [--variant V,…] [--block B,…] [--shapes S,…|all] [--gpus N,…] [--repeat R] [--scipy-repeat R] [--no-scipy] [--json] [--save FILE]',
   help: [
     `  --vertices V,…    vertices of the generated graph (default ${BENCH_VERTICES}); several: one graph and one bench each, in turn`,
     '  --edges E         its edges (default V²/10, dense as the course\'s large cases)',
@@ -36,6 +36,7 @@ export const benchPathsCommand: Command = {
     `  --shapes S,…|all  tile shapes of the tuned variant's phase 3 (a register-blocked min-plus product), one run each`,
     `                    (default ${DEFAULT_TUNED_SHAPE}); b<rows>[x<cols>]-k<k>: the workgroup's tile (4 × 4 cells an invocation), k per stage;`,
     `                    all: ${TUNED_SWEEP_SHAPES.join(', ')}`,
+    '  --gpus N,…        GPUs of the tuned variant, one run each (default 1): block rows spread over them, pivot rows exchanged',
     `  --repeat R        computations per backend, the median reported (default 5); on the GPU of the uploaded matrix, after untimed ones for ${GPU_WARMUP_MS} ms`,
     '  --scipy-repeat R  SciPy runs (default 3)',
     '  --no-scipy        skip SciPy (python3 with scipy, e.g. Debian\'s python3-scipy)',
@@ -52,6 +53,7 @@ export const benchPathsCommand: Command = {
     variant: { type: 'string' },
     block: { type: 'string' },
     shapes: { type: 'string' },
+    gpus: { type: 'string' },
     repeat: { type: 'string' },
     'scipy-repeat': { type: 'string' },
     'no-scipy': { type: 'boolean' },
@@ -84,6 +86,7 @@ export const benchPathsCommand: Command = {
         variants,
         blocks: list(values.block, BLOCK_SIZES, ['64'], 'block'),
         ...(shapes && { shapes }),
+        ...(values.gpus !== undefined && { gpus: (values.gpus as string).split(',').map((n: string) => intOption(n.trim(), 'gpus', 1, 16)!) }),
         repeat: intOption(values.repeat, 'repeat', 1, 1000) ?? 5,
         scipyRepeat: intOption(values['scipy-repeat'], 'scipy-repeat', 1, 100) ?? 3,
         scipy: !values['no-scipy'],

@@ -26,6 +26,8 @@ export interface PathsBenchOptions {
   blocks: (typeof BLOCK_SIZES)[number][]
   /** Tile shapes of the tuned variant (gpu/tuned-shapes.ts): one run each; none, its default. */
   shapes?: string[]
+  /** GPU counts of the tuned variant (gpu/bands-solver.ts beyond one): one run each; none, one GPU. */
+  gpus?: number[]
   repeat: number
   scipyRepeat: number
   scipy: boolean
@@ -40,6 +42,12 @@ export interface PathsBenchRun {
   upload_ms?: number
   readback_ms?: number
   ratio_vs_scipy?: number
+  /** Several GPUs: how many, where (DRI_PRIME tags, or 'shared'), and the host's time exchanging pivot rows in the median computation, in all and per round. */
+  gpus?: number
+  placement?: string[]
+  gpus_note?: string
+  exchange_ms?: number
+  exchange_round_ms?: number
 }
 
 export interface PathsBenchResult {
@@ -83,13 +91,15 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
     const V = graph.V
     const planned = planRuns({ backends: o.backends.filter((b) => b !== 'gpu' || gpu), variants: o.variants, blocks: o.blocks })
     const { skipped } = planned
-    const specs = planned.runs.flatMap((s) => (s.variant === 'tuned' && o.shapes?.length ? o.shapes.map((shape) => ({ ...s, shape })) : [s]))
+    const shaped = planned.runs.flatMap((s) => (s.variant === 'tuned' && o.shapes?.length ? o.shapes.map((shape) => ({ ...s, shape })) : [s]))
+    const specs = shaped.flatMap((s) => (s.variant === 'tuned' && o.gpus?.length ? o.gpus.map((n) => ({ ...s, ...(n > 1 && { gpus: n }) })) : [s]))
     for (const s of skipped) notes.push(`${s.backend} skipped: ${s.reason}`)
     const runs: Record<string, PathsBenchRun> = {}
     const failed: string[] = []
     let checksum: string | undefined
     for (const spec of specs) {
       const name = runName(spec)
+      let several: Pick<PathsBenchRun, 'gpus' | 'placement' | 'gpus_note' | 'exchange_ms' | 'exchange_round_ms'> | undefined
       let solver
       try {
         solver = await createSolver(spec, async () => gpu!)
@@ -108,6 +118,14 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
           times.push(...(solved.compute_runs_ms ?? [solved.compute_ms]))
           if (solved.upload_ms !== undefined) uploads.push(solved.upload_ms)
           if (solved.readback_ms !== undefined) readbacks.push(solved.readback_ms)
+          if (solved.gpus !== undefined)
+            several = {
+              gpus: solved.gpus,
+              ...(solver.placement && { placement: solver.placement.slice(0, solved.gpus) }),
+              ...(solver.gpusNote !== undefined && { gpus_note: solver.gpusNote }),
+              exchange_ms: solved.exchange_ms,
+              exchange_round_ms: solved.exchange_ms! / (solved.rounds ?? 1),
+            }
           const sum = finiteSum(solved.d, V)
           if (checksum !== undefined && sum !== checksum) throw new Error(`computed checksum ${sum}, the first run ${checksum}: WRONG distances`)
           checksum = sum
@@ -120,8 +138,10 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
           relaxations_per_s: V ** 3 / (m / 1000),
           ...(uploads.length && { upload_ms: median(uploads) }),
           ...(readbacks.length && { readback_ms: median(readbacks) }),
+          ...several,
         }
-        o.log(`${name}: ${m.toFixed(1)} ms, ${relaxRate(V ** 3 / (m / 1000))} relax/s`)
+        const exchanged = several ? `, pivot rows exchanged in ${several.exchange_ms!.toFixed(1)} ms (${several.exchange_round_ms!.toFixed(3)} ms a round) on ${several.placement?.join(', ')}` : ''
+        o.log(`${name}: ${m.toFixed(1)} ms, ${relaxRate(V ** 3 / (m / 1000))} relax/s${exchanged}`)
       } catch (e) {
         // One failing run (a shape the device rejects, wrong distances) does not lose the others' figures.
         failed.push(name)

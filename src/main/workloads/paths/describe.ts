@@ -34,6 +34,9 @@ function describeGraph(g: PathsGraphResult): string {
       ]),
     ])
   for (const r of g.runs) if (r.compile_ms !== undefined) out += `${r.name}: kernels compiled in ${ms(r.compile_ms)} ms, before the timed runs\n`
+  for (const r of g.runs)
+    if (r.gpus !== undefined)
+      out += `${r.name}: ${r.gpus} parts on ${r.placement?.join(', ') ?? 'the GPUs'}; pivot rows exchanged in ${ms(r.exchange_ms)} ms of the compute time (${ms(r.exchange_round_ms)} ms a round, overlapped with phase 3)${r.gpus_note ? `; ${r.gpus_note}` : ''}\n`
   if (g.query) {
     const q = g.query
     out += q.path

@@ -61,7 +61,18 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     checkMemory(input.shown, graph.V, paths, runs.length * params.repeat)
 
     // Each run is checked against the first at once: only the first run's matrices are kept.
-    const done: { spec: RunSpec; threads?: number; bytes?: number; matches: boolean; samples: number[]; upload: number[]; readback: number[]; compile_ms?: number }[] = []
+    const done: {
+      spec: RunSpec
+      threads?: number
+      bytes?: number
+      matches: boolean
+      samples: number[]
+      upload: number[]
+      readback: number[]
+      compile_ms?: number
+      /** On several GPUs: where they are, and each repeat's exchange time and rounds. */
+      several?: Pick<PathsRun, 'gpus' | 'placement' | 'gpus_note'> & { exchange: number[]; rounds: number }
+    }[] = []
     let reference: Solved | undefined
     const steps = runs.length * params.repeat
     let step = 0
@@ -85,6 +96,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           const samples: number[] = []
           const upload: number[] = []
           const readback: number[] = []
+          const exchange: number[] = []
           let solved!: Solved
           for (let r = 0; r < params.repeat; r++) {
             const phase = `${label} · ${name}${params.repeat > 1 ? ` · run ${r + 1} of ${params.repeat}` : ''}`
@@ -96,8 +108,13 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
             samples.push(solved.compute_ms)
             if (solved.upload_ms !== undefined) upload.push(solved.upload_ms)
             if (solved.readback_ms !== undefined) readback.push(solved.readback_ms)
+            if (solved.exchange_ms !== undefined) exchange.push(solved.exchange_ms)
           }
-          done.push({ spec, threads: solver.threads, bytes: solved.bytes, matches: !reference || sameResult(solved, reference), samples, upload, readback, compile_ms })
+          const several =
+            solved.gpus !== undefined
+              ? { gpus: solved.gpus, placement: solver.placement?.slice(0, solved.gpus), ...(solver.gpusNote !== undefined && { gpus_note: solver.gpusNote }), exchange, rounds: solved.rounds ?? 1 }
+              : undefined
+          done.push({ spec, threads: solver.threads, bytes: solved.bytes, matches: !reference || sameResult(solved, reference), samples, upload, readback, compile_ms, ...(several && { several }) })
           reference ??= solved
           timings[inputs.length === 1 ? label : `${name}: ${label}`] = timingOf(samples)
         } finally {
@@ -114,7 +131,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (!reference) throw new ApiError('gpu-unavailable', `nothing could run: ${result.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`)
     const ref = reference
     const V = graph.V
-    const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback, compile_ms }) => {
+    const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback, compile_ms, several }) => {
       const compute_ms = median(samples)
       return {
         name: runName(spec),
@@ -129,6 +146,13 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         ...(compile_ms !== undefined && { compile_ms }),
         relaxations_per_s: V ** 3 / (Math.max(compute_ms, 1e-6) / 1000),
         ...(bytes !== undefined && { bandwidth_GB_per_s: bytes / (Math.max(compute_ms, 1e-6) / 1000) / 1e9 }),
+        ...(several && {
+          gpus: several.gpus,
+          ...(several.placement && { placement: several.placement }),
+          ...(several.gpus_note !== undefined && { gpus_note: several.gpus_note }),
+          exchange_ms: median(several.exchange),
+          exchange_round_ms: median(several.exchange) / several.rounds,
+        }),
         matches,
       }
     })

@@ -42,15 +42,19 @@ export interface Solver {
   /** The tuned variant's tile shape, when one was asked for. */
   readonly shape?: string
   readonly threads?: number
+  /** GPUs of a run on several, and where they are (GpuSet.placement, and its note when they share one device). */
+  readonly gpus?: number
+  readonly placement?: string[]
+  readonly gpusNote?: string
   solve(p: Problem, paths: boolean, opts?: SolveOptions): Promise<Solved>
   /** GPU: compiles the kernels `solve` will use on `p`, so that the job can wait for them before its timed runs. */
   compile?(p: Problem, paths: boolean): Promise<void>
   dispose(): Promise<void>
 }
 
-/** How a run is named in tables, timings and charts: `serial`, `blocked B=64`, `gpu shared B=32`, `gpu tuned B=64 b64-k32`. */
-export function runName(s: Pick<Solver, 'backend' | 'variant' | 'block' | 'shape'>): string {
-  return [s.backend, s.variant, s.block !== undefined && `B=${s.block}`, s.shape].filter(Boolean).join(' ')
+/** How a run is named in tables, timings and charts: `serial`, `blocked B=64`, `gpu shared B=32`, `gpu tuned B=64 b64-k32`, `gpu tuned B=64 on 2 GPUs`. */
+export function runName(s: Pick<Solver, 'backend' | 'variant' | 'block' | 'shape' | 'gpus'>): string {
+  return [s.backend, s.variant, s.block !== undefined && `B=${s.block}`, s.shape, (s.gpus ?? 1) > 1 && `on ${s.gpus} GPUs`].filter(Boolean).join(' ')
 }
 
 /**

@@ -14,11 +14,11 @@ export function pathsTables(result: PathsResult): ResultTable[] {
   }
   const runs: ResultTable = {
     name: 'runs',
-    columns: ['file', 'run', 'backend', 'variant', 'block', 'threads', 'compute_ms', 'compute_min_ms', 'compute_max_ms', 'upload_ms', 'readback_ms', 'compile_ms', 'relaxations_per_s', 'bandwidth_GB_per_s', 'matches'],
+    columns: ['file', 'run', 'backend', 'variant', 'block', 'threads', 'compute_ms', 'compute_min_ms', 'compute_max_ms', 'upload_ms', 'readback_ms', 'compile_ms', 'relaxations_per_s', 'bandwidth_GB_per_s', 'gpus', 'exchange_ms', 'exchange_round_ms', 'matches'],
     rows: result.graphs.flatMap((g) =>
       g.runs.map((r) => [
         g.path, r.name, r.backend, r.variant ?? null, r.block ?? null, r.threads ?? null, r.compute_ms, r.compute_range_ms[0], r.compute_range_ms[1],
-        r.upload_ms ?? null, r.readback_ms ?? null, r.compile_ms ?? null, r.relaxations_per_s, r.bandwidth_GB_per_s ?? null, r.matches,
+        r.upload_ms ?? null, r.readback_ms ?? null, r.compile_ms ?? null, r.relaxations_per_s, r.bandwidth_GB_per_s ?? null, r.gpus ?? null, r.exchange_ms ?? null, r.exchange_round_ms ?? null, r.matches,
       ]),
     ),
   }
@@ -28,7 +28,7 @@ export function pathsTables(result: PathsResult): ResultTable[] {
     rows: result.graphs.flatMap((g) => (g.query ? [[g.path, g.query.from, g.query.to, g.query.length, g.query.path ? g.query.path.length - 1 : null, g.query.path?.join(' ') ?? null]] : [])),
   }
   graphs.note = `One row per graph: its vertices and edges (duplicates, self-loops and negative weights counted as read); reachable_pairs: ordered pairs i ≠ j with a path; checksum: the sum of all finite distances; min and max over those pairs (empty: no pair is reachable); unreachable pairs are ${INF} in the output file.`
-  runs.note = 'Each run of blocked Floyd–Warshall: compute time in ms (median, min and max of the repeats), GPU upload and readback apart; relaxations_per_s = V³ / compute time; matches: the distances equal the reference run\'s.'
+  runs.note = 'Each run of blocked Floyd–Warshall: compute time in ms (median, min and max of the repeats), GPU upload and readback apart; on several GPUs (gpus), exchange_ms: time the host spends passing pivot rows between them within the compute time (overlapped with phase 3), and per round; relaxations_per_s = V³ / compute time; matches: the distances equal the reference run\'s.'
   queries.note = 'The shortest path asked for: its length (empty: no path), its hops and its vertices in order.'
   return [runs, graphs, ...(queries.rows.length ? [queries] : [])]
 }

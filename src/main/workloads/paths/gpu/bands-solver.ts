@@ -92,7 +92,7 @@ async function compileKernels(gpu: Gpu, paths: boolean, bindRows: number, bindin
   return { close, row, column, phase3 }
 }
 
-export function gpuBandsSolver(devices: GpuSet, options: BandsSolverOptions = {}): Solver & { readonly gpus: number } {
+export function gpuBandsSolver(devices: GpuSet, options: BandsSolverOptions = {}): Solver {
   const tile = parseTunedShape(options.shape ?? DEFAULT_TUNED_SHAPE)
   for (const gpu of new Set(devices.gpus)) {
     const why = shapeUnavailable(gpu, tile) ?? (gpu.limits.maxComputeWorkgroupStorageSize < 2 * BS * BS * 4 ? `the tuned kernels need ${(2 * BS * BS * 4) / 1024} KiB of workgroup memory; ${gpu.adapter.description || 'a device'} allows ${gpu.limits.maxComputeWorkgroupStorageSize / 1024} KiB` : null)
@@ -115,6 +115,8 @@ export function gpuBandsSolver(devices: GpuSet, options: BandsSolverOptions = {}
     variant: 'tuned',
     block: BS,
     gpus: devices.gpus.length,
+    placement: devices.placement,
+    ...(devices.note !== undefined && { gpusNote: devices.note }),
     ...(options.shape !== undefined && { shape: options.shape }),
     async compile(p: Problem, paths: boolean): Promise<void> {
       await Promise.all(layout(p.V).map((l) => compileKernels(l.gpu, paths, l.bindRows, l.bindings, paths ? undefined : tile)))

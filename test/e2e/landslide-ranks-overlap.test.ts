@@ -1,7 +1,7 @@
 // Ranks overlapping their halo exchanges with their steps (each rank's edge rows computed first on
 // strips and sent while its band runs) give the same bits as ranks exchanging between steps and as
-// one machine: the Tessina grid at 100 steps, serial and active, on 2 and 4 ranks, several S. Runs
-// the built CLI (npm run build).
+// one machine: the Tessina grid at 100 steps, serial and active, on 2 and 4 ranks, several S, and
+// 3 overlapping ranks resumed from a checkpoint taken inside a block. Runs the built CLI (npm run build).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,10 +16,9 @@ const MD5_100 = 'f9ded733d6c9e13963e41ea0cc37a7d4'
 const folders: string[] = []
 afterAll(() => folders.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
-async function run(ranks: number, backend: string, every: number, overlap: 'on' | 'off') {
-  const folder = mkdtempSync(join(tmpdir(), 'paralab-ranks-overlap-'))
+async function run(ranks: number, backend: string, every: number, overlap: 'on' | 'off', extra: string[] = [], folder = mkdtempSync(join(tmpdir(), 'paralab-ranks-overlap-'))) {
   folders.push(folder)
-  const args = [CLI, 'landslide', ...TESSINA, '--steps', '100', '--backend', backend, '--exchange-every', String(every), '--frames', '30', '--json']
+  const args = [CLI, 'landslide', ...TESSINA, '--steps', '100', '--backend', backend, '--exchange-every', String(every), '--frames', '30', '--json', ...extra]
   const exits = await launchRanks({ command: process.execPath, args, ranks, folder, env: { PARALAB_GPU: 'off', PARALAB_RANKS_OVERLAP: overlap } }).exited
   return exits.map((e) => {
     expect(e.code, e.stderr).toBe(0)
@@ -45,5 +44,15 @@ describe('ranks overlapping exchanges with steps', () => {
         for (const b of r.ranks.bands) expect(b.exchange_ms).toBeGreaterThanOrEqual(0)
       }
     }
+  })
+
+  it('3 ranks overlapping, stopped at a checkpoint inside a block and resumed, end with the reference md5', async () => {
+    const job = mkdtempSync(join(tmpdir(), 'paralab-ranks-overlap-'))
+    // 90 steps with checkpoints every 40 (blocks of 7 steps: 40 and 80 fall inside blocks), then 100 from step 80.
+    const first = await run(3, 'active', 7, 'on', ['--checkpoint-every', '40', '--steps', '90'], job)
+    expect(first[0].checkpoints).toMatchObject({ resumed_from: 0, last: 80 })
+    const again = await run(3, 'active', 7, 'on', ['--checkpoint-every', '40'], job)
+    expect(again[0].checkpoints.resumed_from).toBe(80)
+    expect(again[0].reference.md5).toBe(MD5_100)
   })
 })

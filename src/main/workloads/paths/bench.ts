@@ -48,6 +48,8 @@ export interface PathsBenchRun {
   gpus_note?: string
   exchange_ms?: number
   exchange_round_ms?: number
+  /** Of exchange_ms, the host's copies of the rows into the other GPUs' staging buffers. */
+  exchange_copy_ms?: number
 }
 
 export interface PathsBenchResult {
@@ -99,7 +101,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
     let checksum: string | undefined
     for (const spec of specs) {
       const name = runName(spec)
-      let several: Pick<PathsBenchRun, 'gpus' | 'placement' | 'gpus_note' | 'exchange_ms' | 'exchange_round_ms'> | undefined
+      let several: Pick<PathsBenchRun, 'gpus' | 'placement' | 'gpus_note' | 'exchange_ms' | 'exchange_round_ms' | 'exchange_copy_ms'> | undefined
       let solver
       try {
         solver = await createSolver(spec, async () => gpu!)
@@ -125,6 +127,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
               ...(solver.gpusNote !== undefined && { gpus_note: solver.gpusNote }),
               exchange_ms: solved.exchange_ms,
               exchange_round_ms: solved.exchange_ms! / (solved.rounds ?? 1),
+              exchange_copy_ms: solved.exchange_copy_ms,
             }
           const sum = finiteSum(solved.d, V)
           if (checksum !== undefined && sum !== checksum) throw new Error(`computed checksum ${sum}, the first run ${checksum}: WRONG distances`)
@@ -140,7 +143,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
           ...(readbacks.length && { readback_ms: median(readbacks) }),
           ...several,
         }
-        const exchanged = several ? `, pivot rows exchanged in ${several.exchange_ms!.toFixed(1)} ms (${several.exchange_round_ms!.toFixed(3)} ms a round) on ${several.placement?.join(', ')}` : ''
+        const exchanged = several ? `, pivot rows exchanged in ${several.exchange_ms!.toFixed(1)} ms (${several.exchange_round_ms!.toFixed(3)} ms a round, ${several.exchange_copy_ms?.toFixed(1)} ms of it copying) on ${several.placement?.join(', ')}` : ''
         o.log(`${name}: ${m.toFixed(1)} ms, ${relaxRate(V ** 3 / (m / 1000))} relax/s${exchanged}`)
       } catch (e) {
         // One failing run (a shape the device rejects, wrong distances) does not lose the others' figures.

@@ -33,6 +33,8 @@ export interface Solved {
   gpus?: number
   rounds?: number
   exchange_ms?: number
+  /** Of exchange_ms, the host's copies of the rows into the other devices' staging buffers. */
+  exchange_copy_ms?: number
 }
 
 export interface Solver {

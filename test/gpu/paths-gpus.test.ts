@@ -3,7 +3,15 @@
 // host from one device to another. Distances and path keys must be serial's byte for byte, whatever
 // the number of parts, the graph's size against the 64-blocks, negative weights, or a part's rows
 // spread over several bindings.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { JobContext } from '../../src/main/engine'
+import { runPathsJob } from '../../src/main/workloads/paths/run-paths'
+import { writeGeneratedGraph } from '../../src/main/workloads/paths/generate-graph'
+import { pathsWorkload } from '../../src/shared/workloads/paths'
+import { validateParams } from '../../src/shared/workloads/schema'
 import { discoverAdapter, requestAdapterQuietly } from '../../src/main/gpu/adapter'
 import { type GpuSet, gpusFor } from '../../src/main/gpu/device-select'
 import { Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
@@ -143,5 +151,33 @@ describe('several devices give serial\'s results', () => {
     const got = await gpuBandsSolver(placed).solve(problem, false)
     expect(got.gpus).toBe(3)
     expect(bytes(got.d).equals(bytes(ref.d))).toBe(true)
+  })
+})
+
+describe('paralab paths --gpus', () => {
+  it('runs the tuned variant on N devices beside serial, names it, reports the exchange and skips other variants, saying why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paralab-paths-gpus-'))
+    try {
+      const file = join(dir, 'g.bin')
+      await writeGeneratedGraph(file, { vertices: 140, edges: 1500, seed: 3 })
+      const ctx: JobContext = { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu }
+      const params = validateParams('paths', pathsWorkload.params, { files: [file], backends: ['serial', 'gpu'], variants: ['tuned', 'b64'], gpus: 2, paths: true, repeat: 1 })
+      const { results, timings } = await runPathsJob(params, ctx)
+      const [g] = results.graphs
+      expect(g.runs.map((r) => r.name)).toEqual(['serial', 'gpu tuned B=64 on 2 GPUs'])
+      const [, multi] = g.runs
+      // Distances and successors byte for byte the serial run's.
+      expect(multi.matches).toBe(true)
+      expect(multi.gpus).toBe(2)
+      // The software adapter is one device: both parts on it, and the run says so.
+      expect(multi.placement).toEqual(['shared', 'shared'])
+      expect(multi.gpus_note).toMatch(/software/)
+      expect(multi.exchange_ms).toBeGreaterThanOrEqual(0)
+      expect(multi.exchange_round_ms).toBeCloseTo(multi.exchange_ms! / 3, 6)
+      expect(Object.keys(timings)).toEqual(['serial', 'gpu tuned B=64 on 2 GPUs'])
+      expect(results.skipped).toEqual([{ backend: 'gpu b64', reason: 'several GPUs (--gpus 2) run the tuned variant only' }])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -2,28 +2,16 @@
 // state and, while it runs, its progress, read from the events the task appends to its folder
 // (not from asking the scheduler more often); and waiting for one run to end.
 import { readFile } from 'node:fs/promises'
-import { hasEnded } from '../../shared/cluster'
+import { hasEnded, type ClusterTask } from '../../shared/cluster'
 import type { JobRecord } from './job-folder'
 import { jobPaths, taskPaths } from './job-folder'
 import { expandIndices, jobTasks, paralabQueue, type QueueRecord } from './slurm-jobs'
 
-export interface TaskProgress {
-  phase: string
-  fraction: number
-  elapsed_ms?: number
-}
+/** A task's newest progress event, as its folder holds it. */
+export type TaskProgress = NonNullable<ClusterTask['progress']>
 
-export interface JobTaskView {
-  index: number
-  job_id: string
-  state: string
-  /** The exit code, and the signal that ended the task if one did. */
-  exit_code: number | null
-  signal?: number
-  node: string | null
-  elapsed_s: number
-  progress: TaskProgress | null
-}
+/** One task as `paralab jobs` and the dashboard show it. */
+export type JobTaskView = ClusterTask
 
 export interface JobView {
   job_id: string

@@ -56,7 +56,7 @@ describe('paralab CLI', () => {
       [['landslide', '--example', '--steps', '-1'], 'paralab: --steps must be an integer in 0…1000000, got "-1"\n'],
       [['stats', 'a.csv', '--repeat', '-5'], 'paralab: --repeat must be an integer in 1…1000, got "-5"\n'],
       [['generate', 'acc', 'x.csv', '--rows', '-3'], /^paralab: --rows must be .*got "-3"\n$/],
-      [["bench"], /^paralab: bench needs one of: device, stats(, [a-z-]+)*\n$/],
+      [["bench"], /^paralab: bench needs one of: device(, [a-z-]+)*, stats(, [a-z-]+)*\n$/],
       [['device', '--nope'], /^paralab: .*'--nope'.*\n$/],
       [['workloads', '--nope'], /^paralab: .*'--nope'.*\n$/],
       [['bench', 'device', '--measure'], /^paralab: .*'--measure'.*\n$/],

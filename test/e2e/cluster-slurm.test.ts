@@ -26,7 +26,7 @@ describe.skipIf(missing)('on Slurm', () => {
     data = statsFolder(dir)
     // A recording that takes minutes in one thread with every prefix repeated: a task that runs until stopped.
     slow = join(dir, 'slow.csv')
-    expect(paralab(['generate', 'acc', slow, '--rows', '400000', '--seed', '3']).code).toBe(0)
+    expect(paralab(['generate', 'acc', slow, '--rows', '2000000', '--seed', '3']).code).toBe(0)
   }, 180_000)
   afterAll(() => {
     cluster?.stop()

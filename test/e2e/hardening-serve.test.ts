@@ -171,7 +171,7 @@ describe('threads', () => {
     const end = await api.event((e) => e.jobId === jobId && e.type !== 'progress', 60_000)
     expect(end.type).toBe('failed')
     expect(end.error.code).toBe('invalid-argument')
-    expect(end.error.message).toMatch(/^\d+ threads asked for; this machine runs at most \d+ \(4 per core on its \d+ cores\)$/)
+    expect(end.error.message).toMatch(/^--ranks 256: the workers backends run a thread a rank, and this machine runs at most \d+ \(4 per core\)$/)
     expect(serveRss() - rss0).toBeLessThan(200 * 2 ** 20)
   })
 })

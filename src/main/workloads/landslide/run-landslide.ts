@@ -3,6 +3,7 @@
 // GPU kernel, each `repeat` times. CPU runs report the md5 of their output, GPU runs their
 // deviation from the reference grid (and, in double-float, their md5 too).
 import { availableParallelism } from 'node:os'
+import { MAX_THREADS_PER_CORE } from '../../workers/pool'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
@@ -83,6 +84,9 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const firstCpu = backends.find((b): b is CpuBackend => b !== 'gpu')
   const referenceBackend: CpuBackend = firstCpu ?? 'active'
   const ranks = params.ranks ?? availableParallelism()
+  const mostRanks = availableParallelism() * MAX_THREADS_PER_CORE
+  if (ranks > mostRanks && backends.some((b) => b === 'workers' || b === 'workers-active'))
+    throw new ApiError('invalid-argument', `--ranks ${ranks}: the workers backends run a thread a rank, and this machine runs at most ${mostRanks} (${MAX_THREADS_PER_CORE} per core)`)
   const every = sampleEvery(params.steps, params.frames)
 
   // Progress: every run's steps, the reference's once more when it is not one of them.

@@ -8,12 +8,8 @@
 // first … first+count−1 after k steps need only the rows within 2·k of them now, so a strip of the
 // band that wide, stepped k times on its own (its ends frozen), holds them exactly; the band's own
 // steps then run while they travel.
-import { throwIfAborted } from '../../../shared/cancel'
 import { Band, debrisSpans, spanBuffers } from './band'
-import type { InitialState } from './simulation'
-
-const SLICE_MS = 25
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+import { stepInSlices, type InitialState } from './simulation'
 
 /** The strip of a band of `rows` rows whose k steps give rows first … first+count−1 exactly: rows lo … hi−1. */
 export function edgeStrip(first: number, count: number, k: number, rows: number): { lo: number; hi: number } {
@@ -43,18 +39,15 @@ export class HaloBand {
     this.band = new Band({ rows, cols, r0: 1, r1: Math.max(1, rows - 1) }, layers, this.spans)
   }
 
-  async advance(steps: number, signal?: AbortSignal): Promise<void> {
-    let left = steps
-    while (left > 0) {
-      throwIfAborted(signal)
-      const until = performance.now() + SLICE_MS
-      do {
+  advance(steps: number, signal?: AbortSignal): Promise<void> {
+    return stepInSlices(
+      steps,
+      () => {
         this.band.step(this.done & 1)
         this.done++
-        left--
-      } while (left > 0 && performance.now() < until)
-      if (left > 0) await yieldToEventLoop()
-    }
+      },
+      signal,
+    )
   }
 
   /** Rows first … first+count−1 as they will be after `k` more steps, computed on a strip (the band is left as it is). */

@@ -36,6 +36,23 @@ const SLICE_MS = 25
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/**
+ * Runs `step` `steps` times on this thread in slices of SLICE_MS, yielding to the event loop
+ * between them; rejects with 'cancelled' when `signal` aborts (checked between slices).
+ */
+export async function stepInSlices(steps: number, step: () => void, signal?: AbortSignal): Promise<void> {
+  let left = steps
+  while (left > 0) {
+    throwIfAborted(signal)
+    const until = performance.now() + SLICE_MS
+    do {
+      step()
+      left--
+    } while (left > 0 && performance.now() < until)
+    if (left > 0) await yieldToEventLoop()
+  }
+}
+
 /** `serial` (every interior cell) or `active` (the cells within reach of debris), on this thread. */
 export class ThreadSimulation implements Simulation {
   done = 0
@@ -63,18 +80,15 @@ export class ThreadSimulation implements Simulation {
     this.band = new Band({ rows, cols, r0: 1, r1: Math.max(1, rows - 1) }, layers, spans)
   }
 
-  async advance(steps: number, signal?: AbortSignal): Promise<void> {
-    let left = steps
-    while (left > 0) {
-      throwIfAborted(signal)
-      const until = performance.now() + SLICE_MS
-      do {
+  advance(steps: number, signal?: AbortSignal): Promise<void> {
+    return stepInSlices(
+      steps,
+      () => {
         this.band.step(this.done & 1)
         this.done++
-        left--
-      } while (left > 0 && performance.now() < until)
-      if (left > 0) await yieldToEventLoop()
-    }
+      },
+      signal,
+    )
   }
 
   async thickness(): Promise<Float64Array> {

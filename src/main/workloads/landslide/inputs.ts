@@ -4,6 +4,7 @@
 // come anywhere among the three; the DEM comes before the source.
 import { readFile } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
+import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import { gridError, type GridHeader, parseGrid, parseHeader, splitLines } from './esri-grid'
 
 export interface LandslideInput {
@@ -107,5 +108,20 @@ export function parseLandslideInput(files: TextFile[]): LandslideInput {
     walls,
     wallCount,
     files: { dem: demFile.shown, source: sourceFile.shown, ...(shared && { header: shared.file.shown }) },
+  }
+}
+
+/** The grid as a run's results describe it: size, placement, walls and the files it came from. */
+export function gridSummary(input: LandslideInput): LandslideResult['grid'] {
+  const { header } = input
+  return {
+    rows: input.rows,
+    cols: input.cols,
+    cellsize: header.cellsize,
+    xllcorner: header.xllcorner,
+    yllcorner: header.yllcorner,
+    nodata: header.nodata,
+    walls: input.wallCount,
+    files: input.files,
   }
 }

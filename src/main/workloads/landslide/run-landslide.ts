@@ -30,7 +30,7 @@ import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { keepFinalGrid } from './final-grid'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { hillshadeMap } from './hillshade'
-import { readLandslideInput, type LandslideInput } from './inputs'
+import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
 import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
@@ -280,16 +280,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   // The relief the debris runs over: the DEM with the source carved out, as the simulation sees it.
   const hillshade = maps[0] && hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0])
   const results: LandslideResult = {
-    grid: {
-      rows: input.rows,
-      cols: input.cols,
-      cellsize: input.header.cellsize,
-      xllcorner: input.header.xllcorner,
-      yllcorner: input.header.yllcorner,
-      nodata: input.header.nodata,
-      walls: input.wallCount,
-      files: input.files,
-    },
+    grid: gridSummary(input),
     steps: steps(),
     reference: { backend: referenceBackend, md5: reference.md5, mass_start: massStart, mass_end: series.mass.at(-1) ?? massStart },
     runs,

@@ -37,7 +37,7 @@ import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { rankGpu, type RankGpu } from './gpu/rank-gpu'
 import type { RankArray } from '../../ranks/wire'
 import { hillshadeMap } from './hillshade'
-import { readLandslideInput, type LandslideInput } from './inputs'
+import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
 import { sampleEvery, type GivenToJob } from './run-landslide'
 import { initialState, ThreadSimulation, type InitialState } from './simulation'
@@ -508,16 +508,7 @@ function finish(
   const hillshade = maps[0] && hillshadeMap(state.z, rows, cols, input.walls, input.header.cellsize, maps[0])
   const size = p.placement.size
   return {
-    grid: {
-      rows,
-      cols,
-      cellsize: input.header.cellsize,
-      xllcorner: input.header.xllcorner,
-      yllcorner: input.header.yllcorner,
-      nodata: input.header.nodata,
-      walls: input.wallCount,
-      files: input.files,
-    },
+    grid: gridSummary(input),
     steps: params.steps,
     reference: { backend: p.backend === 'gpu' ? 'active' : p.backend, md5: refMd5, mass_start: massStart, mass_end: refMassEnd },
     runs: {

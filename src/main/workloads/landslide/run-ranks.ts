@@ -40,7 +40,7 @@ import { hillshadeMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
 import { sampleEvery, type GivenToJob } from './run-landslide'
-import { initialState, ThreadSimulation, type InitialState } from './simulation'
+import { initialState, stateRows, ThreadSimulation, type InitialState } from './simulation'
 import { splitRows } from './workers-simulation'
 import { MAX_THICKNESS_MAPS } from '../../../shared/workloads/landslide/types'
 
@@ -215,13 +215,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   const resumed: Checkpoint | undefined = checkpointDir ? await latestCheckpoint(checkpointDir, identity, params.steps) : undefined
   throwIfAborted(ctx.signal)
 
-  const sub: InitialState = {
-    rows: b - a,
-    cols,
-    z: state.z.subarray(a * cols, b * cols),
-    h: state.h.subarray(a * cols, b * cols),
-    mask: state.mask && state.mask.subarray(a * cols, b * cols),
-  }
+  const sub = stateRows(state, a, b)
   // The GPU band is made (and its kernels compiled, and the GPU warmed up) before the ranks meet, so no rank waits on another's start.
   let device: RankGpu | undefined
   let band: RankBand

@@ -21,6 +21,18 @@ export function initialState(input: LandslideInput): InitialState {
   return { rows: input.rows, cols: input.cols, z, h: input.h.slice(), mask: wallMask(input.walls, input.rows, input.cols) }
 }
 
+/** Rows a … b−1 of the grid as a grid of their own (views, not copies): a band with its halo rows. */
+export function stateRows(state: InitialState, a: number, b: number): InitialState {
+  const { cols } = state
+  return {
+    rows: b - a,
+    cols,
+    z: state.z.subarray(a * cols, b * cols),
+    h: state.h.subarray(a * cols, b * cols),
+    mask: state.mask && state.mask.subarray(a * cols, b * cols),
+  }
+}
+
 export interface Simulation {
   /** Steps done so far. */
   readonly done: number

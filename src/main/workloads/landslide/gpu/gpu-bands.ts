@@ -11,7 +11,7 @@
 import { ApiError } from '../../../../shared/errors'
 import { throwIfAborted } from '../../../../shared/cancel'
 import type { GpuSet } from '../../../gpu/device-select'
-import type { InitialState, Simulation } from '../simulation'
+import { stateRows, type InitialState, type Simulation } from '../simulation'
 import { splitRows } from '../workers-simulation'
 import { altitudeBase, type GpuArithmetic, GpuSimulation } from './gpu-simulation'
 import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
@@ -105,13 +105,7 @@ export class GpuBandsSimulation implements Simulation {
         // The first and last bands reach the grid's own border rows.
         const a = k === 0 ? 0 : r0 - halo
         const b = k === count - 1 ? rows : r1 + halo
-        const sub: InitialState = {
-          rows: b - a,
-          cols,
-          z: state.z.subarray(a * cols, b * cols),
-          h: state.h.subarray(a * cols, b * cols),
-          mask: state.mask && state.mask.subarray(a * cols, b * cols),
-        }
+        const sub = stateRows(state, a, b)
         const sim = await GpuSimulation.create(gpus[k], sub, variant, stepsPerSubmit, { arithmetic: opts.arithmetic, altitudeBase: base })
         bands.push({ r0, r1, a, b, sim })
       }

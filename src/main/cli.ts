@@ -7,6 +7,7 @@
 // parts (GPU code, benchmarks' baselines, chart rendering) only when a job runs them.
 import { ApiError } from '../shared/errors'
 import type { Command } from './cli/command'
+import { nearestName } from './cli/nearest'
 import { version } from '../../package.json'
 
 /** Every command, and what the entry needs beside them. */
@@ -69,22 +70,11 @@ function findCommand(argv: string[]): { cmd: Command; rest: string[] } | undefin
   return best
 }
 
-/** Edits (insert, delete, replace) from a to b. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    row = next
-  }
-  return row[b.length]
-}
-
 /** An unknown command's message: the nearest command when one is near, and every command's first word. */
 function unknownCommand(word: string): string {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]))]
-  const nearest = names.map((n) => ({ n, d: distance(word.toLowerCase(), n) })).sort((a, b) => a.d - b.d)[0]
-  const hint = nearest && nearest.d <= Math.max(1, Math.floor(nearest.n.length / 3)) ? `; did you mean "${nearest.n}"?` : ''
+  const nearest = nearestName(word, names)
+  const hint = nearest ? `; did you mean "${nearest}"?` : ''
   return `unknown command "${word}"${hint}\ncommands: ${names.join(', ')} (paralab --help describes them)`
 }
 

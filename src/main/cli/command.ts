@@ -1,6 +1,7 @@
 // What every `paralab` command shares: option parsing with usage errors (exit 2), one-line
 // failures (exit 1), `--help` text, and output helpers.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { nearestName } from './nearest'
 
 export class UsageError extends Error {}
 
@@ -45,8 +46,17 @@ export function parse(cmd: Command, argv: string[]): { values: Record<string, an
     })
     return { values, positionals }
   } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0])
+    const err = e as Error & { code?: string }
+    const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-{1,2}[^'=]+)/.exec(err.message)?.[1] : undefined
+    if (unknown) throw new UsageError(unknownOption(cmd, unknown))
+    throw new UsageError(err.message.split('\n')[0])
   }
+}
+
+/** An unknown option's message: the nearest of the command's options when one is near, and where its options are listed. */
+function unknownOption(cmd: Command, option: string): string {
+  const nearest = option.startsWith('--') ? nearestName(option.slice(2), [...Object.keys(cmd.options), 'help']) : undefined
+  return `unknown option ${option}${nearest ? `; did you mean --${nearest}?` : ''} (paralab ${cmd.name} --help lists its options)`
 }
 
 export function helpText(cmd: Command): string {

@@ -58,7 +58,7 @@ afterAll(async () => {
 
 async function compute(backend: CpuStatsBackend, values: Float64Array, precision: Precision, length?: number) {
   const engine = engines[backend]
-  const column = engine.prepare(values, precision)
+  const column = await engine.prepare(values, precision)
   try {
     return await engine.compute(column, length)
   } finally {
@@ -103,7 +103,7 @@ describe('prefixes and repeats', () => {
 
   it.each(CPU_STATS_BACKENDS)('%s computes prefixes of one prepared column, repeatably', async (backend) => {
     const engine = engines[backend]
-    const column = engine.prepare(values, 'f64')
+    const column = await engine.prepare(values, 'f64')
     for (const rows of [1, 2, 1000, 5001, values.length]) {
       const ref = sortReference(values.subarray(0, rows), 'f64')
       const got = await engine.compute(column, rows)
@@ -119,7 +119,7 @@ describe('prefixes and repeats', () => {
   it.each(CPU_STATS_BACKENDS)('%s runs overlapping computations one after the other', async (backend) => {
     const engine = engines[backend]
     const names = ['random doubles, odd', 'integers with ties', 'decimal ties (every radix level)']
-    const columns = names.map((name) => engine.prepare(cases[name], 'f64'))
+    const columns = await Promise.all(names.map((name) => engine.prepare(cases[name], 'f64')))
     const got = await Promise.all(columns.map((c) => engine.compute(c)))
     names.forEach((name, i) => {
       const ref = sortReference(cases[name], 'f64')
@@ -140,9 +140,22 @@ describe('prefixes and repeats', () => {
     const got = await compute('workers', shared, 'f64')
     const ref = sortReference(values, 'f64')
     expect(got.median).toBe(ref.median)
-    await expect(engines.workers.compute(engines.workers.prepare(shared, 'f64'), values.length + 1)).rejects.toMatchObject({
+    await expect(engines.workers.compute(await engines.workers.prepare(shared, 'f64'), values.length + 1)).rejects.toMatchObject({
       code: 'invalid-argument',
     })
+  })
+
+  it.each(['f64', 'f32'] as const)('workers-simd copies a %s column in shared memory (as the loader leaves it) over its threads, every value where the kernels read it', async (precision) => {
+    // Mid-buffer and of odd length, so that no slice starts on the buffer's first value.
+    const values = cases['random doubles, odd']
+    const shared = new Float64Array(new SharedArrayBuffer(8 * (values.length + 3)), 8 * 3, values.length)
+    shared.set(values)
+    const got = await compute('workers-simd', shared, precision)
+    const ref = sortReference(values, precision)
+    expect(got.median).toBe(ref.median)
+    expect(got.mad).toBe(ref.mad)
+    // The same bits as from a column the main thread copies in (an ordinary Float64Array).
+    expect(got).toEqual(await compute('workers-simd', values, precision))
   })
 })
 
@@ -188,11 +201,11 @@ describe('cancellation', () => {
     const controller = new AbortController()
     const engine = await createCpuStatsEngine(backend, { threads: 2, signal: controller.signal })
     try {
-      const running = engine.compute(engine.prepare(values, 'f64'))
+      const running = engine.prepare(values, 'f64').then((c) => engine.compute(c))
       await new Promise((resolve) => setImmediate(resolve)) // the first pass is with the workers
       controller.abort()
       await expect(running).rejects.toMatchObject({ code: 'cancelled' })
-      await expect(engine.compute(engine.prepare(values, 'f64'))).rejects.toMatchObject({ code: 'cancelled' })
+      await expect(engine.prepare(values, 'f64').then((c) => engine.compute(c))).rejects.toMatchObject({ code: 'cancelled' })
     } finally {
       await engine.dispose()
     }
@@ -202,7 +215,7 @@ describe('cancellation', () => {
     const controller = new AbortController()
     const engine = await createCpuStatsEngine(backend, { signal: controller.signal })
     try {
-      const running = engine.compute(engine.prepare(values, 'f64'))
+      const running = engine.prepare(values, 'f64').then((c) => engine.compute(c))
       controller.abort()
       await expect(running).rejects.toMatchObject({ code: 'cancelled' })
     } finally {

@@ -2,7 +2,7 @@
 // repeats so that timing `compute` measures the computation only.
 //
 //   const engine = await createCpuStatsEngine('workers-simd', { signal })
-//   const column = engine.prepare(values, 'f64')       // copies into shared/wasm memory if needed
+//   const column = await engine.prepare(values, 'f64') // copies into shared/wasm memory if needed
 //   const stats = await engine.compute(column)          // or compute(column, rows) for a prefix
 //   engine.release(column); await engine.dispose()
 import { availableParallelism } from 'node:os'
@@ -13,8 +13,8 @@ import { WorkerPool } from '../../workers/pool'
 import { columnStats } from './column-stats'
 import { type ColumnRef, REGION_BYTES, REGION_WORDS, bytesPerValue } from './slice-kernels'
 import { WasmKernels } from './simd/wasm-kernels'
-import { WasmHeap, createStatsMemory, loadStatsWasm, regionPtr } from './simd/wasm-module'
-import { LocalRunner, PoolRunner, type SliceRunner, type Workspace } from './slice-runner'
+import { WasmHeap, copyIntoWasm, createStatsMemory, loadStatsWasm, regionPtr } from './simd/wasm-module'
+import { LocalRunner, PoolRunner, type SliceRunner } from './slice-runner'
 import { TsKernels } from './js-kernels'
 
 export type CpuStatsBackend = Exclude<StatsBackend, 'gpu'>
@@ -46,7 +46,7 @@ export interface CpuStatsEngine {
   /** Threads the computation runs on. */
   readonly threads: number
   readonly columnsTogether: boolean
-  prepare(values: Float64Array, precision: Precision): PreparedColumn
+  prepare(values: Float64Array, precision: Precision): Promise<PreparedColumn>
   /** Statistics of the column's first `length` values (default all). */
   compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
   /** Statistics of several columns, one after another (each uses every thread). */
@@ -75,7 +75,7 @@ class Column implements PreparedColumn {
 
 /** Where an engine keeps columns: as given (or copied to shared memory), or in wasm memory. */
 interface ColumnStore {
-  place(values: Float64Array, precision: Precision): { ref: ColumnRef; bytes: number }
+  place(values: Float64Array, precision: Precision): Promise<{ ref: ColumnRef; bytes: number }>
   free(ref: ColumnRef, bytes: number): void
 }
 
@@ -89,25 +89,29 @@ export async function createCpuStatsEngine(backend: CpuStatsBackend, options: Cp
   if (!Number.isInteger(threads) || threads < 1) throw new ApiError('invalid-argument', `threads must be a positive integer, got ${threads}`)
   const simd = backend === 'simd' || backend === 'workers-simd'
 
+  const pool = parallel ? new WorkerPool('stats-worker', threads) : undefined
   let store: ColumnStore
-  let workspace: Workspace | undefined
-  let local: SliceRunner | undefined
+  let runner: SliceRunner
   if (simd) {
     const module = await loadStatsWasm()
     const memory = createStatsMemory(threads)
-    store = wasmStore(memory, new WasmHeap(memory, regionPtr(threads)))
-    if (parallel) workspace = { kind: 'wasm', id: nextWorkspaceId++, module, memory }
-    else local = new LocalRunner(new WasmKernels(module, memory), () => new Int32Array(memory.buffer, regionPtr(0), REGION_WORDS), signal)
+    const heap = new WasmHeap(memory, regionPtr(threads))
+    if (pool) {
+      const pooled = new PoolRunner(pool, threads, { kind: 'wasm', id: nextWorkspaceId++, module, memory })
+      runner = pooled
+      store = wasmStore(heap, (values, precision, ptr) => pooled.copyIn(values, precision, ptr))
+    } else {
+      runner = new LocalRunner(new WasmKernels(module, memory), () => new Int32Array(memory.buffer, regionPtr(0), REGION_WORDS), signal)
+      store = wasmStore(heap, async (values, precision, ptr) => copyIntoWasm(values, memory, ptr, precision))
+    }
   } else {
     store = bufferStore(parallel)
-    if (parallel) workspace = { kind: 'ts', regions: new SharedArrayBuffer(threads * REGION_BYTES) }
+    if (pool) runner = new PoolRunner(pool, threads, { kind: 'ts', regions: new SharedArrayBuffer(threads * REGION_BYTES) })
     else {
       const regions = new Int32Array(REGION_WORDS)
-      local = new LocalRunner(new TsKernels(regions), () => regions, signal)
+      runner = new LocalRunner(new TsKernels(regions), () => regions, signal)
     }
   }
-  const pool = parallel ? new WorkerPool('stats-worker', threads) : undefined
-  const runner = pool ? new PoolRunner(pool, threads, workspace!) : local!
   return new Engine(backend, threads, store, runner, pool, signal)
 }
 
@@ -128,9 +132,9 @@ class Engine implements CpuStatsEngine {
     signal?.addEventListener('abort', this.onAbort, { once: true })
   }
 
-  prepare(values: Float64Array, precision: Precision): PreparedColumn {
+  async prepare(values: Float64Array, precision: Precision): Promise<PreparedColumn> {
     this.assertLive()
-    const { ref, bytes } = this.store.place(values, precision)
+    const { ref, bytes } = await this.store.place(values, precision)
     return new Column(this, ref, bytes)
   }
 
@@ -189,7 +193,7 @@ class Engine implements CpuStatsEngine {
 /** Typed-array columns; the workers need them in shared memory, so others are copied there once. */
 function bufferStore(shared: boolean): ColumnStore {
   return {
-    place(values, precision) {
+    async place(values, precision) {
       const n = values.length
       const bytes = n * bytesPerValue(precision)
       if (precision === 'f64' && (!shared || values.buffer instanceof SharedArrayBuffer))
@@ -205,14 +209,19 @@ function bufferStore(shared: boolean): ColumnStore {
   }
 }
 
-function wasmStore(memory: WebAssembly.Memory, heap: WasmHeap): ColumnStore {
+/** Columns in wasm memory, placed by the heap and copied in by `copy` (over the pool's threads where there is one). */
+function wasmStore(heap: WasmHeap, copy: (values: Float64Array, precision: Precision, ptr: number) => Promise<void>): ColumnStore {
   return {
-    place(values, precision) {
+    async place(values, precision) {
       const n = values.length
       const bytes = n * bytesPerValue(precision)
       const ptr = heap.alloc(bytes)
-      if (precision === 'f64') new Float64Array(memory.buffer, ptr, n).set(values)
-      else new Float32Array(memory.buffer, ptr, n).set(values)
+      try {
+        await copy(values, precision, ptr)
+      } catch (e) {
+        heap.release(ptr, bytes)
+        throw e
+      }
       return { ref: { precision, length: n, where: 'wasm', ptr }, bytes }
     },
     free(ref, bytes) {
@@ -228,7 +237,7 @@ export async function computeColumnStats(
 ): Promise<BackendColumnStats> {
   const engine = await createCpuStatsEngine(options.backend, options)
   try {
-    return await engine.compute(engine.prepare(values, options.precision ?? 'f64'))
+    return await engine.compute(await engine.prepare(values, options.precision ?? 'f64'))
   } finally {
     await engine.dispose()
   }

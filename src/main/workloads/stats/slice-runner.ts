@@ -2,9 +2,10 @@
 // worker of a pool (workers, workers-simd). Partials come back in slice order, so combining them
 // is deterministic for a given thread count.
 import { ApiError } from '../../../shared/errors'
+import type { Precision } from '../../../shared/workloads/stats/types'
 import type { WorkerPool } from '../../workers/pool'
 import { type ColumnRef, type PassPartial, type PassSpec, REGION_WORDS, type ScanPartial, type SliceKernels } from './slice-kernels'
-import { regionPtr } from './simd/wasm-module'
+import { copyIntoWasm, regionPtr } from './simd/wasm-module'
 
 export interface SliceRunner {
   /** Slices (threads) available; a column of n values uses min(slices, n). */
@@ -21,6 +22,17 @@ export interface SliceRunner {
 export type Workspace =
   | { kind: 'ts'; regions: SharedArrayBuffer }
   | { kind: 'wasm'; id: number; module: WebAssembly.Module; memory: WebAssembly.Memory }
+
+/** Values [start, end) of a column in shared memory, copied into the workspace's wasm memory from `ptr` on (see PoolRunner.copyIn). */
+export interface CopyTask {
+  workspace: Extract<Workspace, { kind: 'wasm' }>
+  source: SharedArrayBuffer
+  byteOffset: number
+  precision: Precision
+  ptr: number
+  start: number
+  end: number
+}
 
 export interface SliceTask {
   workspace: Workspace
@@ -96,6 +108,27 @@ export class PoolRunner implements SliceRunner {
     return ws.kind === 'ts'
       ? new Int32Array(ws.regions, slice * REGION_WORDS * 4, REGION_WORDS)
       : new Int32Array(ws.memory.buffer, regionPtr(slice), REGION_WORDS)
+  }
+
+  /**
+   * Copies a column into the wasm memory at `ptr` (rounded to f32 for f32 columns), a slice per
+   * thread when the values are in shared memory, as the loader's columns are: the copy and the
+   * first touch of the fresh pages were the main thread's largest cost between the load and the
+   * results, and the threads sit idle meanwhile.
+   */
+  async copyIn(values: Float64Array, precision: Precision, ptr: number): Promise<void> {
+    const ws = this.workspace
+    if (ws.kind !== 'wasm') throw new ApiError('internal', 'only the wasm workspace holds copies of columns')
+    if (!(values.buffer instanceof SharedArrayBuffer)) return copyIntoWasm(values, ws.memory, ptr, precision)
+    const n = values.length
+    const count = slicesFor(n, this.slices)
+    const tasks: Promise<void>[] = []
+    for (let slice = 0; slice < count; slice++) {
+      const [start, end] = sliceBounds(n, count, slice)
+      const task: CopyTask = { workspace: ws, source: values.buffer, byteOffset: values.byteOffset, precision, ptr, start, end }
+      tasks.push(this.pool.run<void>('copy', task))
+    }
+    await Promise.all(tasks)
   }
 
   async warm(): Promise<void> {

@@ -56,6 +56,12 @@ export function createStatsMemory(slices: number): WebAssembly.Memory {
   return new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES, shared: true })
 }
 
+/** Copies values into the memory at `ptr` (f32 columns rounded to nearest, as Math.fround). */
+export function copyIntoWasm(values: Float64Array, memory: WebAssembly.Memory, ptr: number, precision: 'f64' | 'f32'): void {
+  if (precision === 'f64') new Float64Array(memory.buffer, ptr, values.length).set(values)
+  else new Float32Array(memory.buffer, ptr, values.length).set(values)
+}
+
 /** First-fit allocator for columns in the linear memory above the regions. */
 export class WasmHeap {
   private readonly free: { start: number; size: number }[] = []

@@ -8,46 +8,24 @@
 // first … first+count−1 after k steps need only the rows within 2·k of them now, so a strip of the
 // band that wide, stepped k times on its own (its ends frozen), holds them exactly; the band's own
 // steps then run while they travel.
-import { Band, debrisSpans, spanBuffers } from './band'
-import { stepInSlices, type InitialState } from './simulation'
+import { ThreadSimulation, type InitialState } from './simulation'
 
 /** The strip of a band of `rows` rows whose k steps give rows first … first+count−1 exactly: rows lo … hi−1. */
 export function edgeStrip(first: number, count: number, k: number, rows: number): { lo: number; hi: number } {
   return { lo: Math.max(0, first - 2 * k), hi: Math.min(rows, first + count + 2 * k) }
 }
 
-export class HaloBand {
+/** A band simulated as a grid of its own (ThreadSimulation), whose rows can be read, overwritten and stepped ahead on strips. */
+export class HaloBand extends ThreadSimulation {
   /** Strips by their rows `lo:hi`, made on first use (edgeRows). */
   private readonly strips = new Map<string, HaloBand>()
-
-  done = 0
-  private readonly band: Band
-  private readonly h: Float64Array
-  private readonly spans: Int32Array | null
 
   /** `state`: the band's rows (own and halo), as a grid of their own. */
   constructor(
     private readonly state: InitialState,
     active: boolean,
   ) {
-    const { rows, cols } = state
-    const n = rows * cols
-    this.h = state.h.slice()
-    this.spans = active ? spanBuffers(rows) : null
-    if (this.spans) debrisSpans(this.h, rows, cols, this.spans, 0)
-    const layers = { z: state.z, h: this.h, f0: new Float64Array(n), f1: new Float64Array(n), f2: new Float64Array(n), f3: new Float64Array(n), mask: state.mask }
-    this.band = new Band({ rows, cols, r0: 1, r1: Math.max(1, rows - 1) }, layers, this.spans)
-  }
-
-  advance(steps: number, signal?: AbortSignal): Promise<void> {
-    return stepInSlices(
-      steps,
-      () => {
-        this.band.step(this.done & 1)
-        this.done++
-      },
-      signal,
-    )
+    super(state, active)
   }
 
   /** Rows first … first+count−1 as they will be after `k` more steps, computed on a strip (the band is left as it is). */

@@ -69,27 +69,18 @@ export async function stepInSlices(steps: number, step: () => void, signal?: Abo
 export class ThreadSimulation implements Simulation {
   done = 0
   private readonly band: Band
-  private readonly h: Float64Array
+  protected readonly h: Float64Array
+  /** Where each row's debris lies, for the active steps (null for serial). */
+  protected readonly spans: Int32Array | null
 
   constructor(state: InitialState, active: boolean) {
     const { rows, cols } = state
     const n = rows * cols
     this.h = state.h.slice()
-    const layers = {
-      z: state.z,
-      h: this.h,
-      f0: new Float64Array(n),
-      f1: new Float64Array(n),
-      f2: new Float64Array(n),
-      f3: new Float64Array(n),
-      mask: state.mask,
-    }
-    let spans: Int32Array | null = null
-    if (active) {
-      spans = spanBuffers(rows)
-      debrisSpans(this.h, rows, cols, spans, 0)
-    }
-    this.band = new Band({ rows, cols, r0: 1, r1: Math.max(1, rows - 1) }, layers, spans)
+    this.spans = active ? spanBuffers(rows) : null
+    if (this.spans) debrisSpans(this.h, rows, cols, this.spans, 0)
+    const layers = { z: state.z, h: this.h, f0: new Float64Array(n), f1: new Float64Array(n), f2: new Float64Array(n), f3: new Float64Array(n), mask: state.mask }
+    this.band = new Band({ rows, cols, r0: 1, r1: Math.max(1, rows - 1) }, layers, this.spans)
   }
 
   advance(steps: number, signal?: AbortSignal): Promise<void> {

@@ -42,6 +42,11 @@ export interface EngineCli<R> {
   failures?(results: R): string[]
   /** Commands that run this workload with some parameters fixed, e.g. `bench device` = `device --measure`. */
   presets?: { name: string; summary: string; params: Record<string, unknown> }[]
+  /**
+   * Parameters that flags given imply unless given too, e.g. the shortest paths' `--checkpoint-every`
+   * computes once (`--repeat 1`): `given` holds the flags given, as parameters.
+   */
+  implied?(given: Record<string, unknown>): Record<string, unknown>
   /** More commands of this workload, e.g. `generate acc` or `bench stats`. */
   commands?: Command[]
   /** Files `--out` writes beside the tables and charts, e.g. an animation; named `<name>.<ext>` in the set. */

@@ -151,6 +151,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       const params: Record<string, unknown> = {}
       for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
       Object.assign(params, fixed)
+      for (const [n, v] of Object.entries(engine.cli.implied?.(params) ?? {})) params[n] ??= v
       if (takesForce && values.force) params.force = true
       if (values.progress !== undefined && values.progress !== 'json') throw new UsageError(`--progress must be json, got "${values.progress}"`)
       const [lo, hi] = CHART_SIZE_LIMITS.side

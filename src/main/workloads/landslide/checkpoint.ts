@@ -9,19 +9,17 @@
 // recorded so far (series and snapshots), so a resumed run reports what an uninterrupted one would.
 //
 // Writing: every rank writes its band into a hidden folder of this attempt; rank 0 then writes the
-// manifest and renames the folder into place, and only then removes checkpoints older than the
-// previous one: a run killed while writing leaves the last complete checkpoint (and the one before).
+// manifest and renames the folder into place (../../checkpoints/folder.ts), and only then removes
+// checkpoints older than the previous one: a run killed while writing leaves the last complete
+// checkpoint (and the one before).
 import { createHash } from 'node:crypto'
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import { P_EPSILON, P_R, type LandslideSeries, type RunArithmetic } from '../../../shared/workloads/landslide/types'
+import * as folder from '../../checkpoints/folder'
 import type { Snapshot } from './grid-stats'
 import type { LandslideInput } from './inputs'
 
-const FORMAT = 'paralab-landslide-checkpoint'
-const VERSION = 1
-const STEP_DIR = /^step-(\d+)$/
+const KIND: folder.CheckpointKind = { format: 'paralab-landslide-checkpoint', version: 1, unit: 'step', what: 'landslide' }
 
 /** What a checkpoint must match to be resumed: the grid (its values, not only its size) and the model's arithmetic. */
 export interface CheckpointIdentity {
@@ -36,11 +34,9 @@ export interface CheckpointIdentity {
   p_r: number
 }
 
-export interface CheckpointBand {
-  file: string
+export interface CheckpointBand extends folder.CheckpointFile {
   r0: number
   r1: number
-  sha256: string
 }
 
 export interface CheckpointSamples {
@@ -49,7 +45,7 @@ export interface CheckpointSamples {
 }
 
 export interface CheckpointManifest {
-  format: typeof FORMAT
+  format: string
   version: number
   step: number
   identity: CheckpointIdentity
@@ -57,10 +53,7 @@ export interface CheckpointManifest {
   samples: CheckpointSamples
 }
 
-export interface Checkpoint {
-  path: string
-  manifest: CheckpointManifest
-}
+export type Checkpoint = folder.FoundCheckpoint<CheckpointManifest>
 
 export function checkpointIdentity(input: LandslideInput, arithmetic: RunArithmetic): CheckpointIdentity {
   const hash = createHash('sha256')
@@ -70,55 +63,20 @@ export function checkpointIdentity(input: LandslideInput, arithmetic: RunArithme
   return { rows: input.rows, cols: input.cols, grid: hash.digest('hex'), files, arithmetic, p_epsilon: P_EPSILON, p_r: P_R }
 }
 
-const stepName = (step: number) => `step-${String(step).padStart(7, '0')}`
-
 /** The hidden folder one attempt (`attempt`: the job's identity) writes a checkpoint of `step` into. */
 export function pendingFolder(dir: string, step: number, attempt: string): string {
-  return join(dir, `.${stepName(step)}.${attempt.replace(/[^\w.-]/g, '_')}.tmp`)
-}
-
-async function writeSynced(path: string, data: Uint8Array | string): Promise<void> {
-  const file = await open(path, 'w')
-  try {
-    await file.writeFile(data)
-    await file.sync()
-  } finally {
-    await file.close()
-  }
+  return folder.pendingFolder(dir, KIND, step, attempt)
 }
 
 /** Writes one rank's own rows (global rows r0 … r1−1) into the pending folder. */
 export async function writeBand(pending: string, rank: number, r0: number, r1: number, h: Float64Array): Promise<CheckpointBand> {
-  await mkdir(pending, { recursive: true })
-  const file = `band-${rank}.f64`
-  const bytes = new Uint8Array(h.buffer, h.byteOffset, h.byteLength)
-  await writeSynced(join(pending, file), bytes)
-  return { file, r0, r1, sha256: createHash('sha256').update(bytes).digest('hex') }
+  const written = await folder.writeCheckpointFile(pending, `band-${rank}.f64`, [new Uint8Array(h.buffer, h.byteOffset, h.byteLength)])
+  return { file: written.file, r0, r1, sha256: written.sha256 }
 }
 
 /** Rank 0, once every band is written: the manifest, then the folder into place, then the old ones away. */
 export async function commitCheckpoint(dir: string, pending: string, manifest: Omit<CheckpointManifest, 'format' | 'version'>): Promise<string> {
-  await writeSynced(join(pending, 'manifest.json'), JSON.stringify({ format: FORMAT, version: VERSION, ...manifest }))
-  const target = join(dir, stepName(manifest.step))
-  await rm(target, { recursive: true, force: true })
-  await rename(pending, target)
-  const dirHandle = await open(dir, 'r')
-  await dirHandle.sync().finally(() => dirHandle.close())
-  // Keep this one and the previous complete one; drop older ones and other attempts' leftovers.
-  const steps = (await completeSteps(dir)).filter((s) => s < manifest.step)
-  for (const s of steps.slice(0, -1)) await rm(join(dir, stepName(s)), { recursive: true, force: true })
-  for (const name of await readdir(dir)) if (name.startsWith('.step-') && name.endsWith('.tmp') && join(dir, name) !== pending) await rm(join(dir, name), { recursive: true, force: true })
-  return target
-}
-
-/** Steps of the complete checkpoints in `dir`, ascending. */
-async function completeSteps(dir: string): Promise<number[]> {
-  const names = await readdir(dir).catch(() => [] as string[])
-  return names
-    .map((n) => STEP_DIR.exec(n))
-    .filter((m): m is RegExpExecArray => !!m)
-    .map((m) => Number(m[1]))
-    .sort((a, b) => a - b)
+  return folder.commitCheckpoint(dir, pending, KIND, manifest.step, manifest)
 }
 
 /**
@@ -127,19 +85,9 @@ async function completeSteps(dir: string): Promise<number[]> {
  * is refused with the reason (the older ones are left as they are).
  */
 export async function latestCheckpoint(dir: string, identity: CheckpointIdentity, steps: number): Promise<Checkpoint | undefined> {
-  const all = await completeSteps(dir)
-  if (all.length === 0) return undefined
-  const path = join(dir, stepName(all.at(-1)!))
-  const previous = all.length > 1 ? ` (the previous checkpoint, ${join(dir, stepName(all.at(-2)!))}, is kept: remove this one to resume from it)` : ''
-  const corrupted = (why: string) => new ApiError('invalid-input', `checkpoint ${path} is corrupted: ${why}${previous}`)
-  let manifest: CheckpointManifest
-  try {
-    manifest = JSON.parse(await readFile(join(path, 'manifest.json'), 'utf8'))
-  } catch (e) {
-    throw corrupted(`its manifest.json is ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'not valid JSON'}`)
-  }
-  if (manifest?.format !== FORMAT || manifest.version !== VERSION || !Number.isInteger(manifest.step) || !Array.isArray(manifest.bands) || !manifest.identity || !manifest.samples)
-    throw corrupted('its manifest.json is not a landslide checkpoint of this version')
+  const found = await folder.latestManifest<CheckpointManifest>(dir, KIND, (m) => Number.isInteger(m.step) && Array.isArray(m.bands) && !!m.identity && !!m.samples)
+  if (!found) return undefined
+  const { path, manifest } = found
   const theirs = manifest.identity
   if (theirs.rows !== identity.rows || theirs.cols !== identity.cols || theirs.grid !== identity.grid)
     throw new ApiError(
@@ -153,28 +101,32 @@ export async function latestCheckpoint(dir: string, identity: CheckpointIdentity
   // Every interior row exactly once.
   const sorted = [...manifest.bands].sort((a, b) => a.r0 - b.r0)
   if (sorted.length === 0 || sorted[0].r0 !== 1 || sorted.at(-1)!.r1 !== identity.rows - 1 || sorted.some((b, i) => i > 0 && b.r0 !== sorted[i - 1].r1))
-    throw corrupted('its bands do not cover the grid\'s rows')
-  return { path, manifest }
+    throw found.corrupted('its bands do not cover the grid\'s rows')
+  return found
 }
 
 /** Global rows `from` … `to`−1 (interior rows) of h from the checkpoint's bands, each checked against its sha256. */
 export async function readCheckpointRows(checkpoint: Checkpoint, cols: number, from: number, to: number): Promise<Float64Array> {
   const out = new Float64Array((to - from) * cols)
+  const outBytes = new Uint8Array(out.buffer)
+  const row = cols * 8
   for (const band of checkpoint.manifest.bands) {
     const lo = Math.max(from, band.r0)
     const hi = Math.min(to, band.r1)
     if (lo >= hi) continue
-    const why = `${band.file} does not match its sha256`
-    let bytes: Buffer
-    try {
-      bytes = await readFile(join(checkpoint.path, band.file))
-    } catch {
-      throw new ApiError('invalid-input', `checkpoint ${checkpoint.path} is corrupted: ${band.file} is missing`)
-    }
-    if (bytes.length !== (band.r1 - band.r0) * cols * 8 || createHash('sha256').update(bytes).digest('hex') !== band.sha256)
-      throw new ApiError('invalid-input', `checkpoint ${checkpoint.path} is corrupted: ${why}`)
-    const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))
-    out.set(values.subarray((lo - band.r0) * cols, (hi - band.r0) * cols), (lo - from) * cols)
+    // Whole rows at a time: those of this band within from … to−1.
+    await folder.readCheckpointFile(
+      checkpoint,
+      band,
+      (band.r1 - band.r0) * row,
+      (piece, at) => {
+        const r0 = band.r0 + at / row
+        const a = Math.max(lo, r0)
+        const b = Math.min(hi, r0 + piece.length / row)
+        if (a < b) outBytes.set(piece.subarray((a - r0) * row, (b - r0) * row), (a - from) * row)
+      },
+      row,
+    )
   }
   return out
 }
@@ -197,7 +149,4 @@ export function unpackSamples(samples: CheckpointSamples): { series: LandslideSe
 }
 
 /** Removes an attempt's pending folder (a run that failed leaves no half-written checkpoint). */
-export async function discardPending(pending: string): Promise<void> {
-  await rm(pending, { recursive: true, force: true })
-}
-
+export const discardPending = folder.discardPending

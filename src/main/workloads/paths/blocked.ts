@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { PathsBackend } from '../../../shared/workloads/paths/types'
 import { WorkerPool } from '../../workers/pool'
+import { roundCheckpoints, type MatrixView } from './checkpoint'
 import { blocking, phase1, phase2, phase2Blocks, phase3, phase3Rows, split } from './blocked-schedule'
 import { jsBlockKernels, type BlockKernels } from './js-kernels'
 import { compact, fillMatrix } from './matrix'
@@ -24,6 +25,8 @@ interface Prepared {
   kernels: BlockKernels
   ws?: Workspace
   duplicates: number
+  /** The matrix as it is computed on, for checkpoints. */
+  view: MatrixView
   result(): { d: Int32Array; key?: Uint32Array }
 }
 
@@ -42,6 +45,7 @@ async function prepare(p: Problem, paths: boolean, simd: boolean, shared: boolea
       kernels: wasmBlockKernels(ws),
       ws,
       duplicates,
+      view: { V, S, d, ...(key && { key }) },
       // Out of wasm memory, which the next solve replaces.
       result: () => ({ d: compact(d.slice(), V, S), key: key && compact(key.slice(), V, S) }),
     }
@@ -53,7 +57,7 @@ async function prepare(p: Problem, paths: boolean, simd: boolean, shared: boolea
   const key = kBuf && new Uint32Array(kBuf)
   const duplicates = fillMatrix(p, d, key)
   const ws: Workspace | undefined = shared ? { kind: 'ts', id: nextWorkspace++, V, S: V, d: dBuf as SharedArrayBuffer, ...(kBuf && { key: kBuf as SharedArrayBuffer }) } : undefined
-  return { kernels: jsBlockKernels(d, key, V), ws, duplicates, result: () => ({ d, key }) }
+  return { kernels: jsBlockKernels(d, key, V), ws, duplicates, view: { V, S: V, d, ...(key && { key }) }, result: () => ({ d, key }) }
 }
 
 export function blockedSolver(backend: BlockedBackend, B: number, options: { threads?: number } = {}): Solver {
@@ -80,6 +84,9 @@ export function blockedSolver(backend: BlockedBackend, B: number, options: { thr
       const { signal } = opts
       const m = await prepare(p, paths, simd, parallel)
       const g = blocking(p.V, B)
+      // Resumed: the rounds done come from the checkpoint (the graph's matrix counted the duplicates).
+      const checkpoints = opts.checkpoint && roundCheckpoints(opts.checkpoint)
+      await checkpoints?.load(m.view)
       const workers = parallel ? await startPool(signal) : undefined
       // Cancelling stops the threads at once (their tasks reject as cancelled).
       const onAbort = () => {
@@ -90,7 +97,8 @@ export function blockedSolver(backend: BlockedBackend, B: number, options: { thr
       const tick = yielder(signal)
       try {
         const t0 = performance.now()
-        for (let r = 0; r < g.R; r++) {
+        let paused = 0
+        for (let r = checkpoints?.from ?? 0; r < g.R; r++) {
           phase1(m.kernels, g, r)
           if (workers) {
             const task = (extra: Partial<BlockTask>): BlockTask => ({ ws: m.ws!, B, r, ...extra })
@@ -102,10 +110,16 @@ export function blockedSolver(backend: BlockedBackend, B: number, options: { thr
             await tick()
           }
           throwIfAborted(signal)
+          if (checkpoints) {
+            // Writing a checkpoint is not computing: its time is reported apart.
+            const t = performance.now()
+            await checkpoints.after(r + 1, g.R, m.view)
+            paused += performance.now() - t
+          }
           opts.progress?.((r + 1) / g.R)
         }
-        const compute_ms = performance.now() - t0
-        return { ...m.result(), duplicates: m.duplicates, compute_ms }
+        const compute_ms = performance.now() - t0 - paused
+        return { ...m.result(), duplicates: m.duplicates, compute_ms, ...(checkpoints && { checkpoints: checkpoints.report() }) }
       } finally {
         signal?.removeEventListener('abort', onAbort)
       }

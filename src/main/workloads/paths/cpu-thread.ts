@@ -6,6 +6,7 @@ import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { PathsBackend } from '../../../shared/workloads/paths/types'
 import { WorkerPool } from '../../workers/pool'
+import { discardRoundCheckpoint, type RoundCheckpointTask } from './checkpoint'
 import type { RunSpec } from './plan'
 import type { Problem } from './problem'
 import type { SolveOptions, Solved, Solver } from './solver'
@@ -18,6 +19,7 @@ export interface ThreadSolveTask {
   paths: boolean
   /** Float64 cell: the fraction of the solve done. */
   progress: SharedArrayBuffer
+  checkpoint?: RoundCheckpointTask
 }
 
 const PROGRESS_POLL_MS = 100
@@ -38,18 +40,24 @@ export function cpuThreadSolver(spec: RunSpec & { backend: Exclude<PathsBackend,
       const cell = new SharedArrayBuffer(8)
       const fraction = new Float64Array(cell)
       const poll = setInterval(() => opts.progress?.(fraction[0]), PROGRESS_POLL_MS)
+      let stopping: Promise<void> | undefined
       const onAbort = () => {
-        void running.terminate()
+        stopping = running.terminate()
         if (pool === running) pool = undefined
       }
       signal?.addEventListener('abort', onAbort, { once: true })
       try {
         const { potential: _, ...problem } = p
-        const task: ThreadSolveTask = { spec, ...(threads !== undefined && { threads }), problem, paths, progress: cell }
+        const task: ThreadSolveTask = { spec, ...(threads !== undefined && { threads }), problem, paths, progress: cell, ...(opts.checkpoint && { checkpoint: opts.checkpoint }) }
         const solved = await running.run<Solved>('solve', task)
         opts.progress?.(1)
         return solved
       } catch (e) {
+        // A thread stopped while writing a checkpoint leaves its pending folder: not a checkpoint, and removed.
+        if (opts.checkpoint) {
+          await stopping?.catch(() => {})
+          await discardRoundCheckpoint(opts.checkpoint).catch(() => {})
+        }
         throwIfAborted(signal)
         throw ApiError.from(e)
       } finally {

@@ -37,6 +37,11 @@ function describeGraph(g: PathsGraphResult): string {
   for (const r of g.runs)
     if (r.gpus !== undefined)
       out += `${r.name}: ${r.gpus} parts on ${r.placement?.join(', ') ?? 'the GPUs'}; pivot rows exchanged in ${ms(r.exchange_ms)} ms of the compute time (${ms(r.exchange_round_ms)} ms a round, overlapped with phase 3)${r.gpus_note ? `; ${r.gpus_note}` : ''}\n`
+  if (g.checkpoints) {
+    const c = g.checkpoints
+    out += `checkpoints every ${count(c.every, 'round')} in ${c.folder}: ${c.resumed_from ? `resumed from round ${c.resumed_from}` : 'started from the graph'}; ${count(c.written, 'checkpoint')} written`
+    out += c.written ? ` (${(c.bytes / 2 ** 20).toFixed(1)} MiB in ${ms(c.write_ms)} ms, apart from the compute time)\n` : '\n'
+  }
   if (g.query) {
     const q = g.query
     out += q.path

@@ -28,7 +28,11 @@ export const pathsEngine: WorkloadEngine<'paths'> = {
   cli: {
     describe: describePaths,
     failures: pathsFailures,
+    // A checkpointed run computes once: its repeats would start again from the checkpoint.
+    implied: (given) => (given.checkpointEvery !== undefined ? { repeat: 1 } : {}),
     commands: [generateGraphCommand, pathsQueryCommand, benchPathsCommand],
   },
   cluster: { split: 'file', merge: mergePaths },
+  // Its Slurm job asks for a warning before the time limit and requeues itself, to resume.
+  checkpoints: (params) => params.checkpointEvery !== undefined,
 }

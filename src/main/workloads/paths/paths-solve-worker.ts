@@ -22,7 +22,7 @@ function solverFor({ spec, threads }: ThreadSolveTask): Solver {
 serveTasks({
   solve: async (task: ThreadSolveTask) => {
     const progress = new Float64Array(task.progress)
-    const solved = await solverFor(task).solve(task.problem, task.paths, { progress: (f) => (progress[0] = f) })
+    const solved = await solverFor(task).solve(task.problem, task.paths, { progress: (f) => (progress[0] = f), ...(task.checkpoint && { checkpoint: task.checkpoint }) })
     // Plain buffers move to the main thread; shared ones are shared as they are.
     const moved = [solved.d.buffer, solved.key?.buffer].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer)
     return transferable(solved, [...new Set(moved)])

@@ -2,7 +2,7 @@
 // times (the median time kept), check each result against the first byte for byte, then summarize
 // the distances, follow the queried path and write --output. Bad input fails before any work.
 import { stat } from 'node:fs/promises'
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import { median } from '../../../shared/median'
 import type { PathsParams } from '../../../shared/workloads/paths'
@@ -10,6 +10,7 @@ import type { PathQuery, PathsGraphResult, PathsResult, PathsRun } from '../../.
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { compileAhead } from '../../gpu/runtime'
+import { checkCheckpointRun, fileSha256, latestPathsCheckpoint, type RoundCheckpointTask } from './checkpoint'
 import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
 import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
 import { planRuns, type RunSpec } from './plan'
@@ -36,6 +37,11 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   const paths = params.paths || from !== undefined
 
   const plan = planRuns(params)
+  checkCheckpointRun(params, plan.runs)
+  // As the landslide's: a cluster task checkpoints into its task folder unless told otherwise.
+  const checkpointDir = params.checkpointEvery === undefined ? undefined : (params.checkpointDir ?? (ctx.ranks?.folder ? join(ctx.ranks.folder, 'checkpoints') : undefined))
+  if (params.checkpointEvery !== undefined && !checkpointDir)
+    throw new ApiError('invalid-argument', '--checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a cluster task defaults to checkpoints/ in its task folder)')
   const result: PathsResult = { graphs: [], skipped: plan.skipped }
   const runs = await withoutUnusableGpu(plan.runs, (r) => r.backend === 'gpu', ctx, result.skipped)
   const inputs: { shown: string; path: string; bytes: number }[] = []
@@ -59,6 +65,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
     if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false)
     checkMemory(input.shown, graph.V, paths, runs.length * params.repeat)
+    const checkpoint = checkpointDir ? await checkpointTask(checkpointDir, params.checkpointEvery!, runs[0], input, graph.V, paths, problem.potential !== undefined, ctx) : undefined
 
     // Each run is checked against the first at once: only the first run's matrices are kept.
     const done: {
@@ -73,6 +80,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       /** On several GPUs: where they are, and each repeat's exchange time and rounds. */
       several?: Pick<PathsRun, 'gpus' | 'placement' | 'gpus_note'> & { exchange: number[]; rounds: number }
     }[] = []
+    let checkpoints: PathsGraphResult['checkpoints']
     let reference: Solved | undefined
     const steps = runs.length * params.repeat
     let step = 0
@@ -103,7 +111,9 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
             solved = await solver.solve(problem, paths, {
               signal,
               progress: (f) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * (step + f)) / steps, phase),
+              ...(checkpoint && { checkpoint }),
             })
+            if (checkpoint && solved.checkpoints) checkpoints = { every: checkpoint.every, folder: checkpoint.dir, ...solved.checkpoints }
             step++
             samples.push(solved.compute_ms)
             if (solved.upload_ms !== undefined) upload.push(solved.upload_ms)
@@ -173,6 +183,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       ...summarize(d, V),
       runs: runsOut,
       successors: next !== undefined,
+      ...(checkpoints && { checkpoints }),
       ...(ends && next && { query: await query(graph, d, next, ends[0], ends[1]) }),
     }
     // Nothing is written from a cancelled run, nor from results that disagree.
@@ -187,6 +198,14 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (partial) break
   }
   return { results: result, timings, ...(partial && { partial }) }
+}
+
+/** Where the run's checkpoints go and the one it resumes from, checked against this graph and run (checkpoint.ts). */
+async function checkpointTask(dir: string, every: number, spec: RunSpec, input: { shown: string; path: string }, V: number, paths: boolean, reweighted: boolean, ctx: JobContext): Promise<RoundCheckpointTask> {
+  const block = spec.block!
+  const identity = { graph: await fileSha256(input.path), file: input.shown, vertices: V, block, successors: paths, family: 'cpu-blocked' as const, reweighted }
+  const resume = await latestPathsCheckpoint(dir, identity, Math.ceil(V / block))
+  return { dir, every, attempt: ctx.ranks?.job ?? `local-${process.pid}`, identity, ...(resume && { resume }) }
 }
 
 /** Compared in slices of 2^28 words: a byte view of a whole matrix beyond 4 GiB cannot be made. */

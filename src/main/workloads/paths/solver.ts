@@ -2,6 +2,7 @@
 // distances (and path keys), and release what it holds.
 import { throwIfAborted } from '../../../shared/cancel'
 import type { GpuVariant, PathsBackend } from '../../../shared/workloads/paths/types'
+import type { RoundCheckpointReport, RoundCheckpointTask } from './checkpoint'
 import type { Problem } from './problem'
 
 export interface SolveOptions {
@@ -13,6 +14,8 @@ export interface SolveOptions {
    * (`bench paths`'s data-resident timing); compute_ms is then their median.
    */
   timing?: { repeat: number; warmupMs: number }
+  /** Blocked CPU backends: write a checkpoint every few rounds, and resume from one (checkpoint.ts). */
+  checkpoint?: RoundCheckpointTask
 }
 
 export interface Solved {
@@ -35,6 +38,8 @@ export interface Solved {
   exchange_ms?: number
   /** Of exchange_ms, the host's copies of the rows into the other devices' staging buffers. */
   exchange_copy_ms?: number
+  /** With SolveOptions.checkpoint: the round resumed from and the checkpoints written. */
+  checkpoints?: RoundCheckpointReport
 }
 
 export interface Solver {

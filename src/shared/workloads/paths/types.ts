@@ -110,6 +110,12 @@ export interface PathsGraphResult {
   /** Successors were computed (`paths`). */
   successors: boolean
   query?: PathQuery
+  /**
+   * A run with checkpoints (--checkpoint-every): how often (rounds), where, the round it resumed
+   * from (0: from the graph), the last checkpoint's round (null: none), and the checkpoints this
+   * run wrote, their time (apart from compute_ms) and bytes.
+   */
+  checkpoints?: { every: number; folder: string; resumed_from: number; last: number | null; written: number; write_ms: number; bytes: number }
   /** The matrices written with `output`. */
   output?: { path: string; format: OutputFormat; bytes: number; next?: string; write_ms: number }
 }

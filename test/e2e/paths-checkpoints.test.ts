@@ -1,0 +1,188 @@
+// `paralab paths --checkpoint-every` as a user runs it: a run killed (SIGKILL) once a checkpoint is
+// complete and started again with the same folder resumes there and writes the same distances and
+// successors as an uninterrupted run; a cancelled run leaves no half-written checkpoint; a
+// checkpoint of another graph or block, and a corrupted one, are refused naming it (the previous one
+// kept); what one checkpointed run cannot be is refused naming the flags; a cluster task
+// checkpoints into its task folder and its job script requeues on the warning. Runs the built CLI
+// (npm run build).
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { CLI } from '../helpers/serve'
+import { errorLines, jsonOf, paralab } from './paralab'
+
+vi.setConfig({ testTimeout: 120_000 })
+
+let dir: string
+// 1002 vertices: the SIMD backends' rows have a stride of 1004 words, the checkpoint's 1002.
+let big: string
+let small: string
+let other: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'paralab-paths-checkpoints-'))
+  big = join(dir, 'big.bin')
+  small = join(dir, 'small.bin')
+  other = join(dir, 'other.bin')
+  for (const [path, vertices, edges, seed] of [[big, 1002, 30000, 7], [small, 203, 3000, 8], [other, 203, 3000, 9]] as const)
+    expect(paralab(['generate', 'graph', path, '--vertices', String(vertices), '--edges', String(edges), '--seed', String(seed)]).code).toBe(0)
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const complete = (ck: string) => (existsSync(ck) ? readdirSync(ck).filter((n) => /^round-\d+$/.test(n)).sort() : [])
+const pending = (ck: string) => (existsSync(ck) ? readdirSync(ck).filter((n) => n.startsWith('.')) : [])
+
+/** Starts `paralab paths …` and stops it with `signal` once the folder holds a complete checkpoint; resolves with its exit. */
+async function stopAtCheckpoint(args: string[], ck: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; reached: string[] }> {
+  const child = spawn(process.execPath, [CLI, 'paths', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (d) => (stderr += d))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })))
+  let done = false
+  void exited.then(() => (done = true))
+  while (!done && complete(ck).length === 0) await new Promise((r) => setTimeout(r, 10))
+  expect(done, `the run ended before its first checkpoint: ${stderr}`).toBe(false)
+  const reached = complete(ck)
+  child.kill(signal)
+  return { ...(await exited), reached }
+}
+
+describe('paralab paths --checkpoint-every', () => {
+  it('killed once a checkpoint is complete and started again, resumes there and writes the same distances and successors as an uninterrupted run', async () => {
+    const ref = join(dir, 'ref.bin')
+    const whole = jsonOf(paralab(['paths', big, '--backend', 'workers-simd', '--block', '32', '--paths', '--repeat', '1', '--output', ref, '--json']))
+    expect(whole.results.graphs[0].checkpoints).toBeUndefined()
+
+    const ck = join(dir, 'ck-killed')
+    const out = join(dir, 'resumed.bin')
+    const args = [big, '--backend', 'workers-simd', '--block', '32', '--paths', '--checkpoint-every', '2', '--checkpoint-dir', ck, '--output', out, '--json']
+    const killed = await stopAtCheckpoint(args, ck, 'SIGKILL')
+    expect(killed.signal).toBe('SIGKILL')
+    expect(existsSync(out)).toBe(false)
+    // Only complete checkpoints (a hidden pending folder is none), each with its manifest and files.
+    const left = complete(ck)
+    expect(left.length).toBeGreaterThan(0)
+    for (const n of left) expect(readdirSync(join(ck, n)).sort()).toEqual(['d.i32', 'key.u32', 'manifest.json'])
+
+    const env = jsonOf(paralab(['paths', ...args]))
+    const g = env.results.graphs[0]
+    expect(g.checkpoints.resumed_from).toBeGreaterThan(0)
+    expect(g.checkpoints.resumed_from).toBeGreaterThanOrEqual(Number(left.at(-1)!.slice('round-'.length)))
+    expect(g.checkpoints).toMatchObject({ every: 2, folder: ck, last: 30 })
+    expect(g.runs.map((r: { name: string; matches: boolean }) => [r.name, r.matches])).toEqual([['workers-simd B=32', true]])
+    expect(readFileSync(out).equals(readFileSync(ref))).toBe(true)
+    expect(readFileSync(join(dir, 'resumed.next.bin')).equals(readFileSync(join(dir, 'ref.next.bin')))).toBe(true)
+    expect(g.checksum).toBe(whole.results.graphs[0].checksum)
+    // 32 rounds of 32 vertices: the last checkpoint is at round 30 and the one before is kept.
+    expect(complete(ck)).toEqual(['round-0000028', 'round-0000030'])
+    expect(pending(ck)).toEqual([])
+  })
+
+  it('cancelled (SIGINT) while checkpointing, leaves complete checkpoints only', async () => {
+    const ck = join(dir, 'ck-cancelled')
+    const stopped = await stopAtCheckpoint([big, '--backend', 'simd', '--block', '32', '--checkpoint-every', '1', '--checkpoint-dir', ck], ck, 'SIGINT')
+    expect(stopped.code).toBe(130)
+    expect(pending(ck)).toEqual([])
+    for (const n of complete(ck)) expect(readdirSync(join(ck, n)).sort()).toEqual(['d.i32', 'manifest.json'])
+  })
+
+  it('refuses a checkpoint of another graph or another block, naming it and what differs', () => {
+    const ck = join(dir, 'ck-other')
+    const run = (graph: string, block: string, backend = 'blocked') => paralab(['paths', graph, '--backend', backend, '--block', block, '--checkpoint-every', '2', '--checkpoint-dir', ck, '--json'])
+    const first = jsonOf(run(small, '32'))
+    // 7 rounds: checkpoints at rounds 2, 4 and 6; the two newest are kept.
+    expect(first.results.graphs[0].checkpoints).toMatchObject({ resumed_from: 0, last: 6, written: 3 })
+    expect(complete(ck)).toEqual(['round-0000004', 'round-0000006'])
+
+    const graph = run(other, '32')
+    expect(graph.code).toBe(1)
+    expect(errorLines(graph.stderr)[0]).toMatch(
+      new RegExp(`^paralab: checkpoint ${ck}/round-0000006 is of another graph: .*small\\.bin, 203 vertices \\(sha256 [0-9a-f]{12}…\\); this run's is .*other\\.bin, 203 vertices \\(sha256 [0-9a-f]{12}…\\): use another checkpoint folder, or remove this one$`),
+    )
+    const block = run(small, '64')
+    expect(block.code).toBe(1)
+    expect(errorLines(block.stderr)[0]).toBe(`paralab: checkpoint ${ck}/round-0000006 was computed with --block 32; this run's is --block 64: use another checkpoint folder, or remove this one`)
+    const successors = paralab(['paths', small, '--backend', 'blocked', '--block', '32', '--paths', '--checkpoint-every', '2', '--checkpoint-dir', ck])
+    expect(successors.code).toBe(1)
+    expect(errorLines(successors.stderr)[0]).toContain(`checkpoint ${ck}/round-0000006 does not keep successors`)
+
+    // The same graph and block, on another blocked backend: the same matrix after a round.
+    const again = jsonOf(run(small, '32', 'simd'))
+    expect(again.results.graphs[0].checkpoints).toMatchObject({ resumed_from: 6, last: 6, written: 0 })
+    expect(again.results.graphs[0].checksum).toBe(first.results.graphs[0].checksum)
+  })
+
+  it('refuses a corrupted checkpoint, naming it, and keeps the previous one, which a run then resumes from', () => {
+    const ck = join(dir, 'ck-corrupted')
+    const run = () => paralab(['paths', small, '--backend', 'workers', '--block', '32', '--checkpoint-every', '2', '--checkpoint-dir', ck, '--json'])
+    const first = jsonOf(run())
+    const newest = join(ck, 'round-0000006')
+    const previous = join(ck, 'round-0000004')
+    const kept = `(the previous checkpoint, ${previous}, is kept: remove this one to resume from it)`
+    const manifest = readFileSync(join(newest, 'manifest.json'))
+
+    writeFileSync(join(newest, 'manifest.json'), '{"format": "paralab-paths-checkpoint", "version"')
+    const bad = run()
+    expect(bad.code).toBe(1)
+    expect(errorLines(bad.stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json is not valid JSON ${kept}`)
+    expect(existsSync(join(previous, 'manifest.json'))).toBe(true)
+
+    writeFileSync(join(newest, 'manifest.json'), JSON.stringify({ format: 'paralab-landslide-checkpoint', version: 1 }))
+    expect(errorLines(run().stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json is not a shortest-paths checkpoint of this version ${kept}`)
+
+    // A flipped byte in the distances, then a file cut short.
+    writeFileSync(join(newest, 'manifest.json'), manifest)
+    const d = join(newest, 'd.i32')
+    const bytes = readFileSync(d)
+    bytes[1234] ^= 0xff
+    writeFileSync(d, bytes)
+    const flipped = run()
+    expect(flipped.code).toBe(1)
+    expect(errorLines(flipped.stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: d.i32 does not match its sha256 ${kept}`)
+    writeFileSync(d, bytes.subarray(0, 1000))
+    expect(errorLines(run().stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: d.i32 does not match its sha256 ${kept}`)
+    expect(existsSync(join(previous, 'manifest.json'))).toBe(true)
+
+    // Removed as the message says, the run resumes from the previous one and ends with the same distances.
+    rmSync(newest, { recursive: true })
+    const resumed = jsonOf(run()).results.graphs[0]
+    expect(resumed.checkpoints).toMatchObject({ resumed_from: 4, last: 6, written: 1 })
+    expect(resumed.checksum).toBe(first.results.graphs[0].checksum)
+  })
+
+  it.each([
+    [['--backend', 'simd,workers'], '--checkpoint-every checkpoints one run: one --backend and one --block; got --backend simd,workers'],
+    [['--backend', 'simd', '--block', '32,64'], '--checkpoint-every checkpoints one run: one --backend and one --block; got --backend simd --block 32,64'],
+    [['--backend', 'simd', '--repeat', '3'], '--checkpoint-every computes once; got --repeat 3'],
+    [['--backend', 'serial'], '--checkpoint-every with --backend serial: the plain triple loop has no rounds of pivot blocks to resume at; checkpoint with --backend blocked, simd, workers, workers-simd'],
+    [['--backend', 'gpu'], '--checkpoint-every with --backend gpu: a gpu run keeps the matrix on the device through all its rounds'],
+  ])('refuses %j with --checkpoint-every, naming the flags', (flags, message) => {
+    const ck = join(dir, 'ck-refused')
+    const r = paralab(['paths', small, ...flags, '--checkpoint-every', '2', '--checkpoint-dir', ck])
+    expect(r.code).toBe(1)
+    expect(errorLines(r.stderr)[0]).toContain(`paralab: ${message}`)
+    expect(existsSync(ck)).toBe(false)
+  })
+
+  it('refuses several graphs, and a run without a folder', () => {
+    const two = paralab(['paths', small, other, '--checkpoint-every', '2', '--checkpoint-dir', join(dir, 'ck-two')])
+    expect(errorLines(two.stderr)[0]).toBe('paralab: --checkpoint-every takes one graph; got 2')
+    const none = paralab(['paths', small, '--checkpoint-every', '2'])
+    expect(none.code).toBe(1)
+    expect(errorLines(none.stderr)[0]).toBe('paralab: --checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a cluster task defaults to checkpoints/ in its task folder)')
+  })
+
+  it('as a cluster task, checkpoints into its task folder, and its job script requeues on the warning before the time limit', () => {
+    const out = join(dir, 'job')
+    const env = jsonOf(paralab(['paths', small, '--backend', 'workers-simd', '--block', '32', '--checkpoint-every', '3', '--executor', 'local', '--out', out, '--json']))
+    const script = readFileSync(join(out, 'job.sbatch'), 'utf8')
+    expect(script).toContain('#SBATCH --signal=B:USR1@60')
+    expect(script).toContain('#SBATCH --requeue')
+    expect(script).toContain('trap \'scontrol requeue "$SLURM_JOB_ID"\' USR1')
+    expect(script).toContain('--checkpoint-every 3 --repeat 1')
+    const ck = join(out, 'tasks', '0', 'checkpoints')
+    expect(env.results.graphs[0].checkpoints).toMatchObject({ every: 3, folder: ck, resumed_from: 0, last: 6 })
+    expect(complete(ck)).toEqual(['round-0000003', 'round-0000006'])
+  })
+})

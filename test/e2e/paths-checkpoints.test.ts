@@ -4,7 +4,7 @@
 // checkpoint of another graph or block, and a corrupted one, are refused naming it (the previous one
 // kept); what one checkpointed run cannot be is refused naming the flags; a cluster task
 // checkpoints into its task folder and its job script requeues on the warning. Runs the built CLI
-// (npm run build).
+// (npm run build). The gpu tuned variant's checkpoints: test/gpu/paths-checkpoints-gpu.test.ts.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -152,11 +152,12 @@ describe('paralab paths --checkpoint-every', () => {
   })
 
   it.each([
-    [['--backend', 'simd,workers'], '--checkpoint-every checkpoints one run: one --backend and one --block; got --backend simd,workers'],
-    [['--backend', 'simd', '--block', '32,64'], '--checkpoint-every checkpoints one run: one --backend and one --block; got --backend simd --block 32,64'],
+    [['--backend', 'simd,workers'], '--checkpoint-every checkpoints one run: one --backend, --variant and --block; got --backend simd,workers'],
+    [['--backend', 'simd', '--block', '32,64'], '--checkpoint-every checkpoints one run: one --backend, --variant and --block; got --backend simd --block 32,64'],
     [['--backend', 'simd', '--repeat', '3'], '--checkpoint-every computes once; got --repeat 3'],
-    [['--backend', 'serial'], '--checkpoint-every with --backend serial: the plain triple loop has no rounds of pivot blocks to resume at; checkpoint with --backend blocked, simd, workers, workers-simd'],
-    [['--backend', 'gpu'], '--checkpoint-every with --backend gpu: a gpu run keeps the matrix on the device through all its rounds'],
+    [['--backend', 'serial'], '--checkpoint-every with --backend serial: the plain triple loop has no rounds of pivot blocks to resume at; checkpoint with --backend blocked, simd, workers, workers-simd, or gpu with --variant tuned'],
+    [['--backend', 'gpu', '--variant', 'shared'], '--checkpoint-every with --variant shared: only the tuned variant computes whole rounds of pivot blocks, one step each; checkpoint with --backend blocked, simd, workers, workers-simd, or gpu with --variant tuned'],
+    [['--backend', 'gpu', '--gpus', '2'], '--checkpoint-every with --gpus 2: the GPUs\' bands exchange pivot rows within each round and are not read back between rounds; checkpoint on one GPU or with --backend blocked, simd, workers, workers-simd'],
   ])('refuses %j with --checkpoint-every, naming the flags', (flags, message) => {
     const ck = join(dir, 'ck-refused')
     const r = paralab(['paths', small, ...flags, '--checkpoint-every', '2', '--checkpoint-dir', ck])

@@ -113,7 +113,7 @@ export function blockedSolver(backend: BlockedBackend, B: number, options: { thr
           if (checkpoints) {
             // Writing a checkpoint is not computing: its time is reported apart.
             const t = performance.now()
-            await checkpoints.after(r + 1, g.R, m.view)
+            await checkpoints.after(r + 1, g.R, () => m.view)
             paused += performance.now() - t
           }
           opts.progress?.((r + 1) / g.R)

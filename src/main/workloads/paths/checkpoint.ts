@@ -20,8 +20,14 @@ import type { RunSpec } from './plan'
 
 const KIND: folder.CheckpointKind = { format: 'paralab-paths-checkpoint', version: 1, unit: 'round', what: 'shortest-paths' }
 
-/** The backends whose rounds are checkpointed: they share one round loop (blocked.ts). */
+/** The CPU backends whose rounds are checkpointed: they share one round loop (blocked.ts); the GPU's tuned variant too (gpu/gpu-solver.ts). */
 export const CHECKPOINT_BACKENDS = ['blocked', 'simd', 'workers', 'workers-simd'] as const
+const CHECKPOINTED = `--backend ${CHECKPOINT_BACKENDS.join(', ')}, or gpu with --variant tuned`
+
+export type CheckpointFamily = 'cpu-blocked' | 'gpu-tuned'
+
+/** The family of a run that checkpoints (checkCheckpointRun has refused the others). */
+export const familyOf = (spec: RunSpec): CheckpointFamily => (spec.backend === 'gpu' ? 'gpu-tuned' : 'cpu-blocked')
 
 /** What a checkpoint must match to be resumed. */
 export interface PathsCheckpointIdentity {
@@ -33,8 +39,8 @@ export interface PathsCheckpointIdentity {
   block: number
   /** Whether path keys are kept (successors, or a path query). */
   successors: boolean
-  /** The backends that reach the same matrix after each round: the blocked CPU ones. */
-  family: 'cpu-blocked'
+  /** Backends that reach the same matrix after each round: the blocked CPU ones, or the GPU's tuned variant. */
+  family: CheckpointFamily
   /** Whether the distances are reweighted by Johnson's potentials (negative weights). */
   reweighted: boolean
 }
@@ -84,16 +90,22 @@ export function checkCheckpointRun(params: PathsParams, runs: RunSpec[]): void {
   if (params.checkpointEvery === undefined) return
   const backend = runs[0]?.backend
   if (backend === 'serial')
-    throw new ApiError('invalid-argument', `--checkpoint-every with --backend serial: the plain triple loop has no rounds of pivot blocks to resume at; checkpoint with --backend ${CHECKPOINT_BACKENDS.join(', ')}`)
-  if (backend === 'gpu')
+    throw new ApiError('invalid-argument', `--checkpoint-every with --backend serial: the plain triple loop has no rounds of pivot blocks to resume at; checkpoint with ${CHECKPOINTED}`)
+  if (backend === 'gpu' && (params.gpus ?? 1) > 1)
     throw new ApiError(
       'invalid-argument',
-      `--checkpoint-every with --backend gpu: a gpu run keeps the matrix on the device through all its rounds, submitted many steps at a time, and does not read it back between rounds; checkpoint with --backend ${CHECKPOINT_BACKENDS.join(', ')}`,
+      `--checkpoint-every with --gpus ${params.gpus}: the GPUs' bands exchange pivot rows within each round and are not read back between rounds; checkpoint on one GPU or with --backend ${CHECKPOINT_BACKENDS.join(', ')}`,
+    )
+  const variants = runs.filter((r) => r.backend === 'gpu' && r.variant !== 'tuned').map((r) => r.variant)
+  if (variants.length)
+    throw new ApiError(
+      'invalid-argument',
+      `--checkpoint-every with --variant ${variants.join(',')}: only the tuned variant computes whole rounds of pivot blocks, one step each; checkpoint with ${CHECKPOINTED}`,
     )
   if (runs.length !== 1)
     throw new ApiError(
       'invalid-argument',
-      `--checkpoint-every checkpoints one run: one --backend and one --block; got --backend ${params.backends.join(',')}${params.blocks.length > 1 ? ` --block ${params.blocks.join(',')}` : ''}`,
+      `--checkpoint-every checkpoints one run: one --backend, --variant and --block; got --backend ${params.backends.join(',')}${params.blocks.length > 1 ? ` --block ${params.blocks.join(',')}` : ''}${params.backends.includes('gpu') && params.variants.length > 1 ? ` --variant ${params.variants.join(',')}` : ''}`,
     )
   if (params.repeat !== 1) throw new ApiError('invalid-argument', `--checkpoint-every computes once; got --repeat ${params.repeat}`)
   if (params.files.length !== 1) throw new ApiError('invalid-argument', `--checkpoint-every takes one graph; got ${params.files.length}`)
@@ -144,8 +156,10 @@ export interface RoundCheckpoints {
   from: number
   /** Fills the matrix from the checkpoint resumed from (over the graph's: the padding stays as filled). */
   load(m: MatrixView): Promise<void>
-  /** After each round: writes a checkpoint when `done` rounds are a multiple of `every` and some are left. */
-  after(done: number, rounds: number, m: MatrixView): Promise<void>
+  /** Whether a checkpoint is due after `done` rounds: a multiple of `every`, and rounds left. */
+  due(done: number, rounds: number): boolean
+  /** After each round: writes a checkpoint when one is due, of the matrix `matrix` gives (read back from a device: timed with the writing). */
+  after(done: number, rounds: number, matrix: () => MatrixView | Promise<MatrixView>): Promise<void>
   report(): RoundCheckpointReport
 }
 
@@ -188,7 +202,9 @@ async function loadMatrix(resume: NonNullable<RoundCheckpointTask['resume']>, en
 
 export function roundCheckpoints(task: RoundCheckpointTask): RoundCheckpoints {
   const report: RoundCheckpointReport = { resumed_from: task.resume?.round ?? 0, last: task.resume?.round ?? null, written: 0, write_ms: 0, bytes: 0 }
+  const due = (done: number, rounds: number) => done % task.every === 0 && done < rounds
   return {
+    due,
     from: task.resume?.round ?? 0,
     async load(m) {
       const resume = task.resume
@@ -196,9 +212,10 @@ export function roundCheckpoints(task: RoundCheckpointTask): RoundCheckpoints {
       await loadMatrix(resume, resume.files[0], m.d, m.V, m.S)
       if (m.key) await loadMatrix(resume, resume.files[1], m.key, m.V, m.S)
     },
-    async after(done, rounds, m) {
-      if (done % task.every !== 0 || done >= rounds) return
+    async after(done, rounds, matrix) {
+      if (!due(done, rounds)) return
       const t0 = performance.now()
+      const m = await matrix()
       const pending = folder.pendingFolder(task.dir, KIND, done, task.attempt)
       try {
         const files = [await folder.writeCheckpointFile(pending, 'd.i32', compactRows(m.d, m.V, m.S))]

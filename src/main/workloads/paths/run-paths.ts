@@ -10,7 +10,7 @@ import type { PathQuery, PathsGraphResult, PathsResult, PathsRun } from '../../.
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { compileAhead } from '../../gpu/runtime'
-import { checkCheckpointRun, fileSha256, latestPathsCheckpoint, type RoundCheckpointTask } from './checkpoint'
+import { checkCheckpointRun, familyOf, fileSha256, latestPathsCheckpoint, type RoundCheckpointTask } from './checkpoint'
 import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
 import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
 import { planRuns, type RunSpec } from './plan'
@@ -203,7 +203,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
 /** Where the run's checkpoints go and the one it resumes from, checked against this graph and run (checkpoint.ts). */
 async function checkpointTask(dir: string, every: number, spec: RunSpec, input: { shown: string; path: string }, V: number, paths: boolean, reweighted: boolean, ctx: JobContext): Promise<RoundCheckpointTask> {
   const block = spec.block!
-  const identity = { graph: await fileSha256(input.path), file: input.shown, vertices: V, block, successors: paths, family: 'cpu-blocked' as const, reweighted }
+  const identity = { graph: await fileSha256(input.path), file: input.shown, vertices: V, block, successors: paths, family: familyOf(spec), reweighted }
   const resume = await latestPathsCheckpoint(dir, identity, Math.ceil(V / block))
   return { dir, every, attempt: ctx.ranks?.job ?? `local-${process.pid}`, identity, ...(resume && { resume }) }
 }

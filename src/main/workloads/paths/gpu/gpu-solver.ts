@@ -7,6 +7,7 @@
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
 import { median, throwIfAborted, warmUp, type Binding, type Gpu } from '../../../gpu/runtime'
+import { roundCheckpoints } from '../checkpoint'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver'
@@ -125,6 +126,18 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         const d = hostMatrix(Int32Array, N, p.V, 'distances')
         const key = paths ? hostMatrix(Uint32Array, N, p.V, 'path keys') : undefined
         const duplicates = fillMatrix(p, d, key, { stride: N, rows: N })
+        // Checkpoints (the tuned variant: a step is a round): resumed, the rounds done come from
+        // the checkpoint, over the graph's matrix (its padding stays as filled).
+        const checkpoints = opts.checkpoint && roundCheckpoints(opts.checkpoint)
+        if (checkpoints && variant !== 'tuned') throw new ApiError('invalid-argument', `checkpoints are of the tuned variant's rounds, not ${variant}'s steps`)
+        const view = { V: p.V, S: N, d, ...(key && { key }) }
+        await checkpoints?.load(view)
+        const readBack = async () => {
+          for (let b = 0; b < split.bands; b++) {
+            await gpu.readInto(dBufs[b], band(d, b), { signal })
+            if (key) await gpu.readInto(keyBufs[b], band(key, b), { signal })
+          }
+        }
         const t0 = performance.now()
         for (let b = 0; b < split.bands; b++) {
           await gpu.upload(dBufs[b], band(d, b), { signal })
@@ -136,12 +149,17 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         const bind = (step: number) => (): Binding[] => [...dBound, ...keyBound, { buffer: params, offset: step * SLOT_BYTES, size: 8 }]
         const compute = async (progress?: (fraction: number) => void): Promise<number> => {
           let ms = 0
-          for (let s0 = 0; s0 < plan.steps; ) {
-            const n = plan.stepsPerSubmit === 'timed' ? nextSubmitSteps(s0, ms, plan.steps - s0) : plan.stepsPerSubmit
-            const s1 = Math.min(plan.steps, s0 + n)
+          const from = checkpoints?.from ?? 0
+          for (let s0 = from; s0 < plan.steps; ) {
+            const n = plan.stepsPerSubmit === 'timed' ? nextSubmitSteps(s0 - from, ms, plan.steps - s0) : plan.stepsPerSubmit
+            let s1 = Math.min(plan.steps, s0 + n)
+            // A submit ends at the next checkpoint, so that the matrix can be read back there.
+            if (checkpoints) for (let s = s0 + 1; s < s1; s++) if (checkpoints.due(s, plan.steps)) s1 = s
             const work = []
             for (let s = s0; s < s1; s++) work.push(...plan.dispatches(s, bind(s)))
             ms += await gpu.run(`paths ${variant} steps ${s0}…${s1 - 1}`, work, { signal })
+            // Read back and written apart from the compute time (gpu.run times the submit alone).
+            await checkpoints?.after(s1, plan.steps, async () => (await readBack(), view))
             progress?.(s1 / plan.steps)
             s0 = s1
           }
@@ -180,10 +198,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         }
 
         const t1 = performance.now()
-        for (let b = 0; b < split.bands; b++) {
-          await gpu.readInto(dBufs[b], band(d, b), { signal })
-          if (key) await gpu.readInto(keyBufs[b], band(key, b), { signal })
-        }
+        await readBack()
         const readback_ms = performance.now() - t1
         return {
           d: compact(d, p.V, N),
@@ -194,6 +209,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
           upload_ms,
           readback_ms,
           bytes: plan.bytes,
+          ...(checkpoints && { checkpoints: checkpoints.report() }),
         }
       } finally {
         for (const b of buffers) b.destroy()

@@ -79,7 +79,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
     force: FORCE_PARAM,
     checkpointEvery: {
       type: 'int',
-      usedBy: ['blocked', 'simd', 'workers', 'workers-simd'],
+      usedBy: ['blocked', 'simd', 'workers', 'workers-simd', 'gpu'],
       label: 'Checkpoint every',
       unit: 'rounds',
       min: 1,
@@ -87,11 +87,11 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       optional: true,
       cliOnly: true,
       arg: 'ROUNDS',
-      help: 'write the matrix every N rounds into the checkpoint folder, and resume from the newest checkpoint there when the run starts again; a round is one pivot block of B vertices (V/B rounds in all); one run of a blocked CPU backend (blocked, simd, workers, workers-simd), computed once',
+      help: 'write the matrix every N rounds into the checkpoint folder, and resume from the newest checkpoint there when the run starts again; a round is one pivot block of B vertices (V/B rounds in all); one run of blocked, simd, workers, workers-simd or gpu (tuned, one GPU), computed once',
     },
     checkpointDir: {
       type: 'text',
-      usedBy: ['blocked', 'simd', 'workers', 'workers-simd'],
+      usedBy: ['blocked', 'simd', 'workers', 'workers-simd', 'gpu'],
       label: 'Checkpoint folder',
       arg: 'DIR',
       optional: true,

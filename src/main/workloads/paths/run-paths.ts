@@ -65,7 +65,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
     if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false)
     checkMemory(input.shown, graph.V, paths, runs.length * params.repeat)
-    const checkpoint = checkpointDir ? await checkpointTask(checkpointDir, params.checkpointEvery!, runs[0], input, graph.V, paths, problem.potential !== undefined, ctx) : undefined
+    // (No run left when the GPU cannot be used: the job fails below, saying why.)
+    const checkpoint = checkpointDir && runs[0] ? await checkpointTask(checkpointDir, params.checkpointEvery!, runs[0], input, graph.V, paths, problem.potential !== undefined, ctx) : undefined
 
     // Each run is checked against the first at once: only the first run's matrices are kept.
     const done: {

@@ -13,7 +13,6 @@ import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/runtime'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
-import { chartImageSize } from '../charts/render'
 import { renderChartInWorker } from '../charts/render-in-worker'
 import { ClusterRuns } from './cluster-runs'
 import { DataAccess } from './data-files'
@@ -161,7 +160,7 @@ export class Backend {
   }
 
   async renderChart(req: ChartExportRequest): Promise<RenderedFile> {
-    const bytes = await renderChartInWorker(req.chart, req.format, chartImageSize(req.size))
+    const bytes = await renderChartInWorker(req.chart, req.format, req.size)
     return { fileName: withExtension(req.fileName, req.format), mime: MIME[req.format], bytes }
   }
 

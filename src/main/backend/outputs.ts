@@ -11,7 +11,6 @@ import { workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { tableCsv, tableNotes } from '../../shared/workloads/tables'
 import type { ChartSize } from '../../shared/api'
-import { chartImageSize, renderChart } from '../charts/render'
 
 export interface OutputOptions {
   /** Replace DIR if it exists. */
@@ -68,6 +67,8 @@ async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFi
   const json = Object.keys(notes).length ? { ...env, tableNotes: notes } : env
   const files: OutputFile[] = [{ name: 'results.json', data: JSON.stringify(json, null, 2) + '\n' }]
   for (const table of tables) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
+  // The renderer (Chart.js configurations, the canvas) is loaded only by a run that writes charts.
+  const { chartImageSize, renderChart } = await import('../charts/render')
   for (const chart of def.charts(results, env as never))
     for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
   for (const f of extra) {

@@ -8,7 +8,7 @@ import { canvasPainter, type Canvas2D } from '../../../shared/workloads/landslid
 import { type Rasterize, thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
 import { type FrameSource, frameLayout, frameSvg, paintFrame, thicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
-import { loadCanvas } from '../../charts/render'
+import type { loadCanvas } from '../../charts/render'
 import { type FinalGrid, keptFinalGrid } from './final-grid'
 import { thicknessMapIn } from './grid-stats'
 import { hillshadeMap } from './hillshade'
@@ -28,7 +28,8 @@ const PNG_SCALE = 2
 type SkiaCanvas = InstanceType<Awaited<ReturnType<typeof loadCanvas>>['Canvas']>
 
 async function drawOn(width: number, height: number, paint: (ctx: Canvas2D) => void): Promise<SkiaCanvas> {
-  const skia = await loadCanvas()
+  // Loaded with the renderer, by the runs that draw frames only.
+  const skia = await (await import('../../charts/render')).loadCanvas()
   const canvas = skia.createCanvas(width, height)
   paint(canvas.getContext('2d') as unknown as Canvas2D)
   return canvas

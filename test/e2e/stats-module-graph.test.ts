@@ -40,6 +40,8 @@ function modulesOf(args: string[], env: NodeJS.ProcessEnv = {}) {
 const RUN_STATS = 'function runStatsJob('
 const STATS_GPU_ENGINE = 'stats column ('
 const STATS_BENCH = "import('@duckdb/node-api')"
+// The chart renderer (every chart's Chart.js configuration): loaded by runs that write charts.
+const CHART_RENDERER = 'function renderChart('
 const fromPackage = (packages: string[], name: string) => packages.some((p) => p.startsWith(`${name}/`))
 
 describe('modules the CLI loads', () => {
@@ -56,7 +58,13 @@ describe('modules the CLI loads', () => {
     expect(run.holds(RUN_STATS)).toBe(true)
     expect(run.holds(STATS_GPU_ENGINE)).toBe(false)
     expect(run.holds(STATS_BENCH)).toBe(false)
+    expect(run.holds(CHART_RENDERER)).toBe(false)
     for (const name of ['webgpu', '@napi-rs', '@duckdb', 'nodejs-polars']) expect(fromPackage(run.packages, name), name).toBe(false)
+  })
+
+  it('loads the chart renderer when a run writes its charts (the check above can fail)', () => {
+    const run = modulesOf(['stats', join(dir, 'acc.csv'), '--backend', 'serial', '--out', join(dir, 'out'), '--json'])
+    expect(run.holds(CHART_RENDERER)).toBe(true)
   })
 
   it('loads the GPU engine and the webgpu addon when the gpu backend runs (the check above can fail)', () => {

@@ -2,6 +2,8 @@
 // processes), medians, efficiency against one rank, exchange time per count, and the reference md5
 // from every count; a list of ranks with the workers backends, and --tile with a cluster run, are
 // refused. Runs the built CLI (npm run build).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { paralab } from './paralab'
@@ -26,6 +28,19 @@ describe('bench landslide --ranks', () => {
     expect(out.counts[1]).toMatchObject({ exchange_every: 4, md5_same_as_1_rank: true })
     expect(out.counts[1].efficiency).toBeCloseTo(out.counts[0].median_ms / (2 * out.counts[1].median_ms), 10)
     expect(out.counts[1].exchange_ms_max).toBeGreaterThan(0)
+  })
+
+  it('through the cluster mode (--executor local) makes its --out folder and gives the same md5 on each count', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paralab-bench-ranks-'))
+    try {
+      const out = join(dir, 'not', 'yet')
+      const r = paralab(['bench', 'landslide', ...GRIDS, '--steps', '100', '--backend', 'active', '--ranks', '1,2', '--repeat', '1', '--executor', 'local', '--out', out, '--json'], { PARALAB_GPU: 'off' })
+      expect(r.code, r.stderr).toBe(0)
+      for (const c of JSON.parse(r.stdout).counts) expect(c.md5).toBe(MD5_100)
+      expect(existsSync(join(out, 'ranks-2-run-0'))).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('refuses a list of ranks with the workers backends, and --tile with a cluster run', () => {

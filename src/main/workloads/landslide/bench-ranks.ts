@@ -147,6 +147,8 @@ const tail = (text: string) => text.trim().split('\n').slice(-3).join(' / ')
 async function runOnce(o: RanksBenchOptions, ranks: number, index: number, scratch: string): Promise<LandslideResult> {
   const cli = process.argv[1]
   if (o.cluster) {
+    // The bench's own folder is made for it; each run's job folder inside it, by the run.
+    await mkdir(o.cluster.out, { recursive: true })
     const out = join(o.cluster.out, `ranks-${ranks}-run-${index}`)
     const args = [
       cli, 'landslide', ...o.files,

@@ -8,17 +8,10 @@ import { ApiError } from '../../shared/errors'
 import { errorText, loadWebgpu, searchDrivers, searchWith } from './adapter'
 import { withEnv } from './env'
 import { Gpu } from './gpu'
-import { gpuBusTags } from './pci'
-import { loaderFolders, manifests } from './vulkan-manifests'
+import { grantedGpus } from './granted'
+import { DEVICE_SELECT_LAYER as LAYER, deviceSelectLayer } from './vulkan-manifests'
 
-const LAYER = 'VK_LAYER_MESA_device_select'
-
-/** The device-select layer's manifest, or null when the loader would not load it (absent, or NODEVICE_SELECT=1). */
-export function deviceSelectLayer(): string | null {
-  if (process.env.NODEVICE_SELECT === '1') return null
-  const extra = [process.env.VK_LAYER_PATH, process.env.VK_ADD_LAYER_PATH].flatMap((v) => (v ?? '').split(':').filter(Boolean))
-  return manifests([...extra, ...loaderFolders('implicit_layer.d')]).find((m) => m.text.includes(LAYER))?.path ?? null
-}
+export { deviceSelectLayer }
 
 /** Each opened device's Dawn instance: Dawn tears an instance down once its `GPU` object is collected, devices and all. */
 const instances = new WeakMap<Gpu, GPU>()
@@ -59,9 +52,16 @@ export interface GpuSet {
 export async function gpusFor(count: number, shared: Gpu): Promise<GpuSet> {
   const sharing = (note?: string): GpuSet => ({ gpus: Array(count).fill(shared), placement: Array(count).fill('shared'), note, close() {} })
   if (count <= 1) return sharing()
-  const tags = gpuBusTags() ?? []
+  // The GPUs this process may use: those Slurm granted its job step, else the machine's.
+  const granted = grantedGpus()
+  const tags = granted?.tags ?? []
   if (shared.isSoftware) return sharing(`the adapter is a software one (${shared.adapter.description || shared.adapter.device}): all ${count} bands on it`)
-  if (tags.length < 2) return sharing(`this machine has ${tags.length === 1 ? 'one GPU' : 'no PCI GPU listed'}: all ${count} bands on the one device`)
+  if (tags.length < 2)
+    return sharing(
+      granted?.slurm && tags.length === 1
+        ? `Slurm granted one GPU (${granted.slurm}): all ${count} bands on it`
+        : `this machine has ${tags.length === 1 ? 'one GPU' : 'no PCI GPU listed'}: all ${count} bands on the one device`,
+    )
   if (!deviceSelectLayer())
     return sharing(`${tags.length} GPUs, but Mesa's device-select Vulkan layer (${LAYER}, Debian package mesa-vulkan-drivers) is not installed or NODEVICE_SELECT=1: all ${count} bands on one device`)
   const opened = new Map<string, Gpu>()

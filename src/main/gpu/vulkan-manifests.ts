@@ -1,5 +1,5 @@
 // The JSON manifests the Vulkan loader reads on Linux: drivers (icd.d) and implicit layers
-// (implicit_layer.d), from its standard search folders.
+// (implicit_layer.d, Mesa's device-select layer among them), from its standard search folders.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -36,4 +36,13 @@ export function manifests(folders: string[]): { path: string; text: string }[] {
     }
   }
   return [...out].map(([path, text]) => ({ path, text }))
+}
+
+export const DEVICE_SELECT_LAYER = 'VK_LAYER_MESA_device_select'
+
+/** Mesa's device-select layer's manifest, or null when the loader would not load it (absent, or NODEVICE_SELECT=1). */
+export function deviceSelectLayer(): string | null {
+  if (process.env.NODEVICE_SELECT === '1') return null
+  const extra = [process.env.VK_LAYER_PATH, process.env.VK_ADD_LAYER_PATH].flatMap((v) => (v ?? '').split(':').filter(Boolean))
+  return manifests([...extra, ...loaderFolders('implicit_layer.d')]).find((m) => m.text.includes(DEVICE_SELECT_LAYER))?.path ?? null
 }

@@ -1,11 +1,11 @@
-// The GPU of one rank. Slurm's `--gpus-per-task 1` hands each task a GPU through CUDA_VISIBLE_DEVICES,
-// which Vulkan (and so Dawn) ignores; SLURM_LOCALID (the rank's index on its node, which the local
-// launcher sets too) picks the node's GPU instead, through Mesa's device-select layer as GPU bands
-// pick theirs (src/main/gpu/device-select.ts). With one GPU, a software adapter or no layer, the
-// rank uses the process's device, and says why.
+// The GPU of one rank: SLURM_LOCALID (the rank's index on its node, which the local launcher sets
+// too) picks one of the GPUs the process may use — those Slurm granted the job step, else the
+// node's (src/main/gpu/granted.ts) — through Mesa's device-select layer as GPU bands pick theirs
+// (src/main/gpu/device-select.ts). With one GPU, a software adapter or no layer, the rank uses the
+// process's device, and says why.
 import type { Gpu } from '../../../gpu/runtime'
 import { deviceSelectLayer, openGpuOn } from '../../../gpu/device-select'
-import { gpuBusTags } from '../../../gpu/pci'
+import { grantedGpus } from '../../../gpu/granted'
 
 export interface RankGpu {
   gpu: Gpu
@@ -26,10 +26,12 @@ export function localRank(env: NodeJS.ProcessEnv = process.env): number | undefi
 export async function rankGpu(shared: () => Promise<Gpu>, local = localRank()): Promise<RankGpu> {
   const own = async (note?: string): Promise<RankGpu> => ({ gpu: await shared(), placement: 'shared', note, close() {} })
   if (local === undefined) return own('SLURM_LOCALID is not set: the process\'s device')
-  const tags = gpuBusTags() ?? []
-  if (tags.length < 2) return own(tags.length === 1 ? 'the node has one GPU' : 'no PCI GPU listed: the process\'s device')
-  if (!deviceSelectLayer()) return own(`${tags.length} GPUs, but Mesa's device-select Vulkan layer is not installed or NODEVICE_SELECT=1: the process's device`)
+  const granted = grantedGpus()
+  const all = granted?.all ?? []
+  if (all.length < 2) return own(all.length === 1 ? 'the node has one GPU' : 'no PCI GPU listed: the process\'s device')
+  if (!deviceSelectLayer()) return own(`${all.length} GPUs, but Mesa's device-select Vulkan layer is not installed or NODEVICE_SELECT=1: the process's device`)
+  const tags = granted!.tags
   const tag = tags[local % tags.length]
   const gpu = await openGpuOn(tag)
-  return { gpu, placement: tag, close: () => gpu.destroy() }
+  return { gpu, placement: tag, ...(granted!.slurm && { note: `of the GPUs Slurm granted (${granted!.slurm})` }), close: () => gpu.destroy() }
 }

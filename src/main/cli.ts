@@ -12,7 +12,7 @@ import { version } from '../../package.json'
 
 /** Every command, and what the entry needs beside them. */
 async function loadCommands() {
-  const [command, jobs, merge, serve, workloads, workloadCommand, registry, runtime, relaxed] = await Promise.all([
+  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed] = await Promise.all([
     import('./cli/command'),
     import('./cli/commands/jobs'),
     import('./cli/commands/merge'),
@@ -20,13 +20,14 @@ async function loadCommands() {
     import('./cli/commands/workloads'),
     import('./cli/workload-command'),
     import('./workloads'),
-    import('./gpu/runtime'),
+    import('./gpu/on-demand'),
     import('./relaxed-simd'),
   ])
   // Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any
   // WebAssembly is compiled (the modules above compile none on import).
   relaxed.enableRelaxedSimd()
-  shutdownGpu = runtime.shutdownGpu
+  // Releases the device if a command opened one; the GPU runtime itself loads with the first use.
+  shutdownGpu = gpu.shutdownGpu
   UsageError = command.UsageError
   const commands: Command[] = [
     ...registry.ENGINES.flatMap(workloadCommand.engineCommands),

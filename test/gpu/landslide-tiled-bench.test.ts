@@ -3,7 +3,7 @@
 // reference the same grid (md5) as an `active` run of the tiled grid itself.
 import { afterAll, describe, expect, it } from 'vitest'
 import { resetGpu } from '../../src/main/gpu/runtime'
-import { benchLandslide } from '../../src/main/workloads/landslide/bench-command'
+import { benchLandslide } from '../../src/main/workloads/landslide/bench'
 
 afterAll(() => resetGpu())
 

@@ -18,7 +18,8 @@ import type { LandslideResult, ThicknessMap } from '../../src/shared/workloads/l
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { hillshadeMap, hornShade } from '../../src/main/workloads/landslide/hillshade'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
-import { simulate, simulateCommand } from '../../src/main/workloads/landslide/simulate-command'
+import { simulate } from '../../src/main/workloads/landslide/simulate'
+import { simulateCommand } from '../../src/main/workloads/landslide/simulate-command'
 import { lastFramePng, nodeRasterize, thicknessFiles } from '../../src/main/workloads/landslide/thickness-files'
 import { readGif } from '../helpers/gif'
 

@@ -9,9 +9,8 @@ import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine, EngineCli } from '../engine'
 import { checkOutputDir, type OutputFile, writeOutputs } from '../backend/outputs'
 import { Backend } from '../backend/backend'
-import { TaskFolder } from '../cluster/task-folder'
 import { ENGINES } from '../workloads'
-import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterMode, runOnCluster } from './cluster-run'
+import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterMode } from './cluster-flags'
 import { intOption, numberOption, UsageError, writeJson, type Command } from './command'
 import { describeRun, presentRun } from './present'
 import { runJob } from './run-job'
@@ -184,8 +183,9 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
         }
         return params
       }
+      // The cluster code (job folders, scripts, sbatch, the merge) loads only for a cluster run.
       if (cluster)
-        return runOnCluster(cluster, {
+        return (await import('./cluster-run')).runOnCluster(cluster, {
           engine,
           command: name.split(' '),
           params: await prepare(new Backend({ engines: ENGINES })),
@@ -198,7 +198,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
           chartSize,
           typed: ['paralab', ...process.argv.slice(2)].join(' '),
         })
-      const task = taskDir === undefined ? undefined : await TaskFolder.open(taskDir)
+      const task = taskDir === undefined ? undefined : await (await import('../cluster/task-folder')).TaskFolder.open(taskDir)
       let result: ResultEnvelope
       try {
         result = await runJob(def.id, params, prepare, values.progress, task && ((p) => void task.progress(p)), task && taskRanks(taskDir!))

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors'
 import type { DeviceInfo } from '../../shared/device'
 import { discoverAdapter, type DiscoveryResult, requestAdapterQuietly } from './adapter'
 import { Gpu } from './gpu'
+import { registerRelease } from './on-demand'
 
 let discovery: Promise<DiscoveryResult> | null = null
 /** The adapter found by discovery, used by the first device; later devices request a new one. */
@@ -49,6 +50,9 @@ export async function resetGpu(): Promise<void> {
  * calling this is tidy rather than required.
  */
 export const shutdownGpu = resetGpu
+
+// Loaded by whichever module asked first (a job's GPU engine, the backend): the process's exit releases the device.
+registerRelease(resetGpu)
 
 async function open(): Promise<Gpu> {
   discovery ??= discoverAdapter().then((d) => {

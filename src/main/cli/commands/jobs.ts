@@ -1,7 +1,8 @@
 // `paralab jobs`: the cluster jobs this user submitted from Paralab, with each task's state and,
 // while it runs, its progress (from the events the task writes into its folder); `jobs cancel ID`.
-import { hasEnded, listJobs, type JobView } from '../../cluster/follow'
-import { scancel } from '../../cluster/slurm-jobs'
+// The cluster code loads when one of these runs.
+import { hasEnded } from '../../../shared/cluster'
+import type { JobView } from '../../cluster/follow'
 import { UsageError, writeJson, type Command } from '../command'
 
 function clock(s: number): string {
@@ -36,6 +37,7 @@ export const jobsCommand: Command = {
   help: '  --json  print { jobs: [...] }: each job with its folder, state, nodes and tasks (state, exit code, node, elapsed seconds, progress)',
   options: { json: { type: 'boolean' } },
   async run(values) {
+    const { listJobs } = await import('../../cluster/follow')
     const jobs = await listJobs()
     if (values.json) writeJson({ jobs })
     else process.stdout.write(describeJobs(jobs))
@@ -51,6 +53,7 @@ export const jobsCancelCommand: Command = {
   allowPositionals: true,
   async run(_values, positionals) {
     if (positionals.length !== 1 || !/^\d+(_\d+)?$/.test(positionals[0])) throw new UsageError(`jobs cancel takes one job id (e.g. 12 or 12_3), got ${positionals.join(' ') || 'none'}`)
+    const { scancel } = await import('../../cluster/slurm-jobs')
     await scancel(positionals[0])
     process.stderr.write(`paralab: cancelled ${positionals[0]}\n`)
   },

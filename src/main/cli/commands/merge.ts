@@ -1,9 +1,7 @@
 // `paralab merge DIR`: merges a cluster run's tasks into its result set by hand, e.g. after some
 // tasks were submitted again; the merge job runs the same. Prints the results as the local run does.
 import { ApiError } from '../../../shared/errors'
-import { mergeJob } from '../../cluster/merge'
 import { ENGINES } from '../../workloads'
-import { presentMerged } from '../cluster-run'
 import { UsageError, type Command } from '../command'
 
 const engineFor = (id: string) => {
@@ -24,6 +22,8 @@ export const mergeCommand: Command = {
   allowPositionals: true,
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError(`merge takes one folder, got ${positionals.length ? positionals.join(' ') : 'none'}`)
+    // The cluster code loads only for this command.
+    const [{ mergeJob }, { presentMerged }] = await Promise.all([import('../../cluster/merge'), import('../cluster-run')])
     const merged = await mergeJob(positionals[0], engineFor)
     return presentMerged(engineFor(merged.envelope?.workload ?? merged.runs![0].workload), merged, !!values.json)
   },

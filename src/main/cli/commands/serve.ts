@@ -1,7 +1,6 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { intOption, type Command } from '../command'
-import { startServer } from '../../serve'
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -16,6 +15,8 @@ export const serveCommand: Command = {
     const port = intOption(values.port, 'port', 0, 65535)
     const dataDirs: string[] = values.data ?? []
     if (dataDirs.length === 0) process.stderr.write('note: no --data folder given: the dashboard can open no files\n')
+    // The server (its API, the dashboard's files, the content policy) loads only for this command.
+    const { startServer } = await import('../../serve')
     const server = await startServer({ port, dataDirs, rendererDir: rendererDir() })
     process.stdout.write(`Paralab dashboard: ${server.url}\n`)
     process.stderr.write('Press Ctrl-C to stop.\n')

@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises'
 import { CORRELATION_BACKENDS, CROSS_VARIANTS, type CorrelationBackend, type CrossVariant, MEANS_VARIANTS, type MeansVariant, PRECISIONS, type Precision } from '../../../shared/workloads/correlation/types'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { GPU_WARMUP_MS } from '../../gpu/runtime'
-import { BENCH_SIZE, STUDY_SIZE, type CorrelationBenchResult, benchCorrelation } from './bench'
+import { GPU_WARMUP_MS } from '../../gpu/timing'
+import type { CorrelationBenchResult } from './bench'
+import { BENCH_SIZE, STUDY_SIZE } from './bench-sizes'
 import { DEFAULT_REGISTER_SHAPE, type RegisterShape, SWEEP_SHAPES, parseRegisterShape } from './gpu/register-shapes'
 
 function shapes(value: unknown): RegisterShape[] | undefined {
@@ -60,6 +61,8 @@ export const benchCorrelationCommand: Command = {
     const size = values.study ? STUDY_SIZE : BENCH_SIZE
     const precision = (values.precision ?? 'f64') as Precision
     if (!PRECISIONS.includes(precision)) throw new UsageError(`--precision must be f64 or f32, got "${values.precision}"`)
+    // The bench (every backend, the GPU) loads only when it runs.
+    const { benchCorrelation } = await import('./bench')
     const result = await benchCorrelation({
       series: intOption(values.series, 'series', 2, 65_535) ?? size.series,
       length: intOption(values.length, 'length', 2, 2 ** 28) ?? size.length,

@@ -23,10 +23,9 @@ import { sampledDeviation, samplePairs } from './sampled-deviation'
 import { indexNames, seriesMatrix } from './series-matrix'
 import { correlationWasmBuild } from './simd/wasm-module'
 import { generateWalks } from './walks'
+import { BENCH_SIZE, STUDY_SIZE } from './bench-sizes'
 
-export const BENCH_SIZE = { series: 2048, length: 8192 }
-/** The study's size: its serial C took 2.0 s for steps 1–5. */
-export const STUDY_SIZE = { series: 8192, length: 8192 }
+export { BENCH_SIZE, STUDY_SIZE }
 const WALK = { start: 100, eps: 0.01, seed: 1, anomalies: 8 }
 
 export interface CorrelationBenchOptions {

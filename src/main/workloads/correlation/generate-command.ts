@@ -4,10 +4,9 @@ import { ApiError } from '../../../shared/errors'
 import { LAYOUTS, type Layout } from '../../../shared/workloads/correlation/types'
 import { intOption, numberOption, UsageError, writeJson, type Command } from '../../cli/command'
 import { progressBar } from '../../cli/progress'
-import { getGpu } from '../../gpu/runtime'
+import { getGpu } from '../../gpu/on-demand'
 import { GENERATOR_WORKGROUPS, type GeneratorWorkgroup, generateWalksGpu } from './gpu/generate'
 import { MAX_EPS, MIN_EPS, generateWalks, quantizeEps } from './walks'
-import { writeSeries } from './write-walks'
 
 export const generateWalksCommand: Command = {
   name: 'generate walks',
@@ -69,6 +68,7 @@ export const generateWalksCommand: Command = {
         gpuMs = made.ms
       } else walks = generateWalks(options, (f) => bar.update({ phase: 'generating', fraction: 0.5 * f }))
       const out = positionals[0]
+      const { writeSeries } = await import('./write-walks')
       const bytes = await writeSeries(out, walks.values, options.series, options.length, {
         layout,
         force: values.force,

@@ -6,9 +6,6 @@ import type { WorkloadEngine } from '../../engine'
 import { benchCorrelationCommand } from './bench-command'
 import { describeCorrelation } from './describe'
 import { generateWalksCommand } from './generate-command'
-import { runCorrelationJob } from './run-correlation'
-import { generateWalks } from './walks'
-import { writeSeries } from './write-walks'
 
 /** The example: a cluster of 48 walks of 1000 samples, 3 of them disturbed. */
 export const EXAMPLE_WALKS = { series: 48, length: 1000, start: 100, eps: 0.01, seed: 1, anomalies: 3 }
@@ -17,9 +14,11 @@ export const correlationEngine: WorkloadEngine<'correlation'> = {
   definition: correlationWorkload,
   // The gpu backend needs the device: correlation jobs queue behind other GPU work.
   lane: 'gpu',
-  run: runCorrelationJob,
+  // The job's code (readers, every backend's kernels) is loaded by the first job, not by every command.
+  run: async (params, ctx) => (await import('./run-correlation')).runCorrelationJob(params, ctx),
   async makeExample(dir, signal) {
     const [file] = correlationWorkload.example.files
+    const [{ generateWalks }, { writeSeries }] = await Promise.all([import('./walks'), import('./write-walks')])
     const walks = generateWalks(EXAMPLE_WALKS)
     // Seeded and written atomically: a concurrent maker writes the same bytes.
     await writeSeries(join(dir, file), walks.values, EXAMPLE_WALKS.series, EXAMPLE_WALKS.length, { layout: 'columns', force: true, signal })

@@ -24,7 +24,7 @@ import {
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { createCpuCorrelationEngine } from './cpu-engine'
 import { compileGpuCorrelationKernels, createGpuCorrelationEngine } from './gpu/gpu-engine'
-import { compileAhead } from '../../gpu/runtime'
+import { compileAhead } from '../../gpu/compile'
 import { meansUnavailable } from './gpu/kernels'
 import { checkMatrixWritable } from './limits'
 import { keepSeries, keptSeries } from './kept-series'

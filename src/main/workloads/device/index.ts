@@ -3,7 +3,6 @@ import { deviceWorkload, type DeviceResult } from '../../../shared/workloads/dev
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { ApiError } from '../../../shared/errors'
 import type { WorkloadEngine } from '../../engine'
-import { benchDevice } from './bench'
 import { describeBench, describeDevice } from './describe'
 import { benchReadCommand } from './read-sweep'
 
@@ -19,6 +18,8 @@ export const deviceEngine: WorkloadEngine<'device'> = {
     if (gpu instanceof ApiError) return { results: { info: { available: false, reason: gpu.message, features: [], limits: {} } }, timings: {} }
     if (!params.measure) return { results: { info: gpu.info() }, timings: {} }
     const samples: Record<string, number[]> = {}
+    // The measurements (and the GPU runtime they drive) load when a measurement runs.
+    const { benchDevice } = await import('./bench')
     const bench = await benchDevice(
       { readBytes: params.readMb && params.readMb * 1e6, repeats: params.repeat },
       { signal: ctx.signal, progress: ctx.progress, gpu, sample: (m, ms) => (samples[m] ??= []).push(ms) },

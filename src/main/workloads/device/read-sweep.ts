@@ -3,9 +3,7 @@
 // (HARDWARE in bench.ts) can be chosen by measurement on a new GPU.
 import { adapterName } from '../../../shared/device'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { getGpu } from '../../gpu/runtime'
-import { benchData } from './data'
-import { measureReadBandwidth, repeatedBuffer } from './read-bandwidth'
+import { getGpu } from '../../gpu/on-demand'
 
 /** The host uploads this much once; larger reads are GPU copies of it. */
 const SOURCE_BYTES = 256 * 2 ** 20
@@ -58,6 +56,8 @@ export const benchReadCommand: Command = {
     const repeats = intOption(values.repeat, 'repeat', 1, 1000) ?? 5
 
     const gpu = await getGpu()
+    // The measurements load with the device, when the sweep runs.
+    const [{ benchData }, { measureReadBandwidth, repeatedBuffer }] = await Promise.all([import('./data'), import('./read-bandwidth')])
     const { data, sum } = benchData(SOURCE_BYTES)
     const source = await gpu.storage('read sweep source', data)
     const points: ReadSweepPoint[] = []

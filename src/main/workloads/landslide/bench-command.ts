@@ -4,58 +4,17 @@
 // study's Tessina grids by --header/--dem/--source; without them, the example's synthetic slope.
 // --tile R×C repeats the grids into one large grid in memory (tiled-grid.ts). With --ranks 1,2,4 and
 // one backend of serial, active or gpu, the job runs in ranks instead (bench-ranks.ts).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { cpus, tmpdir, totalmem, availableParallelism } from 'node:os'
-import { join } from 'node:path'
-import { adapterName } from '../../../shared/device'
-import { landslideWorkload } from '../../../shared/workloads/landslide'
+import { writeFile } from 'node:fs/promises'
 import {
   GPU_VARIANTS,
   LANDSLIDE_BACKENDS,
   LANDSLIDE_PRECISIONS,
-  type GpuVariant,
-  type LandslideBackend,
   type LandslidePrecision,
-  type LandslideResult,
-  type RunArithmetic,
 } from '../../../shared/workloads/landslide/types'
-import { GPU_WARMUP_MS, getGpu, gpuInfo } from '../../gpu/runtime'
+import { GPU_WARMUP_MS } from '../../gpu/timing'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { writeExample } from './example'
 import { DOUBLE_FLOAT_VARIANTS } from './gpu/kernels'
-import { readLandslideInput } from './inputs'
-import { runLandslideJob, type GivenToJob } from './run-landslide'
-import { parseTiling, tiledReference, tileInput, type Tiling } from './tiled-grid'
-import { benchRanks, describeRanks, runBenchRank, type RankBackend } from './bench-ranks'
-
-export interface LandslideBenchResult {
-  machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
-  input: { files: string[]; tile?: string; rows: number; cols: number; walls: number }
-  steps: number
-  repeat: number
-  /** The --precision asked for: the gpu backend's arithmetic (CPU backends run f64). */
-  precision: LandslidePrecision
-  reference_md5: string
-  runs: Record<
-    string,
-    {
-      precision: RunArithmetic
-      median_ms: number
-      min_ms: number
-      max_ms: number
-      ratio_vs_serial?: number
-      md5?: string
-      md5_matches_reference?: boolean
-      max_abs_dh?: number
-      cells_over_1mm?: number
-      mass_error?: number
-      /** GPU in bands: each band's GPU, and the steps between halo exchanges. */
-      gpus?: string[]
-      exchange_every?: number
-    }
-  >
-  notes: string[]
-}
+import type { RankBackend } from './bench-ranks'
 
 function list<C extends string>(value: unknown, flag: string, choices: readonly C[], fallback: readonly C[]): C[] {
   if (value === undefined) return [...fallback]
@@ -64,140 +23,6 @@ function list<C extends string>(value: unknown, flag: string, choices: readonly 
   const bad = picked.find((c) => !(choices as readonly string[]).includes(c))
   if (bad !== undefined) throw new UsageError(`--${flag} must be ${choices.join(', ')} or all, got "${bad}"`)
   return picked as C[]
-}
-
-export async function benchLandslide(opts: {
-  files?: string[]
-  steps: number
-  backends: LandslideBackend[]
-  variants: GpuVariant[]
-  ranks?: number
-  /** Row bands of the gpu backend (one GPU each where there are several) and steps between their exchanges. */
-  gpuBands?: number
-  exchangeEvery?: number
-  repeat: number
-  /** Untimed GPU work before each GPU kernel's runs (ms; default none). */
-  warmup?: number
-  precision: LandslidePrecision
-  /** Copies of the grids down and across, in one grid. */
-  tile?: Tiling
-  log: (line: string) => void
-}): Promise<LandslideBenchResult> {
-  const notes: string[] = []
-  const gpu = await gpuInfo()
-  let backends = opts.backends
-  if (backends.includes('gpu') && !gpu.available) {
-    notes.push(`gpu skipped: ${gpu.reason}`)
-    backends = backends.filter((b) => b !== 'gpu')
-  }
-  let temp: string | undefined
-  let files = opts.files
-  if (!files) {
-    temp = await mkdtemp(join(tmpdir(), 'paralab-bench-landslide-'))
-    files = landslideWorkload.example.files.map((f) => join(temp!, f))
-    await writeExample(temp, landslideWorkload.example.files)
-    notes.push('input: the example\'s synthetic slope (give --header/--dem/--source for the Tessina grids)')
-  }
-  let last = ''
-  let result: LandslideResult
-  try {
-    const given = opts.tile ? await tiled(files, opts.tile, opts.steps, backends, notes, opts.log) : {}
-    const outcome = await runLandslideJob(
-      {
-        grids: files,
-        steps: opts.steps,
-        backends,
-        variants: opts.variants,
-        precision: opts.precision,
-        ranks: opts.ranks,
-        gpuBands: opts.gpuBands,
-        exchangeEvery: opts.exchangeEvery,
-        frames: Math.max(1, opts.steps),
-        repeat: opts.repeat,
-        warmup: opts.warmup,
-      },
-      {
-        signal: new AbortController().signal,
-        progress: (p) => {
-          if (p.phase !== last) opts.log(p.phase)
-          last = p.phase
-        },
-        input: async (path) => path,
-        gpu: getGpu,
-      },
-      given,
-    )
-    result = outcome.results
-  } finally {
-    if (temp) await rm(temp, { recursive: true, force: true })
-  }
-  const serial = result.runs.serial?.ms
-  const runs: LandslideBenchResult['runs'] = {}
-  for (const [key, run] of Object.entries(result.runs))
-    runs[key] = {
-      precision: run.precision,
-      median_ms: run.ms,
-      min_ms: run.ms_min,
-      max_ms: run.ms_max,
-      ...(serial !== undefined && { ratio_vs_serial: run.ms / serial }),
-      ...(run.md5 !== undefined && { md5: run.md5, md5_matches_reference: run.md5 === result.reference.md5 }),
-      ...(run.deviation && { max_abs_dh: run.deviation.max_abs, cells_over_1mm: run.deviation.cells_over_1mm, mass_error: run.deviation.mass_error }),
-      ...(run.gpus && { gpus: run.gpus, exchange_every: run.exchange_every }),
-    }
-  for (const [key, run] of Object.entries(result.runs)) if (run.gpus_note) notes.push(`${key}: ${run.gpus_note}`)
-  for (const s of result.skipped) notes.push(`${s.backend} skipped: ${s.reason}`)
-  return {
-    machine: {
-      cpu: cpus()[0]?.model.trim() ?? 'unknown',
-      cores: availableParallelism(),
-      memory_GB: Math.round(totalmem() / 2 ** 30),
-      gpu: gpu.available ? adapterName(gpu.adapter!) : `none (${gpu.reason})`,
-    },
-    input: { files: opts.files ?? ['(example)'], ...(opts.tile && { tile: `${opts.tile.rows}x${opts.tile.cols}` }), rows: result.grid.rows, cols: result.grid.cols, walls: result.grid.walls },
-    steps: opts.steps,
-    repeat: opts.repeat,
-    precision: opts.precision,
-    reference_md5: result.reference.md5,
-    runs,
-    notes,
-  }
-}
-
-/**
- * The grids tiled, and, when only the GPU runs, the f64 reference from the original when its
- * copies are independent (else the job runs `active` on the tiled grid, as for any GPU-only request).
- */
-async function tiled(files: string[], tile: Tiling, steps: number, backends: LandslideBackend[], notes: string[], log: (line: string) => void): Promise<GivenToJob> {
-  log('tiling the grids')
-  const original = await readLandslideInput(files, files)
-  const input = tileInput(original, tile)
-  notes.push(`input: ${original.rows} × ${original.cols} tiled ${tile.rows} × ${tile.cols} (walls kept; each copy's border ring now interior cells)`)
-  if (backends.some((b) => b !== 'gpu')) return { input }
-  log('reference: active on the original grid, tiled')
-  const ref = await tiledReference(original, tile, steps)
-  if ('grid' in ref) {
-    notes.push('reference: the original\'s active run tiled (no debris came beside its border in any step, so the copies never touch)')
-    return { input, reference: ref.grid }
-  }
-  notes.push(`reference: active on the tiled grid (${ref.touching}, so the copies may touch)`)
-  return { input }
-}
-
-function describe(r: LandslideBenchResult): string {
-  const lines = [
-    `machine   ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_GB} GB; GPU: ${r.machine.gpu}`,
-    `input     ${r.input.files.join(', ')}${r.input.tile ? ` tiled ${r.input.tile}` : ''}: ${r.input.rows} × ${r.input.cols} cells, ${r.input.walls} walls`,
-    `steps     ${r.steps}, ${r.repeat} runs each (median); reference md5 ${r.reference_md5}`,
-    ...Object.entries(r.runs).map(
-      ([key, run]) =>
-        `  ${key.padEnd(18)} ${run.precision.padEnd(12)} ${run.median_ms.toFixed(run.median_ms < 10 ? 2 : 0).padStart(8)} ms` +
-        (run.ratio_vs_serial === undefined ? '' : `  ${run.ratio_vs_serial.toFixed(3)}× serial`) +
-        (run.md5 ? `  md5 ${run.md5_matches_reference ? 'same' : `${run.precision === 'f64' ? 'DIFFERS' : 'differs'} ${run.md5}`}` : '') +
-        (run.max_abs_dh === undefined ? '' : `  max |Δh| ${run.max_abs_dh.toExponential(2)} m, Δmass ${run.mass_error!.toExponential(2)}`) +
-        (run.gpus ? `  ${run.gpus.length} bands on ${run.gpus.join(', ')}, exchange every ${run.exchange_every} steps` : ''),
-    ),
-  ]
-  return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
 }
 
 export const benchLandslideCommand: Command = {
@@ -250,6 +75,8 @@ export const benchLandslideCommand: Command = {
     save: { type: 'string' },
   },
   async run(values) {
+    // The bench, its ranks and the simulations load only when it runs.
+    const [{ benchLandslide, describe }, { benchRanks, describeRanks, runBenchRank }, { parseTiling }] = await Promise.all([import('./bench'), import('./bench-ranks'), import('./tiled-grid')])
     if ((values.dem === undefined) !== (values.source === undefined)) throw new UsageError('--dem and --source go together')
     if (values.header !== undefined && values.dem === undefined) throw new UsageError('--header needs --dem and --source')
     const precision = (values.precision ?? 'f32') as LandslidePrecision

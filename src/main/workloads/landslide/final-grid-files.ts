@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import type { EngineCli } from '../../engine'
-import { checkTarget, simulate } from './simulate-command'
+import { checkTarget } from './check-target'
 
 export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']> = {
   flags: [
@@ -18,6 +18,8 @@ export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']
   },
   async write(r, paths, force) {
     const f = r.grid.files
+    // The simulation loads only when a file is written.
+    const { simulate } = await import('./simulate')
     const written = await simulate({
       header: f.header,
       dem: f.dem,

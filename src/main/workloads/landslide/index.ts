@@ -4,29 +4,29 @@ import { landslideWorkload } from '../../../shared/workloads/landslide'
 import type { WorkloadEngine } from '../../engine'
 import { benchLandslideCommand } from './bench-command'
 import { describeLandslide, landslideFailures } from './describe'
-import { writeExample } from './example'
 import { finalGridFlags } from './final-grid-files'
 import { landslideResultFiles } from './result-files'
-import { runLandslideJob } from './run-landslide'
-import { runLandslideRanks, runsInRanks } from './run-ranks'
 import { simulateCommand } from './simulate-command'
-import { thicknessFiles } from './thickness-files'
 
 export const landslideEngine: WorkloadEngine<'landslide'> = {
   definition: landslideWorkload,
   // The gpu backend needs the device: landslide jobs queue behind other GPU work.
   lane: 'gpu',
   // In ranks (ctx.ranks of several) or with checkpoints: bands of rows, one per rank, exchanging halos.
-  run: (params, ctx) => (runsInRanks(params, ctx) ? runLandslideRanks(params, ctx) : runLandslideJob(params, ctx)),
+  // The job's code (the simulations, the GPU's kernels, the ranks) is loaded by the first job, not by every command.
+  run: async (params, ctx) => {
+    const ranks = await import('./run-ranks')
+    return ranks.runsInRanks(params, ctx) ? ranks.runLandslideRanks(params, ctx) : (await import('./run-landslide')).runLandslideJob(params, ctx)
+  },
   async makeExample(dir) {
-    await writeExample(dir, landslideWorkload.example.files)
+    await (await import('./example')).writeExample(dir, landslideWorkload.example.files)
   },
   cli: {
     describe: describeLandslide,
     failures: landslideFailures,
     commands: [simulateCommand, benchLandslideCommand],
     // The thickness over the relief: the last frame as PNG and SVG, the animation as GIF.
-    outputFiles: thicknessFiles,
+    outputFiles: async (results) => (await import('./thickness-files')).thicknessFiles(results),
     fileFlags: finalGridFlags,
   },
   // The final grid as .asc and .npy and the final frame at full resolution, for the dashboard.

@@ -4,9 +4,6 @@
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import type { WorkloadEngine } from '../../engine'
-import { finalGrid } from './final-grid'
-import { ascText, npyBytes } from './grid-writers'
-import { fullFrameFile } from './thickness-files'
 
 const encode = (text: string) => new TextEncoder().encode(text)
 
@@ -17,6 +14,8 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
   async make(results, name, input) {
     const r = results as LandslideResult
     if (!r?.grid?.files || !r.reference || typeof r.steps !== 'number') throw new ApiError('invalid-argument', 'results are not a landslide run\'s')
+    // The simulation and the writers load when a file is asked for.
+    const [{ finalGrid }, { ascText, npyBytes }, { fullFrameFile }] = await Promise.all([import('./final-grid'), import('./grid-writers'), import('./thickness-files')])
     const grid = await finalGrid(r, input)
     const { rows, cols } = grid.input
     switch (name) {

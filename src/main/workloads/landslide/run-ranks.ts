@@ -29,7 +29,7 @@ import {
 } from './checkpoint'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { HaloBand } from './halo-band'
-import { warmUp } from '../../gpu/runtime'
+import { warmUp } from '../../gpu/timing'
 import { defaultStepsPerSubmit, altitudeBase } from './gpu/gpu-simulation'
 import { GpuHaloBand } from './gpu/gpu-halo-band'
 import { notInBands } from './gpu/gpu-bands'

@@ -3,9 +3,9 @@ import { writeFile } from 'node:fs/promises'
 import { BLOCK_SIZES, GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
 import { ApiError } from '../../../shared/errors'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { GPU_WARMUP_MS } from '../../gpu/runtime'
-import { benchPaths, relaxRate, type PathsBenchResult } from './bench'
-import { MAX_GENERATED_VERTICES } from './generate-graph'
+import { GPU_WARMUP_MS } from '../../gpu/timing'
+import type { PathsBenchResult } from './bench'
+import { MAX_GENERATED_VERTICES } from './generate-limits'
 import { DEFAULT_TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape } from './gpu/tuned-shapes'
 
 /** The issue's CPU comparison: V = 2000 (SciPy takes ~6 s there on 2 cores). */
@@ -75,6 +75,8 @@ export const benchPathsCommand: Command = {
           throw new UsageError(`--shapes: ${ApiError.from(e).message}`)
         }
     }
+    // The bench (solvers, the GPU, SciPy's baseline) loads only when it runs.
+    const { benchPaths, relaxRate } = await import('./bench')
     const results: PathsBenchResult[] = []
     for (const [n, vertices] of sizes.entries()) {
       const result = await benchPaths({
@@ -93,7 +95,7 @@ export const benchPathsCommand: Command = {
         log: (line) => process.stderr.write(`${line}\n`),
       })
       results.push(result)
-      if (!values.json) process.stdout.write((n > 0 ? '\n' : '') + describe(result))
+      if (!values.json) process.stdout.write((n > 0 ? '\n' : '') + describe(result, relaxRate))
     }
     const json = results.length === 1 ? results[0] : results
     if (values.save) await writeFile(values.save, JSON.stringify(json, null, 2) + '\n')
@@ -102,7 +104,7 @@ export const benchPathsCommand: Command = {
   },
 }
 
-function describe(r: PathsBenchResult): string {
+function describe(r: PathsBenchResult, relaxRate: (perSecond: number) => string): string {
   const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 0)} ms`
   const width = Math.max(22, ...Object.keys(r.runs).map((n) => n.length))
   const lines = [

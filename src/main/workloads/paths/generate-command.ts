@@ -1,6 +1,6 @@
 // `paralab generate graph`: random graphs in the course's binary format, for tests and benchmarks.
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { MAX_GENERATED_VERTICES, writeGeneratedGraph } from './generate-graph'
+import { MAX_GENERATED_VERTICES } from './generate-limits'
 
 export const generateGraphCommand: Command = {
   name: 'generate graph',
@@ -20,6 +20,7 @@ export const generateGraphCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('generate graph needs exactly one output file')
     if (values.vertices === undefined || values.edges === undefined) throw new UsageError('generate graph needs --vertices V and --edges E')
     const vertices = intOption(values.vertices, 'vertices', 1, MAX_GENERATED_VERTICES)!
+    const { writeGeneratedGraph } = await import('./generate-graph')
     const made = await writeGeneratedGraph(positionals[0], {
       vertices,
       edges: intOption(values.edges, 'edges', 0, vertices * (vertices - 1))!,

@@ -4,6 +4,7 @@ import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { writeFileAtomic } from '../../io/atomic-write'
 import { courseGraphBytes } from './read-course'
+import { MAX_GENERATED_VERTICES } from './generate-limits'
 
 export interface GenerateGraphOptions {
   vertices: number
@@ -15,8 +16,7 @@ export interface GenerateGraphOptions {
   signal?: AbortSignal
 }
 
-/** Largest V: the matrix of V × V int32 distances must stay addressable. */
-export const MAX_GENERATED_VERTICES = 46_340
+export { MAX_GENERATED_VERTICES }
 
 /** mulberry32: small, fast and good enough for test graphs; uniform doubles from two draws. */
 export function seededRandom(seed: number): () => number {

@@ -8,9 +8,7 @@ import { benchPathsCommand } from './bench-command'
 import { describePaths, pathsFailures } from './describe'
 import { generateGraphCommand } from './generate-command'
 import { mergePaths } from './merge'
-import { writeGeneratedGraph } from './generate-graph'
 import { pathsQueryCommand } from './query-command'
-import { runPathsJob } from './run-paths'
 
 /** The example graph: big enough for the blocked backends to have several rounds. */
 export const EXAMPLE_GRAPH = { vertices: 300, edges: 6000, seed: 1 }
@@ -19,10 +17,12 @@ export const pathsEngine: WorkloadEngine<'paths'> = {
   definition: pathsWorkload,
   // The gpu backend needs the device: paths jobs queue behind other GPU work.
   lane: 'gpu',
-  run: runPathsJob,
+  // The job's code (readers, solvers, the GPU's) is loaded by the first job, not by every command.
+  run: async (params, ctx) => (await import('./run-paths')).runPathsJob(params, ctx),
   async makeExample(dir, signal) {
     const [file] = pathsWorkload.example.files
     // Seeded and written atomically: a concurrent maker writes the same bytes.
+    const { writeGeneratedGraph } = await import('./generate-graph')
     await writeGeneratedGraph(join(dir, file), { ...EXAMPLE_GRAPH, force: true, signal })
   },
   cli: {

@@ -2,33 +2,9 @@
 // run (--next) or by computing them on one backend.
 import { ApiError } from '../../../shared/errors'
 import { GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
-import { getGpu } from '../../gpu/runtime'
+import { getGpu } from '../../gpu/on-demand'
 import { progressBar } from '../../cli/progress'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { type Graph, vertexIndex, vertexName } from './graph'
-import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
-import { prepareProblem } from './problem'
-import { followPath, followSavedPath } from './query'
-import { readGraph } from './read-graph'
-import { createSolver } from './solvers'
-
-/** The weight of a path in the graph's own weights: the lightest edge of each step. */
-function pathWeight(g: Graph, path: number[]): number {
-  const steps = new Map<number, number>()
-  for (let i = 0; i + 1 < path.length; i++) steps.set(path[i] * g.V + path[i + 1], Infinity)
-  for (let e = 0; e < g.src.length; e++) {
-    const key = g.src[e] * g.V + g.dst[e]
-    const w = steps.get(key)
-    if (w !== undefined && g.w[e] < w) steps.set(key, g.w[e])
-  }
-  let total = 0
-  for (let i = 0; i + 1 < path.length; i++) {
-    const w = steps.get(path[i] * g.V + path[i + 1])!
-    if (w === Infinity) throw new ApiError('invalid-input', `the successors lead along ${vertexName(g, path[i])} → ${vertexName(g, path[i + 1])}, which the graph has no edge for: they belong to another graph`)
-    total += w
-  }
-  return total
-}
 
 export const pathsQueryCommand: Command = {
   name: 'paths query',
@@ -63,6 +39,15 @@ export const pathsQueryCommand: Command = {
     const block = intOption(values.block, 'block', 8, 128) ?? 64
     if (block % 4 !== 0) throw new UsageError(`--block must be a multiple of 4, got ${block}`)
 
+    // The graph readers and the solvers load only when a query runs.
+    const [{ vertexIndex, vertexName }, { MAX_PATHS_VERTICES, successors, unweight }, { prepareProblem }, { followPath, followSavedPath, pathWeight }, { readGraph }, { createSolver }] = await Promise.all([
+      import('./graph'),
+      import('./matrix'),
+      import('./problem'),
+      import('./query'),
+      import('./read-graph'),
+      import('./solvers'),
+    ])
     const shown = positionals[0]
     const graph = await readGraph(shown, shown)
     const problem = prepareProblem(graph, shown)

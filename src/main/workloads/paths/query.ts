@@ -1,5 +1,7 @@
 // Following successors: the vertices of the shortest path from one vertex to another, from a matrix
 // in memory or from a saved run's file, of which only the entries along the path are read.
+import { ApiError } from '../../../shared/errors'
+import { type Graph, vertexName } from './graph'
 import { openIntMatrix } from './read-matrix'
 
 /**
@@ -28,4 +30,22 @@ export async function followSavedPath(file: string, V: number, from: number, to:
   } finally {
     await next.close()
   }
+}
+
+/** The weight of a path in the graph's own weights: the lightest edge of each step. */
+export function pathWeight(g: Graph, path: number[]): number {
+  const steps = new Map<number, number>()
+  for (let i = 0; i + 1 < path.length; i++) steps.set(path[i] * g.V + path[i + 1], Infinity)
+  for (let e = 0; e < g.src.length; e++) {
+    const key = g.src[e] * g.V + g.dst[e]
+    const w = steps.get(key)
+    if (w !== undefined && g.w[e] < w) steps.set(key, g.w[e])
+  }
+  let total = 0
+  for (let i = 0; i + 1 < path.length; i++) {
+    const w = steps.get(path[i] * g.V + path[i + 1])!
+    if (w === Infinity) throw new ApiError('invalid-input', `the successors lead along ${vertexName(g, path[i])} → ${vertexName(g, path[i + 1])}, which the graph has no edge for: they belong to another graph`)
+    total += w
+  }
+  return total
 }

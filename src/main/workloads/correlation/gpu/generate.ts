@@ -2,7 +2,8 @@
 // factors in parallel (K0), then one invocation per series walks its samples, with the study's
 // workgroup sizes. Bit for bit the values of walks.ts.
 import { ApiError } from '../../../../shared/errors'
-import { type Gpu, throwIfAborted } from '../../../gpu/runtime'
+import { throwIfAborted } from '../../../../shared/cancel'
+import type { Gpu } from '../../../gpu/runtime'
 import { type WalkOptions, anomalousSeries, checkWalkOptions, quantizeEps } from '../walks'
 
 /** The study's threads per block. */

@@ -1,0 +1,144 @@
+// One landslide simulation whose grids and pictures are written out (`paralab landslide simulate`,
+// the landslide command's --output FILE): the targets checked before the run, every file written whole or not at all.
+import { join } from 'node:path'
+import { thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
+import {
+  gpuArithmetic,
+  type GpuVariant,
+  type LandslideBackend,
+  type LandslidePrecision,
+  type RunArithmetic,
+} from '../../../shared/workloads/landslide/types'
+import { getGpu } from '../../gpu/on-demand'
+import { writeFileAtomic } from '../../io/atomic-write'
+import { checkTarget } from './check-target'
+import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
+import { ascText, npyBytes } from './grid-writers'
+import { hillshadeMap } from './hillshade'
+import { readLandslideInput } from './inputs'
+import { md5Hex, referenceText } from './reference-format'
+import { createSimulation } from './run-landslide'
+import { initialState } from './simulation'
+import { lastFramePng, nodeRasterize } from './thickness-files'
+
+
+export interface SimulateOptions {
+  header?: string
+  dem: string
+  source: string
+  steps: number
+  backend: LandslideBackend
+  variant: GpuVariant
+  /** The gpu backend's arithmetic (default f32; CPU backends always run f64). */
+  precision?: LandslidePrecision
+  ranks: number
+  stepsPerSubmit?: number
+  /** Row bands of the gpu backend, each on its own GPU where there are several (default 1). */
+  gpuBands?: number
+  exchangeEvery?: number
+  /** Frames every K steps: as .npy files into `dir`, and/or drawn into the animation `gif`. */
+  frames?: { every: number; dir?: string; gif?: string }
+  /** The final thickness over the hillshaded DEM. */
+  png?: string
+  output?: string
+  asc?: string
+  npy?: string
+  force: boolean
+}
+
+export interface SimulateSummary {
+  backend: string
+  /** The arithmetic the run used: f64 on the CPU, f32 or double-float on the GPU. */
+  precision: RunArithmetic
+  steps: number
+  rows: number
+  cols: number
+  /** md5 of the final grid in the reference format. */
+  md5: string
+  mass_start: number
+  mass_end: number
+  ms: number
+  written: string[]
+}
+
+const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0)
+
+export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> {
+  for (const target of [opts.output, opts.asc, opts.npy, opts.png, opts.frames?.gif]) if (target) await checkTarget(target, opts.force)
+  if (opts.frames?.dir) await checkTarget(opts.frames.dir, opts.force, true)
+  const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
+  const input = await readLandslideInput(shown, shown)
+  const state = initialState(input)
+  const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit, precision: opts.precision ?? 'f32', gpuBands: opts.gpuBands, exchangeEvery: opts.exchangeEvery }, opts.ranks, { gpu: getGpu })
+  const written: string[] = []
+  const digits = String(opts.steps).length
+  // The debris' box at each frame drawn (every frame for --gif; the first and last for --png alone).
+  const drawn: Snapshot[] = []
+  const frame = async () => {
+    const h = await sim.thickness()
+    if (opts.frames?.gif || (opts.png && sim.done === 0)) drawn.push(snapshot(sim.done, h, input.rows, input.cols))
+    if (!opts.frames?.dir) return
+    const path = join(opts.frames.dir, `h-${String(sim.done).padStart(digits, '0')}.npy`)
+    await writeFileAtomic(path, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
+    written.push(path)
+  }
+  let ms = 0
+  let h: Float64Array
+  try {
+    if (opts.frames || opts.png) await frame()
+    while (sim.done < opts.steps) {
+      const next = opts.frames ? Math.min(opts.steps, sim.done + opts.frames.every) : opts.steps
+      const t = performance.now()
+      await sim.advance(next - sim.done)
+      ms += performance.now() - t
+      if (opts.frames) await frame()
+    }
+    h = (await sim.thickness()).slice()
+  } finally {
+    await sim.dispose()
+  }
+  if (opts.png && drawn.at(-1)?.step !== opts.steps) drawn.push(snapshot(opts.steps, h, input.rows, input.cols))
+  const text = referenceText(h, input.rows, input.cols)
+  if (opts.output) {
+    await writeFileAtomic(opts.output, text, { overwrite: opts.force })
+    written.push(opts.output)
+  }
+  if (opts.asc) {
+    await writeFileAtomic(opts.asc, ascText(h, input.header, input.walls), { overwrite: opts.force })
+    written.push(opts.asc)
+  }
+  if (opts.npy) {
+    await writeFileAtomic(opts.npy, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
+    written.push(opts.npy)
+  }
+  if (drawn.length) {
+    // One window and one relief for every frame, as a job's maps have.
+    const maps = thicknessMaps(drawn, input.rows, input.cols)
+    const frames = {
+      steps: opts.steps,
+      grid: { rows: input.rows, cols: input.cols, cellsize: input.header.cellsize, xllcorner: input.header.xllcorner, yllcorner: input.header.yllcorner },
+      maps,
+      hillshade: hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0]),
+    }
+    if (opts.png) {
+      await writeFileAtomic(opts.png, await lastFramePng(frames), { overwrite: opts.force })
+      written.push(opts.png)
+    }
+    if (opts.frames?.gif) {
+      await writeFileAtomic(opts.frames.gif, await thicknessGif(frames, nodeRasterize), { overwrite: opts.force })
+      written.push(opts.frames.gif)
+    }
+  }
+  return {
+    backend: opts.backend === 'gpu' ? `gpu/${opts.variant}` : opts.backend,
+    precision: opts.backend === 'gpu' ? gpuArithmetic(opts.precision ?? 'f32') : 'f64',
+    steps: opts.steps,
+    rows: input.rows,
+    cols: input.cols,
+    md5: md5Hex(text),
+    mass_start: sum(input.h),
+    mass_end: sum(h),
+    ms,
+    written,
+  }
+}

@@ -3,8 +3,10 @@
 // naming what went wrong), 2 usage error.
 //
 // Only the version is read at start: the commands, the engines and the machinery are imported
-// once a command needs them (`--version` loads none of them), and each engine imports its heavy
-// parts (GPU code, benchmarks' baselines, chart rendering) only when a job runs them.
+// once a command needs them (`--version` loads none of them). The commands' list and help need only
+// their declarations: each engine imports its job (and through it GPU code, benchmarks' baselines,
+// chart rendering) only when a job runs, each command its implementation only in `run`, `serve`
+// its server and `--slurm` the cluster code; the GPU runtime loads when a GPU is first asked for.
 import { ApiError } from '../shared/errors'
 import type { Command } from './cli/command'
 import { nearestName } from './cli/nearest'

@@ -14,7 +14,7 @@ import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
 import { getGpu, gpuInfo } from '../gpu/on-demand'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 import { renderChartInWorker } from '../charts/render-in-worker'
-import { ClusterRuns } from './cluster-runs'
+import type { ClusterRuns } from './cluster-runs'
 import { DataAccess } from './data-files'
 import { envelope, inputFile } from './envelope'
 import { defaultExampleDir } from './examples'
@@ -62,7 +62,9 @@ export class Backend {
   private readonly examples = new Map<string, Promise<string[]>>()
   private readonly history?: RunHistory
   private readonly ranks: BackendOptions['ranks']
-  private readonly cluster?: ClusterRuns
+  private readonly clusterRunsDir?: string
+  /** Loaded with the first cluster request: a backend that submits none never loads the cluster code. */
+  private cluster?: Promise<ClusterRuns>
 
   constructor(opts: BackendOptions) {
     this.ranks = opts.ranks
@@ -71,8 +73,7 @@ export class Backend {
     this.exampleDir = opts.exampleDir ?? defaultExampleDir()
     if (opts.historyDir !== undefined)
       this.history = new RunHistory(opts.historyDir, undefined, opts.historyScope && { folders: opts.historyScope, examples: this.exampleDir })
-    if (opts.clusterRunsDir !== undefined)
-      this.cluster = new ClusterRuns({ dir: opts.clusterRunsDir, history: this.history, announce: (e) => this.jobs.emit('event', e) })
+    this.clusterRunsDir = opts.clusterRunsDir
   }
 
   deviceInfo(): Promise<DeviceInfo> {
@@ -122,7 +123,8 @@ export class Backend {
   }
 
   clusterInfo(): Promise<ClusterInfo> {
-    return this.cluster?.info() ?? Promise.resolve({ available: false, reason: 'this backend submits no cluster runs (`paralab serve` on a login node does)' })
+    if (this.clusterRunsDir === undefined) return Promise.resolve({ available: false, reason: 'this backend submits no cluster runs (`paralab serve` on a login node does)' })
+    return this.clusterRuns().then((c) => c.info())
   }
 
   /** Submits a run to Slurm: the parameters validated as for a job, its input files checked readable, its folder chosen here. */
@@ -132,15 +134,15 @@ export class Backend {
     const valid: Record<string, unknown> = { ...this.validParams(engine, params) }
     const filesParam = Object.entries(engine.definition.params as ParamSchema).find(([, spec]) => spec.type === 'files')?.[0]
     if (filesParam) valid[filesParam] = await Promise.all((valid[filesParam] as string[]).map((p) => this.files.check(p)))
-    return cluster.submit(engine, valid, checkClusterRequest(request as Record<string, unknown>))
+    return (await cluster).submit(engine, valid, checkClusterRequest(request as Record<string, unknown>))
   }
 
   listClusterJobs(): Promise<ClusterRun[]> {
-    return this.clusterRuns().list()
+    return this.clusterRuns().then((c) => c.list())
   }
 
   cancelClusterJob(jobId: string): Promise<void> {
-    return this.clusterRuns().cancel(jobId)
+    return this.clusterRuns().then((c) => c.cancel(jobId))
   }
 
   /** The workload's example: its input files made on first use (seeded), readable, with its parameters. */
@@ -203,7 +205,7 @@ export class Backend {
 
   dispose(): void {
     this.jobs.cancelAll()
-    this.cluster?.dispose()
+    void this.cluster?.then((c) => c.dispose(), () => undefined)
   }
 
   /** `params` validated against the engine's definition (defaults filled in). */
@@ -217,9 +219,10 @@ export class Backend {
     return valid
   }
 
-  private clusterRuns(): ClusterRuns {
-    if (!this.cluster) throw new ApiError('invalid-argument', 'this backend submits no cluster runs (`paralab serve` on a login node does)')
-    return this.cluster
+  private clusterRuns(): Promise<ClusterRuns> {
+    const dir = this.clusterRunsDir
+    if (dir === undefined) throw new ApiError('invalid-argument', 'this backend submits no cluster runs (`paralab serve` on a login node does)')
+    return (this.cluster ??= import('./cluster-runs').then(({ ClusterRuns }) => new ClusterRuns({ dir, history: this.history, announce: (e) => this.jobs.emit('event', e) })))
   }
 
   private engine(id: unknown): AnyEngine {

@@ -52,7 +52,8 @@ const DEVICE_BENCH = 'function benchDevice('
 const GPU_RUNTIME = 'function discoverAdapter('
 const SERVE = 'function startServer('
 const CLUSTER_RUN = 'function runOnCluster('
-const OTHER_CODE = { RUN_PATHS, RUN_CORRELATION, RUN_LANDSLIDE, DEVICE_BENCH, GPU_RUNTIME, SERVE, CLUSTER_RUN }
+const CLUSTER_TASKS = 'function planTasks('
+const OTHER_CODE = { RUN_PATHS, RUN_CORRELATION, RUN_LANDSLIDE, DEVICE_BENCH, GPU_RUNTIME, SERVE, CLUSTER_RUN, CLUSTER_TASKS }
 const fromPackage = (packages: string[], name: string) => packages.some((p) => p.startsWith(`${name}/`))
 
 describe('modules the CLI loads', () => {
@@ -100,7 +101,9 @@ describe('modules the CLI loads', () => {
   it('loads the server for serve, and the cluster code for --slurm', () => {
     // Both fail once loaded: no such folder to serve; no Slurm commands on an empty PATH.
     expect(modulesOf(['serve', '--data', join(dir, 'missing')], {}, 1).holds(SERVE)).toBe(true)
-    expect(modulesOf(['stats', join(dir, 'acc.csv'), '--slurm', '--out', join(dir, 'job')], { PATH: '' }, 1).holds(CLUSTER_RUN)).toBe(true)
+    const cluster = modulesOf(['stats', join(dir, 'acc.csv'), '--slurm', '--out', join(dir, 'job')], { PATH: '' }, 1)
+    expect(cluster.holds(CLUSTER_RUN)).toBe(true)
+    expect(cluster.holds(CLUSTER_TASKS)).toBe(true)
   })
 
   it('loads the chart renderer when a run writes its charts (the check above can fail)', () => {

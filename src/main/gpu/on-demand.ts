@@ -1,7 +1,7 @@
 // The GPU runtime (Dawn's addon, adapter discovery, device code) loaded when a GPU is first asked
 // for: the backend, the app and the CLI use these, so work that never touches the GPU never loads it.
 import type { DeviceInfo } from '../../shared/device'
-import type { Gpu } from './runtime'
+import type { Gpu } from './gpu'
 
 let runtime: Promise<typeof import('./runtime')> | undefined
 
@@ -20,14 +20,5 @@ export async function gpuInfo(): Promise<DeviceInfo> {
   return (await loadGpuRuntime()).gpuInfo()
 }
 
-let release: (() => Promise<void>) | undefined
-
-/** Called by the runtime as it loads, however it was imported: the process then has a GPU to release. */
-export function registerRelease(fn: () => Promise<void>): void {
-  release = fn
-}
-
-/** Releases the GPU before the process ends; nothing to do when the runtime was never loaded. */
-export async function shutdownGpu(): Promise<void> {
-  await release?.()
-}
+// Releasing the device (release.ts) needs no runtime: it has one only once the runtime was loaded.
+export { shutdownGpu } from './release'

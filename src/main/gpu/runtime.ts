@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors'
 import type { DeviceInfo } from '../../shared/device'
 import { discoverAdapter, type DiscoveryResult, requestAdapterQuietly } from './adapter'
 import { Gpu } from './gpu'
-import { registerRelease } from './on-demand'
+import { registerRelease } from './release'
 
 let discovery: Promise<DiscoveryResult> | null = null
 /** The adapter found by discovery, used by the first device; later devices request a new one. */

@@ -89,11 +89,12 @@ export async function createCpuStatsEngine(backend: CpuStatsBackend, options: Cp
   if (!Number.isInteger(threads) || threads < 1) throw new ApiError('invalid-argument', `threads must be a positive integer, got ${threads}`)
   const simd = backend === 'simd' || backend === 'workers-simd'
 
+  // The kernels first: a failure to load them leaves no threads behind.
+  const module = simd ? await loadStatsWasm() : undefined
   const pool = parallel ? new WorkerPool('stats-worker', threads) : undefined
   let store: ColumnStore
   let runner: SliceRunner
-  if (simd) {
-    const module = await loadStatsWasm()
+  if (module) {
     const memory = createStatsMemory(threads)
     const heap = new WasmHeap(memory, regionPtr(threads))
     if (pool) {

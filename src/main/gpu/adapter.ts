@@ -5,8 +5,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import type { AdapterInfo } from '../../shared/device'
 import { setEnv, withEnv } from './env'
-import { grantedGpus } from './granted'
-import { gpuBusTags } from './pci'
+import { grantedGpus, type GrantedGpus } from './granted'
 import { deviceSelectLayer, loaderFolders, manifests } from './vulkan-manifests'
 
 /** The `GPU` object of one Dawn instance plus how it was found; adapters are requested from it per device. */
@@ -50,16 +49,16 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
   // stderr ("vkCreateInstance: Found no drivers!"): go straight to SwiftShader then. Otherwise the
   // search is pinned to the drivers that may hold a hardware GPU (hardwareDriverFiles).
   const drivers = searchDrivers()
-  // On x86 every GPU is a PCI device: with none, the drivers' search would only complain.
-  const noGpu = !preset && process.arch === 'x64' && gpuBusTags()?.length === 0
-  // Under Slurm on a node of several GPUs, the first one granted to the job step (granted.ts), not the node's first.
-  let pin: string | undefined
+  let granted: GrantedGpus | null
   try {
-    const granted = noGpu ? null : grantedGpus()
-    if (granted?.slurm && granted.all.length > 1 && deviceSelectLayer()) pin = granted.tags[0]
+    granted = grantedGpus()
   } catch (e) {
     return { ok: false, reason: errorText(e) }
   }
+  // On x86 every GPU is a PCI device: with none, the drivers' search would only complain.
+  const noGpu = !preset && process.arch === 'x64' && granted?.all.length === 0
+  // Under Slurm on a node of several GPUs, the first one granted to the job step (granted.ts), not the node's first.
+  const pin = granted?.slurm && granted.all.length > 1 && deviceSelectLayer() ? granted.tags[0] : undefined
   const search = () => (pin ? withEnv({ DRI_PRIME: pin, MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE: '1' }, () => searchWith(mod, drivers)) : searchWith(mod, drivers))
   const first = drivers?.length === 0 ? { error: 'no Vulkan driver for a GPU is installed' } : noGpu ? { error: 'no GPU on the PCI bus' } : await search()
   const via = `${preset ? ` (Vulkan ICD ${preset})` : ''}${pin ? ` (DRI_PRIME=${pin}, granted by Slurm)` : ''}`

@@ -27,11 +27,9 @@ export async function rankGpu(shared: () => Promise<Gpu>, local = localRank()): 
   const own = async (note?: string): Promise<RankGpu> => ({ gpu: await shared(), placement: 'shared', note, close() {} })
   if (local === undefined) return own('SLURM_LOCALID is not set: the process\'s device')
   const granted = grantedGpus()
-  const all = granted?.all ?? []
-  if (all.length < 2) return own(all.length === 1 ? 'the node has one GPU' : 'no PCI GPU listed: the process\'s device')
-  if (!deviceSelectLayer()) return own(`${all.length} GPUs, but Mesa's device-select Vulkan layer is not installed or NODEVICE_SELECT=1: the process's device`)
-  const tags = granted!.tags
-  const tag = tags[local % tags.length]
+  if (!granted || granted.all.length < 2) return own(granted?.all.length === 1 ? 'the node has one GPU' : 'no PCI GPU listed: the process\'s device')
+  if (!deviceSelectLayer()) return own(`${granted.all.length} GPUs, but Mesa's device-select Vulkan layer is not installed or NODEVICE_SELECT=1: the process's device`)
+  const tag = granted.tags[local % granted.tags.length]
   const gpu = await openGpuOn(tag)
-  return { gpu, placement: tag, ...(granted!.slurm && { note: `of the GPUs Slurm granted (${granted!.slurm})` }), close: () => gpu.destroy() }
+  return { gpu, placement: tag, ...(granted.slurm && { note: `of the GPUs Slurm granted (${granted.slurm})` }), close: () => gpu.destroy() }
 }

@@ -30,19 +30,37 @@ export interface ClusterRequest {
   arrayParallelism?: number
 }
 
-const TIME = /^(\d+-\d+(:\d+(:\d+)?)?|\d+(:\d+(:\d+)?)?|UNLIMITED|INFINITE)$/i
+/** The longest --time taken, in minutes (a year; UNLIMITED asks for no limit at all). */
+export const MAX_TIME_MINUTES = 366 * 24 * 60
 
-/** `--time` in one of the forms sbatch accepts, or an error saying which those are. */
+const TIME_FORMS = 'minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or days-hours:minutes:seconds (e.g. 30, 2:00:00, 1-12), or UNLIMITED'
+
+/** Slurm's forms of a time limit: `d-h`, `d-h:m`, `d-h:m:s`, `m`, `m:s`, `h:m:s`. */
+const TIME = /^(?:(\d+)-)?(\d+)(?::(\d{1,2}))?(?::(\d{1,2}))?$/
+
+/** `--time` in one of the forms sbatch accepts, at most MAX_TIME_MINUTES, or an error saying which those are. */
 export function checkTime(text: string): string {
-  if (!TIME.test(text.trim())) throw new ApiError('invalid-argument', `--time must be minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or days-hours:minutes:seconds (e.g. 30, 2:00:00, 1-12), got "${text}"`)
-  return text.trim()
+  const t = text.trim()
+  if (/^(UNLIMITED|INFINITE)$/i.test(t)) return t
+  const m = TIME.exec(t)
+  if (!m) throw new ApiError('invalid-argument', `--time must be ${TIME_FORMS}, got "${text}"`)
+  const days = m[1] === undefined ? undefined : Number(m[1])
+  const rest = [m[2], m[3], m[4]].filter((p) => p !== undefined).map(Number)
+  if ((days !== undefined && rest[0] > 23) || rest.slice(1).some((p) => p > 59))
+    throw new ApiError('invalid-argument', `--time "${text}": hours after days go up to 23, and minutes or seconds after another part up to 59`)
+  // As Slurm reads them: after days, hours[:minutes[:seconds]]; else minutes, minutes:seconds or hours:minutes:seconds.
+  const [h, min, sec] = days !== undefined ? [rest[0], rest[1] ?? 0, rest[2] ?? 0] : rest.length === 3 ? rest : [0, rest[0], rest[1] ?? 0]
+  const minutes = (days ?? 0) * 1440 + h * 60 + min + (sec ? 1 : 0)
+  if (minutes > MAX_TIME_MINUTES) throw new ApiError('invalid-argument', `--time "${text}" is more than a year (${MAX_TIME_MINUTES} minutes); use UNLIMITED for no limit`)
+  return t
 }
 
-/** A whole number of at least 1 for a Slurm count option. */
+/** A whole number of at least 1 for a Slurm count option: digits only (no 0x10, 1e2 or 2.0), at most `max`. */
 export function checkCount(value: unknown, flag: string, max = 1_000_000): number | undefined {
   if (value === undefined) return undefined
-  const n = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN
-  if (String(value).trim() === '' || !Number.isInteger(n) || n < 1 || n > max) throw new ApiError('invalid-argument', `--${flag} must be a whole number from 1 to ${max}, got "${String(value)}"`)
+  const text = typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : typeof value === 'string' ? value : ''
+  const n = /^\d{1,16}$/.test(text) ? Number(text) : NaN
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new ApiError('invalid-argument', `--${flag} must be a whole number from 1 to ${max}, got "${String(value)}"`)
   return n
 }
 

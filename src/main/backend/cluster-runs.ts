@@ -14,11 +14,11 @@ import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { ParamSchema } from '../../shared/workloads/schema'
 import { listJobs, type JobView } from '../cluster/follow'
 import { jobPaths, readJson, type JobRecord } from '../cluster/job-folder'
-import { shellWord } from '../cluster/job-script'
+import { commandLine } from '../cluster/script-words'
 import type { ClusterReport } from '../cluster/merge'
 import { readMerged } from '../cluster/merged'
 import { onPath } from '../cluster/slurm-command'
-import { paralabQueue, scancel, type QueueRecord } from '../cluster/slurm-jobs'
+import { findParalabJob, paralabQueue, scancel, type QueueRecord } from '../cluster/slurm-jobs'
 import { submit } from '../cluster/submit'
 import { planTasks } from '../cluster/task-plan'
 import type { AnyEngine } from '../engine'
@@ -93,7 +93,7 @@ export class ClusterRuns {
       taskFiles: plan.taskFiles,
       flags: plan.flags,
       separate: plan.separate,
-      typed: `${['paralab', def.id, ...plan.taskFiles.flat(), ...plan.flags, '--slurm', ...asked, '--out', out].map(shellWord).join(' ')} (from the dashboard)`,
+      typed: `${commandLine(['paralab', def.id, ...plan.flags, '--slurm', ...asked, '--out', out, '--', ...plan.taskFiles.flat()])} (from the dashboard)`,
       chartSize: {},
     })
     this.follow(dir)
@@ -116,8 +116,7 @@ export class ClusterRuns {
 
   /** Cancels a job or one task of an array, if it is one of this user's Paralab jobs. */
   async cancel(jobId: string): Promise<void> {
-    const known = (await this.queueNow()).some((r) => String(r.job_id) === jobId || `${r.array_job_id}_${r.array_task_id}` === jobId || String(r.array_job_id) === jobId.split('_')[0])
-    if (!known) throw new ApiError('invalid-argument', `job ${jobId} is not one of your Paralab jobs`)
+    if (!findParalabJob(await this.queueNow(), jobId)) throw new ApiError('invalid-argument', `job ${jobId} is not one of your Paralab jobs`)
     await scancel(jobId)
     this.queue = undefined
   }

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors'
 import { CLUSTER_FIELDS } from '../../shared/cluster'
 import { checkClusterRequest, type SlurmRequest } from '../cluster/options'
 import type { Executor } from '../cluster/job-folder'
+import { sbatchOption } from '../cluster/script-words'
 
 export const CLUSTER_OPTIONS = {
   slurm: { type: 'boolean' },
@@ -49,12 +50,15 @@ export function clusterMode(values: Record<string, any>): ClusterMode | undefine
   }
   if (values['task-dir'] !== undefined) throw new ApiError('invalid-argument', '--task-dir is how a job runs its tasks; it does not go with --slurm')
   if (!values.out) throw new ApiError('invalid-argument', `--${values.slurm ? 'slurm' : 'executor'} needs --out DIR: the job's folder, on a filesystem the compute nodes share`)
+  // Each is checked now as the script will write it: an sbatch option, alone on its #SBATCH line.
+  const sbatchArgs: string[] = values['sbatch-arg'] ?? []
+  for (const arg of sbatchArgs) sbatchOption(arg)
   return {
     executor,
     wait: !!values.wait,
     request: {
       ...checkClusterRequest(Object.fromEntries(Object.entries(CLUSTER_FIELDS).map(([k, f]) => [k, values[f.flag]]))),
-      sbatchArgs: values['sbatch-arg'] ?? [],
+      sbatchArgs,
     },
   }
 }

@@ -8,6 +8,7 @@ import type { ParamSpec } from '../../shared/workloads/schema'
 import { runLocally } from '../cluster/local-executor'
 import { type MergeOutcome } from '../cluster/merge'
 import { readMerged } from '../cluster/merged'
+import { commandLine } from '../cluster/script-words'
 import { submit } from '../cluster/submit'
 import { planTasks } from '../cluster/task-plan'
 import { waitForJob } from '../cluster/follow'
@@ -31,13 +32,14 @@ export interface ClusterCommand {
   force: boolean
   json: boolean
   chartSize: ChartSize
-  typed: string
+  /** The command line as typed, word by word (the job script's header shows it quoted). */
+  typed: string[]
 }
 
 /** Submits (or runs locally) a workload command as a cluster job; waits when asked. Returns the exit code. */
 export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promise<number> {
   const plan = planTasks(c.engine, c.params, c.flagParams, c.filesParam)
-  const flags = [...plan.flags, ...Object.entries(c.fileFlags).flatMap(([flag, path]) => [`--${flag}`, path])]
+  const flags = [...plan.flags, ...Object.entries(c.fileFlags).map(([flag, path]) => `--${flag}=${path}`)]
   const { dir, record } = await submit({
     workload: c.engine.definition.id,
     out: c.out,
@@ -50,7 +52,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
     separate: plan.separate,
     // A checkpointing run is warned a minute before its time limit and goes back into the queue, to resume.
     ...((c.engine.checkpoints as ((p: unknown) => boolean) | undefined)?.(c.params) && { extraSbatch: ['--signal=B:USR1@60', '--requeue'], requeueOn: 'USR1' }),
-    typed: c.typed,
+    typed: commandLine(c.typed),
     chartSize: c.chartSize,
   })
   const tasks = record.tasks.length

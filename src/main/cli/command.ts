@@ -27,6 +27,11 @@ export interface Command {
 function joinNegativeValues(cmd: Command, argv: string[]): string[] {
   const out: string[] = []
   for (let i = 0; i < argv.length; i++) {
+    // After `--` every word is an argument, whatever it looks like.
+    if (argv[i] === '--') {
+      out.push(...argv.slice(i))
+      break
+    }
     const name = argv[i].startsWith('--') ? argv[i].slice(2) : undefined
     const next = argv[i + 1]
     const joins = name !== undefined && cmd.options[name]?.type === 'string' && next !== undefined && (/^-(\d|\.\d|Infinity)/.test(next) || (cmd.passThrough?.includes(name) ?? false))

@@ -196,7 +196,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
           force: !!values.force,
           json: !!values.json,
           chartSize,
-          typed: ['paralab', ...process.argv.slice(2)].join(' '),
+          typed: ['paralab', ...process.argv.slice(2)],
         })
       const task = taskDir === undefined ? undefined : await (await import('../cluster/task-folder')).TaskFolder.open(taskDir)
       let result: ResultEnvelope

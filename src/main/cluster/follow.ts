@@ -3,6 +3,7 @@
 // (not from asking the scheduler more often); and waiting for one run to end.
 import { readFile } from 'node:fs/promises'
 import { hasEnded, type ClusterTask } from '../../shared/cluster'
+import { ApiError } from '../../shared/errors'
 import type { JobRecord } from './job-folder'
 import { jobPaths, taskPaths } from './job-folder'
 import { expandIndices, jobTasks, paralabQueue, type QueueRecord } from './slurm-jobs'
@@ -105,12 +106,40 @@ export interface WaitEvent {
   index: number
   files: string[]
   state: string
+  /** Why Slurm keeps the task pending (Priority, Resources, …), while it does. */
+  reason?: string
   progress: TaskProgress | null
 }
 
 /**
- * Waits for a submitted run's merge job to end, calling `onChange` when a task's state or phase
- * changes. Slurm is asked every `pollMs` (its scheduling passes come every few seconds).
+ * Reasons for which Slurm keeps a job pending that no waiting ends: the job asks for what its
+ * partition or the cluster cannot give. ReqNodeNotAvail counts only when it names nodes that are
+ * down, drained or not responding (UnavailableNodes).
+ */
+const NEVER_STARTS: Record<string, string> = {
+  PartitionConfig: 'it asks for more than its partition has or allows (nodes, CPUs, memory or GPUs)',
+  PartitionNodeLimit: 'it asks for more nodes than its partition allows, or the nodes it needs are down or drained',
+  PartitionTimeLimit: 'its --time is longer than its partition allows',
+  BadConstraints: 'its constraints cannot be satisfied',
+  InvalidAccount: 'its account is not valid',
+  InvalidQOS: 'its QOS is not valid',
+  DependencyNeverSatisfied: 'the job it waits for can never satisfy its dependency',
+  ReqNodeNotAvail: 'nodes it needs are down, drained or not responding',
+}
+
+/** Why a pending job can never start, as Slurm says, or undefined while it may. */
+export function neverStarts(state: string, reason: string): string | undefined {
+  if (state !== 'PENDING') return undefined
+  const code = reason.split(',')[0]
+  if (code === 'ReqNodeNotAvail' && !/UnavailableNodes:\S/.test(reason)) return undefined
+  const why = NEVER_STARTS[code]
+  return why && `Slurm keeps it pending with reason ${reason.replace(/_/g, ' ')}: ${why}`
+}
+
+/**
+ * Waits for a submitted run's merge job to end, calling `onChange` when a task's state, pending
+ * reason or phase changes. Slurm is asked every `pollMs` (its scheduling passes come every few
+ * seconds). A job Slurm says it can never start ends the wait with that reason (it stays queued).
  */
 export async function waitForJob(dir: string, record: JobRecord, onChange: (e: WaitEvent) => void, signal: AbortSignal, pollMs = 2000): Promise<string> {
   const seen = new Map<number, string>()
@@ -119,21 +148,32 @@ export async function waitForJob(dir: string, record: JobRecord, onChange: (e: W
     for (const t of record.tasks) {
       const s = tasks.find((x) => x.index === t.index)
       const progress = s?.state === 'RUNNING' ? await taskProgress(jobPaths(dir).task(t.index)) : null
-      const key = `${s?.state ?? 'UNKNOWN'} ${progress?.phase ?? ''}`
+      const reason = s?.state === 'PENDING' && s.reason && s.reason !== 'None' ? s.reason : undefined
+      const key = `${s?.state ?? 'UNKNOWN'} ${reason ?? ''} ${progress?.phase ?? ''}`
       if (seen.get(t.index) !== key) {
         seen.set(t.index, key)
-        onChange({ index: t.index, files: t.files, state: s?.state ?? 'UNKNOWN', progress })
+        onChange({ index: t.index, files: t.files, state: s?.state ?? 'UNKNOWN', ...(reason && { reason }), progress })
       }
     }
     const merge = (await jobTasks(record.mergeJobId!))?.[0]
+    const stuck = [...tasks.map((t) => ({ job: `job ${record.jobId}`, ...t })), ...(merge ? [{ job: `merge job ${record.mergeJobId}`, ...merge }] : [])]
+    for (const s of stuck) {
+      const why = neverStarts(s.state, s.reason)
+      // Cancelling the tasks' job lets the merge job run and end too.
+      if (why) throw new ApiError('io', `${s.job} can never start: ${why}. It stays in the queue until cancelled: paralab jobs cancel ${record.jobId}`)
+    }
     if (!merge || hasEnded(merge.state)) return merge?.state ?? 'UNKNOWN'
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, pollMs)
-      signal.addEventListener('abort', () => {
+    await new Promise<void>((resolve, reject) => {
+      // The listener goes with its poll: a long wait would otherwise pile one up per poll.
+      const abort = () => {
         clearTimeout(timer)
         reject(signal.reason)
-      }, { once: true })
+      }
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', abort)
+        resolve()
+      }, pollMs)
+      signal.addEventListener('abort', abort, { once: true })
     })
   }
 }
-

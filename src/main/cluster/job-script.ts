@@ -1,9 +1,14 @@
 // Readable sbatch scripts: the tasks' script (one task, or a job array of one task per file) and
 // the merge job's. Each runs the same paralab installation that wrote it (node and CLI paths
 // recorded) with the same parameters, from the folder the command was typed in, so a script can
-// be read, changed and submitted again by hand.
+// be read, changed and submitted again by hand. Every value reaches the script through the
+// quoting of the place it lands in (script-words.ts): data never becomes a line of its own.
+import { ApiError } from '../../shared/errors'
 import { sbatchLines, type SlurmRequest } from './options'
 import { jobPaths } from './job-folder'
+import { commentText, sbatchOption, sbatchWord, shellWord, shellWords, slurmPathPattern, visible } from './script-words'
+
+export { shellWord, shellWords } from './script-words'
 
 export interface TaskScript {
   /** The job's name in squeue: `paralab-<workload>`. */
@@ -30,41 +35,46 @@ export interface TaskScript {
   requeueOn?: string
 }
 
-/** A word for bash: as is when it cannot be misread, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
-}
+const words = (ws: readonly string[], what?: string) => shellWords(ws, what)
 
-const words = (ws: readonly string[]) => ws.map(shellWord).join(' ')
+/** `--name=value` as a #SBATCH argument, the value written as sbatch reads it back. */
+const sbatchPair = (name: string, value: string, what: string) => `--${name}=${sbatchWord(value, what)}`
 
 export function taskScript(s: TaskScript): string {
   const paths = jobPaths(s.dir)
   const array = s.taskFiles.length > 1
-  const logDir = array ? `${paths.tasks}/%a` : paths.task(0)
+  const folder = `the job folder (--out)`
+  // Slurm opens each task's logs itself: %a is the array index, the folder's own % written %%.
+  const logDir = array ? `${slurmPathPattern(paths.tasks, folder)}/%a` : slurmPathPattern(paths.task(0), folder)
   const ranks = s.request.ntasks ?? 1
   const sbatch = [
-    `--job-name=${s.name}`,
-    `--comment=paralab:${s.dir}`,
+    sbatchPair('job-name', s.name, 'the job name'),
+    sbatchPair('comment', `paralab:${s.dir}`, folder),
     ...(array ? [`--array=0-${s.taskFiles.length - 1}${s.request.arrayParallelism ? `%${s.request.arrayParallelism}` : ''}`] : []),
-    `--output=${logDir}/stdout.log`,
-    `--error=${logDir}/stderr.log`,
+    sbatchPair('output', `${logDir}/stdout.log`, folder),
+    sbatchPair('error', `${logDir}/stderr.log`, folder),
     ...sbatchLines(s.request),
-    ...(s.extraSbatch ?? []),
+    ...(s.extraSbatch ?? []).map((a) => sbatchOption(a)),
   ]
-  const files = array ? ['"${FILES[$TASK]}"'] : s.taskFiles[0].map(shellWord)
+  const files = s.taskFiles.flat()
+  // The files follow `--`, so that a file named like an option (`--example`) is read as a file.
+  const fileArgs = files.length ? ` -- ${array ? '"${FILES[$TASK]}"' : '"${FILES[@]}"'}` : ''
+  const command = `"\${PARALAB[@]}" ${words(s.command)}${s.flags.length ? ` ${words(s.flags, 'a parameter')}` : ''} --task-dir="$TASKS_DIR/$TASK"${fileArgs}`
   // Several ranks: one srun starts them all (SLURM_PROCID tells each its rank; rank 0 writes the envelope).
-  const launch = `${ranks > 1 ? `srun --ntasks=${ranks} --kill-on-bad-exit=1 ` : ''}"\${PARALAB[@]}" ${words(s.command)} ${files.join(' ')}${s.flags.length ? ` ${words(s.flags)}` : ''} --task-dir "${shellWord(paths.tasks)}/$TASK"`
+  const launch = `${ranks > 1 ? `srun --ntasks=${ranks} --kill-on-bad-exit=1 ` : ''}${command}`
+  if (s.requeueOn !== undefined && !/^[A-Z0-9]+$/.test(s.requeueOn)) throw new ApiError('internal', `requeue signal ${visible(s.requeueOn)} is not a signal name`)
   return [
     '#!/bin/bash',
-    `# Paralab: ${s.typed}`,
+    `# Paralab: ${commentText(s.typed)}`,
     array ? `# A job array, one task per file; each task writes its envelope, progress and logs in tasks/<index>/.` : `# One task; it writes its envelope, progress and logs in tasks/0/.`,
-    `# Submit again by hand: sbatch ${shellWord(paths.script)}, then sbatch --dependency=afterany:<job id> ${shellWord(paths.mergeScript)}`,
+    `# Submit again by hand: ${commentText(`sbatch ${shellWord(paths.script)}, then sbatch --dependency=afterany:<job id> ${shellWord(paths.mergeScript)}`)}`,
     ...sbatch.map((a) => `#SBATCH ${a}`),
     'set -euo pipefail',
     '# The paralab installation that wrote this script.',
     `PARALAB=(${words(s.paralab)})`,
-    `cd ${shellWord(s.cwd)}`,
-    ...(array ? [`FILES=(${s.taskFiles.map((f) => shellWord(f[0])).join(' ')})`] : []),
+    `cd -- ${shellWord(s.cwd, 'the working folder')}`,
+    `TASKS_DIR=${shellWord(paths.tasks, folder)}`,
+    ...(files.length ? [`FILES=(${words(files, 'the file name')})`] : []),
     'TASK=${SLURM_ARRAY_TASK_ID:-0}',
     ...(s.requeueOn
       ? [
@@ -81,17 +91,18 @@ export function taskScript(s: TaskScript): string {
 /** The merge job: after every task has ended, however it ended, merges their outcomes into DIR. */
 export function mergeScript(s: Pick<TaskScript, 'name' | 'dir' | 'cwd' | 'paralab' | 'request'>): string {
   const paths = jobPaths(s.dir)
+  const folder = `the job folder (--out)`
   return [
     '#!/bin/bash',
-    `# Paralab: merges the tasks of the job in ${s.dir} into its result set (submitted with --dependency=afterany:<job id>).`,
-    `#SBATCH --job-name=${s.name}-merge`,
-    `#SBATCH --comment=paralab:${s.dir}`,
-    `#SBATCH --output=${paths.mergeLog}`,
-    ...(s.request.partition ? [`#SBATCH --partition=${s.request.partition}`] : []),
+    `# Paralab: merges the tasks of the job in ${commentText(s.dir)} into its result set (submitted with --dependency=afterany:<job id>).`,
+    `#SBATCH ${sbatchPair('job-name', `${s.name}-merge`, 'the job name')}`,
+    `#SBATCH ${sbatchPair('comment', `paralab:${s.dir}`, folder)}`,
+    `#SBATCH ${sbatchPair('output', slurmPathPattern(paths.mergeLog, folder), folder)}`,
+    ...(s.request.partition ? [`#SBATCH ${sbatchPair('partition', s.request.partition, '--partition')}`] : []),
     'set -euo pipefail',
     `PARALAB=(${words(s.paralab)})`,
-    `cd ${shellWord(s.cwd)}`,
-    `exec "\${PARALAB[@]}" merge ${shellWord(s.dir)}`,
+    `cd -- ${shellWord(s.cwd, 'the working folder')}`,
+    `exec "\${PARALAB[@]}" merge -- ${shellWord(s.dir, folder)}`,
     '',
   ].join('\n')
 }

@@ -3,7 +3,7 @@
 // whole run in DIR, as the local run would write it, with `cluster` in its results.json; or, for a
 // workload that reads one file per run, each task's result set in DIR/runs/<index>/. A merge that
 // finds no task output writes nothing and says why.
-import { readdir, realpath, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { ApiError, type ApiErrorShape } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
@@ -193,6 +193,8 @@ export async function mergeJob(dir: string, engineFor: (workload: string) => Any
   const paths = jobPaths(dir)
   if (record.separate) {
     const runs: ResultEnvelope[] = []
+    // Each result set is written beside runs/<index> and renamed into place: runs/ must exist.
+    await mkdir(join(dir, 'runs'), { recursive: true })
     for (const o of outcomes) {
       if (!o.envelope) continue
       await rm(paths.run(o.report.index), { recursive: true, force: true })

@@ -96,6 +96,26 @@ export interface QueueRecord {
 /** This user's jobs that Paralab submitted (named paralab-…), finished ones included while Slurm keeps them. */
 export async function paralabQueue(): Promise<QueueRecord[]> {
   const { stdout } = await slurm('squeue', ['--json', '--states=all', `--user=${userInfo().username}`])
-  const jobs = (JSON.parse(stdout) as { jobs?: QueueRecord[] }).jobs ?? []
-  return jobs.filter((j) => j.name.startsWith('paralab-') && j.comment.startsWith('paralab:'))
+  let answer: { jobs?: QueueRecord[]; errors?: { description?: string; error?: string; source?: string }[] }
+  try {
+    answer = JSON.parse(stdout)
+  } catch {
+    throw new ApiError('io', `squeue --json printed no JSON: ${stdout.trim().slice(0, 200)}`)
+  }
+  // squeue exits 0 when it cannot reach slurmctld; it says so in errors[], and an empty list would be a lie.
+  const errors = answer.errors ?? []
+  if (errors.length)
+    throw new ApiError('io', `squeue could not list the jobs: ${errors.map((e) => [e.description, e.error, e.source && `(${e.source})`].filter(Boolean).join(': ')).join('; ')} (is slurmctld running?)`)
+  return (answer.jobs ?? []).filter((j) => j.name.startsWith('paralab-') && j.comment.startsWith('paralab:'))
+}
+
+/** The record of `id` (a job, or `JOB_INDEX` for one task of an array) among Paralab's jobs, or undefined. */
+export function findParalabJob(records: QueueRecord[], id: string): QueueRecord | undefined {
+  const [job, task] = id.split('_')
+  return records.find((r) => {
+    if (task === undefined) return String(r.job_id) === job || (r.array_job_id !== 0 && String(r.array_job_id) === job)
+    if (String(r.array_job_id) !== job) return false
+    // A pending rest of an array is one record for its remaining indices.
+    return r.array_task_string ? expandIndices(r.array_task_string).includes(Number(task)) : String(r.array_task_id) === task
+  })
 }

@@ -2,6 +2,7 @@
 // or an array of one task per file), then the merge job after it (`--dependency=afterany`), so the
 // result set is written however the tasks end.
 import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import type { ChartSize } from '../../shared/api'
 import { jobPaths, prepareJobFolder, writeJson, type Executor, type JobRecord } from './job-folder'
@@ -42,22 +43,24 @@ export async function submit(run: ClusterRun): Promise<{ dir: string; record: Jo
     for (const c of ['sbatch', 'squeue', 'scontrol']) if (!(await onPath(c))) missing.push(c)
     if (missing.length) throw new ApiError('invalid-argument', `--slurm needs Slurm's client commands, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not on the PATH (Debian: slurm-client); --executor local runs the job's tasks on this machine instead`)
   }
+  // The scripts are made first: a value they cannot carry is refused before anything is written.
+  const script: TaskScript = {
+    name: `paralab-${run.workload}`,
+    dir: resolve(run.out),
+    cwd: process.cwd(),
+    paralab: thisParalab(),
+    request: run.request,
+    command: run.command,
+    taskFiles: run.taskFiles,
+    flags: run.flags,
+    typed: run.typed,
+    extraSbatch: run.extraSbatch,
+    requeueOn: run.requeueOn,
+  }
+  const scripts = { task: taskScript(script), merge: mergeScript(script) }
   const dir = await prepareJobFolder(run.out, run.force)
   const paths = jobPaths(dir)
   try {
-    const script: TaskScript = {
-      name: `paralab-${run.workload}`,
-      dir,
-      cwd: process.cwd(),
-      paralab: thisParalab(),
-      request: run.request,
-      command: run.command,
-      taskFiles: run.taskFiles,
-      flags: run.flags,
-      typed: run.typed,
-      extraSbatch: run.extraSbatch,
-      requeueOn: run.requeueOn,
-    }
     const record: JobRecord = {
       workload: run.workload,
       command: run.typed,
@@ -70,8 +73,8 @@ export async function submit(run: ClusterRun): Promise<{ dir: string; record: Jo
     }
     // Slurm opens each task's log before the task runs: its folder must exist.
     for (const t of record.tasks) await mkdir(paths.task(t.index), { recursive: true })
-    await writeFile(paths.script, taskScript(script), { mode: 0o755 })
-    await writeFile(paths.mergeScript, mergeScript(script), { mode: 0o755 })
+    await writeFile(paths.script, scripts.task, { mode: 0o755 })
+    await writeFile(paths.mergeScript, scripts.merge, { mode: 0o755 })
     await writeJson(paths.record, record)
     if (run.executor === 'slurm') {
       record.jobId = await sbatch(paths.script)

@@ -2,6 +2,7 @@
 // workload that splits by file, else one task with them all) and the flags that give the run's
 // parameters again on each task's command line. The CLI's `--slurm` and the dashboard's
 // "Run on the cluster" both plan their tasks here.
+import { ApiError } from '../../shared/errors'
 import { flagName, type ParamSpec } from '../../shared/workloads/schema'
 import type { AnyEngine } from '../engine'
 
@@ -14,11 +15,20 @@ export interface TaskPlan {
   separate: boolean
 }
 
-/** A parameter's value as the flag words that give it again. */
+/**
+ * A parameter's value as the flag word that gives it again: `--flag=value`, so that a value starting
+ * with `-` is still the flag's value. A list is joined by commas, as the flag is read back, so a name
+ * holding a comma (or blank at either end) is refused rather than read back as other names.
+ */
 export function flagWords(name: string, spec: ParamSpec, value: unknown): string[] {
   const flag = `--${flagName(name, spec)}`
   if (spec.type === 'boolean') return value ? [flag] : []
-  return [flag, Array.isArray(value) ? value.join(',') : String(value)]
+  if (Array.isArray(value)) {
+    const bad = value.map(String).find((v) => v.includes(',') || v.trim() !== v || v === '')
+    if (bad !== undefined) throw new ApiError('invalid-argument', `${flag}: the name ${JSON.stringify(bad)} ${bad === '' ? 'is empty' : bad.includes(',') ? 'holds a comma' : 'begins or ends with a blank'}, so a cluster task's ${flag} would read other names back`)
+    return [`${flag}=${value.join(',')}`]
+  }
+  return [`${flag}=${String(value)}`]
 }
 
 /**

@@ -1,7 +1,8 @@
 // `paralab jobs`: the cluster jobs this user submitted from Paralab, with each task's state and,
 // while it runs, its progress (from the events the task writes into its folder); `jobs cancel ID`.
 // The cluster code loads when one of these runs.
-import { hasEnded } from '../../../shared/cluster'
+import { CLUSTER_JOB_ID, hasEnded } from '../../../shared/cluster'
+import { ApiError } from '../../../shared/errors'
 import type { JobView } from '../../cluster/follow'
 import { UsageError, writeJson, type Command } from '../command'
 
@@ -52,9 +53,16 @@ export const jobsCancelCommand: Command = {
   options: {},
   allowPositionals: true,
   async run(_values, positionals) {
-    if (positionals.length !== 1 || !/^\d+(_\d+)?$/.test(positionals[0])) throw new UsageError(`jobs cancel takes one job id (e.g. 12 or 12_3), got ${positionals.join(' ') || 'none'}`)
-    const { scancel } = await import('../../cluster/slurm-jobs')
-    await scancel(positionals[0])
-    process.stderr.write(`paralab: cancelled ${positionals[0]}\n`)
+    const id = positionals[0]
+    if (positionals.length !== 1 || !CLUSTER_JOB_ID.test(id)) throw new UsageError(`jobs cancel takes one job id (e.g. 12 or 12_3), got ${positionals.join(' ') || 'none'}`)
+    const { findParalabJob, paralabQueue, scancel } = await import('../../cluster/slurm-jobs')
+    // scancel says nothing and exits 0 for an id it does not know: the queue is asked first.
+    const queue = await paralabQueue()
+    const found = findParalabJob(queue, id)
+    if (!found) throw new ApiError('invalid-argument', `job ${id} is not one of your Paralab jobs in Slurm's queue (paralab jobs lists them); nothing was cancelled`)
+    const records = id.includes('_') ? [found] : queue.filter((r) => String(r.job_id) === id || String(r.array_job_id) === id)
+    if (records.every((r) => hasEnded(r.job_state))) throw new ApiError('invalid-argument', `job ${id} has already ended (${[...new Set(records.map((r) => r.job_state))].join(', ')}); nothing was cancelled`)
+    await scancel(id)
+    process.stderr.write(`paralab: cancelled ${id}\n`)
   },
 }

@@ -1,6 +1,6 @@
 // What the cluster tests share: input folders made with `paralab generate`, and results compared
 // with their times left out (a task's timings are its own).
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import { paralab } from './paralab'
@@ -29,4 +29,49 @@ export function expectSameRun(merged: any, local: any): void {
   expect(merged.input.files.map((f: any) => f.path)).toEqual(local.input.files.map((f: any) => f.path))
   expect(Object.keys(merged.timings).sort()).toEqual(Object.keys(local.timings).sort())
   expect(timeless(merged.results)).toEqual(timeless(local.results))
+}
+
+/** File names that would run `touch PWNED` or add a #SBATCH line if a job script pasted them as text. */
+export const HOSTILE_NAMES = [
+  'evil\ntouch PWNED\n.csv',
+  'x\n#SBATCH --nice=777\n#.csv',
+  'y\ntouch PWNED\n#.csv',
+  '$(touch PWNED).csv',
+  '`touch PWNED`.csv',
+  `it's "q".csv`,
+  'a;touch PWNED;.csv',
+  '100%j %a.csv',
+  '-x.csv',
+  '#h tab\there.csv',
+  'é ü.csv',
+]
+
+/** `dir`/hostile: one small seeded recording under each hostile name. */
+export function hostileFolder(dir: string): string {
+  const data = join(dir, 'hostile')
+  mkdirSync(data, { recursive: true })
+  const first = join(data, 'plain.csv')
+  expect(paralab(['generate', 'acc', first, '--rows', '500', '--seed', '4']).code).toBe(0)
+  for (const name of HOSTILE_NAMES) copyFileSync(first, join(data, name))
+  return data
+}
+
+/** A job folder's parent whose name is hostile too (spaces, quotes, $(), ;, %, #, a leading -). */
+export function hostileRunsFolder(dir: string): string {
+  const runs = join(dir, "-runs $(touch PWNED) `touch PWNED` 'q' \"dq\" ; %j %a %% #h")
+  mkdirSync(runs, { recursive: true })
+  return runs
+}
+
+/** Files named PWNED… anywhere under `dirs`: what a hostile name would have made had it run. */
+export function pwnedUnder(...dirs: string[]): string[] {
+  const found: string[] = []
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name.startsWith('PWNED')) found.push(join(d, e.name))
+      if (e.isDirectory()) walk(join(d, e.name))
+    }
+  }
+  for (const d of dirs) walk(d)
+  return found
 }

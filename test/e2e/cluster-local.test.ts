@@ -1,13 +1,13 @@
 // Cluster runs without a cluster: `--executor local` runs the generated scripts' tasks here with
 // the same folder layout and merge; bad cluster options and a missing sbatch are refused before
 // anything is written; a merge that finds no task output writes nothing.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI } from '../helpers/serve'
 import { errorLines, paralab } from './paralab'
-import { expectSameRun, statsFolder } from './cluster-helpers'
+import { expectSameRun, hostileFolder, hostileRunsFolder, HOSTILE_NAMES, pwnedUnder, statsFolder, timeless } from './cluster-helpers'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-cluster-local-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -17,6 +17,10 @@ beforeAll(() => {
 })
 
 const STATS = ['--backend', 'serial', '--repeat', '1']
+const jsonOfRun = (r: { code: number | null; stdout: string; stderr: string }) => {
+  expect(r.code, r.stderr).toBe(0)
+  return JSON.parse(r.stdout)
+}
 const inDir = (args: string[], env: NodeJS.ProcessEnv = {}) => paralab(args, { ...env, PWD: dir }, 120_000)
 
 describe('--executor local', () => {
@@ -41,7 +45,8 @@ describe('--executor local', () => {
     const script = readFileSync(join(out, 'job.sbatch'), 'utf8')
     expect(script).toContain(`PARALAB=(${process.execPath} ${CLI})`)
     expect(script).toContain('#SBATCH --array=0-2%2')
-    expect(script).toContain(`--task-dir "${out}/tasks/$TASK"`)
+    expect(script).toContain(`TASKS_DIR=${out}/tasks\n`)
+    expect(script).toContain('--task-dir="$TASKS_DIR/$TASK" -- "${FILES[$TASK]}"')
     for (const i of [0, 1]) expect(readdirSync(join(out, 'tasks', String(i))).sort()).toEqual(['envelope.json', 'exit.json', 'progress.ndjson', 'state.json', 'stderr.log', 'stdout.log'])
     expect(readdirSync(join(out, 'tasks', '2')).sort()).toEqual(['error.json', 'exit.json', 'progress.ndjson', 'state.json', 'stderr.log', 'stdout.log'])
     const events = readFileSync(join(out, 'tasks', '0', 'progress.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
@@ -58,7 +63,7 @@ describe('--executor local', () => {
     const out = join(dir, 'ranks-job')
     const run = inDir(['stats', join(data, 'a.csv'), ...STATS, '--executor', 'local', '--ntasks', '2', '--out', out, '--json'])
     expect(run.code, run.stderr).toBe(0)
-    expect(readFileSync(join(out, 'job.sbatch'), 'utf8')).toContain('srun --ntasks=2 --kill-on-bad-exit=1 "${PARALAB[@]}" stats')
+    expect(readFileSync(join(out, 'job.sbatch'), 'utf8')).toContain('srun --ntasks=2 --kill-on-bad-exit=1 "${PARALAB[@]}" stats --backend=serial --repeat=1 --task-dir="$TASKS_DIR/$TASK" -- "${FILES[@]}"')
     const files = readdirSync(join(out, 'tasks', '0')).sort()
     expect(files).toEqual(['envelope.json', 'exit.json', 'progress.ndjson', 'rank-1.log', 'state.json', 'stderr.log', 'stdout.log'])
     expect(readFileSync(join(out, 'tasks', '0', 'rank-1.log'), 'utf8')).toMatch(/rank 1\/2: exit 0/)
@@ -80,6 +85,54 @@ describe('--executor local', () => {
   })
 })
 
+describe('hostile names under --executor local', () => {
+  it('runs files and folders named like commands, options or #SBATCH lines as the same command on the same files, executing nothing', () => {
+    const hostile = hostileFolder(dir)
+    const work = join(dir, "work 'q' $(touch PWNED)")
+    mkdirSync(work)
+    const out = join(hostileRunsFolder(dir), 'r1')
+    const local = paralab(['stats', hostile, ...STATS, '--json'], {}, 120_000, work)
+    const run = paralab(['stats', hostile, ...STATS, '--executor', 'local', '--out', out, '--json'], {}, 120_000, work)
+    expect(run.code, run.stderr).toBe(0)
+    const merged = JSON.parse(run.stdout)
+    expectSameRun(merged, jsonOfRun(local))
+    expect(merged.input.files.map((f: any) => f.path).sort()).toEqual([...HOSTILE_NAMES, 'plain.csv'].map((n) => join(hostile, n)).sort())
+    expect(merged.cluster.tasks.every((t: any) => t.state === 'COMPLETED')).toBe(true)
+    expect(existsSync(join(out, 'results.json'))).toBe(true)
+    expect(pwnedUnder(dir)).toEqual([])
+  })
+
+  it('reads a file named like an option as a file: the files follow --', () => {
+    const work = join(dir, 'dashes')
+    mkdirSync(work)
+    copyFileSync(join(data, 'a.csv'), join(work, '--example'))
+    const local = paralab(['stats', ...STATS, '--json', '--', '--example'], {}, 120_000, work)
+    const run = paralab(['stats', ...STATS, '--executor', 'local', '--out', 's', '--json', '--', '--example'], {}, 120_000, work)
+    expect(run.code, run.stderr).toBe(0)
+    expectSameRun(JSON.parse(run.stdout), jsonOfRun(local))
+    expect(JSON.parse(run.stdout).input.files.map((f: any) => f.path)).toEqual([join(work, '--example')])
+  })
+
+  it('merges correlation on several files into one result set per file, in runs/<index>', () => {
+    const cw = join(dir, 'cw')
+    mkdirSync(cw)
+    expect(paralab(['generate', 'walks', join(cw, 'w1.csv'), '--series', '8', '--length', '200']).code).toBe(0)
+    expect(paralab(['generate', 'walks', join(cw, 'w2.csv'), '--series', '8', '--length', '200', '--seed', '2']).code).toBe(0)
+    const out = join(dir, 'c0')
+    const run = inDir(['correlation', cw, '--executor', 'local', '--out', out, '--json'])
+    expect(run.code, run.stderr).toBe(0)
+    const merged = JSON.parse(run.stdout)
+    expect(merged.runs.map((r: any) => r.params.files)).toEqual([[join(cw, 'w1.csv')], [join(cw, 'w2.csv')]])
+    for (const [i, file] of ['w1.csv', 'w2.csv'].entries()) {
+      const own = jsonOfRun(paralab(['correlation', join(cw, file), '--json']))
+      // The same correlations; the time each stage took is each run's own.
+      const untimed = (r: unknown) => JSON.parse(JSON.stringify(timeless(r), (k, v) => (k === 'stages' || k === 'total' ? undefined : v)))
+      expect(untimed(merged.runs[i].results)).toEqual(untimed(own.results))
+      expect(JSON.parse(readFileSync(join(out, 'runs', String(i), 'results.json'), 'utf8')).params.files).toEqual([join(cw, file)])
+    }
+  })
+})
+
 describe('bad cluster input', () => {
   const refused = (args: string[], message: RegExp, env: NodeJS.ProcessEnv = {}) => {
     const out = join(dir, `refused-${Math.random().toString(36).slice(2)}`)
@@ -93,6 +146,30 @@ describe('bad cluster input', () => {
     const empty = join(dir, 'empty-path')
     mkdirSync(empty)
     refused(['--slurm'], /^paralab: --slurm needs Slurm's client commands, and sbatch, squeue, scontrol are not on the PATH/, { PATH: empty })
+  })
+
+  it('refuses counts and time limits that are not Slurm\'s, naming the flag', () => {
+    refused(['--executor', 'local', '--time', '99999999999999999999'], /^paralab: --time "99999999999999999999" is more than a year \(527040 minutes\); use UNLIMITED for no limit$/)
+    refused(['--executor', 'local', '--nodes', '0x10'], /^paralab: --nodes must be a whole number from 1 to 100000, got "0x10"$/)
+    refused(['--executor', 'local', '--ntasks', '1e2'], /^paralab: --ntasks must be a whole number from 1 to 1000000, got "1e2"$/)
+  })
+
+  it('refuses what no job script can carry, naming it, and writes nothing', () => {
+    refused(['--executor', 'local', '--sbatch-arg', '--mem=1G\ntouch PWNED'], /^paralab: --sbatch-arg "--mem=1G\\ntouch PWNED" holds a line break or another control character, which a #SBATCH line cannot carry$/)
+    const out = join(dir, 'new\nline')
+    const nl = inDir(['stats', data, ...STATS, '--executor', 'local', '--out', out])
+    expect(nl.code).toBe(1)
+    expect(errorLines(nl.stderr)).toEqual([expect.stringMatching(/^paralab: the job folder \(--out\) ".*new\\nline" holds a line break/)])
+    expect(existsSync(out)).toBe(false)
+    // A name whose bytes are not UTF-8 reaches paralab as U+FFFD: a script would name another file.
+    const bytes = join(dir, 'bytes')
+    mkdirSync(bytes)
+    copyFileSync(join(data, 'a.csv'), Buffer.concat([Buffer.from(`${bytes}/bad-`), Buffer.from([0xff]), Buffer.from('.csv')]))
+    const nonUtf8 = inDir(['stats', bytes, ...STATS, '--executor', 'local', '--out', join(dir, 'bytes-job')])
+    expect(nonUtf8.code).toBe(1)
+    expect(errorLines(nonUtf8.stderr)).toEqual([expect.stringMatching(/^paralab: the file name ".*bad-\uFFFD\.csv" is not valid UTF-8 .*rename it$/)])
+    expect(existsSync(join(dir, 'bytes-job'))).toBe(false)
+    expect(pwnedUnder(dir)).toEqual([])
   })
 
   it('refuses a malformed --time, --ntasks 0, and cluster options without --slurm', () => {

@@ -19,10 +19,11 @@ export interface CliRun {
   ended: number
 }
 
-export function paralab(args: string[], env: NodeJS.ProcessEnv = {}, timeout = 180_000): CliRun {
+/** `cwd`: the folder the command runs in (default: this process's). */
+export function paralab(args: string[], env: NodeJS.ProcessEnv = {}, timeout = 180_000, cwd?: string): CliRun {
   const started = Date.now()
   // Envelopes with maps run past spawnSync's 1 MiB default, which kills the child.
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout, maxBuffer: 1 << 30 })
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout, maxBuffer: 1 << 30, cwd })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, started, ended: Date.now() }
 }
 

@@ -75,7 +75,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
       process.stderr.write(`paralab: submitted job ${record.jobId} (${tasks} task${tasks === 1 ? '' : 's'}) and its merge job ${record.mergeJobId}; waiting\n`)
       await waitForJob(dir, record, (e) => {
         const p = e.progress ? `  ${(e.progress.fraction * 100).toFixed(0).padStart(3)}%  ${e.progress.phase}` : ''
-        process.stderr.write(`paralab: task ${e.index} (${e.files.join(' ')}) ${e.state}${p}\n`)
+        process.stderr.write(`paralab: task ${e.index} (${e.files.join(' ')}) ${e.state}${e.reason ? ` (${e.reason})` : ''}${p}\n`)
       }, controller.signal)
     }
   } finally {

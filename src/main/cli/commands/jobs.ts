@@ -61,7 +61,7 @@ export const jobsCancelCommand: Command = {
     const found = findParalabJob(queue, id)
     if (!found) throw new ApiError('invalid-argument', `job ${id} is not one of your Paralab jobs in Slurm's queue (paralab jobs lists them); nothing was cancelled`)
     const records = id.includes('_') ? [found] : queue.filter((r) => String(r.job_id) === id || String(r.array_job_id) === id)
-    if (records.every((r) => hasEnded(r.job_state))) throw new ApiError('invalid-argument', `job ${id} has already ended (${[...new Set(records.map((r) => r.job_state))].join(', ')}); nothing was cancelled`)
+    if (records.every((r) => hasEnded(r.job_state))) throw new ApiError('invalid-argument', `job ${id} has already ended (${[...new Set(records.map((r) => r.job_state))].sort().join(', ')}); nothing was cancelled`)
     await scancel(id)
     process.stderr.write(`paralab: cancelled ${id}\n`)
   },

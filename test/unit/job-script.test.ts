@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { mergeScript, taskScript, type TaskScript } from '../../src/main/cluster/job-script'
 import { commentText, sbatchOption, sbatchWord, shellWord, slurmPathPattern } from '../../src/main/cluster/script-words'
 import { flagWords } from '../../src/main/cluster/task-plan'
+import { parse, type Command } from '../../src/main/cli/command'
 
 const root = mkdtempSync(join(tmpdir(), 'paralab-job-script-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -183,5 +184,12 @@ describe('a job script built from values', () => {
     expect(sbatchOption('--mem=8G')).toBe('--mem=8G')
     expect(slurmPathPattern('/a%j/b', 'x')).toBe('/a%%j/b')
     expect(commentText('a\nb\tc\u0001')).toBe('a\\nb\\tc\\x01')
+  })
+
+  it('reads every word after -- on a task\'s command line as a file, whatever it looks like', () => {
+    const cmd: Command = { name: 'stats', summary: '', usage: '', help: '', options: { repeat: { type: 'string' }, 'task-dir': { type: 'string' } }, allowPositionals: true, run: async () => undefined }
+    const { values, positionals } = parse(cmd, ['--repeat=-1', '--task-dir=-t', '--', '--repeat', '-1', '--example', '-'])
+    expect(values).toEqual({ repeat: '-1', 'task-dir': '-t' })
+    expect(positionals).toEqual(['--repeat', '-1', '--example', '-'])
   })
 })

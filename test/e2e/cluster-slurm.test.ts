@@ -223,5 +223,17 @@ describe.skipIf(missing)('on Slurm', () => {
     } finally {
       expect(run(['jobs', 'cancel', id]).code).toBe(0)
     }
+    // A job that needs a node that is down: Slurm names the node, and the wait stops.
+    const scontrol = (...args: string[]) => expect(spawnSync('scontrol', args, { env: cluster.env, encoding: 'utf8' }).status).toBe(0)
+    scontrol('update', 'nodename=n2', 'state=down', 'reason=paralab-test')
+    const downOut = join(dir, 'down-job')
+    try {
+      const down = run(['stats', join(data, 'a.csv'), ...STATS, '--slurm', '--sbatch-arg=--nodelist=n2', '--out', downOut, '--wait'], 120_000)
+      expect(down.code).toBe(1)
+      expect(errorLines(down.stderr).at(-1)).toMatch(/^paralab: job \d+ can never start: Slurm keeps it pending with reason ReqNodeNotAvail, UnavailableNodes:n2: nodes it needs are down, drained or not responding\./)
+    } finally {
+      run(['jobs', 'cancel', JSON.parse(readFileSync(join(downOut, 'job.json'), 'utf8')).jobId])
+      scontrol('update', 'nodename=n2', 'state=resume')
+    }
   })
 })

@@ -8,7 +8,7 @@ import type { ParamSpec } from '../../shared/workloads/schema'
 import { runLocally } from '../cluster/local-executor'
 import { type MergeOutcome } from '../cluster/merge'
 import { readMerged } from '../cluster/merged'
-import { commandLine } from '../cluster/script-words'
+import { commandLine, commentText } from '../cluster/script-words'
 import { submit } from '../cluster/submit'
 import { planTasks } from '../cluster/task-plan'
 import { waitForJob } from '../cluster/follow'
@@ -63,7 +63,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
     if (mode.executor === 'local') {
       process.stderr.write(`paralab: running ${tasks} task${tasks === 1 ? '' : 's'} of ${dir}/job.sbatch here (--executor local)\n`)
       await runLocally(dir, record, mode.request.arrayParallelism, controller.signal, (index, s) =>
-        process.stderr.write(`paralab: task ${index} (${record.tasks[index].files.join(' ')}) ${s.state}${s.exit_code ? ` exit ${s.exit_code}` : ''}\n`),
+        process.stderr.write(`paralab: task ${index} (${commentText(record.tasks[index].files.join(' '))}) ${s.state}${s.exit_code ? ` exit ${s.exit_code}` : ''}\n`),
       )
     } else {
       if (!mode.wait) {
@@ -75,7 +75,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
       process.stderr.write(`paralab: submitted job ${record.jobId} (${tasks} task${tasks === 1 ? '' : 's'}) and its merge job ${record.mergeJobId}; waiting\n`)
       await waitForJob(dir, record, (e) => {
         const p = e.progress ? `  ${(e.progress.fraction * 100).toFixed(0).padStart(3)}%  ${e.progress.phase}` : ''
-        process.stderr.write(`paralab: task ${e.index} (${e.files.join(' ')}) ${e.state}${e.reason ? ` (${e.reason})` : ''}${p}\n`)
+        process.stderr.write(`paralab: task ${e.index} (${commentText(e.files.join(' '))}) ${e.state}${e.reason ? ` (${e.reason})` : ''}${p}\n`)
       }, controller.signal)
     }
   } finally {
@@ -108,7 +108,7 @@ export function presentMerged(engine: AnyEngine, merged: MergeOutcome, json: boo
     code = 1
     if (said.some((s) => t.files.some((f) => s.includes(f)))) continue
     const why = t.error?.message ?? t.stderr_tail?.split('\n').pop() ?? ''
-    process.stderr.write(`paralab: task ${t.index} (${t.files.join(' ')}) ${t.state}${t.exit_code ? `, exit code ${t.exit_code}` : ''}${t.signal ? `, signal ${t.signal}` : ''}${why ? `: ${why}` : ''}\n`)
+    process.stderr.write(`paralab: task ${t.index} (${commentText(t.files.join(' '))}) ${t.state}${t.exit_code ? `, exit code ${t.exit_code}` : ''}${t.signal ? `, signal ${t.signal}` : ''}${why ? `: ${why}` : ''}\n`)
   }
   return code
 }

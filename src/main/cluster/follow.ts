@@ -156,8 +156,8 @@ export async function waitForJob(dir: string, record: JobRecord, onChange: (e: W
       }
     }
     const merge = (await jobTasks(record.mergeJobId!))?.[0]
-    const stuck = [...tasks.map((t) => ({ job: `job ${record.jobId}`, ...t })), ...(merge ? [{ job: `merge job ${record.mergeJobId}`, ...merge }] : [])]
-    for (const s of stuck) {
+    const queued = [...tasks.map((t) => ({ job: `job ${record.jobId}`, ...t })), ...(merge ? [{ job: `merge job ${record.mergeJobId}`, ...merge }] : [])]
+    for (const s of queued) {
       const why = neverStarts(s.state, s.reason)
       // Cancelling the tasks' job lets the merge job run and end too.
       if (why) throw new ApiError('io', `${s.job} can never start: ${why}. It stays in the queue until cancelled: paralab jobs cancel ${record.jobId}`)

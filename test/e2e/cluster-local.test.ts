@@ -21,7 +21,8 @@ const jsonOfRun = (r: { code: number | null; stdout: string; stderr: string }) =
   expect(r.code, r.stderr).toBe(0)
   return JSON.parse(r.stdout)
 }
-const inDir = (args: string[], env: NodeJS.ProcessEnv = {}) => paralab(args, { ...env, PWD: dir }, 120_000)
+// Run in the test's folder: whatever a script might run there stays there, and is looked for there.
+const inDir = (args: string[], env: NodeJS.ProcessEnv = {}) => paralab(args, { ...env, PWD: dir }, 120_000, dir)
 
 describe('--executor local', () => {
   it('runs the script\'s tasks here and merges them into the local run\'s results, the bad file reported with its error', () => {

@@ -59,7 +59,7 @@ export async function prepareJobFolder(dir: string, run: RunIdentity, opts: { fo
       const checkpoints = await checkpointsOf(target, earlier)
       if (opts.force) {
         await removeJobFiles(target, earlier, false)
-        if (checkpoints.length) notes.push(`--force deleted the earlier run's checkpoints: ${checkpoints.map((c) => `${relative(target, c.path)} (${c.unit} ${c.at})`).join(', ')}`)
+        if (checkpoints.length) notes.push(`--force deleted the earlier run's checkpoints: ${checkpoints.map((c) => `${relative(target, dirname(c.path))} (the newest at ${c.unit} ${c.at})`).join(', ')}`)
       } else {
         const differs = differences(earlier, run)
         if (differs.length) throw new ApiError('io', `--out ${dir} holds an earlier cluster run of other parameters (${differs.join('; ')}): give the same command to resume it, --force to replace it, or another --out`)

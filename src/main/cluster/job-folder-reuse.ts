@@ -12,7 +12,7 @@ import { access, lstat, mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises
 import { dirname, join, relative, resolve } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import { isMissing, jobPaths, readJobRecord, type JobRecord } from './job-folder'
-import { readClusterReport } from './merged'
+import { readClusterReport } from './cluster-report'
 import { onPath } from './slurm-command'
 import { jobTasks } from './slurm-jobs'
 import { hasEnded } from '../../shared/cluster'

@@ -10,38 +10,9 @@ import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine, TaskPart } from '../engine'
 import { writeOutputs, type OutputFile } from '../backend/outputs'
 import { isMissing, jobPaths, readJobRecord, tail, taskPaths, writeJson, type JobRecord } from './job-folder'
-import { readClusterReport } from './merged'
+import { readClusterReport, type ClusterReport, type TaskReport } from './cluster-report'
 import { jobTasks, type SchedulerTask } from './slurm-jobs'
 import { readTaskRecords, taskInputs } from './task-records'
-
-export interface TaskReport {
-  index: number
-  files: string[]
-  /** COMPLETED, FAILED, TIMEOUT, OUT_OF_MEMORY, CANCELLED, NODE_FAIL, …; UNKNOWN when nothing says. */
-  state: string
-  exit_code: number | null
-  /** The signal that ended it, if one did. */
-  signal?: number
-  node?: string
-  /** The run's own error, when it reported one. */
-  error?: ApiErrorShape
-  /** The end of its stderr, for a task that did not complete. */
-  stderr_tail?: string
-  /** Its own result set (a workload that reads one file per run). */
-  run?: string
-}
-
-export interface ClusterReport {
-  executor: JobRecord['executor']
-  job_id: string | null
-  merge_job_id: string | null
-  nodes: string[]
-  tasks: TaskReport[]
-  /** Indices of the tasks that did not complete. */
-  failed: number[]
-  /** In cluster.json only: the result files the merge placed beside it (what a merge again or --force may replace). */
-  outputs?: string[]
-}
 
 /** A task's report and, when it finished, its envelope. */
 interface TaskOutcome {

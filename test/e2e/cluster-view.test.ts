@@ -164,6 +164,8 @@ describe.skipIf(missing)('the Cluster page on Slurm', () => {
 
   it('a FIFO planted as a listed task\'s progress events freezes neither the Cluster page\'s listing nor any other request', async () => {
     const [done] = readdirSync(runs).filter((n) => !n.endsWith('-later'))
+    // The run submitted above, once it has ended (its tasks write their events no more).
+    await expect.poll(async () => (await api.call<any[]>('listClusterJobs')).find((r) => r.dir === join(runs, done))?.merge_state, { timeout: 180_000, interval: 1000 }).toBe('COMPLETED')
     const progress = join(runs, done, 'tasks', '1', 'progress.ndjson')
     rmSync(progress)
     execFileSync('mkfifo', [progress])
@@ -172,12 +174,12 @@ describe.skipIf(missing)('the Cluster page on Slurm', () => {
     const page = fetch(serve.url).then((r) => r.status)
     const listed = await within(Promise.all(Array.from({ length: 5 }, () => api.call<any[]>('listClusterJobs'))))
     expect(await within(page)).toBe(200)
-    for (const runs of listed) {
-      const run = runs.find((r) => r.dir === join(dir, 'cluster-runs', done))
+    for (const listing of listed) {
+      const run = listing.find((r) => r.dir === join(runs, done))
       expect(run.tasks.map((t: any) => [t.index, t.progress?.fraction ?? null])).toEqual([[0, 1], [1, null]])
     }
     expect(await within(api.call('listDataFiles'))).toEqual(expect.any(Array))
-  })
+  }, 240_000)
 
   it('in the desktop app, the server\'s page talks to the server and offers the way back', async () => {
     // What the app's preload gives every page of its window; only its connect functions are used on a server's page.

@@ -7,7 +7,7 @@
 //                       (results.json, tables, charts), or one result set per file in DIR/runs/<index>/
 import { lstat } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
-import type { ChartSize } from '../../shared/api'
+import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { writeFileAtomic } from '../io/atomic-write'
 import { readJsonRecord, readRecordTail } from '../io/record-file'
@@ -116,6 +116,10 @@ export function checkJobRecord(value: unknown, path: string): JobRecord {
   if (!isJobId(r.jobId)) throw badField(path, 'jobId', 'a Slurm job id', r.jobId)
   if (!isJobId(r.mergeJobId)) throw badField(path, 'mergeJobId', 'a Slurm job id', r.mergeJobId)
   if (r.chartSize !== undefined && !isObject(r.chartSize)) throw badField(path, 'chartSize', 'an object', r.chartSize)
+  for (const [key, [min, max]] of [['width', CHART_SIZE_LIMITS.side], ['height', CHART_SIZE_LIMITS.side], ['scale', CHART_SIZE_LIMITS.scale]] as const) {
+    const v = (r.chartSize as Record<string, unknown> | undefined)?.[key]
+    if (v !== undefined && (typeof v !== 'number' || !(v >= min && v <= max))) throw badField(path, `chartSize.${key}`, `a number in ${min}…${max}`, v)
+  }
   if (r.commandWords !== undefined && !isTexts(r.commandWords, 64)) throw badField(path, 'commandWords', 'a list of words', r.commandWords)
   if (r.flags !== undefined && !isTexts(r.flags)) throw badField(path, 'flags', 'a list of words', r.flags)
   return value as unknown as JobRecord

@@ -171,7 +171,7 @@ describe.skipIf(missing)('the Cluster page on Slurm', () => {
     execFileSync('mkfifo', [progress])
     // Bounded: a request that waits on the FIFO (nothing ever writes to it) fails the test instead of hanging it.
     const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, fail) => setTimeout(() => fail(new Error('no answer within 10 s')), 10_000))])
-    const page = fetch(serve.url).then((r) => r.status)
+    const page = fetch(serve.url).then((r) => r.status, (e: Error) => e.message)
     const listed = await within(Promise.all(Array.from({ length: 5 }, () => api.call<any[]>('listClusterJobs'))))
     expect(await within(page)).toBe(200)
     for (const listing of listed) {

@@ -109,7 +109,8 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
    */
   resultFiles?: {
     names: readonly string[]
-    make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>): Promise<{ bytes: Uint8Array; mime: string }>
+    /** `signal`: the asker is gone (a closed connection), so work such as simulating again stops. */
+    make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal): Promise<{ bytes: Uint8Array; mime: string }>
   }
 }
 

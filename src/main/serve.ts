@@ -61,7 +61,6 @@ function sendTo(ws: WebSocket, text: string): void {
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = randomBytes(24).toString('base64url')
   const backend = new Backend({ engines: ENGINES, dataDirs: opts.dataDirs, historyDir: defaultHistoryDir(), historyScope: opts.dataDirs, clusterRunsDir: defaultClusterRunsDir() })
-  const handlers = apiHandlers(backend)
   for (const dir of opts.dataDirs) {
     const s = await stat(dir).catch(() => null)
     if (!s?.isDirectory()) throw new ApiError('io', `--data ${dir}: ${s ? 'not a folder' : 'no such folder'}`)
@@ -132,7 +131,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 
   function serveSocket(ws: WebSocket): void {
     sockets.add(ws)
-    ws.on('close', () => sockets.delete(ws))
+    // A request that works only for this connection (a file recomputed for it) stops when it closes.
+    const closed = new AbortController()
+    const handlers = apiHandlers(backend, closed.signal)
+    ws.on('close', () => {
+      sockets.delete(ws)
+      closed.abort(new ApiError('cancelled', 'the connection closed'))
+    })
     // Protocol errors (a frame over the size limit, invalid UTF-8, an unmasked frame, a reserved
     // opcode): ws closes this connection with the matching code; the server goes on.
     ws.on('error', () => sockets.delete(ws))

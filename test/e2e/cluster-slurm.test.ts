@@ -6,7 +6,7 @@
 // smuggled in; correlation on several files merges; `jobs cancel` refuses ids that are not Paralab's
 // queued jobs; `jobs` says when slurmctld does not answer; `--wait` stops on a job Slurm can never
 // start. Scheduling passes come every few seconds: the tests are few and whole.
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -97,6 +97,22 @@ describe.skipIf(missing)('on Slurm', () => {
     const merge = run(['merge', out])
     expect(merge.code).toBe(1)
   }, 300_000)
+
+  it('refuses to replace or resume a folder whose job is still queued or running, naming the job', () => {
+    const out = join(dir, 'live-job')
+    const submitted = run(['stats', slow, '--backend', 'serial', '--slurm', '--out', out])
+    expect(submitted.code, submitted.stderr).toBe(0)
+    const id = submitted.stdout.trim()
+    try {
+      const again = run(['stats', slow, '--backend', 'serial', '--slurm', '--out', out, '--force'])
+      expect(again.code).toBe(1)
+      expect(errorLines(again.stderr)).toEqual([expect.stringMatching(new RegExp(`^paralab: --out .*live-job belongs to job ${id}, which is still (PENDING|RUNNING|CONFIGURING): cancel it first \\(paralab jobs cancel ${id}\\) or choose another --out$`))])
+      expect(JSON.parse(readFileSync(join(out, 'job.json'), 'utf8')).jobId).toBe(id)
+    } finally {
+      const record = JSON.parse(readFileSync(join(out, 'job.json'), 'utf8'))
+      execFileSync('scancel', [id, record.mergeJobId], { env: cluster.env })
+    }
+  })
 
   it('shows sbatch\'s own message when it refuses a job, and leaves no folder', () => {
     const out = join(dir, 'refused-job')

@@ -3,6 +3,7 @@
 // with "Run on the cluster" becomes a job array whose tasks' progress bars move on the Cluster page
 // (read from the tasks' folders), and whose merged results open in the Statistics view and in the
 // history. And over the API itself: a request cannot choose where the run writes.
+import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -160,6 +161,25 @@ describe.skipIf(missing)('the Cluster page on Slurm', () => {
     expect((await api.call<any[]>('listClusterJobs')).find((r) => r.dir === later).runs).toEqual(found.runs)
     expect(await api.call<any[]>('listRuns')).toHaveLength(1)
   })
+
+  it('a FIFO planted as a listed task\'s progress events freezes neither the Cluster page\'s listing nor any other request', async () => {
+    const [done] = readdirSync(runs).filter((n) => !n.endsWith('-later'))
+    // The run submitted above, once it has ended (its tasks write their events no more).
+    await expect.poll(async () => (await api.call<any[]>('listClusterJobs')).find((r) => r.dir === join(runs, done))?.merge_state, { timeout: 180_000, interval: 1000 }).toBe('COMPLETED')
+    const progress = join(runs, done, 'tasks', '1', 'progress.ndjson')
+    rmSync(progress)
+    execFileSync('mkfifo', [progress])
+    // Bounded: a request that waits on the FIFO (nothing ever writes to it) fails the test instead of hanging it.
+    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, fail) => setTimeout(() => fail(new Error('no answer within 10 s')), 10_000))])
+    const page = fetch(serve.url).then((r) => r.status, (e: Error) => e.message)
+    const listed = await within(Promise.all(Array.from({ length: 5 }, () => api.call<any[]>('listClusterJobs'))))
+    expect(await within(page)).toBe(200)
+    for (const listing of listed) {
+      const run = listing.find((r) => r.dir === join(runs, done))
+      expect(run.tasks.map((t: any) => [t.index, t.progress?.fraction ?? null])).toEqual([[0, 1], [1, null]])
+    }
+    expect(await within(api.call('listDataFiles'))).toEqual(expect.any(Array))
+  }, 240_000)
 
   it('in the desktop app, the server\'s page talks to the server and offers the way back', async () => {
     // What the app's preload gives every page of its window; only its connect functions are used on a server's page.

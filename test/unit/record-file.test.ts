@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { entryOf, isPlainName, readJsonRecord, readRecordFile } from '../../src/main/io/record-file'
+import { entryOf, isPlainName, readJsonRecord, readRecordFile, readRecordTail } from '../../src/main/io/record-file'
 
 describe('reading a record back', () => {
   const dir = mkdtempSync(join(tmpdir(), 'paralab-record-'))
@@ -28,6 +28,16 @@ describe('reading a record back', () => {
     await expect(readRecordFile(join(dir, 'ok.json'), { maxBytes: 3 })).rejects.toThrow(/more than the 3/)
     writeFileSync(join(dir, 'cut.json'), '{"a":')
     await expect(readJsonRecord(join(dir, 'cut.json'), { maxBytes: 100 })).rejects.toThrow(/cut\.json is not valid JSON/)
+  })
+
+  it('reads the bounded tail of a growing log, with the same refusals', async () => {
+    writeFileSync(join(dir, 'events.ndjson'), 'x'.repeat(100_000) + '\n{"last":1}\n')
+    expect((await readRecordTail(join(dir, 'events.ndjson'), { maxBytes: 20 })).toString()).toBe('x'.repeat(8) + '\n{"last":1}\n')
+    expect((await readRecordTail(join(dir, 'ok.json'), { maxBytes: 1000 })).toString()).toBe('{"a":1}')
+    execFileSync('mkfifo', [join(dir, 'fifo.log')])
+    await expect(readRecordTail(join(dir, 'fifo.log'), { maxBytes: 100 })).rejects.toThrow(/fifo\.log is a named pipe \(FIFO\)/)
+    symlinkSync('/etc/passwd', join(dir, 'link.log'))
+    await expect(readRecordTail(join(dir, 'link.log'), { maxBytes: 100 })).rejects.toThrow(/symbolic link/)
   })
 
   it('takes only plain names from a record', () => {

@@ -12,14 +12,15 @@ function asDownload(file: RenderedFile): ExportResult {
   return { fileName: file.fileName, mime: file.mime, base64: Buffer.from(file.bytes).toString('base64') }
 }
 
-export function apiHandlers(backend: Backend): ApiHandlers {
+/** `signal`: the connection the requests come over has closed (work done only for its asker stops). */
+export function apiHandlers(backend: Backend, signal?: AbortSignal): ApiHandlers {
   return {
     deviceInfo: () => backend.deviceInfo(),
     startJob: async (workload, params) => backend.startJob(workload, params),
     cancelJob: async (jobId) => backend.cancelJob(jobId),
     exportChart: async (req) => asDownload(await backend.renderChart(req)),
     exportResults: async (req) => asDownload(backend.renderResults(req)),
-    exportResultFile: async (req) => asDownload(await backend.renderResultFile(req)),
+    exportResultFile: async (req) => asDownload(await backend.renderResultFile(req, signal)),
     listDataFiles: () => backend.listDataFiles(),
     // A browser has no file dialog the backend could open: its dashboard browses the data folders.
     openFiles: async () => {

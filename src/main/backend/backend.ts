@@ -172,15 +172,16 @@ export class Backend {
   }
 
   /** A file the run's engine makes from its results (e.g. the landslide's final grid), reading only what jobs may read. */
-  async renderResultFile(req: ResultFileRequest): Promise<RenderedFile> {
+  async renderResultFile(req: ResultFileRequest, signal?: AbortSignal): Promise<RenderedFile> {
     const engine = this.engine(req.workload)
     const files = engine.resultFiles
     if (!files?.names.includes(req.file))
       throw new ApiError('invalid-argument', `${engine.definition.id} makes no file ${JSON.stringify(req.file)}; it makes: ${files?.names.join(', ') || 'none'}`)
-    const made = await (files.make as (r: unknown, name: string, input: (path: string) => Promise<string>) => Promise<{ bytes: Uint8Array; mime: string }>)(
+    const made = await (files.make as (r: unknown, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal) => Promise<{ bytes: Uint8Array; mime: string }>)(
       req.results,
       req.file,
       (path) => this.files.check(path),
+      signal,
     )
     return { fileName: req.fileName, mime: made.mime, bytes: made.bytes }
   }

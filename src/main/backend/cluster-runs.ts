@@ -3,7 +3,7 @@
 // names one), this user's Paralab jobs listed with each task's progress, cancelling, and each
 // dashboard run's merged results kept in the run history once its merge job has ended.
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, sep } from 'node:path'
 import { CLUSTER_FIELDS, clusterEventId, hasEnded, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
@@ -13,10 +13,11 @@ import { isWorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { ParamSchema } from '../../shared/workloads/schema'
 import { listJobs, type JobView } from '../cluster/follow'
-import { jobPaths, readJson, type JobRecord } from '../cluster/job-folder'
+import { readJobRecord, type JobRecord } from '../cluster/job-folder'
 import { commandLine } from '../cluster/script-words'
-import type { ClusterReport } from '../cluster/merge'
+import { readClusterReport, type ClusterReport } from '../cluster/cluster-report'
 import { readMerged } from '../cluster/merged'
+import { readJsonRecord } from '../io/record-file'
 import { onPath } from '../cluster/slurm-command'
 import { findParalabJob, paralabQueue, scancel, type QueueRecord } from '../cluster/slurm-jobs'
 import { submit } from '../cluster/submit'
@@ -172,8 +173,9 @@ export class ClusterRuns {
       if (listed.has(dir)) continue
       let run = this.ended.get(dir)
       if (!run) {
-        const record = await readJson<JobRecord>(jobPaths(dir).record)
-        const report = await readJson<ClusterReport>(jobPaths(dir).summary)
+        // Each folder's records are checked as a merge checks them; a folder whose records are not Paralab's is passed over.
+        const record = await readJobRecord(dir).catch(() => undefined)
+        const report = record && (await readClusterReport(dir, record).catch(() => undefined))
         if (!record?.jobId || !report) continue
         run = endedRun(dir, record, report)
         this.ended.set(dir, run)
@@ -208,7 +210,7 @@ export class ClusterRuns {
 
   private async keepOnce(dir: string, completed: boolean): Promise<Kept> {
     const marker = join(dir, KEPT)
-    const earlier = await readFile(marker, 'utf8').then((t) => JSON.parse(t) as Kept, () => undefined)
+    const earlier = await readJsonRecord(marker, { maxBytes: 1024 * 1024 }).then(checkKept, () => undefined)
     if (earlier) return earlier
     let kept: Kept
     try {
@@ -230,6 +232,15 @@ export class ClusterRuns {
     await writeFile(marker, JSON.stringify(kept) + '\n').catch((e: Error) => console.error(`paralab: cannot write ${marker}: ${e.message}`))
     return kept
   }
+}
+
+/** The marker as this backend writes it, or undefined (then the run's results are kept again). */
+function checkKept(v: unknown): Kept | undefined {
+  if (typeof v !== 'object' || v === null) return undefined
+  const k = v as Partial<Kept>
+  if (!Array.isArray(k.runs) || k.runs.length > 10_000 || k.runs.some((r) => typeof r !== 'string')) return undefined
+  if (k.error !== undefined && typeof k.error !== 'string') return undefined
+  return { runs: k.runs, ...(k.error !== undefined && { error: k.error }) }
 }
 
 /** The jobs (newest first) as runs: each folder's tasks job with its merge job (the newest of each, should a folder hold several). */

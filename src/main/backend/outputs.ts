@@ -31,6 +31,11 @@ export interface OutputFile {
 /** What a result set may hold: what Paralab writes, so replacing one loses nothing of the user's. */
 const RESULT_FILE = /\.(json|csv|svg|png|gif)$/
 
+/** Whether `name` is a name a result set's file can have: a plain, visible .json, .csv, .svg, .png or .gif name. */
+export function isResultFileName(name: string): boolean {
+  return RESULT_FILE.test(name) && basename(name) === name && !name.startsWith('.') && !name.includes('\\')
+}
+
 /** Checks, before any work, that DIR can be written: absent (or `force`), in a writable folder. */
 export async function checkOutputDir(dir: string, opts: { force?: boolean } = {}): Promise<void> {
   const target = resolve(dir)
@@ -72,7 +77,7 @@ async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFi
   for (const chart of def.charts(results, env as never))
     for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
   for (const f of extra) {
-    if (!RESULT_FILE.test(f.name) || basename(f.name) !== f.name || f.name.startsWith('.'))
+    if (!isResultFileName(f.name))
       throw new ApiError('internal', `${env.workload}: output file name ${JSON.stringify(f.name)} is not a plain .json, .csv, .svg, .png or .gif name`)
     if (files.some((g) => g.name === f.name)) throw new ApiError('internal', `${env.workload}: output file ${f.name} would replace a table or chart of the same name`)
     files.push(f)

@@ -40,7 +40,8 @@ export interface ClusterCommand {
 export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promise<number> {
   const plan = planTasks(c.engine, c.params, c.flagParams, c.filesParam)
   const flags = [...plan.flags, ...Object.entries(c.fileFlags).map(([flag, path]) => `--${flag}=${path}`)]
-  const { dir, record } = await submit({
+  const checkpoints = !!(c.engine.checkpoints as ((p: unknown) => boolean) | undefined)?.(c.params)
+  const { dir, record, notes } = await submit({
     workload: c.engine.definition.id,
     out: c.out,
     force: c.force,
@@ -51,10 +52,12 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
     flags,
     separate: plan.separate,
     // A checkpointing run is warned a minute before its time limit and goes back into the queue, to resume.
-    ...((c.engine.checkpoints as ((p: unknown) => boolean) | undefined)?.(c.params) && { extraSbatch: ['--signal=B:USR1@60', '--requeue'], requeueOn: 'USR1' }),
+    ...(checkpoints && { extraSbatch: ['--signal=B:USR1@60', '--requeue'], requeueOn: 'USR1' }),
+    checkpoints,
     typed: commandLine(c.typed),
     chartSize: c.chartSize,
   })
+  for (const note of notes) process.stderr.write(`paralab: ${note}\n`)
   const tasks = record.tasks.length
   const controller = new AbortController()
   const onSigint = () => controller.abort(new ApiError('cancelled', 'cancelled'))

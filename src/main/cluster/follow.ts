@@ -1,11 +1,11 @@
 // Following cluster runs: the jobs this user submitted from Paralab (squeue --json), each task's
 // state and, while it runs, its progress, read from the events the task appends to its folder
 // (not from asking the scheduler more often); and waiting for one run to end.
-import { readFile } from 'node:fs/promises'
 import { hasEnded, type ClusterTask } from '../../shared/cluster'
 import { ApiError } from '../../shared/errors'
 import type { JobRecord } from './job-folder'
-import { jobPaths, taskPaths } from './job-folder'
+import { jobPaths, TAIL_BYTES, taskPaths } from './job-folder'
+import { readRecordTail } from '../io/record-file'
 import { expandIndices, jobTasks, paralabQueue, type QueueRecord } from './slurm-jobs'
 
 /** A task's newest progress event, as its folder holds it. */
@@ -29,9 +29,12 @@ export interface JobView {
 
 export { hasEnded }
 
-/** The newest progress event a task wrote (null before its first, or when it wrote none). */
+/**
+ * The newest progress event a task wrote (null before its first, or when it wrote none); from the
+ * end of its events file only, which is opened only if it is a regular file (a FIFO would wait).
+ */
 export async function taskProgress(taskDir: string): Promise<TaskProgress | null> {
-  const text = await readFile(taskPaths(taskDir).progress, 'utf8').catch(() => '')
+  const text = await readRecordTail(taskPaths(taskDir).progress, { maxBytes: TAIL_BYTES }).then((b) => b.toString('utf8'), () => '')
   const lines = text.split('\n').filter(Boolean)
   for (let i = lines.length - 1; i >= 0; i--) {
     try {

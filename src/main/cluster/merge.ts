@@ -3,43 +3,16 @@
 // whole run in DIR, as the local run would write it, with `cluster` in its results.json; or, for a
 // workload that reads one file per run, each task's result set in DIR/runs/<index>/. A merge that
 // finds no task output writes nothing and says why.
-import { mkdir, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
+import { lstat, mkdir, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { ApiError, type ApiErrorShape } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine, TaskPart } from '../engine'
 import { writeOutputs, type OutputFile } from '../backend/outputs'
-import { jobPaths, readJobRecord, readJson, tail, taskPaths, writeJson, type JobRecord } from './job-folder'
-import type { LocalState } from './local-executor'
+import { isMissing, jobPaths, readJobRecord, tail, taskPaths, writeJson, type JobRecord } from './job-folder'
+import { readClusterReport, type ClusterReport, type TaskReport } from './cluster-report'
 import { jobTasks, type SchedulerTask } from './slurm-jobs'
-import type { TaskExit } from './task-folder'
-
-export interface TaskReport {
-  index: number
-  files: string[]
-  /** COMPLETED, FAILED, TIMEOUT, OUT_OF_MEMORY, CANCELLED, NODE_FAIL, …; UNKNOWN when nothing says. */
-  state: string
-  exit_code: number | null
-  /** The signal that ended it, if one did. */
-  signal?: number
-  node?: string
-  /** The run's own error, when it reported one. */
-  error?: ApiErrorShape
-  /** The end of its stderr, for a task that did not complete. */
-  stderr_tail?: string
-  /** Its own result set (a workload that reads one file per run). */
-  run?: string
-}
-
-export interface ClusterReport {
-  executor: JobRecord['executor']
-  job_id: string | null
-  merge_job_id: string | null
-  nodes: string[]
-  tasks: TaskReport[]
-  /** Indices of the tasks that did not complete. */
-  failed: number[]
-}
+import { readTaskRecords, taskInputs } from './task-records'
 
 /** A task's report and, when it finished, its envelope. */
 interface TaskOutcome {
@@ -49,19 +22,28 @@ interface TaskOutcome {
 
 const STDERR_LINES = 20
 
-/** What each task left and what the scheduler says of it. */
+/** What each task left (each file checked against the job record) and what the scheduler says of it. */
 export async function taskOutcomes(dir: string, record: JobRecord): Promise<TaskOutcome[]> {
   const paths = jobPaths(dir)
   const scheduler = record.executor === 'slurm' && record.jobId ? await jobTasks(record.jobId) : undefined
+  const byIndex = new Map(scheduler?.map((s) => [s.index, s]))
+  const inputs = await taskInputs(record)
   const outcomes: TaskOutcome[] = []
   for (const task of record.tasks) {
     const t = taskPaths(paths.task(task.index))
-    const exit = await readJson<TaskExit>(t.exit)
-    const sched: Partial<SchedulerTask> | undefined = scheduler?.find((s) => s.index === task.index) ?? (await localState(t.state))
+    const found = await readTaskRecords(dir, record, task.index, inputs)
+    const { exit } = found
+    const sched: Partial<SchedulerTask> | undefined = byIndex.get(task.index) ?? (found.state && { state: found.state.state, exitCode: found.state.exit_code, signal: found.state.signal, nodes: 'local' })
     // The task's own record wins: it is newer than the scheduler's when the task was resubmitted.
-    const state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
-    const envelope = await readJson<ResultEnvelope>(t.envelope)
-    const error = await readJson<ApiErrorShape>(t.error)
+    let state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
+    let error = found.error
+    // A task whose files cannot be believed, or that says it completed but left no envelope, failed.
+    const problems = [...found.problems]
+    if (state === 'COMPLETED' && !found.envelope && !problems.length) problems.push(`${t.envelope} is missing, though the task ended with exit 0`)
+    if (problems.length) {
+      state = 'FAILED'
+      error = { code: 'io', message: `task ${task.index}'s outcome is unreadable: ${problems.join('; ')}` }
+    }
     const report: TaskReport = {
       index: task.index,
       files: task.files,
@@ -72,14 +54,9 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
       ...(error && { error }),
     }
     if (state !== 'COMPLETED') report.stderr_tail = await tail(t.stderr, STDERR_LINES)
-    outcomes.push({ report, ...(envelope && { envelope }) })
+    outcomes.push({ report, ...(!problems.length && found.envelope && { envelope: found.envelope }) })
   }
   return outcomes
-}
-
-async function localState(path: string): Promise<Partial<SchedulerTask> | undefined> {
-  const s = await readJson<LocalState>(path)
-  return s && { state: s.state, exitCode: s.exit_code, signal: s.signal, nodes: 'local' }
 }
 
 export function clusterReport(record: JobRecord, outcomes: TaskOutcome[]): ClusterReport {
@@ -161,26 +138,40 @@ export interface MergeOutcome {
   cluster: ClusterReport
 }
 
-/** Result files at the top of DIR that a merge writes (job.json and cluster.json are the job's own). */
-const RESULT_FILE = /\.(json|csv|svg|png|gif)$/
-const JOB_FILES = new Set(['job.json', 'cluster.json'])
-
 /**
  * Places a result set among the job's files: rendered whole into a hidden folder first (nothing
- * is placed if any file fails), then moved in with results.json last; a result file of an earlier
- * merge that the new set lacks is removed first.
+ * is placed if any file fails), then moved in with results.json last. Only files an earlier merge
+ * wrote (listed in its cluster.json) are replaced or removed: a file of the user's that has the
+ * name of a result file is left as it is, and the merge refused naming it.
  */
-async function placeResultSet(dir: string, env: ResultEnvelope, opts: { chartSize: JobRecord['chartSize']; extra?: OutputFile[] }): Promise<void> {
+async function placeResultSet(dir: string, env: ResultEnvelope, cluster: ClusterReport, opts: { chartSize: JobRecord['chartSize']; extra?: OutputFile[] }): Promise<void> {
   const staging = join(dir, `.merge-${process.pid}`)
   await rm(staging, { recursive: true, force: true })
   try {
     await writeOutputs(staging, env, { chartSize: opts.chartSize, extra: opts.extra })
     const files = (await readdir(staging)).sort((a, b) => Number(a === 'results.json') - Number(b === 'results.json'))
-    for (const name of await readdir(dir)) if (RESULT_FILE.test(name) && !JOB_FILES.has(name) && !files.includes(name)) await rm(join(dir, name))
+    const earlier = (await readClusterReport(dir).catch(() => undefined))?.outputs ?? []
+    for (const name of files)
+      if (!earlier.includes(name) && !(await isMissing(join(dir, name))))
+        throw new ApiError('io', `${join(dir, name)} is not a file that an earlier merge wrote (its cluster.json does not list it), so the merge will not replace it: move it out of the job folder and merge again`)
+    // Both sets are listed while one replaces the other, so that a merge killed midway leaves no file of its own unlisted.
+    await writeJson(jobPaths(dir).summary, { ...cluster, outputs: [...new Set([...earlier, ...files])].sort() })
+    for (const name of earlier) if (!files.includes(name)) await rm(join(dir, name), { force: true })
     for (const name of files) await rename(join(staging, name), join(dir, name))
+    await writeJson(jobPaths(dir).summary, { ...cluster, outputs: [...files].sort() })
   } finally {
     await rm(staging, { recursive: true, force: true })
   }
+}
+
+/** DIR/runs, made if absent: a folder inside the job folder, never a link out of it. */
+async function runsFolder(dir: string): Promise<void> {
+  const runs = join(dir, 'runs')
+  await mkdir(runs).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw new ApiError('io', `cannot make ${runs}: ${e.message}`)
+  })
+  const s = await lstat(runs)
+  if (!s.isDirectory()) throw new ApiError('io', `${runs} is ${s.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}: the merge writes only inside the job folder`)
 }
 
 /** Merges the job in `dir`: writes cluster.json and the result set(s), or nothing when no task left a result. */
@@ -193,8 +184,7 @@ export async function mergeJob(dir: string, engineFor: (workload: string) => Any
   const paths = jobPaths(dir)
   if (record.separate) {
     const runs: ResultEnvelope[] = []
-    // Each result set is written beside runs/<index> and renamed into place: runs/ must exist.
-    await mkdir(join(dir, 'runs'), { recursive: true })
+    await runsFolder(dir)
     for (const o of outcomes) {
       if (!o.envelope) continue
       await rm(paths.run(o.report.index), { recursive: true, force: true })
@@ -208,7 +198,6 @@ export async function mergeJob(dir: string, engineFor: (workload: string) => Any
   }
   const cluster = clusterReport(record, outcomes)
   const envelope = { ...(await mergedEnvelope(engine, record, outcomes)), cluster }
-  await placeResultSet(dir, envelope, { chartSize: record.chartSize, extra: await outputFiles?.(envelope.results) })
-  await writeJson(paths.summary, cluster)
+  await placeResultSet(dir, envelope, cluster, { chartSize: record.chartSize, extra: await outputFiles?.(envelope.results) })
   return { envelope, cluster }
 }

@@ -1,11 +1,12 @@
 // Writing a cluster run's folder and scripts and handing them to Slurm: the tasks' job (one task,
 // or an array of one task per file), then the merge job after it (`--dependency=afterany`), so the
 // result set is written however the tasks end.
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import type { ChartSize } from '../../shared/api'
-import { jobPaths, prepareJobFolder, writeJson, type Executor, type JobRecord } from './job-folder'
+import { checkTaskCount, jobPaths, writeJson, type Executor, type JobRecord } from './job-folder'
+import { prepareJobFolder, removeJobFiles } from './job-folder-reuse'
 import { mergeScript, taskScript, type TaskScript } from './job-script'
 import type { SlurmRequest } from './options'
 import { onPath } from './slurm-command'
@@ -29,6 +30,8 @@ export interface ClusterRun {
   /** See TaskScript: extra #SBATCH lines and the requeue signal, for checkpointing runs. */
   extraSbatch?: string[]
   requeueOn?: string
+  /** The run checkpoints: started again with the same command into the same folder, it resumes. */
+  checkpoints?: boolean
 }
 
 /** The node binary and CLI that run this command: the jobs run the same installation. */
@@ -36,18 +39,23 @@ export function thisParalab(): [string, string] {
   return [process.execPath, process.argv[1]]
 }
 
-/** Writes the job folder and scripts; with Slurm, submits both jobs. Returns the job's record. */
-export async function submit(run: ClusterRun): Promise<{ dir: string; record: JobRecord }> {
+/**
+ * Writes the job folder and scripts; with Slurm, submits both jobs. Returns the job's record and
+ * what became of an earlier run in the folder (resumed, or replaced with its checkpoints).
+ */
+export async function submit(run: ClusterRun): Promise<{ dir: string; record: JobRecord; notes: string[] }> {
   if (run.executor === 'slurm') {
     const missing = []
     for (const c of ['sbatch', 'squeue', 'scontrol']) if (!(await onPath(c))) missing.push(c)
     if (missing.length) throw new ApiError('invalid-argument', `--slurm needs Slurm's client commands, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not on the PATH (Debian: slurm-client); --executor local runs the job's tasks on this machine instead`)
   }
+  checkTaskCount(run.taskFiles.length)
   // The scripts are made first: a value they cannot carry is refused before anything is written.
+  const cwd = process.cwd()
   const script: TaskScript = {
     name: `paralab-${run.workload}`,
     dir: resolve(run.out),
-    cwd: process.cwd(),
+    cwd,
     paralab: thisParalab(),
     request: run.request,
     command: run.command,
@@ -58,19 +66,26 @@ export async function submit(run: ClusterRun): Promise<{ dir: string; record: Jo
     requeueOn: run.requeueOn,
   }
   const scripts = { task: taskScript(script), merge: mergeScript(script) }
-  const dir = await prepareJobFolder(run.out, run.force)
+  const created = !(await stat(run.out).catch(() => null))
+  const { dir, notes } = await prepareJobFolder(
+    run.out,
+    { workload: run.workload, commandWords: run.command, cwd, taskFiles: run.taskFiles, flags: run.flags },
+    { force: run.force, checkpoints: !!run.checkpoints },
+  )
   const paths = jobPaths(dir)
+  const record: JobRecord = {
+    workload: run.workload,
+    command: run.typed,
+    cwd,
+    executor: run.executor,
+    tasks: run.taskFiles.map((files, index) => ({ index, files })),
+    separate: run.separate,
+    commandWords: run.command,
+    flags: run.flags,
+    chartSize: run.chartSize,
+    submittedAt: new Date().toISOString(),
+  }
   try {
-    const record: JobRecord = {
-      workload: run.workload,
-      command: run.typed,
-      cwd: script.cwd,
-      executor: run.executor,
-      tasks: run.taskFiles.map((files, index) => ({ index, files })),
-      separate: run.separate,
-      chartSize: run.chartSize,
-      submittedAt: new Date().toISOString(),
-    }
     // Slurm opens each task's log before the task runs: its folder must exist.
     for (const t of record.tasks) await mkdir(paths.task(t.index), { recursive: true })
     await writeFile(paths.script, scripts.task, { mode: 0o755 })
@@ -86,10 +101,12 @@ export async function submit(run: ClusterRun): Promise<{ dir: string; record: Jo
       }
       await writeJson(paths.record, record)
     }
-    return { dir, record }
+    return { dir, record, notes }
   } catch (e) {
-    // Nothing was submitted (or it was cancelled): no job folder is left behind.
-    await rm(dir, { recursive: true, force: true })
+    // Nothing was submitted (or it was cancelled): no job folder is left behind, nor any file of
+    // this job in a folder that was there before (its checkpoints, to resume from, are kept).
+    if (created) await rm(dir, { recursive: true, force: true })
+    else await removeJobFiles(dir, record, true)
     throw e
   }
 }

@@ -3,7 +3,7 @@
 // waiting on a FIFO, and read no further than a bound the caller states. Names taken from a record
 // are plain names, so nothing it says can reach outside its folder.
 import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import { notAFile } from './file-kind'
@@ -20,6 +20,21 @@ export interface RecordReadOptions {
  * once (fstat then refuses it); O_NOFOLLOW refuses a symlink planted in the record's place.
  */
 export async function readRecordFile(path: string, opts: RecordReadOptions): Promise<Buffer> {
+  return withRegularFile(path, opts, async (file, size) => {
+    if (size > opts.maxBytes) throw new ApiError('io', `${path} holds ${size} bytes, more than the ${opts.maxBytes} it may hold`)
+    return readAt(file, 0, size)
+  })
+}
+
+/**
+ * The last `maxBytes` of a regular file (all of it when shorter), for logs and event files that
+ * grow without bound; the same checks as readRecordFile. The first line may be cut.
+ */
+export async function readRecordTail(path: string, opts: RecordReadOptions): Promise<Buffer> {
+  return withRegularFile(path, opts, (file, size) => readAt(file, Math.max(0, size - opts.maxBytes), Math.min(size, opts.maxBytes)))
+}
+
+async function withRegularFile<T>(path: string, opts: RecordReadOptions, read: (file: FileHandle, size: number) => Promise<T>): Promise<T> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (opts.followSymlink ? 0 : constants.O_NOFOLLOW)
   let file
   try {
@@ -33,18 +48,22 @@ export async function readRecordFile(path: string, opts: RecordReadOptions): Pro
   try {
     const s = await file.stat()
     if (!s.isFile()) throw new ApiError('io', `${path} is ${notAFile(s)}, not a file Paralab wrote`)
-    if (s.size > opts.maxBytes) throw new ApiError('io', `${path} holds ${s.size} bytes, more than the ${opts.maxBytes} it may hold`)
-    const buf = Buffer.alloc(s.size)
-    let at = 0
-    while (at < buf.length) {
-      const { bytesRead } = await file.read(buf, at, buf.length - at, at)
-      if (bytesRead === 0) break
-      at += bytesRead
-    }
-    return at === buf.length ? buf : buf.subarray(0, at)
+    return await read(file, s.size)
   } finally {
     await file.close()
   }
+}
+
+/** `length` bytes from `start`, fewer if the file shrank meanwhile. */
+async function readAt(file: FileHandle, start: number, length: number): Promise<Buffer> {
+  const buf = Buffer.alloc(length)
+  let at = 0
+  while (at < buf.length) {
+    const { bytesRead } = await file.read(buf, at, buf.length - at, start + at)
+    if (bytesRead === 0) break
+    at += bytesRead
+  }
+  return at === buf.length ? buf : buf.subarray(0, at)
 }
 
 /** A record's text, parsed as JSON; a file that is not JSON is refused naming it. */

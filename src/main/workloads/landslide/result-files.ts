@@ -2,7 +2,9 @@
 // ESRI ASCII grid and as a NumPy array (what `landslide simulate --asc/--npy` write), and the final
 // frame at full resolution as PNG and SVG. The grid stays in the backend (final-grid.ts).
 import { ApiError } from '../../../shared/errors'
+import { landslideWorkload } from '../../../shared/workloads/landslide'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
+import { validateParams } from '../../../shared/workloads/schema'
 import type { WorkloadEngine } from '../../engine'
 
 const encode = (text: string) => new TextEncoder().encode(text)
@@ -11,12 +13,14 @@ export const RESULT_FILES = ['final.asc', 'final.npy', 'thickness-full.png', 'th
 
 export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resultFiles']> = {
   names: RESULT_FILES,
-  async make(results, name, input) {
+  async make(results, name, input, signal) {
     const r = results as LandslideResult
     if (!r?.grid?.files || !r.reference || typeof r.steps !== 'number') throw new ApiError('invalid-argument', 'results are not a landslide run\'s')
+    // The grid may be simulated again for these steps: they are bounded as a run's are.
+    validateParams('landslide', { steps: landslideWorkload.params.steps }, { steps: r.steps })
     // The simulation and the writers load when a file is asked for.
     const [{ finalGrid }, { ascText, npyBytes }, { fullFrameFile }] = await Promise.all([import('./final-grid'), import('./grid-writers'), import('./thickness-files')])
-    const grid = await finalGrid(r, input)
+    const grid = await finalGrid(r, input, signal)
     const { rows, cols } = grid.input
     switch (name) {
       case 'final.asc':

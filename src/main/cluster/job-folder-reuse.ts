@@ -97,6 +97,12 @@ async function refuseIfQueued(dir: string, earlier: JobRecord): Promise<void> {
 function flagPairs(flags: string[]): Map<string, string> {
   const pairs = new Map<string, string>()
   for (let i = 0; i < flags.length; i++) {
+    // Flags are recorded as `--name=value`; older records kept `--name value` as two words.
+    const eq = flags[i].indexOf('=')
+    if (flags[i].startsWith('--') && eq > 0) {
+      pairs.set(flags[i].slice(0, eq), flags[i].slice(eq + 1))
+      continue
+    }
     const next = flags[i + 1]
     if (next !== undefined && !next.startsWith('--')) pairs.set(flags[i], next), i++
     else pairs.set(flags[i], '')

@@ -19,6 +19,7 @@ export class Link {
   private onInvalid: ((reason: string) => void) | undefined
 
   constructor(readonly socket: Socket) {
+    this.remote = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`
     this.reader = new FrameReader(
       (f) => this.arrive(f),
       (reason) => {
@@ -40,9 +41,7 @@ export class Link {
   }
 
   /** Who is at the other end, for messages. */
-  get remote(): string {
-    return `${this.socket.remoteAddress ?? '?'}:${this.socket.remotePort ?? '?'}`
-  }
+  readonly remote: string
 
   /**
    * During the handshake the reader stops after each frame (and the socket with it) until the

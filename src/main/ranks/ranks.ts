@@ -33,8 +33,8 @@ export const DEFAULT_RANK_TIMEOUT_S = 180
 /** How long a new connection may take to prove its hello. */
 export const HELLO_DEADLINE_MS = 5000
 
-/** Refused connections logged per rank; later ones are counted only. */
-const REFUSALS_LOGGED = 20
+/** Refused connections logged per reason, and in all, per rank: a flood of strangers does not flood the log. */
+const REFUSALS_LOGGED = { perReason: 3, total: 60 }
 
 export interface ConnectOptions {
   /** How long connecting may take in all (rank 0 waiting for every rank, the others for rank 0). Default: the rank timeout, at least 60 s. */
@@ -87,7 +87,8 @@ export class Ranks {
   private failure: ApiError | undefined
   private closing = false
   private heartbeat: NodeJS.Timeout | undefined
-  private refusals = 0
+  private readonly refusals = new Map<string, number>()
+  private refusalsLogged = 0
 
   private constructor(
     placement: RankPlacement,
@@ -150,9 +151,13 @@ export class Ranks {
   /** A connection that is not (or not yet) a rank's is closed, and said so in the rank's log. */
   private refuse(link: Link, reason: string): void {
     link.close()
-    this.refusals++
-    if (this.refusals <= REFUSALS_LOGGED) this.log(`paralab rank ${this.rank}: closed a connection from ${link.remote}: ${reason}`)
-    if (this.refusals === REFUSALS_LOGGED) this.log(`paralab rank ${this.rank}: further refused connections are not logged`)
+    const seen = (this.refusals.get(reason) ?? 0) + 1
+    if (this.refusals.size < 1000 || seen > 1) this.refusals.set(reason, seen)
+    if (this.refusalsLogged >= REFUSALS_LOGGED.total || seen > REFUSALS_LOGGED.perReason + 1) return
+    this.refusalsLogged++
+    if (this.refusalsLogged === REFUSALS_LOGGED.total) this.log(`paralab rank ${this.rank}: further closed connections are not logged`)
+    else if (seen > REFUSALS_LOGGED.perReason) this.log(`paralab rank ${this.rank}: further connections closed because ${reason} are not logged`)
+    else this.log(`paralab rank ${this.rank}: closed a connection from ${link.remote}: ${reason}`)
   }
 
   private async join(placement: RankPlacement, key: Buffer, port: number, deadline: number, opts: ConnectOptions): Promise<void> {

@@ -224,6 +224,9 @@ export class Ranks {
     // The file may still name an earlier start of this job (same id) until rank 0 replaces it: a
     // failed attempt reads it again.
     let table: { hosts: string[]; ports: number[] } | undefined
+    // Attempts are retried until the deadline (a rank may not listen yet, or its slots be full of
+    // strangers); a listener that answered but could not prove the key is what a failure names.
+    let refused: ApiError | undefined
     for (;;) {
       const found = await awaitRendezvous(placement, key, deadline, opts.signal)
       const what = `rank ${rank}: cannot reach rank 0 at ${found.host}:${found.port}`
@@ -240,7 +243,8 @@ export class Ranks {
         break
       } catch (e) {
         link?.close()
-        if (Date.now() > deadline || opts.signal?.aborted) throw e instanceof ApiError ? e : new ApiError('io', `${what}: ${e instanceof Error ? e.message : String(e)}`)
+        refused = impostor(e) ?? refused
+        if (Date.now() > deadline || opts.signal?.aborted) throw refused ?? asIo(e, what)
         await new Promise((r) => setTimeout(r, 200))
       }
     }
@@ -256,7 +260,8 @@ export class Ranks {
           break
         } catch (e) {
           link?.close()
-          if (Date.now() > deadline || opts.signal?.aborted) throw e instanceof ApiError ? e : new ApiError('io', `${what}: ${e instanceof Error ? e.message : String(e)}`)
+          refused = impostor(e) ?? refused
+          if (Date.now() > deadline || opts.signal?.aborted) throw refused ?? asIo(e, what)
           await new Promise((res) => setTimeout(res, 200))
         }
       }
@@ -474,6 +479,15 @@ export class Ranks {
     for (const p of this.peers) p?.link.close()
     this.server?.close()
   }
+}
+
+/** The error of an attempt that reached a listener which is no rank of this job, else undefined. */
+function impostor(e: unknown): ApiError | undefined {
+  return e instanceof ApiError && /: it is not (rank \d+ of this job|a rank of Paralab)/.test(e.message) ? e : undefined
+}
+
+function asIo(e: unknown, what: string): ApiError {
+  return e instanceof ApiError ? e : new ApiError('io', `${what}: ${e instanceof Error ? e.message : String(e)}`)
 }
 
 /** A connection to host:port, retried until `deadline` (the peer may not listen yet). */

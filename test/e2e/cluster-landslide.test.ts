@@ -1,9 +1,11 @@
 // The landslide across Slurm tasks (test/helpers/slurm.ts: a real Slurm, two nodes on this host):
 // R ranks under one srun exchange halos over TCP and give the reference md5 whatever R; a job
 // checkpointing into its task folder, cancelled and submitted again by hand, resumes and ends with
-// the reference md5; `--executor local` runs the same ranks here.
+// the reference md5; `--executor local` runs the same ranks here. The ranks of a task prove a key
+// that the planning command wrote into the task folder (mode 0600) and that nothing readable by
+// others holds.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,6 +19,15 @@ const MD5_100 = 'f9ded733d6c9e13963e41ea0cc37a7d4'
 const MD5_4000 = '8ed78fa13180c12b4d8aeec7ce6a362a'
 
 const missing = slurmMissing()
+
+/** The task's key is this user's alone, and neither the script nor the rendezvous file holds it. */
+function expectKeyKept(out: string): void {
+  const key = join(out, 'tasks', '0', 'ranks.key')
+  expect(statSync(key).mode & 0o777).toBe(0o600)
+  const secret = readFileSync(key, 'utf8').trim()
+  expect(secret).toMatch(/^[0-9a-f]{64}$/)
+  for (const f of [join(out, 'job.sbatch'), join(out, 'job.json'), join(out, 'tasks', '0', 'ranks-rank0.json')]) expect(readFileSync(f, 'utf8')).not.toContain(secret)
+}
 
 describe.skipIf(missing)('the landslide in ranks on Slurm', () => {
   let cluster: SlurmCluster
@@ -47,6 +58,7 @@ describe.skipIf(missing)('the landslide in ranks on Slurm', () => {
       const task = readdirSync(join(out, 'tasks', '0'))
       expect(task).toContain('envelope.json')
       for (let r = 1; r < ntasks; r++) expect(task).toContain(`rank-${r}.log`)
+      expectKeyKept(out)
     }
   })
 
@@ -94,6 +106,7 @@ describe('the landslide in ranks with --executor local', () => {
       const envelope = JSON.parse(job.stdout)
       expect(envelope.results.reference.md5).toBe(MD5_100)
       expect(envelope.results.ranks).toMatchObject({ size: 2 })
+      expectKeyKept(out)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

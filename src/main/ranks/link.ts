@@ -7,8 +7,8 @@ import { type Frame, FrameReader } from './wire'
 
 export class Link {
   readonly reader: FrameReader
-  /** Date.now() when the peer last sent a byte. */
-  lastHeard = Date.now()
+  /** performance.now() when the peer last sent a byte (a monotonic clock: a wall-clock step is no silence). */
+  lastHeard = performance.now()
   /** The connection has closed (either side). */
   closed = false
   /** Why the reader stopped: the peer sent what the protocol cannot carry. */
@@ -29,7 +29,7 @@ export class Link {
       },
     )
     socket.on('data', (chunk: Buffer) => {
-      this.lastHeard = Date.now()
+      this.lastHeard = performance.now()
       this.reader.push(chunk)
     })
     socket.on('error', () => {})

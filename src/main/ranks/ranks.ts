@@ -277,10 +277,10 @@ export class Ranks {
    */
   private startHeartbeat(): void {
     const every = Math.max(100, Math.min(this.rankTimeoutMs / 4, 10_000))
-    let last = Date.now()
+    let last = performance.now()
     const ping = frame(Kind.Ping, 0)
     this.heartbeat = setInterval(() => {
-      const now = Date.now()
+      const now = performance.now()
       const gap = now - last
       last = now
       if (this.failure || this.closing) return
@@ -301,7 +301,7 @@ export class Ranks {
     const peer: Peer = { link, finished: false }
     this.peers[r] = peer
     link.socket.setNoDelay(true)
-    link.lastHeard = Date.now()
+    link.lastHeard = performance.now()
     link.handOver(
       (f: Frame) => {
         if (f.kind === Kind.Data) this.deliver(r, f.tag, f.data)

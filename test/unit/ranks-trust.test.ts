@@ -4,7 +4,7 @@
 // impostors are in-process servers.
 import { randomBytes } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -45,6 +45,12 @@ describe('the job key', () => {
     chmodSync(path, 0o640)
     await expect(ranksKey(placement(dir), {})).rejects.toThrow(/ranks\.key is a secret, and its mode 640 lets others read or write it: it must be this user's, with mode 600/)
     chmodSync(path, 0o600)
+    // Another user's file, even with mode 0600, is not this job's key.
+    if (process.getuid?.() === 0) {
+      chownSync(path, 65534, 65534)
+      await expect(ranksKey(placement(dir), {})).rejects.toThrow(/ranks\.key is a secret, and it belongs to user 65534, not to this user/)
+      chownSync(path, 0, 0)
+    }
     writeFileSync(path, 'not hex\n')
     await expect(ranksKey(placement(dir), {})).rejects.toThrow(/must hold 32 bytes as hex/)
   })

@@ -66,7 +66,8 @@ describe('--executor local', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(readFileSync(join(out, 'job.sbatch'), 'utf8')).toContain('srun --ntasks=2 --kill-on-bad-exit=1 "${PARALAB[@]}" stats --backend=serial --repeat=1 --task-dir="$TASKS_DIR/$TASK" -- "${FILES[@]}"')
     const files = readdirSync(join(out, 'tasks', '0')).sort()
-    expect(files).toEqual(['envelope.json', 'exit.json', 'progress.ndjson', 'rank-1.log', 'state.json', 'stderr.log', 'stdout.log'])
+    // ranks.key: the task's ranks prove to each other that they belong to it (mode 0600, written before the job runs).
+    expect(files).toEqual(['envelope.json', 'exit.json', 'progress.ndjson', 'rank-1.log', 'ranks.key', 'state.json', 'stderr.log', 'stdout.log'])
     expect(readFileSync(join(out, 'tasks', '0', 'rank-1.log'), 'utf8')).toMatch(/rank 1\/2: exit 0/)
   })
 

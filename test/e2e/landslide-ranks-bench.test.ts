@@ -2,7 +2,7 @@
 // processes), medians, efficiency against one rank, exchange time per count, and the reference md5
 // from every count; a list of ranks with the workers backends, and --tile with a cluster run, are
 // refused. Runs the built CLI (npm run build).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,7 +14,7 @@ const MD5_100 = 'f9ded733d6c9e13963e41ea0cc37a7d4'
 
 describe('bench landslide --ranks', () => {
   it('times 1 and 2 ranks of active with the reference md5, efficiency and exchange time', () => {
-    const r = paralab(['bench', 'landslide', ...GRIDS, '--steps', '100', '--backend', 'active', '--ranks', '1,2', '--repeat', '2', '--exchange-every', '4', '--json'], { PARALAB_GPU: 'off' })
+    const r = paralab(['bench', 'landslide', ...GRIDS, '--steps', '100', '--backend', 'active', '--ranks', '1,2', '--repeat', '2', '--exchange-every', '4', '--rank-timeout', '60', '--json'], { PARALAB_GPU: 'off' })
     expect(r.code, r.stderr).toBe(0)
     const out = JSON.parse(r.stdout)
     expect(out).toMatchObject({ run: 'active', precision: 'f64', steps: 100, repeat: 2, overlap: false, input: { rows: 610, cols: 496 } })
@@ -34,10 +34,11 @@ describe('bench landslide --ranks', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paralab-bench-ranks-'))
     try {
       const out = join(dir, 'not', 'yet')
-      const r = paralab(['bench', 'landslide', ...GRIDS, '--steps', '100', '--backend', 'active', '--ranks', '1,2', '--repeat', '1', '--executor', 'local', '--out', out, '--json'], { PARALAB_GPU: 'off' })
+      const r = paralab(['bench', 'landslide', ...GRIDS, '--steps', '100', '--backend', 'active', '--ranks', '1,2', '--repeat', '1', '--rank-timeout', '60', '--executor', 'local', '--out', out, '--json'], { PARALAB_GPU: 'off' })
       expect(r.code, r.stderr).toBe(0)
       for (const c of JSON.parse(r.stdout).counts) expect(c.md5).toBe(MD5_100)
       expect(existsSync(join(out, 'ranks-2-run-0'))).toBe(true)
+      expect(readFileSync(join(out, 'ranks-2-run-0', 'job.sbatch'), 'utf8')).toContain('--rank-timeout 60')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

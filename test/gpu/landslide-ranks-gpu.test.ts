@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
+import { writeRanksKey } from '../../src/main/ranks/job-key'
 import { GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
 import { GPU_CHECKPOINTS_REFUSED, runLandslideRanks } from '../../src/main/workloads/landslide/run-ranks'
@@ -40,6 +41,8 @@ async function inRanks(size: number, extra: Record<string, unknown>): Promise<La
   const folder = mkdtempSync(join(tmpdir(), 'paralab-gpu-ranks-'))
   folders.push(folder)
   const job = `gpu-ranks-${folders.length}`
+  // The job's key, as the command that plans a cluster job writes it.
+  await writeRanksKey(folder)
   const runs = Array.from({ length: size }, (_, rank) =>
     runLandslideRanks(paramsOf(extra), {
       signal: new AbortController().signal,

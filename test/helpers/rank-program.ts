@@ -6,9 +6,15 @@ import { Ranks } from '../../src/main/ranks/ranks'
 
 async function main(): Promise<void> {
   const placement = placementFromEnv(process.env)!
-  const ranks = await Ranks.connect(placement, { timeoutMs: Number(process.env.RANKS_TIMEOUT_MS ?? 20_000) })
+  const rankTimeout = process.env.RANKS_RANK_TIMEOUT_MS
+  const ranks = await Ranks.connect(placement, { timeoutMs: Number(process.env.RANKS_TIMEOUT_MS ?? 20_000), ...(rankTimeout && { rankTimeoutMs: Number(rankTimeout) }) })
   const action = process.argv[2]
   try {
+    // 'slow': says it is connected, then waits a while before the exchange (time for a test to stop a rank).
+    if (action === 'slow') {
+      process.stderr.write('connected\n')
+      await new Promise((r) => setTimeout(r, Number(process.argv[3])))
+    }
     // Every rank sends its rank to the next and receives from the previous (a ring), then gathers.
     const next = (ranks.rank + 1) % ranks.size
     const previous = (ranks.rank + ranks.size - 1) % ranks.size

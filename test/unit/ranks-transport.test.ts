@@ -2,6 +2,7 @@
 // arrays sent and received in a ring, barrier, gather to rank 0, broadcast; a rank that throws or is
 // killed makes every other rank exit with an error naming it; a rank 0 that never appears is
 // reported with the job folder, within the timeout.
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -62,10 +63,10 @@ describe('ranks', () => {
   it('a rank whose rank 0 never publishes its address fails within the timeout, naming the file and the folder', async () => {
     const dir = folder()
     const started = Date.now()
-    await expect(Ranks.connect({ rank: 1, size: 2, job: 'lonely', folder: dir }, { timeoutMs: 1500 })).rejects.toThrow(
+    await expect(Ranks.connect({ rank: 1, size: 2, job: 'lonely', folder: dir }, { timeoutMs: 1500, key: randomBytes(32) })).rejects.toThrow(
       new RegExp(`rank 1: rank 0's address did not appear in ${dir}/ranks-rank0.json \\(no such file\\): the job folder must be on a filesystem that every node of the job sees`),
     )
     expect(Date.now() - started).toBeLessThan(5000)
-    await expect(Ranks.connect({ rank: 0, size: 3, job: 'alone', folder: dir }, { timeoutMs: 1500, host: '127.0.0.1' })).rejects.toThrow(/rank 0: ranks 1, 2 did not connect within the time allowed/)
+    await expect(Ranks.connect({ rank: 0, size: 3, job: 'alone', folder: dir }, { timeoutMs: 1500, host: '127.0.0.1', key: randomBytes(32) })).rejects.toThrow(/rank 0: ranks 1, 2 did not connect within the time allowed/)
   })
 })

@@ -10,6 +10,7 @@ import { prepareJobFolder, removeJobFiles } from './job-folder-reuse'
 import { mergeScript, taskScript, type TaskScript } from './job-script'
 import type { SlurmRequest } from './options'
 import { onPath } from './slurm-command'
+import { writeRanksKey } from '../ranks/job-key'
 import { sbatch, scancel } from './slurm-jobs'
 
 export interface ClusterRun {
@@ -88,6 +89,8 @@ export async function submit(run: ClusterRun): Promise<{ dir: string; record: Jo
   try {
     // Slurm opens each task's log before the task runs: its folder must exist.
     for (const t of record.tasks) await mkdir(paths.task(t.index), { recursive: true })
+    // A task's ranks prove to each other that they belong to it with a key only this user can read, there before any rank starts.
+    if ((run.request.ntasks ?? 1) > 1) for (const t of record.tasks) await writeRanksKey(paths.task(t.index))
     await writeFile(paths.script, scripts.task, { mode: 0o755 })
     await writeFile(paths.mergeScript, scripts.merge, { mode: 0o755 })
     await writeJson(paths.record, record)

@@ -13,6 +13,8 @@ export interface RecordReadOptions {
   maxBytes: number
   /** Follow a symlink at the last component (default: refuse it). */
   followSymlink?: boolean
+  /** A secret: refused unless this user owns it and no one else may read or write it (mode 0600 or less). */
+  ownerOnly?: boolean
 }
 
 /**
@@ -48,6 +50,8 @@ async function withRegularFile<T>(path: string, opts: RecordReadOptions, read: (
   try {
     const s = await file.stat()
     if (!s.isFile()) throw new ApiError('io', `${path} is ${notAFile(s)}, not a file Paralab wrote`)
+    if (opts.ownerOnly && (s.mode & 0o077 || (process.getuid && s.uid !== process.getuid())))
+      throw new ApiError('io', `${path} is a secret, and ${s.mode & 0o077 ? `its mode ${(s.mode & 0o777).toString(8)} lets others read or write it` : `it belongs to user ${s.uid}, not to this user`}: it must be this user's, with mode 600`)
     return await read(file, s.size)
   } finally {
     await file.close()

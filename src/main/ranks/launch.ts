@@ -1,8 +1,11 @@
 // Starts the ranks of a job on this machine, as `srun --ntasks R` would on a cluster: R processes
 // of one command, each with SLURM_PROCID, SLURM_NTASKS, SLURM_JOB_ID (unique to the launch), the
-// job folder and SLURM_LOCALID (its index on this node, which picks its GPU) in its environment. For tests, and for running a job's script without Slurm.
+// job folder, SLURM_LOCALID (its index on this node, which picks its GPU) and the job's key (a
+// fresh one per launch, in the environment only: job-key.ts) in its environment. For tests, and
+// for running a job's script without Slurm.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { newRanksKey, RANKS_KEY_VARIABLE } from './job-key'
 import { JOB_DIR_VARIABLE } from './placement'
 
 export interface LaunchOptions {
@@ -33,6 +36,7 @@ export interface LaunchedRanks {
 
 export function launchRanks(opts: LaunchOptions): LaunchedRanks {
   const jobId = opts.jobId ?? `local-${process.pid}-${randomBytes(4).toString('hex')}`
+  const key = newRanksKey()
   const processes: ChildProcess[] = []
   const exits: Promise<RankExit>[] = []
   for (let rank = 0; rank < opts.ranks; rank++) {
@@ -45,6 +49,7 @@ export function launchRanks(opts: LaunchOptions): LaunchedRanks {
         SLURM_NTASKS: String(opts.ranks),
         SLURM_JOB_ID: jobId,
         [JOB_DIR_VARIABLE]: opts.folder,
+        [RANKS_KEY_VARIABLE]: key,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

@@ -3,30 +3,55 @@
 // from it, and abort. Every rank connects to every other (rank 0 first, through the rendezvous file,
 // then the others from the table rank 0 sends), so each notices at once when any rank dies.
 //
+// Strangers: every connection proves the job's key both ways before a byte of it is believed
+// (handshake.ts); a connection that sends no proved hello within HELLO_DEADLINE_MS, or a frame the
+// protocol cannot carry, is closed and logged; at most size + 64 connections may await their hello
+// at once; once every rank is connected no rank listens any more.
+//
 // Failure: a rank that fails tells every other (abort) before it exits; a rank that dies without a
-// word closes its connections, which the others see. Either way every rank's pending and later
-// operations reject with an error naming the rank, and `signal` aborts so work in progress stops.
+// word closes its connections, which the others see; a rank that stops answering (stopped, starved,
+// cut off) is named once nothing came from it for the rank timeout (every rank pings the others
+// meanwhile). Either way every rank's pending and later operations reject with an error naming the
+// rank, and `signal` aborts so work in progress stops.
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { ApiError } from '../../shared/errors'
+import { acceptHello, dialHello } from './handshake'
+import { ranksKey } from './job-key'
+import { Link } from './link'
 import type { RankPlacement } from './placement'
 import { awaitRendezvous, nodeAddress, publishRendezvous, removeRendezvous } from './rendezvous'
-import { Kind, frame, type Frame, FrameReader, type RankArray, type RankArrayType, textFrame, textOf } from './wire'
+import { Kind, frame, type Frame, type RankArray, type RankArrayType, textFrame, textOf } from './wire'
 
 /** Tags below 0 are the collectives'. */
 const BARRIER = -1
 const GATHER = -2
 const BROADCAST = -3
 
+/** How long a rank waits for another that stopped answering, by default (--rank-timeout). */
+export const DEFAULT_RANK_TIMEOUT_S = 180
+
+/** How long a new connection may take to prove its hello. */
+export const HELLO_DEADLINE_MS = 5000
+
+/** Refused connections logged per reason, and in all, per rank: a flood of strangers does not flood the log. */
+const REFUSALS_LOGGED = { perReason: 3, total: 60 }
+
 export interface ConnectOptions {
-  /** How long connecting may take in all (rank 0 waiting for every rank, the others for rank 0). Default 60 s. */
+  /** How long connecting may take in all (rank 0 waiting for every rank, the others for rank 0). Default: the rank timeout, at least 60 s. */
   timeoutMs?: number
+  /** How long a connected rank may send nothing before it is named and the job fails. Default DEFAULT_RANK_TIMEOUT_S. */
+  rankTimeoutMs?: number
+  /** The job's key; default ranksKey(placement) (the environment, else the folder's ranks.key). */
+  key?: Buffer
   signal?: AbortSignal
   /** Rank 0's host as published; default nodeAddress(). */
   host?: string
+  /** Where refused connections are told; default stderr. */
+  log?: (line: string) => void
 }
 
 interface Peer {
-  socket: Socket
+  link: Link
   /** The peer said it finished: its connection closing is no failure. */
   finished: boolean
 }
@@ -34,6 +59,22 @@ interface Peer {
 interface Waiter {
   resolve(data: RankArray): void
   reject(e: Error): void
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
+
+/** A table of where every rank listens, strictly; undefined if it is not one for `size` ranks. */
+function parseTable(data: RankArray, size: number): { hosts: string[]; ports: number[] } | undefined {
+  let v: { hosts?: unknown; ports?: unknown }
+  try {
+    v = JSON.parse(textOf(data))
+  } catch {
+    return undefined
+  }
+  const { hosts, ports } = v ?? {}
+  if (!Array.isArray(hosts) || !Array.isArray(ports) || hosts.length !== size || ports.length !== size) return undefined
+  if (!hosts.every((h) => typeof h === 'string' && h.length <= 255) || !ports.every((p) => Number.isInteger(p) && p >= 0 && p <= 65535)) return undefined
+  return { hosts, ports }
 }
 
 export class Ranks {
@@ -45,12 +86,15 @@ export class Ranks {
   private readonly failed = new AbortController()
   private failure: ApiError | undefined
   private closing = false
-  /** Where every rank listens (rank 0's table). */
-  private table: { hosts: string[]; ports: number[] } | undefined
+  private heartbeat: NodeJS.Timeout | undefined
+  private readonly refusals = new Map<string, number>()
+  private refusalsLogged = 0
 
   private constructor(
     placement: RankPlacement,
     private readonly server: Server | undefined,
+    private readonly rankTimeoutMs: number,
+    private readonly log: (line: string) => void,
   ) {
     this.rank = placement.rank
     this.size = placement.size
@@ -79,8 +123,11 @@ export class Ranks {
 
   /** Connects the job's ranks: resolves on every rank once it is connected to all the others. */
   static async connect(placement: RankPlacement, opts: ConnectOptions = {}): Promise<Ranks> {
-    const deadline = Date.now() + (opts.timeoutMs ?? 60_000)
-    if (placement.size === 1) return new Ranks(placement, undefined)
+    const rankTimeoutMs = opts.rankTimeoutMs ?? DEFAULT_RANK_TIMEOUT_S * 1000
+    const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`))
+    if (placement.size === 1) return new Ranks(placement, undefined, rankTimeoutMs, log)
+    const key = opts.key ?? (await ranksKey(placement))
+    const deadline = Date.now() + (opts.timeoutMs ?? Math.max(60_000, rankTimeoutMs))
     const underSlurm = !!process.env.SLURMD_NODENAME
     const server = createServer()
     await new Promise<void>((resolve, reject) => {
@@ -88,47 +135,74 @@ export class Ranks {
       server.listen(0, underSlurm ? '0.0.0.0' : '127.0.0.1', () => resolve())
     })
     const port = (server.address() as { port: number }).port
-    const ranks = new Ranks(placement, server)
+    const ranks = new Ranks(placement, server, rankTimeoutMs, log)
+    ranks.startHeartbeat()
     try {
-      await ranks.join(placement, port, deadline, opts)
+      await ranks.join(placement, key, port, deadline, opts)
     } catch (e) {
       ranks.shutDown()
       throw e
     }
+    // No rank connects later: nothing more is accepted.
+    server.close()
     return ranks
   }
 
-  private async join(placement: RankPlacement, port: number, deadline: number, opts: ConnectOptions): Promise<void> {
+  /** A connection that is not (or not yet) a rank's is closed, and said so in the rank's log. */
+  private refuse(link: Link, reason: string): void {
+    link.close()
+    const seen = (this.refusals.get(reason) ?? 0) + 1
+    if (this.refusals.size < 1000 || seen > 1) this.refusals.set(reason, seen)
+    if (this.refusalsLogged >= REFUSALS_LOGGED.total || seen > REFUSALS_LOGGED.perReason + 1) return
+    this.refusalsLogged++
+    if (this.refusalsLogged === REFUSALS_LOGGED.total) this.log(`paralab rank ${this.rank}: further closed connections are not logged`)
+    else if (seen > REFUSALS_LOGGED.perReason) this.log(`paralab rank ${this.rank}: further connections closed because ${reason} are not logged`)
+    else this.log(`paralab rank ${this.rank}: closed a connection from ${link.remote}: ${reason}`)
+  }
+
+  private async join(placement: RankPlacement, key: Buffer, port: number, deadline: number, opts: ConnectOptions): Promise<void> {
     const { rank, size, job } = placement
+    const who = { key, job, rank }
     // Connections from ranks above this one: rank 0 gets them all, rank k those of ranks > k.
     const expected = rank === 0 ? size - 1 : size - 1 - rank
-    const incoming = new Promise<Map<number, { socket: Socket; port: number; reader: Hello }>>((resolve, reject) => {
-      const got = new Map<number, { socket: Socket; port: number; reader: Hello }>()
+    const maxPending = size + 64
+    let pending = 0
+    const incoming = new Promise<Map<number, { link: Link; port: number }>>((resolve, reject) => {
+      const got = new Map<number, { link: Link; port: number }>()
       const late = () => {
         const missing = Array.from({ length: size }, (_, r) => r).filter((r) => r > rank && !got.has(r))
         reject(new ApiError('io', `rank ${rank}: rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not connect within the time allowed (they find rank 0 through ${placement.folder}, which every node of the job must see)`))
       }
       const timer = setTimeout(late, Math.max(0, deadline - Date.now()))
       timer.unref()
-      if (expected === 0) {
+      let done = expected === 0
+      if (done) {
         clearTimeout(timer)
         resolve(got)
       }
-      this.server!.on('connection', (socket) => {
-        const hello = new Hello(socket)
-        hello.first
-          .then((h) => {
-            if (h.job !== job || !Number.isInteger(h.rank) || h.rank <= rank || h.rank >= size || got.has(h.rank)) {
-              socket.destroy()
-              return
-            }
-            got.set(h.rank, { socket, port: h.port, reader: hello })
+      this.server!.on('connection', (socket: Socket) => {
+        const link = new Link(socket)
+        if (done || this.failure) return this.refuse(link, 'every rank is connected already')
+        if (pending >= maxPending) return this.refuse(link, `${maxPending} connections already await their hello`)
+        pending++
+        acceptHello(link, who, (r) => Number.isInteger(r) && r > rank && r < size, Date.now() + HELLO_DEADLINE_MS, `no hello within ${seconds(HELLO_DEADLINE_MS)} of connecting`).then(
+          (h) => {
+            pending--
+            if (done) return this.refuse(link, 'every rank is connected already')
+            const earlier = got.get(h.rank)
+            if (earlier && !earlier.link.closed) return this.refuse(link, `rank ${h.rank} is connected already`)
+            got.set(h.rank, { link, port: h.port })
             if (got.size === expected) {
+              done = true
               clearTimeout(timer)
               resolve(got)
             }
-          })
-          .catch(() => socket.destroy())
+          },
+          (e: unknown) => {
+            pending--
+            this.refuse(link, e instanceof Error ? e.message : String(e))
+          },
+        )
       })
       void Promise.resolve().then(() => opts.signal?.addEventListener('abort', () => reject(new ApiError('cancelled', 'cancelled')), { once: true }))
     })
@@ -136,66 +210,124 @@ export class Ranks {
     incoming.catch(() => {})
     if (rank === 0) {
       await removeRendezvous(placement)
-      await publishRendezvous(placement, opts.host ?? (await nodeAddress()), port)
+      await publishRendezvous(placement, key, opts.host ?? (await nodeAddress()), port)
       const got = await incoming
-      const hosts = ['', ...Array.from({ length: size - 1 }, (_, i) => got.get(i + 1)!.socket.remoteAddress ?? '')]
+      const hosts = ['', ...Array.from({ length: size - 1 }, (_, i) => got.get(i + 1)!.link.socket.remoteAddress ?? '')]
       const ports = [port, ...Array.from({ length: size - 1 }, (_, i) => got.get(i + 1)!.port)]
-      for (const [r, { socket, reader }] of got) {
-        socket.write(textFrame(Kind.Table, { hosts, ports }))
-        this.attach(r, socket, reader)
+      for (const [r, { link }] of got) {
+        link.socket.write(textFrame(Kind.Table, { hosts, ports }))
+        this.attach(r, link)
       }
       return
     }
-    const hello = { rank, job, port }
+    const me = { ...who, port }
     // The file may still name an earlier start of this job (same id) until rank 0 replaces it: a
     // failed attempt reads it again.
+    let table: { hosts: string[]; ports: number[] } | undefined
+    // Attempts are retried until the deadline (a rank may not listen yet, or its slots be full of
+    // strangers); a listener that answered but could not prove the key is what a failure names.
+    let refused: ApiError | undefined
     for (;;) {
-      const found = await awaitRendezvous(placement, deadline, opts.signal)
+      const found = await awaitRendezvous(placement, key, deadline, opts.signal)
       const what = `rank ${rank}: cannot reach rank 0 at ${found.host}:${found.port}`
+      let link: Link | undefined
       try {
-        const zero = await dial(found.host, found.port, Math.min(deadline, Date.now() + 5000), what)
-        zero.write(textFrame(Kind.Hello, hello))
-        const zeroReader = new Hello(zero)
-        const table = (await withDeadline(zeroReader.first, Math.min(deadline, Date.now() + 10_000), `${what}: it did not answer`)) as unknown as { hosts: string[]; ports: number[] }
-        this.attach(0, zero, zeroReader)
+        link = new Link(await dial(found.host, found.port, Math.min(deadline, Date.now() + 5000), what))
+        const step = Math.min(deadline, Date.now() + 10_000)
+        await dialHello(link, me, 0, step, what)
         // rank 0 saw this rank's connection from the address the others may reach it at.
-        this.table = table
+        const f = await link.next(deadline, `${what}: it sent no table of the ranks within the time allowed`)
+        table = f.kind === Kind.Table ? parseTable(f.data, size) : undefined
+        if (!table) throw new ApiError('io', `${what}: it sent no table of the ${size} ranks`)
+        this.attach(0, link)
         break
       } catch (e) {
-        if (Date.now() > deadline || opts.signal?.aborted) throw e
+        link?.close()
+        refused = impostor(e) ?? refused
+        if (Date.now() > deadline || opts.signal?.aborted) throw refused ?? asIo(e, what)
         await new Promise((r) => setTimeout(r, 200))
       }
     }
-    const table = this.table!
     // Ranks 1 … rank−1 listen for this one; ranks above dial this one.
     for (let r = 1; r < rank; r++) {
-      const socket = await dial(table.hosts[r], table.ports[r], deadline, `rank ${rank}: cannot reach rank ${r} at ${table.hosts[r]}:${table.ports[r]}`)
-      socket.write(textFrame(Kind.Hello, hello))
-      this.attach(r, socket, new Hello(socket, false))
+      const what = `rank ${rank}: cannot reach rank ${r} at ${table.hosts[r]}:${table.ports[r]}`
+      for (;;) {
+        let link: Link | undefined
+        try {
+          link = new Link(await dial(table.hosts[r], table.ports[r], deadline, what))
+          await dialHello(link, me, r, Math.min(deadline, Date.now() + 10_000), what)
+          this.attach(r, link)
+          break
+        } catch (e) {
+          link?.close()
+          refused = impostor(e) ?? refused
+          if (Date.now() > deadline || opts.signal?.aborted) throw refused ?? asIo(e, what)
+          await new Promise((res) => setTimeout(res, 200))
+        }
+      }
     }
-    for (const [r, { socket, reader }] of await incoming) this.attach(r, socket, reader)
+    for (const [r, { link }] of await incoming) this.attach(r, link)
   }
 
-  /** Takes over a connection to rank `r` whose first frame (if any) `hello` has read. */
-  private attach(r: number, socket: Socket, hello: Hello): void {
-    const peer: Peer = { socket, finished: false }
+  /**
+   * Every rank pings the others and checks that each connected one was heard from within the rank
+   * timeout. A tick that comes late means this rank itself did not run: what its peers sent may
+   * not be read yet, so they are not judged on it; and one that did not run for longer than the
+   * timeout has been given up on by the others, and says so.
+   */
+  private startHeartbeat(): void {
+    const every = Math.max(100, Math.min(this.rankTimeoutMs / 4, 10_000))
+    let last = performance.now()
+    const ping = frame(Kind.Ping, 0)
+    this.heartbeat = setInterval(() => {
+      const now = performance.now()
+      const gap = now - last
+      last = now
+      if (this.failure || this.closing) return
+      if (gap > this.rankTimeoutMs)
+        return this.fail(new ApiError('io', `rank ${this.rank} stopped answering: it did not run for ${seconds(gap)}, longer than the rank timeout (${seconds(this.rankTimeoutMs)}), and the other ranks stopped waiting for it (was its process stopped?)`))
+      const live = this.peers.map((p, r) => [p, r] as const).filter(([p]) => p && !p.finished && !p.link.closed) as [Peer, number][]
+      for (const [p] of live) if (!p.link.socket.writableEnded) p.link.socket.write(ping)
+      if (gap > 2 * every) return
+      for (const [p, r] of live)
+        if (now - p.link.lastHeard > this.rankTimeoutMs)
+          return this.fail(new ApiError('io', `rank ${r} stopped answering: rank ${this.rank} heard nothing from it for ${seconds(now - p.link.lastHeard)}, longer than the rank timeout (${seconds(this.rankTimeoutMs)}; --rank-timeout); its process may be stopped, starved or cut off`))
+    }, every)
+    this.heartbeat.unref()
+  }
+
+  /** Takes over the proved connection to rank `r`. */
+  private attach(r: number, link: Link): void {
+    const peer: Peer = { link, finished: false }
     this.peers[r] = peer
-    socket.setNoDelay(true)
-    hello.handOver((f) => {
-      if (f.kind === Kind.Data) this.deliver(r, f.tag, f.data)
-      // The reason as the failing rank gave it: it names the rank where the job failed first.
-      else if (f.kind === Kind.Abort) this.fail(new ApiError('io', textOf(f.data)))
-      else if (f.kind === Kind.Bye) {
-        peer.finished = true
-        // Anything still awaited from it will never come.
-        for (const [key, list] of this.waiting)
-          if (key.startsWith(`${r}:`) && list.length) this.fail(new ApiError('io', `rank ${r} finished while rank ${this.rank} still waited for its data`))
-      }
-    })
-    socket.on('error', () => {})
-    socket.on('close', () => {
+    link.socket.setNoDelay(true)
+    link.lastHeard = performance.now()
+    link.handOver(
+      (f: Frame) => {
+        if (f.kind === Kind.Data) this.deliver(r, f.tag, f.data)
+        else if (f.kind === Kind.Ping) return
+        // The reason as the failing rank gave it: it names the rank where the job failed first.
+        else if (f.kind === Kind.Abort) this.fail(new ApiError('io', textOf(f.data)))
+        else if (f.kind === Kind.Bye) {
+          peer.finished = true
+          // Anything still awaited from it will never come.
+          for (const [key, list] of this.waiting)
+            if (key.startsWith(`${r}:`) && list.length) this.fail(new ApiError('io', `rank ${r} finished while rank ${this.rank} still waited for its data`))
+        } else this.protocolError(r, link, `a frame of kind ${f.kind} after the handshake`)
+      },
+      (reason) => this.protocolError(r, link, reason),
+    )
+    const closed = () => {
       if (!peer.finished && !this.closing) this.fail(new ApiError('io', `rank ${r} ended without a word: its process died or was killed`))
-    })
+    }
+    if (link.closed) closed()
+    else link.socket.on('close', closed)
+  }
+
+  /** A proved rank sent what the protocol cannot carry: the job cannot go on with it. */
+  private protocolError(r: number, link: Link, reason: string): void {
+    link.reader.stop()
+    this.fail(new ApiError('io', `rank ${this.rank} received from rank ${r} ${reason}; the ranks' connections are closed`))
   }
 
   private deliver(from: number, tag: number, data: RankArray): void {
@@ -223,7 +355,7 @@ export class Ranks {
   send(to: number, tag: number, data: RankArray): void {
     this.check()
     if (tag < 0) throw new ApiError('internal', 'ranks: tags below 0 are reserved')
-    this.peer(to).socket.write(frame(Kind.Data, tag, data))
+    this.peer(to).link.socket.write(frame(Kind.Data, tag, data))
   }
 
   /** The next array rank `from` sent under `tag`, checked to be of `type`. */
@@ -252,10 +384,10 @@ export class Ranks {
     const token = new Uint8Array(0)
     if (this.rank === 0) {
       for (let r = 1; r < this.size; r++) await this.take(r, BARRIER)
-      for (let r = 1; r < this.size; r++) this.peer(r).socket.write(frame(Kind.Data, BARRIER, token))
+      for (let r = 1; r < this.size; r++) this.peer(r).link.socket.write(frame(Kind.Data, BARRIER, token))
     } else {
       this.check()
-      this.peer(0).socket.write(frame(Kind.Data, BARRIER, token))
+      this.peer(0).link.socket.write(frame(Kind.Data, BARRIER, token))
       await this.take(0, BARRIER)
     }
   }
@@ -264,7 +396,7 @@ export class Ranks {
   async gather<T extends RankArray>(data: T, type: RankArrayType<T>): Promise<T[] | undefined> {
     if (this.rank !== 0) {
       this.check()
-      this.peer(0).socket.write(frame(Kind.Data, GATHER, data))
+      this.peer(0).link.socket.write(frame(Kind.Data, GATHER, data))
       return undefined
     }
     const out: T[] = [data]
@@ -281,7 +413,7 @@ export class Ranks {
     if (this.rank === 0) {
       if (!data) throw new ApiError('internal', 'rank 0 broadcasts nothing')
       this.check()
-      for (let r = 1; r < this.size; r++) this.peer(r).socket.write(frame(Kind.Data, BROADCAST, data))
+      for (let r = 1; r < this.size; r++) this.peer(r).link.socket.write(frame(Kind.Data, BROADCAST, data))
       return data
     }
     const got = await this.take(0, BROADCAST)
@@ -300,8 +432,9 @@ export class Ranks {
     if (this.closing) return
     this.check()
     this.closing = true
-    const closed = this.peers.map((p) => p && !p.socket.destroyed && new Promise<void>((resolve) => p.socket.once('close', () => resolve())))
-    for (const p of this.peers) p?.socket.end(textFrame(Kind.Bye, ''))
+    this.stopHeartbeat()
+    const closed = this.peers.map((p) => p && !p.link.closed && new Promise<void>((resolve) => p.link.socket.once('close', () => resolve())))
+    for (const p of this.peers) p?.link.socket.end(textFrame(Kind.Bye, ''))
     // A peer closes its side once it has read the Bye; one that is gone already closed.
     const timer = setTimeout(() => this.shutDown(), 10_000)
     await Promise.all(closed)
@@ -321,10 +454,11 @@ export class Ranks {
     this.failure = error
     for (const list of this.waiting.values()) for (const w of list.splice(0)) w.reject(error)
     this.failed.abort(error)
-    const open = this.peers.filter((p): p is Peer => !!p && !p.socket.destroyed)
+    this.stopHeartbeat()
+    const open = this.peers.filter((p): p is Peer => !!p && !p.link.closed)
     this.flushed = Promise.all(open.map((p) => new Promise<void>((resolve) => {
-      p.socket.once('close', () => resolve())
-      p.socket.end(textFrame(Kind.Abort, error.message))
+      p.link.socket.once('close', () => resolve())
+      p.link.socket.end(textFrame(Kind.Abort, error.message))
     }))).then(() => {})
     const timer = setTimeout(() => this.shutDown(), 2_000)
     timer.unref()
@@ -335,52 +469,25 @@ export class Ranks {
     this.server?.close()
   }
 
+  private stopHeartbeat(): void {
+    clearInterval(this.heartbeat)
+  }
+
   private shutDown(): void {
     this.closing = true
-    for (const p of this.peers) p?.socket.destroy()
+    this.stopHeartbeat()
+    for (const p of this.peers) p?.link.close()
     this.server?.close()
   }
 }
 
-/**
- * A connection's reader: takes the first frame (Hello or Table) itself, then hands every later one
- * to the handler given; frames that arrive before that are kept for it in order.
- */
-class Hello {
-  readonly first: Promise<{ rank: number; job: string; port: number }>
-  private handler: ((f: Frame) => void) | undefined
-  private readonly early: Frame[] = []
+/** The error of an attempt that reached a listener which is no rank of this job, else undefined. */
+function impostor(e: unknown): ApiError | undefined {
+  return e instanceof ApiError && /: it is not (rank \d+ of this job|a rank of Paralab)/.test(e.message) ? e : undefined
+}
 
-  constructor(socket: Socket, expectFirst = true) {
-    let settle!: (v: { rank: number; job: string; port: number }) => void
-    let refuse!: (e: Error) => void
-    this.first = new Promise((resolve, reject) => {
-      settle = resolve
-      refuse = reject
-    })
-    this.first.catch(() => {})
-    let pendingFirst = expectFirst
-    const reader = new FrameReader((f) => {
-      if (pendingFirst) {
-        pendingFirst = false
-        try {
-          settle(JSON.parse(textOf(f.data)))
-        } catch (e) {
-          refuse(e as Error)
-        }
-        return
-      }
-      if (this.handler) this.handler(f)
-      else this.early.push(f)
-    })
-    socket.on('data', (chunk: Buffer) => reader.push(chunk))
-    socket.once('close', () => refuse(new Error('closed')))
-  }
-
-  handOver(handler: (f: Frame) => void): void {
-    this.handler = handler
-    for (const f of this.early.splice(0)) handler(f)
-  }
+function asIo(e: unknown, what: string): ApiError {
+  return e instanceof ApiError ? e : new ApiError('io', `${what}: ${e instanceof Error ? e.message : String(e)}`)
 }
 
 /** A connection to host:port, retried until `deadline` (the peer may not listen yet). */
@@ -404,20 +511,4 @@ async function dial(host: string, port: number, deadline: number, what: string):
       await new Promise((r) => setTimeout(r, 200))
     }
   }
-}
-
-function withDeadline<T>(p: Promise<T>, deadline: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ApiError('io', `${what} within the time allowed`)), Math.max(0, deadline - Date.now()))
-    p.then(
-      (v) => {
-        clearTimeout(timer)
-        resolve(v)
-      },
-      (e) => {
-        clearTimeout(timer)
-        reject(e instanceof ApiError ? e : new ApiError('io', `${what}: ${e instanceof Error ? e.message : String(e)}`))
-      },
-    )
-  })
 }

@@ -30,7 +30,7 @@ export const benchLandslideCommand: Command = {
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
   usage:
     'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--warmup MS] [--json] [--save FILE]\n' +
-    '       paralab bench landslide … --backend serial|active|gpu --ranks 1,2,4 [--exchange-every S] [--slurm | --executor local --out DIR]',
+    '       paralab bench landslide … --backend serial|active|gpu --ranks 1,2,4 [--exchange-every S] [--rank-timeout S] [--slurm | --executor local --out DIR]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
     '  --steps N          steps (default 4000)',
@@ -44,6 +44,7 @@ export const benchLandslideCommand: Command = {
     '                     each) on each count; medians, efficiency against 1 rank, exchange time, md5 per count',
     '  --slurm, --executor local   with --ranks: each run as `paralab landslide … --ntasks R` on the cluster (or its local',
     '                     executor), results under --out DIR (grids from files: no --tile)',
+    '  --rank-timeout S   with --ranks 1,2,4: a rank that sends nothing for S seconds is named and the run fails (default 180)',
     '  --rank-task        how the bench\'s own ranks run (started by --ranks, with SLURM_PROCID, SLURM_NTASKS, PARALAB_JOB_DIR)',
     '  --gpu-bands N      row bands of the gpu backend, one GPU each where there are several (default 1)',
     '  --exchange-every S  GPU bands and ranks: steps between halo exchanges',
@@ -63,6 +64,7 @@ export const benchLandslideCommand: Command = {
     precision: { type: 'string' },
     ranks: { type: 'string' },
     'rank-task': { type: 'boolean' },
+    'rank-timeout': { type: 'string' },
     slurm: { type: 'boolean' },
     executor: { type: 'string' },
     out: { type: 'string' },
@@ -96,7 +98,8 @@ export const benchLandslideCommand: Command = {
     if (inRanks) {
       if (!files) throw new UsageError('--ranks: give the grids (--header/--dem/--source, or --dem/--source)')
       if (variants.length !== 1 && backends[0] === 'gpu') throw new UsageError('--ranks with gpu: give one --variant')
-      const common = { files, tile, steps, backend: backends[0] as RankBackend, variant: variants[0], precision, exchangeEvery, warmup }
+      const rankTimeout = intOption(values['rank-timeout'], 'rank-timeout', 1, 86_400)
+      const common = { files, tile, steps, backend: backends[0] as RankBackend, variant: variants[0], precision, exchangeEvery, warmup, rankTimeout }
       if (values['rank-task']) {
         await runBenchRank(common)
         return 0

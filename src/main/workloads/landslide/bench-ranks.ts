@@ -38,6 +38,8 @@ export interface RanksBenchOptions {
   repeat: number
   exchangeEvery?: number
   warmup: number
+  /** Seconds a rank may send nothing before the others name it (--rank-timeout); default the ranks' own. */
+  rankTimeout?: number
   /** Run each count as a cluster job (`paralab landslide … --ntasks R`) instead of the bench's own ranks. */
   cluster?: { executor: 'slurm' | 'local'; out: string }
   log: (line: string) => void
@@ -76,7 +78,7 @@ export interface RanksBenchResult {
 }
 
 /** The job's parameters for these options (as `paralab landslide` would take them). */
-function paramsOf(o: Pick<RanksBenchOptions, 'files' | 'steps' | 'backend' | 'variant' | 'precision' | 'exchangeEvery' | 'warmup'>): LandslideParams {
+function paramsOf(o: Pick<RanksBenchOptions, 'files' | 'steps' | 'backend' | 'variant' | 'precision' | 'exchangeEvery' | 'warmup' | 'rankTimeout'>): LandslideParams {
   return validateParams('landslide', landslideWorkload.params, {
     grids: o.files,
     steps: o.steps,
@@ -86,6 +88,7 @@ function paramsOf(o: Pick<RanksBenchOptions, 'files' | 'steps' | 'backend' | 'va
     // Samples at the first and last steps only: gathering the grid is no part of what is timed.
     frames: Math.max(1, o.steps),
     ...(o.exchangeEvery !== undefined && { exchangeEvery: o.exchangeEvery }),
+    ...(o.rankTimeout !== undefined && { rankTimeout: o.rankTimeout }),
     ...(o.backend === 'gpu' && o.warmup > 0 && { warmup: o.warmup }),
   }) as LandslideParams
 }
@@ -103,6 +106,7 @@ export function rankTaskArgs(o: RanksBenchOptions): string[] {
     '--precision', o.precision,
     '--warmup', String(o.warmup),
     ...(o.exchangeEvery !== undefined ? ['--exchange-every', String(o.exchangeEvery)] : []),
+    ...(o.rankTimeout !== undefined ? ['--rank-timeout', String(o.rankTimeout)] : []),
   ]
 }
 
@@ -155,6 +159,7 @@ async function runOnce(o: RanksBenchOptions, ranks: number, index: number, scrat
       '--steps', String(o.steps), '--backend', o.backend, '--frames', String(Math.max(1, o.steps)),
       ...(o.backend === 'gpu' ? ['--variant', o.variant, '--precision', o.precision, ...(o.warmup > 0 ? ['--warmup', String(o.warmup)] : []), '--gpus-per-task', '1'] : []),
       ...(o.exchangeEvery !== undefined ? ['--exchange-every', String(o.exchangeEvery)] : []),
+      ...(o.rankTimeout !== undefined ? ['--rank-timeout', String(o.rankTimeout)] : []),
       '--ntasks', String(ranks),
       ...(o.cluster.executor === 'slurm' ? ['--slurm'] : ['--executor', 'local']),
       '--wait', '--json', '--force', '--out', out,

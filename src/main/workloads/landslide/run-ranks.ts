@@ -248,7 +248,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   let ranks: Ranks | undefined
   let pending: string | undefined
   try {
-    ranks = size > 1 ? await Ranks.connect(placement, { signal: ctx.signal }) : undefined
+    ranks = size > 1 ? await Ranks.connect(placement, { signal: ctx.signal, ...(params.rankTimeout !== undefined && { rankTimeoutMs: params.rankTimeout * 1000 }) }) : undefined
     const signal = ranks ? AbortSignal.any([ctx.signal, ranks.signal]) : ctx.signal
     const start = resumed?.manifest.step ?? 0
     if (resumed) {

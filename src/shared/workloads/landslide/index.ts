@@ -94,6 +94,16 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       cliOnly: true,
       help: 'where --checkpoint-every writes (default: checkpoints/ in the job folder of a run in ranks)',
     },
+    rankTimeout: {
+      type: 'int',
+      label: 'Rank timeout',
+      unit: 's',
+      min: 1,
+      max: 86_400,
+      optional: true,
+      cliOnly: true,
+      help: 'a run in ranks: a rank that sends nothing for this long (stopped, starved, cut off) is named and every rank exits 1 (default 180)',
+    },
     frames: {
       type: 'int',
       label: 'Frames every',

@@ -3,7 +3,7 @@
 // waiting on a FIFO, and read no further than a bound the caller states. Names taken from a record
 // are plain names, so nothing it says can reach outside its folder.
 import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import { notAFile } from './file-kind'
@@ -16,10 +16,11 @@ export interface RecordReadOptions {
 }
 
 /**
- * The bytes of a regular file of at most `maxBytes`. O_NONBLOCK makes opening a FIFO return at
+ * A regular file of at most `maxBytes`, opened for reading, with its size: for records too large
+ * to read whole (streamed by the caller, who closes it). O_NONBLOCK makes opening a FIFO return at
  * once (fstat then refuses it); O_NOFOLLOW refuses a symlink planted in the record's place.
  */
-export async function readRecordFile(path: string, opts: RecordReadOptions): Promise<Buffer> {
+export async function openRecordFile(path: string, opts: RecordReadOptions): Promise<{ file: FileHandle; size: number }> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (opts.followSymlink ? 0 : constants.O_NOFOLLOW)
   let file
   try {
@@ -34,7 +35,18 @@ export async function readRecordFile(path: string, opts: RecordReadOptions): Pro
     const s = await file.stat()
     if (!s.isFile()) throw new ApiError('io', `${path} is ${notAFile(s)}, not a file Paralab wrote`)
     if (s.size > opts.maxBytes) throw new ApiError('io', `${path} holds ${s.size} bytes, more than the ${opts.maxBytes} it may hold`)
-    const buf = Buffer.alloc(s.size)
+    return { file, size: s.size }
+  } catch (e) {
+    await file.close()
+    throw e
+  }
+}
+
+/** The bytes of a regular file of at most `maxBytes` (see openRecordFile). */
+export async function readRecordFile(path: string, opts: RecordReadOptions): Promise<Buffer> {
+  const { file, size } = await openRecordFile(path, opts)
+  try {
+    const buf = Buffer.alloc(size)
     let at = 0
     while (at < buf.length) {
       const { bytesRead } = await file.read(buf, at, buf.length - at, at)

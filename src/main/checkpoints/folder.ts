@@ -213,7 +213,9 @@ export async function latestManifest<M>(dir: string, kind: CheckpointKind, valid
   const previous = all.length > 1 ? join(dir, checkpointName(kind, all.at(-2)!)) : undefined
   const corrupted = corruptedError(path, previous)
   const found = { path, corrupted }
-  const self = await lstat(path)
+  const self = await lstat(path).catch((e: NodeJS.ErrnoException) => {
+    throw corrupted(`it cannot be read (${e.code ?? e.message})`)
+  })
   if (!self.isDirectory()) throw corrupted(`it is ${self.isSymbolicLink() ? 'a symbolic link' : self.isFile() ? 'a file' : notAFile(self)}, not a folder Paralab wrote`)
 
   const bytes = await readRecordFile(join(path, MANIFEST), { maxBytes: opts.maxBytes ?? MANIFEST_MAX }).catch((e) => {

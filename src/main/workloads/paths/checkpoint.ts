@@ -157,8 +157,8 @@ export async function latestPathsCheckpoint(dir: string, identity: PathsCheckpoi
 export interface RoundCheckpoints {
   /** The round to start at (0: from the graph). */
   from: number
-  /** Fills the matrix from the checkpoint resumed from (over the graph's: the padding stays as filled). */
-  load(m: MatrixView): Promise<void>
+  /** Fills the matrix from the checkpoint resumed from (over the graph's: the padding stays as filled); `signal` stops the reading. */
+  load(m: MatrixView, signal?: AbortSignal): Promise<void>
   /** Whether a checkpoint is due after `done` rounds: a multiple of `every`, and rounds left. */
   due(done: number, rounds: number): boolean
   /** After each round: writes a checkpoint when one is due, of the matrix `matrix` gives (read back from a device: timed with the writing). */
@@ -187,7 +187,7 @@ function* compactRows(m: Int32Array | Uint32Array, V: number, S: number): Genera
 }
 
 /** Reads a V × V file of the checkpoint into a stride-S matrix, whole rows at a time. */
-async function loadMatrix(resume: NonNullable<RoundCheckpointTask['resume']>, entry: folder.CheckpointFile, m: Int32Array | Uint32Array, V: number, S: number): Promise<void> {
+async function loadMatrix(resume: NonNullable<RoundCheckpointTask['resume']>, entry: folder.CheckpointFile, m: Int32Array | Uint32Array, V: number, S: number, signal?: AbortSignal): Promise<void> {
   const into = new Uint8Array(m.buffer, m.byteOffset, m.byteLength)
   const row = V * 4
   const found = { path: resume.path, corrupted: folder.corruptedError(resume.path, resume.previous) }
@@ -200,6 +200,7 @@ async function loadMatrix(resume: NonNullable<RoundCheckpointTask['resume']>, en
       for (let r = 0; r < piece.length / row; r++) into.set(piece.subarray(r * row, (r + 1) * row), (first + r) * S * 4)
     },
     row,
+    signal,
   )
 }
 
@@ -209,11 +210,11 @@ export function roundCheckpoints(task: RoundCheckpointTask): RoundCheckpoints {
   return {
     due,
     from: task.resume?.round ?? 0,
-    async load(m) {
+    async load(m, signal) {
       const resume = task.resume
       if (!resume) return
-      await loadMatrix(resume, resume.files[0], m.d, m.V, m.S)
-      if (m.key) await loadMatrix(resume, resume.files[1], m.key, m.V, m.S)
+      await loadMatrix(resume, resume.files[0], m.d, m.V, m.S, signal)
+      if (m.key) await loadMatrix(resume, resume.files[1], m.key, m.V, m.S, signal)
     },
     async after(done, rounds, matrix) {
       if (!due(done, rounds)) return

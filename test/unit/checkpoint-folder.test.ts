@@ -102,6 +102,11 @@ describe('a manifest that lies', () => {
     await expect(latest(dir)).rejects.toThrow(refused('its manifest.sha256 is not a sha256 of manifest.json'))
     rmSync(join(newest, 'manifest.sha256'))
     await expect(latest(dir)).rejects.toThrow(refused('manifest.sha256 does not exist'))
+    // Unsealed, as an earlier Paralab wrote them: refused saying so.
+    writeFileSync(join(newest, 'manifest.json'), JSON.stringify({ ...JSON.parse(text), version: 0 }))
+    await expect(latest(dir)).rejects.toThrow(
+      `checkpoint ${newest} was written by an earlier Paralab (version 0 of its format, without a sealed manifest); this one resumes from version 1 only: remove it, or use another checkpoint folder`,
+    )
     rmSync(join(newest, 'manifest.json'))
     await expect(latest(dir)).rejects.toThrow(refused('manifest.json does not exist'))
     expect(existsSync(join(dir, 'round-0000003', 'manifest.json'))).toBe(true)

@@ -222,7 +222,7 @@ export async function latestManifest<M>(dir: string, kind: CheckpointKind, valid
     throw refusedFile(found, MANIFEST, e)
   })
   const seal = await readRecordFile(join(path, SEAL), { maxBytes: 256 }).catch((e) => {
-    throw refusedFile(found, SEAL, e)
+    throw olderVersion(bytes, kind, path) ?? refusedFile(found, SEAL, e)
   })
   const sealed = /^([0-9a-f]{64}) {2}manifest\.json\n$/.exec(seal.toString('latin1'))
   if (!sealed) throw corrupted(`its ${SEAL} is not a sha256 of ${MANIFEST}`)
@@ -239,6 +239,21 @@ export async function latestManifest<M>(dir: string, kind: CheckpointKind, valid
   const says = (manifest as Record<string, unknown>)[kind.unit]
   if (says !== at) throw corrupted(`its ${MANIFEST} says ${kind.unit} ${JSON.stringify(says)}, its folder's name ${kind.unit} ${at}`)
   return { path, manifest, ...(previous && { previous }), corrupted }
+}
+
+/** The refusal of an unsealed checkpoint that an earlier Paralab wrote (its manifest says so), if it is one. */
+function olderVersion(bytes: Buffer, kind: CheckpointKind, path: string): ApiError | undefined {
+  let m: { format?: unknown; version?: unknown }
+  try {
+    m = JSON.parse(bytes.toString('utf8'))
+  } catch {
+    return undefined
+  }
+  if (m?.format !== kind.format || typeof m.version !== 'number' || m.version >= kind.version) return undefined
+  return new ApiError(
+    'invalid-input',
+    `checkpoint ${path} was written by an earlier Paralab (version ${m.version} of its format, without a sealed manifest); this one resumes from version ${kind.version} only: remove it, or use another checkpoint folder`,
+  )
 }
 
 /**

@@ -197,8 +197,6 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   const checkpointDir = params.checkpointEvery === undefined ? undefined : (params.checkpointDir ?? (placement.folder ? join(placement.folder, 'checkpoints') : undefined))
   if (params.checkpointEvery !== undefined && !checkpointDir)
     throw new ApiError('invalid-argument', '--checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a run in ranks defaults to checkpoints/ in its job folder)')
-  // A folder where no checkpoint can be written is refused now, not after the first interval's work.
-  if (checkpointDir) await prepareCheckpointFolder(checkpointDir)
 
   ctx.progress({ phase: 'loading grids', fraction: 0 })
   let input = given.input
@@ -209,6 +207,9 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   }
   const state = initialState(input)
   const p = plan(params, placement, state)
+  // A folder where no checkpoint can be written is refused now, not after the first interval's work
+  // (and after the parameters: a run refused for them makes no folder).
+  if (checkpointDir) await prepareCheckpointFolder(checkpointDir)
   const { rank, size } = placement
   const { rows, cols } = state
   const own = p.bands[rank]

@@ -2,18 +2,23 @@
 // bands with halo exchange gives the reference md5 whatever R and S; a rank killed mid-run makes
 // every rank exit 1 naming it, leaving only complete checkpoints; the rerun resumes from the last one
 // and ends with the reference md5; a checkpoint of another grid, and a corrupted one, are refused;
-// more ranks than rows are refused. Runs the built CLI (npm run build).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// a checkpoint that lies (an edited manifest, names outside its folder, a FIFO, a symlink) is
+// refused naming the file and what differs; a checkpoint folder that cannot hold checkpoints is
+// refused at start; a symlink planted in a pending folder writes nothing through it; more ranks
+// than rows are refused. Runs the built CLI (npm run build).
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
 import { validateParams } from '../../src/shared/workloads/schema'
 import { launchRanks, type RankExit } from '../../src/main/ranks/launch'
 import { runLandslideRanks } from '../../src/main/workloads/landslide/run-ranks'
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { CLI } from '../helpers/serve'
-import { paralab } from './paralab'
+import { errorLines, paralab } from './paralab'
 
 const DATA = join(__dirname, '../../../shared/data/landslide')
 const TESSINA = ['header', 'dem', 'source'].map((f) => join(DATA, `tessina_${f}.txt`))
@@ -120,6 +125,127 @@ describe('the landslide in ranks', () => {
     expect(corrupted.code).toBe(1)
     expect(corrupted.stderr).toContain(`checkpoint ${ck}/step-0000080 is corrupted: band-0.f64 does not match its sha256`)
     expect(existsSync(join(ck, 'step-0000040', 'manifest.json'))).toBe(true)
+  })
+
+  describe('a checkpoint that lies, on one machine (the small test grid)', () => {
+    // One real run leaves step-0000040 and step-0000080; each case edits a copy of that folder.
+    let written: string
+    const ctx = (dir: string, job: string) => ({
+      signal: new AbortController().signal,
+      progress: () => {},
+      input: async (p: string) => p,
+      gpu: async () => {
+        throw new Error('no GPU')
+      },
+      ranks: { rank: 0, size: 1, job, folder: dir },
+    })
+    const run = (ck: string, timeout?: number) => paralab(['landslide', ...TOY, '--steps', '100', '--checkpoint-every', '40', '--checkpoint-dir', ck, '--json'], { PARALAB_GPU: 'off' }, timeout)
+    /** A copy of the real checkpoints, its newest manifest edited by `edit` (and sealed again when `reseal`, as one who knows the format would). */
+    const tampered = (edit: (m: any) => void, reseal = false) => {
+      const ck = join(folder(), 'ck')
+      execFileSync('cp', ['-a', written, ck])
+      const newest = join(ck, 'step-0000080')
+      const m = JSON.parse(readFileSync(join(newest, 'manifest.json'), 'utf8'))
+      edit(m)
+      const text = JSON.stringify(m)
+      writeFileSync(join(newest, 'manifest.json'), text)
+      if (reseal) writeFileSync(join(newest, 'manifest.sha256'), `${createHash('sha256').update(text).digest('hex')}  manifest.json\n`)
+      return { ck, newest, kept: `(the previous checkpoint, ${join(ck, 'step-0000040')}, is kept: remove this one to resume from it)` }
+    }
+    const refused = (r: ReturnType<typeof run>) => {
+      expect(r.code, r.stderr).toBe(1)
+      return errorLines(r.stderr)[0]
+    }
+
+    let first: any
+    beforeAll(() => {
+      written = join(folder(), 'ck')
+      const r = run(written)
+      expect(r.code, r.stderr).toBe(0)
+      first = JSON.parse(r.stdout).results
+      expect(first.checkpoints).toMatchObject({ resumed_from: 0, last: 80 })
+    })
+
+    it('writes sealed checkpoints, and resumes from them', () => {
+      expect(readdirSync(join(written, 'step-0000080')).sort()).toEqual(['band-0.f64', 'manifest.json', 'manifest.sha256'])
+      // The seal is what sha256sum writes and checks.
+      expect(execFileSync('sha256sum', ['-c', 'manifest.sha256'], { cwd: join(written, 'step-0000080'), encoding: 'utf8' })).toBe('manifest.json: OK\n')
+      const { ck } = tampered(() => {})
+      const again = JSON.parse(run(ck).stdout).results
+      expect(again.checkpoints).toMatchObject({ resumed_from: 80, last: 80 })
+      expect(again.reference.md5).toBe(first.reference.md5)
+      expect(again.series).toEqual(first.series)
+    })
+
+    it.each([
+      ['the step (80 → 90)', (m: any) => (m.step = 90)],
+      ['a sample (series.mass[1] = 1234.5)', (m: any) => (m.samples.series.mass[1] = 1234.5)],
+      ['a parameter (p_r = 0.4)', (m: any) => (m.identity.p_r = 0.4)],
+    ])('an edited manifest, %s, is refused naming it', (_, edit) => {
+      const { ck, newest, kept } = tampered(edit)
+      expect(refused(run(ck))).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json does not match the sha256 in manifest.sha256: it was changed after it was written ${kept}`)
+    })
+
+    it('a manifest sealed again with another step than its folder\'s name is refused, saying both', () => {
+      const { ck, newest, kept } = tampered((m) => (m.step = 90), true)
+      expect(refused(run(ck))).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json says step 90, its folder's name step 80 ${kept}`)
+    })
+
+    it.each(['../../outside/band.f64', '/etc/passwd'])('a band named %s is refused before it is opened', (name) => {
+      const { ck, newest, kept } = tampered((m) => (m.bands[0].file = name), true)
+      // The file outside holds the band itself: read, it would be resumed from.
+      mkdirSync(join(ck, '..', 'outside'), { recursive: true })
+      copyFileSync(join(newest, 'band-0.f64'), join(ck, '..', 'outside', 'band.f64'))
+      expect(refused(run(ck))).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json names ${JSON.stringify(name)}, which is not a plain file name inside its folder ${kept}`)
+    })
+
+    it('a FIFO as manifest.json or as a band is refused at once, naming it; a symlinked band too', () => {
+      for (const [file, what] of [
+        ['manifest.json', 'a named pipe (FIFO)'],
+        ['band-0.f64', 'a named pipe (FIFO)'],
+      ]) {
+        const { ck, newest, kept } = tampered(() => {})
+        rmSync(join(newest, file))
+        execFileSync('mkfifo', [join(newest, file)])
+        const r = run(ck, 20_000)
+        expect(refused(r)).toBe(`paralab: checkpoint ${newest} is corrupted: ${file} is ${what}, not a file Paralab wrote ${kept}`)
+        expect(r.ended - r.started).toBeLessThan(15_000)
+      }
+      const { ck, newest, kept } = tampered(() => {})
+      const band = join(newest, 'band-0.f64')
+      copyFileSync(band, join(ck, 'elsewhere.f64'))
+      rmSync(band)
+      symlinkSync(join(ck, 'elsewhere.f64'), band)
+      expect(refused(run(ck))).toBe(`paralab: checkpoint ${newest} is corrupted: band-0.f64 is a symbolic link, not a file Paralab wrote ${kept}`)
+    })
+
+    it('a checkpoint folder that is a file, a device or /proc/self is refused at start', () => {
+      const file = join(folder(), 'file')
+      writeFileSync(file, 'not a folder')
+      expect(refused(run(file))).toBe(`paralab: cannot keep checkpoints in ${file}: it is a file, not a folder`)
+      expect(readFileSync(file, 'utf8')).toBe('not a folder')
+      expect(refused(run('/dev/null'))).toBe('paralab: cannot keep checkpoints in /dev/null: it is a device, not a folder')
+      for (const dir of ['/proc/self', '/proc/self/checkpoints']) {
+        const r = run(dir, 20_000)
+        expect(refused(r)).toMatch(new RegExp(`^paralab: cannot keep checkpoints in ${dir}: (no folder can be made in it|cannot make /proc/self/checkpoints) \\(ENOENT\\)$`))
+        expect(r.ended - r.started).toBeLessThan(15_000)
+      }
+    })
+
+    it('a symlink planted in the pending folder an attempt once used writes nothing through it', async () => {
+      const dir = folder()
+      const ck = join(dir, 'ck')
+      const victim = join(dir, 'victim')
+      writeFileSync(victim, 'precious')
+      // The name a pending folder had when it followed from the job's identity alone.
+      mkdirSync(join(ck, '.step-0000040.planted.tmp'), { recursive: true })
+      symlinkSync(victim, join(ck, '.step-0000040.planted.tmp', 'band-0.f64'))
+      const params = validateParams('landslide', landslideWorkload.params, { grids: TOY, steps: 100, backends: ['active'], checkpointEvery: 40, checkpointDir: ck }) as LandslideParams
+      const done = await runLandslideRanks(params, ctx(dir, 'planted'))
+      expect(done.results.checkpoints).toMatchObject({ resumed_from: 0, last: 80 })
+      expect(readFileSync(victim, 'utf8')).toBe('precious')
+      expect(readdirSync(ck).sort()).toEqual(['step-0000040', 'step-0000080'])
+    })
   })
 
   it('refuses more ranks than interior rows, before connecting', async () => {

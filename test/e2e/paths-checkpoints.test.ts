@@ -2,10 +2,13 @@
 // complete and started again with the same folder resumes there and writes the same distances and
 // successors as an uninterrupted run; a cancelled run leaves no half-written checkpoint; a
 // checkpoint of another graph or block, and a corrupted one, are refused naming it (the previous one
-// kept); what one checkpointed run cannot be is refused naming the flags; a cluster task
+// kept); a checkpoint that lies (an edited or re-sealed manifest, a name outside its folder, a FIFO)
+// is refused naming the file and what differs, and a folder that cannot hold checkpoints is refused
+// at start; what one checkpointed run cannot be is refused naming the flags; a cluster task
 // checkpoints into its task folder and its job script requeues on the warning. Runs the built CLI
 // (npm run build). The gpu tuned variant's checkpoints: test/gpu/paths-checkpoints-gpu.test.ts.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,6 +32,12 @@ beforeAll(() => {
     expect(paralab(['generate', 'graph', path, '--vertices', String(vertices), '--edges', String(edges), '--seed', String(seed)]).code).toBe(0)
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Writes `text` as the checkpoint's manifest with its seal, as one who knows the format would. */
+function reseal(checkpoint: string, text: string): void {
+  writeFileSync(join(checkpoint, 'manifest.json'), text)
+  writeFileSync(join(checkpoint, 'manifest.sha256'), `${createHash('sha256').update(text).digest('hex')}  manifest.json\n`)
+}
 
 const complete = (ck: string) => (existsSync(ck) ? readdirSync(ck).filter((n) => /^round-\d+$/.test(n)).sort() : [])
 const pending = (ck: string) => (existsSync(ck) ? readdirSync(ck).filter((n) => n.startsWith('.')) : [])
@@ -63,7 +72,7 @@ describe('paralab paths --checkpoint-every', () => {
     // Only complete checkpoints (a hidden pending folder is none), each with its manifest and files.
     const left = complete(ck)
     expect(left.length).toBeGreaterThan(0)
-    for (const n of left) expect(readdirSync(join(ck, n)).sort()).toEqual(['d.i32', 'key.u32', 'manifest.json'])
+    for (const n of left) expect(readdirSync(join(ck, n)).sort()).toEqual(['d.i32', 'key.u32', 'manifest.json', 'manifest.sha256'])
 
     const env = jsonOf(paralab(['paths', ...args]))
     const g = env.results.graphs[0]
@@ -84,7 +93,7 @@ describe('paralab paths --checkpoint-every', () => {
     const stopped = await stopAtCheckpoint([big, '--backend', 'simd', '--block', '32', '--checkpoint-every', '1', '--checkpoint-dir', ck], ck, 'SIGINT')
     expect(stopped.code).toBe(130)
     expect(pending(ck)).toEqual([])
-    for (const n of complete(ck)) expect(readdirSync(join(ck, n)).sort()).toEqual(['d.i32', 'manifest.json'])
+    for (const n of complete(ck)) expect(readdirSync(join(ck, n)).sort()).toEqual(['d.i32', 'manifest.json', 'manifest.sha256'])
   })
 
   it('refuses a checkpoint of another graph or another block, naming it and what differs', () => {
@@ -125,14 +134,14 @@ describe('paralab paths --checkpoint-every', () => {
     writeFileSync(join(newest, 'manifest.json'), '{"format": "paralab-paths-checkpoint", "version"')
     const bad = run()
     expect(bad.code).toBe(1)
-    expect(errorLines(bad.stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json is not valid JSON ${kept}`)
+    expect(errorLines(bad.stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json does not match the sha256 in manifest.sha256: it was changed after it was written ${kept}`)
     expect(existsSync(join(previous, 'manifest.json'))).toBe(true)
 
-    writeFileSync(join(newest, 'manifest.json'), JSON.stringify({ format: 'paralab-landslide-checkpoint', version: 1 }))
+    reseal(newest, JSON.stringify({ format: 'paralab-landslide-checkpoint', version: 2 }))
     expect(errorLines(run().stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: its manifest.json is not a shortest-paths checkpoint of this version ${kept}`)
 
     // A flipped byte in the distances, then a file cut short.
-    writeFileSync(join(newest, 'manifest.json'), manifest)
+    reseal(newest, manifest.toString())
     const d = join(newest, 'd.i32')
     const bytes = readFileSync(d)
     bytes[1234] ^= 0xff
@@ -141,7 +150,7 @@ describe('paralab paths --checkpoint-every', () => {
     expect(flipped.code).toBe(1)
     expect(errorLines(flipped.stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: d.i32 does not match its sha256 ${kept}`)
     writeFileSync(d, bytes.subarray(0, 1000))
-    expect(errorLines(run().stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: d.i32 does not match its sha256 ${kept}`)
+    expect(errorLines(run().stderr)[0]).toBe(`paralab: checkpoint ${newest} is corrupted: d.i32 holds 1000 bytes, not the ${203 * 203 * 4} its manifest.json gives it ${kept}`)
     expect(existsSync(join(previous, 'manifest.json'))).toBe(true)
 
     // Removed as the message says, the run resumes from the previous one and ends with the same distances.
@@ -149,6 +158,64 @@ describe('paralab paths --checkpoint-every', () => {
     const resumed = jsonOf(run()).results.graphs[0]
     expect(resumed.checkpoints).toMatchObject({ resumed_from: 4, last: 6, written: 1 })
     expect(resumed.checksum).toBe(first.results.graphs[0].checksum)
+  })
+
+  describe('a checkpoint that lies', () => {
+    // One real run leaves round-0000004 and round-0000006 (of 7); each case edits a copy.
+    let written: string
+    let checksum: string
+    const run = (ck: string, timeout?: number) => paralab(['paths', small, '--backend', 'workers', '--block', '32', '--checkpoint-every', '2', '--checkpoint-dir', ck, '--json'], {}, timeout)
+    const copy = () => {
+      const ck = join(mkdtempSync(join(dir, 'lies-')), 'ck')
+      execFileSync('cp', ['-a', written, ck])
+      const newest = join(ck, 'round-0000006')
+      return { ck, newest, manifest: JSON.parse(readFileSync(join(newest, 'manifest.json'), 'utf8')), kept: `(the previous checkpoint, ${join(ck, 'round-0000004')}, is kept: remove this one to resume from it)` }
+    }
+    const refused = (r: ReturnType<typeof run>) => {
+      expect(r.code, r.stderr).toBe(1)
+      return errorLines(r.stderr)[0]
+    }
+
+    beforeAll(() => {
+      written = join(dir, 'ck-lies')
+      checksum = jsonOf(run(written)).results.graphs[0].checksum
+      expect(complete(written)).toEqual(['round-0000004', 'round-0000006'])
+      const { ck } = copy()
+      expect(jsonOf(run(ck)).results.graphs[0]).toMatchObject({ checksum, checkpoints: { resumed_from: 6 } })
+    })
+
+    it('an edited round (6 → 7) is refused by the seal; sealed again, by its folder\'s name', () => {
+      const edited = copy()
+      writeFileSync(join(edited.newest, 'manifest.json'), JSON.stringify({ ...edited.manifest, round: 7 }))
+      expect(refused(run(edited.ck))).toBe(`paralab: checkpoint ${edited.newest} is corrupted: its manifest.json does not match the sha256 in manifest.sha256: it was changed after it was written ${edited.kept}`)
+      const resealed = copy()
+      reseal(resealed.newest, JSON.stringify({ ...resealed.manifest, round: 7 }))
+      expect(refused(run(resealed.ck))).toBe(`paralab: checkpoint ${resealed.newest} is corrupted: its manifest.json says round 7, its folder's name round 6 ${resealed.kept}`)
+    })
+
+    it('a file named outside its folder is refused', () => {
+      const c = copy()
+      reseal(c.newest, JSON.stringify({ ...c.manifest, files: [{ ...c.manifest.files[0], file: '../round-0000004/d.i32' }] }))
+      expect(refused(run(c.ck))).toBe(`paralab: checkpoint ${c.newest} is corrupted: its manifest.json names "../round-0000004/d.i32", which is not a plain file name inside its folder ${c.kept}`)
+    })
+
+    it.each(['manifest.json', 'd.i32'])('a FIFO as %s is refused at once, naming it', (file) => {
+      const c = copy()
+      rmSync(join(c.newest, file))
+      execFileSync('mkfifo', [join(c.newest, file)])
+      const r = run(c.ck, 20_000)
+      expect(refused(r)).toBe(`paralab: checkpoint ${c.newest} is corrupted: ${file} is a named pipe (FIFO), not a file Paralab wrote ${c.kept}`)
+      expect(r.ended - r.started).toBeLessThan(15_000)
+    })
+
+    it('a checkpoint folder that is a file or /proc/self is refused before any work', () => {
+      const file = join(dir, 'a-file')
+      writeFileSync(file, 'x')
+      expect(refused(run(file))).toBe(`paralab: cannot keep checkpoints in ${file}: it is a file, not a folder`)
+      const r = run('/proc/self', 20_000)
+      expect(refused(r)).toBe('paralab: cannot keep checkpoints in /proc/self: no folder can be made in it (ENOENT)')
+      expect(r.ended - r.started).toBeLessThan(15_000)
+    })
   })
 
   it.each([

@@ -18,14 +18,27 @@ export interface RecordReadOptions {
 }
 
 /**
- * The bytes of a regular file of at most `maxBytes`. O_NONBLOCK makes opening a FIFO return at
+ * A regular file of at most `maxBytes`, opened for reading, with its size: for records too large
+ * to read whole (streamed by the caller, who closes it). O_NONBLOCK makes opening a FIFO return at
  * once (fstat then refuses it); O_NOFOLLOW refuses a symlink planted in the record's place.
  */
+export async function openRecordFile(path: string, opts: RecordReadOptions): Promise<{ file: FileHandle; size: number }> {
+  const opened = await openRegularFile(path, opts)
+  if (opened.size > opts.maxBytes) {
+    await opened.file.close()
+    throw new ApiError('io', `${path} holds ${opened.size} bytes, more than the ${opts.maxBytes} it may hold`)
+  }
+  return opened
+}
+
+/** The bytes of a regular file of at most `maxBytes` (see openRecordFile). */
 export async function readRecordFile(path: string, opts: RecordReadOptions): Promise<Buffer> {
-  return withRegularFile(path, opts, async (file, size) => {
-    if (size > opts.maxBytes) throw new ApiError('io', `${path} holds ${size} bytes, more than the ${opts.maxBytes} it may hold`)
-    return readAt(file, 0, size)
-  })
+  const { file, size } = await openRecordFile(path, opts)
+  try {
+    return await readAt(file, 0, size)
+  } finally {
+    await file.close()
+  }
 }
 
 /**
@@ -33,10 +46,15 @@ export async function readRecordFile(path: string, opts: RecordReadOptions): Pro
  * grow without bound; the same checks as readRecordFile. The first line may be cut.
  */
 export async function readRecordTail(path: string, opts: RecordReadOptions): Promise<Buffer> {
-  return withRegularFile(path, opts, (file, size) => readAt(file, Math.max(0, size - opts.maxBytes), Math.min(size, opts.maxBytes)))
+  const { file, size } = await openRegularFile(path, opts)
+  try {
+    return await readAt(file, Math.max(0, size - opts.maxBytes), Math.min(size, opts.maxBytes))
+  } finally {
+    await file.close()
+  }
 }
 
-async function withRegularFile<T>(path: string, opts: RecordReadOptions, read: (file: FileHandle, size: number) => Promise<T>): Promise<T> {
+async function openRegularFile(path: string, opts: RecordReadOptions): Promise<{ file: FileHandle; size: number }> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (opts.followSymlink ? 0 : constants.O_NOFOLLOW)
   let file
   try {
@@ -52,9 +70,10 @@ async function withRegularFile<T>(path: string, opts: RecordReadOptions, read: (
     if (!s.isFile()) throw new ApiError('io', `${path} is ${notAFile(s)}, not a file Paralab wrote`)
     if (opts.ownerOnly && (s.mode & 0o077 || (process.getuid && s.uid !== process.getuid())))
       throw new ApiError('io', `${path} is a secret, and ${s.mode & 0o077 ? `its mode ${(s.mode & 0o777).toString(8)} lets others read or write it` : `it belongs to user ${s.uid}, not to this user`}: it must be this user's, with mode 600`)
-    return await read(file, s.size)
-  } finally {
+    return { file, size: s.size }
+  } catch (e) {
     await file.close()
+    throw e
   }
 }
 

@@ -5,7 +5,7 @@
 // exchange interval), and every rank returns them. One rank alone (no ranks asked for, checkpoints
 // only) is the same run without any exchange. Checkpoints (checkpoint.ts) hold every rank's band
 // at one step.
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { timingOf } from '../../../shared/workloads/envelope'
@@ -20,8 +20,10 @@ import {
   commitCheckpoint,
   discardPending,
   latestCheckpoint,
+  makePendingFolder,
   packSamples,
-  pendingFolder,
+  pendingFolderNamed,
+  prepareCheckpointFolder,
   readCheckpointRows,
   unpackSamples,
   writeBand,
@@ -205,6 +207,9 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   }
   const state = initialState(input)
   const p = plan(params, placement, state)
+  // A folder where no checkpoint can be written is refused now, not after the first interval's work
+  // (and after the parameters: a run refused for them makes no folder).
+  if (checkpointDir) await prepareCheckpointFolder(checkpointDir)
   const { rank, size } = placement
   const { rows, cols } = state
   const own = p.bands[rank]
@@ -255,7 +260,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       // Every interior row of the band from the checkpoint (the border rows never change).
       const lo = Math.max(a, 1)
       const hi = Math.min(b, rows - 1)
-      await band.writeHalo(lo - a, await readCheckpointRows(resumed, cols, lo, hi))
+      await band.writeHalo(lo - a, await readCheckpointRows(resumed, cols, lo, hi, signal))
       band.done = start
     }
 
@@ -323,12 +328,16 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     let lastCheckpoint: number | null = resumed ? start : null
     const checkpoint = async () => {
       const step = band.done
-      pending = pendingFolder(checkpointDir!, step, placement.job)
-      const written = await writeBand(pending, rank, own.r0, own.r1, await band.readRows(own.r0 - a, own.r1 - own.r0))
+      // Rank 0 makes the folder (fresh, its name unpredictable) and tells the other ranks its name.
+      const made = rank === 0 ? await makePendingFolder(checkpointDir!, step, placement.job) : undefined
+      pending = made
+      const named = ranks && new TextDecoder().decode(await ranks.broadcast(made === undefined ? undefined : new TextEncoder().encode(basename(made)), Uint8Array))
+      const into = made ?? pendingFolderNamed(checkpointDir!, step, named!)
+      const written = await writeBand(into, rank, own.r0, own.r1, await band.readRows(own.r0 - a, own.r1 - own.r0))
       const all = ranks ? await ranks.gather(new TextEncoder().encode(JSON.stringify(written)), Uint8Array) : [new TextEncoder().encode(JSON.stringify(written))]
       if (all) {
         const bands = all.map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as CheckpointBand)
-        await commitCheckpoint(checkpointDir!, pending, { step, identity, bands, samples: packSamples(samples.series, samples.snapshots) })
+        await commitCheckpoint(checkpointDir!, into, { step, identity, bands, samples: packSamples(samples.series, samples.snapshots) })
       }
       // Every rank waits until the checkpoint is in place: none runs ahead of one that may yet fail it.
       await ranks?.barrier()

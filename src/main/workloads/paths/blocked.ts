@@ -86,7 +86,7 @@ export function blockedSolver(backend: BlockedBackend, B: number, options: { thr
       const g = blocking(p.V, B)
       // Resumed: the rounds done come from the checkpoint (the graph's matrix counted the duplicates).
       const checkpoints = opts.checkpoint && roundCheckpoints(opts.checkpoint)
-      await checkpoints?.load(m.view)
+      await checkpoints?.load(m.view, signal)
       const workers = parallel ? await startPool(signal) : undefined
       // Cancelling stops the threads at once (their tasks reject as cancelled).
       const onAbort = () => {

@@ -18,7 +18,7 @@ import type { PathsParams } from '../../../shared/workloads/paths'
 import * as folder from '../../checkpoints/folder'
 import type { RunSpec } from './plan'
 
-const KIND: folder.CheckpointKind = { format: 'paralab-paths-checkpoint', version: 1, unit: 'round', what: 'shortest-paths' }
+const KIND: folder.CheckpointKind = { format: 'paralab-paths-checkpoint', version: 2, unit: 'round', what: 'shortest-paths' }
 
 /** The CPU backends whose rounds are checkpointed: they share one round loop (blocked.ts); the GPU's tuned variant too (gpu/gpu-solver.ts). */
 export const CHECKPOINT_BACKENDS = ['blocked', 'simd', 'workers', 'workers-simd'] as const
@@ -111,12 +111,15 @@ export function checkCheckpointRun(params: PathsParams, runs: RunSpec[]): void {
   if (params.files.length !== 1) throw new ApiError('invalid-argument', `--checkpoint-every takes one graph; got ${params.files.length}`)
 }
 
-/** sha256 of a file's bytes. */
-export async function fileSha256(path: string): Promise<string> {
+/** sha256 of a file's bytes; `signal` stops the reading. */
+export async function fileSha256(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256')
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+  for await (const chunk of createReadStream(path, { signal })) hash.update(chunk as Buffer)
   return hash.digest('hex')
 }
+
+/** Makes the checkpoint folder if need be and refuses, before any work, one where checkpoints cannot be written. */
+export const prepareCheckpointFolder = folder.prepareCheckpointFolder
 
 /**
  * The newest checkpoint in `dir`, checked against this run, or undefined when there is none. A
@@ -144,9 +147,9 @@ export async function latestPathsCheckpoint(dir: string, identity: PathsCheckpoi
   if (theirs.reweighted !== identity.reweighted) throw refuse(`holds ${theirs.reweighted ? 'reweighted' : 'plain'} distances; this run's are ${identity.reweighted ? 'reweighted' : 'plain'}`)
   if (manifest.rounds !== rounds || manifest.round > rounds || manifest.round < 1)
     throw found.corrupted(`it is at round ${manifest.round} of ${manifest.rounds}, and this run has ${rounds} rounds (${identity.vertices} vertices, B = ${identity.block})`)
+  folder.checkFileNames(found, manifest.files)
   const want = identity.successors ? ['d.i32', 'key.u32'] : ['d.i32']
-  if (manifest.files.map((f) => f?.file).join() !== want.join() || manifest.files.some((f) => typeof f.sha256 !== 'string'))
-    throw found.corrupted(`its manifest.json lists ${manifest.files.map((f) => f?.file).join(', ') || 'no files'}, not ${want.join(', ')}`)
+  if (manifest.files.map((f) => f.file).join() !== want.join()) throw found.corrupted(`its manifest.json lists ${manifest.files.map((f) => f.file).join(', ') || 'no files'}, not ${want.join(', ')}`)
   return { path, ...(found.previous && { previous: found.previous }), round: manifest.round, files: manifest.files }
 }
 
@@ -154,8 +157,8 @@ export async function latestPathsCheckpoint(dir: string, identity: PathsCheckpoi
 export interface RoundCheckpoints {
   /** The round to start at (0: from the graph). */
   from: number
-  /** Fills the matrix from the checkpoint resumed from (over the graph's: the padding stays as filled). */
-  load(m: MatrixView): Promise<void>
+  /** Fills the matrix from the checkpoint resumed from (over the graph's: the padding stays as filled); `signal` stops the reading. */
+  load(m: MatrixView, signal?: AbortSignal): Promise<void>
   /** Whether a checkpoint is due after `done` rounds: a multiple of `every`, and rounds left. */
   due(done: number, rounds: number): boolean
   /** After each round: writes a checkpoint when one is due, of the matrix `matrix` gives (read back from a device: timed with the writing). */
@@ -184,7 +187,7 @@ function* compactRows(m: Int32Array | Uint32Array, V: number, S: number): Genera
 }
 
 /** Reads a V × V file of the checkpoint into a stride-S matrix, whole rows at a time. */
-async function loadMatrix(resume: NonNullable<RoundCheckpointTask['resume']>, entry: folder.CheckpointFile, m: Int32Array | Uint32Array, V: number, S: number): Promise<void> {
+async function loadMatrix(resume: NonNullable<RoundCheckpointTask['resume']>, entry: folder.CheckpointFile, m: Int32Array | Uint32Array, V: number, S: number, signal?: AbortSignal): Promise<void> {
   const into = new Uint8Array(m.buffer, m.byteOffset, m.byteLength)
   const row = V * 4
   const found = { path: resume.path, corrupted: folder.corruptedError(resume.path, resume.previous) }
@@ -197,6 +200,7 @@ async function loadMatrix(resume: NonNullable<RoundCheckpointTask['resume']>, en
       for (let r = 0; r < piece.length / row; r++) into.set(piece.subarray(r * row, (r + 1) * row), (first + r) * S * 4)
     },
     row,
+    signal,
   )
 }
 
@@ -206,23 +210,24 @@ export function roundCheckpoints(task: RoundCheckpointTask): RoundCheckpoints {
   return {
     due,
     from: task.resume?.round ?? 0,
-    async load(m) {
+    async load(m, signal) {
       const resume = task.resume
       if (!resume) return
-      await loadMatrix(resume, resume.files[0], m.d, m.V, m.S)
-      if (m.key) await loadMatrix(resume, resume.files[1], m.key, m.V, m.S)
+      await loadMatrix(resume, resume.files[0], m.d, m.V, m.S, signal)
+      if (m.key) await loadMatrix(resume, resume.files[1], m.key, m.V, m.S, signal)
     },
     async after(done, rounds, matrix) {
       if (!due(done, rounds)) return
       const t0 = performance.now()
       const m = await matrix()
-      const pending = folder.pendingFolder(task.dir, KIND, done, task.attempt)
+      let pending: string | undefined
       try {
+        pending = await folder.makePendingFolder(task.dir, KIND, done, task.attempt)
         const files = [await folder.writeCheckpointFile(pending, 'd.i32', compactRows(m.d, m.V, m.S))]
         if (m.key) files.push(await folder.writeCheckpointFile(pending, 'key.u32', compactRows(m.key, m.V, m.S)))
         await folder.commitCheckpoint(task.dir, pending, KIND, done, { round: done, rounds, identity: task.identity, files })
       } catch (e) {
-        await folder.discardPending(pending).catch(() => {})
+        if (pending) await folder.discardPending(pending).catch(() => {})
         const err = ApiError.from(e)
         throw new ApiError(err.code, `writing the checkpoint of round ${done} into ${task.dir}: ${err.message}`)
       }

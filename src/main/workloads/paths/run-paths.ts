@@ -10,7 +10,7 @@ import type { PathQuery, PathsGraphResult, PathsResult, PathsRun } from '../../.
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { compileAhead } from '../../gpu/compile'
-import { checkCheckpointRun, familyOf, fileSha256, latestPathsCheckpoint, type RoundCheckpointTask } from './checkpoint'
+import { checkCheckpointRun, familyOf, fileSha256, latestPathsCheckpoint, prepareCheckpointFolder, type RoundCheckpointTask } from './checkpoint'
 import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
 import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
 import { planRuns, type RunSpec } from './plan'
@@ -42,6 +42,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   const checkpointDir = params.checkpointEvery === undefined ? undefined : (params.checkpointDir ?? (ctx.ranks?.folder ? join(ctx.ranks.folder, 'checkpoints') : undefined))
   if (params.checkpointEvery !== undefined && !checkpointDir)
     throw new ApiError('invalid-argument', '--checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a cluster task defaults to checkpoints/ in its task folder)')
+  // A folder where no checkpoint can be written is refused now, not after the first interval's work.
+  if (checkpointDir) await prepareCheckpointFolder(checkpointDir)
   const result: PathsResult = { graphs: [], skipped: plan.skipped }
   const runs = await withoutUnusableGpu(plan.runs, (r) => r.backend === 'gpu', ctx, result.skipped)
   const inputs: { shown: string; path: string; bytes: number }[] = []
@@ -204,7 +206,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
 /** Where the run's checkpoints go and the one it resumes from, checked against this graph and run (checkpoint.ts). */
 async function checkpointTask(dir: string, every: number, spec: RunSpec, input: { shown: string; path: string }, V: number, paths: boolean, reweighted: boolean, ctx: JobContext): Promise<RoundCheckpointTask> {
   const block = spec.block!
-  const identity = { graph: await fileSha256(input.path), file: input.shown, vertices: V, block, successors: paths, family: familyOf(spec), reweighted }
+  const identity = { graph: await fileSha256(input.path, ctx.signal), file: input.shown, vertices: V, block, successors: paths, family: familyOf(spec), reweighted }
   const resume = await latestPathsCheckpoint(dir, identity, Math.ceil(V / block))
   return { dir, every, attempt: ctx.ranks?.job ?? `local-${process.pid}`, identity, ...(resume && { resume }) }
 }

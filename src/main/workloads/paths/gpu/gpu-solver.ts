@@ -131,7 +131,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         const checkpoints = opts.checkpoint && roundCheckpoints(opts.checkpoint)
         if (checkpoints && variant !== 'tuned') throw new ApiError('invalid-argument', `checkpoints are of the tuned variant's rounds, not ${variant}'s steps`)
         const view = { V: p.V, S: N, d, ...(key && { key }) }
-        await checkpoints?.load(view)
+        await checkpoints?.load(view, signal)
         const readBack = async () => {
           for (let b = 0; b < split.bands; b++) {
             await gpu.readInto(dBufs[b], band(d, b), { signal })

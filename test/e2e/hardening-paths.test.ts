@@ -3,7 +3,7 @@
 // announcing 12 000 vertices is computed off the main thread (pings answered, cancel within 1 s,
 // Ctrl-C honoured), and runs started then cancelled do not pile up memory.
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -62,6 +62,21 @@ describe('distances beyond int32', () => {
     expect(g.query).toEqual({ from: '1', to: '3', path: ['1', '2', '3'], length: -2147483646 })
     expect(g.minDistance).toBe(-2147483646)
     expect(g.runs.map((r: { matches: boolean }) => r.matches)).toEqual([true, true, true, true, true])
+  })
+})
+
+describe('CSV matrices', () => {
+  it('write vertex names a spreadsheet would run as formulas as text, in the distances and the successors', () => {
+    const graph = join(root, 'formulas.csv')
+    writeFileSync(graph, 'source,target,weight\n=1+1,@x,3\n@x,+cmd,4\n+cmd,-2,1\n')
+    const out = join(root, 'dist.csv')
+    jsonOf(paralab(['paths', graph, '--backend', 'serial', '--repeat', '1', '--paths', '--output', out, '--format', 'csv', '--force', '--json']))
+    expect(readFileSync(out, 'utf8')).toBe(
+      ["distance from \\ to,'=1+1,'@x,'+cmd,-2", "'=1+1,0,3,7,8", "'@x,,0,4,5", "'+cmd,,,0,1", "-2,,,,0", ''].join('\n'),
+    )
+    expect(readFileSync(join(root, 'dist.next.csv'), 'utf8')).toBe(
+      ["next hop from \\ to,'=1+1,'@x,'+cmd,-2", "'=1+1,'=1+1,'@x,'@x,'@x", "'@x,,'@x,'+cmd,'+cmd", "'+cmd,,,'+cmd,-2", "-2,,,,-2", ''].join('\n'),
+    )
   })
 })
 

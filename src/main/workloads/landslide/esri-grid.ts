@@ -98,6 +98,11 @@ export function parseHeader(file: string, lines: string[]): { header: GridHeader
 export interface GridReadOptions {
   /** Replaces each value (e.g. NODATA by 0 thickness) or returns an error message for it. */
   check?: (value: number) => number | string
+  /**
+   * The header's NODATA_value: cells equal to it are NODATA whatever their magnitude (GDAL writes
+   * float32 grids with −3.4028234663852886e+38), so the range check passes them.
+   */
+  nodata?: number | null
 }
 
 /** Values a grid may hold, in magnitude (altitudes and thicknesses in any unit). */
@@ -154,8 +159,9 @@ export function parseGrid(file: string, lines: string[], first: number, header: 
       const token = line.slice(start, pos)
       let v = parseNumber(token)
       if (Number.isNaN(v)) throw gridError(file, i + 1, `${quote(token)} is not a number`, start + 1)
-      // Beyond this, sums of altitudes and thicknesses overflow to ∞ and the automaton's mass to NaN.
-      if (!(Math.abs(v) <= MAX_VALUE)) throw gridError(file, i + 1, `${quote(token)} is out of range (at most ${MAX_VALUE} in magnitude)`, start + 1)
+      // Beyond this, sums of altitudes and thicknesses overflow to ∞ and the automaton's mass to NaN;
+      // NODATA cells are walls (DEM) or no debris (source), never summed.
+      if (!(Math.abs(v) <= MAX_VALUE) && v !== opts.nodata) throw gridError(file, i + 1, `${quote(token)} is out of range (at most ${MAX_VALUE} in magnitude)`, start + 1)
       if (opts.check) {
         const checked = opts.check(v)
         if (typeof checked === 'string') throw gridError(file, i + 1, checked, start + 1)

@@ -83,9 +83,10 @@ export function parseLandslideInput(files: TextFile[]): LandslideInput {
     throw new ApiError('invalid-input', `the grids differ in size: the DEM ${demFile.shown} is ${size(dem.header)}, the source ${sourceFile.shown} is ${size(source.header)}`)
 
   const { nrows: rows, ncols: cols } = dem.header
-  const z = parseGrid(demFile.shown, demFile.lines, dem.next, dem.header)
+  const z = parseGrid(demFile.shown, demFile.lines, dem.next, dem.header, { nodata: dem.header.nodata })
   const sourceNodata = source.header.nodata
   const h = parseGrid(sourceFile.shown, sourceFile.lines, source.next, source.header, {
+    nodata: sourceNodata,
     check: (v) => (v === sourceNodata ? 0 : v < 0 ? `negative thickness ${v}` : v),
   })
   let walls: Uint8Array | null = null

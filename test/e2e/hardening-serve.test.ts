@@ -42,6 +42,11 @@ beforeAll(async () => {
   }
   writeFileSync(join(data, 'ring600.bin'), big)
   writeFileSync(join(data, 'tiny.gr'), 'p sp 3 2\na 1 2 5\na 2 3 7\n')
+  // A 400 × 400 tilted plane under debris 1 m deep everywhere: each sample's debris box is the whole grid (640 KB as f32).
+  const asc = (n: number, value: (i: number, j: number) => number) =>
+    [`ncols ${n}`, `nrows ${n}`, 'xllcorner 0', 'yllcorner 0', 'cellsize 10', 'NODATA_value -9999', ...Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => value(i, j)).join(' '))].join('\n') + '\n'
+  writeFileSync(join(data, 'plane-dem.asc'), asc(400, (i, j) => 1000 - 0.5 * i - 0.3 * j))
+  writeFileSync(join(data, 'plane-source.asc'), asc(400, () => 1))
   serve = await startServe(['--data', data])
   api = await connectApi(serve)
 })
@@ -51,19 +56,27 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
 })
 
-/** Starts a job, pings while it runs, and returns its end event and the slowest ping. */
-async function attack(workload: string, params: Record<string, unknown>): Promise<{ end: any; worst: number; ms: number }> {
+/**
+ * Starts a job, pings while it runs, and returns its end event, the slowest ping and the most the
+ * server's memory grew meanwhile (sampled at each ping).
+ */
+async function attack(workload: string, params: Record<string, unknown>): Promise<{ end: any; worst: number; ms: number; grew: number }> {
   const t0 = performance.now()
+  const rss0 = serveRss()
+  let peak = rss0
   const jobId = await api.call<string>('startJob', workload, params)
-  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 60_000)
+  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 120_000)
   let worst = 0
   let over = false
   void ended.then(() => (over = true))
   while (!over) {
     worst = Math.max(worst, await pingMs(api))
+    peak = Math.max(peak, serveRss())
     await new Promise((r) => setTimeout(r, 50))
   }
-  return { end: await ended, worst, ms: performance.now() - t0 }
+  // The end itself: a ping sent as the last event arrives.
+  worst = Math.max(worst, await pingMs(api))
+  return { end: await ended, worst, ms: performance.now() - t0, grew: peak - rss0 }
 }
 
 describe('hostile files under serve', () => {
@@ -92,6 +105,26 @@ describe('hostile files under serve', () => {
     expect(ms).toBeLessThan(10_000)
     expect(worst).toBeLessThan(1000)
   })
+})
+
+describe('a landslide sampled every step under serve', () => {
+  const plane = () => ({ grids: [join(data, 'plane-dem.asc'), join(data, 'plane-source.asc')], steps: 200, backends: ['active'], repeat: 1 })
+
+  it('answers pings within 1 s through the run and its end, and keeps at most 64 MiB of snapshots for its frames', async () => {
+    const sparse = await attack('landslide', { ...plane(), frames: 0 })
+    expect(sparse.end.type).toBe('done')
+    const every = await attack('landslide', { ...plane(), frames: 1 })
+    expect(every.end.type).toBe('done')
+    const r = every.end.envelope.results
+    expect(r.series.step).toHaveLength(201)
+    // 201 snapshots of 640 KB are 129 MB: the byte budget thins them to every other step, said in the result.
+    expect(r.sampling).toEqual({ every: 1, maps_every: 2, frame_bytes: 64 * 2 ** 20 })
+    expect(r.maps.map((m: { step: number }) => m.step)).toEqual(Array.from({ length: 101 }, (_, i) => 2 * i))
+    expect(r.reference.md5).toBe(sparse.end.envelope.results.reference.md5)
+    expect(every.worst).toBeLessThan(1000)
+    // Peak memory: at most the frames' 64 MiB of snapshots and 36 MiB of garbage not yet collected above the run without frames (all 201 snapshots: 129 MB).
+    expect(every.grew, `grew ${every.grew} without frames ${sparse.grew}`).toBeLessThan(sparse.grew + 100 * 2 ** 20)
+  }, 240_000)
 })
 
 describe('hostile requests under serve', () => {

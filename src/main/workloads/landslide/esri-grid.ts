@@ -3,6 +3,7 @@
 // NODATA_value), then one row per line, first row (north) first. The study keeps the header in a
 // file of its own; an `.asc` file has both. Errors name the file, the line and the column.
 import { ApiError } from '../../../shared/errors'
+import { atOnce } from '../../workers/in-turns'
 
 export interface GridHeader {
   ncols: number
@@ -135,6 +136,11 @@ function checkSize(file: string, lines: string[], first: number, { ncols, nrows 
  * errors naming the line (and the column of a bad value).
  */
 export function parseGrid(file: string, lines: string[], first: number, header: Pick<GridHeader, 'ncols' | 'nrows'>, opts: GridReadOptions = {}): Float64Array {
+  return atOnce(parseGridRows(file, lines, first, header, opts))
+}
+
+/** parseGrid, yielding after each row: where a reader that must not hold the event loop may pause. */
+export function* parseGridRows(file: string, lines: string[], first: number, header: Pick<GridHeader, 'ncols' | 'nrows'>, opts: GridReadOptions = {}): Generator<void, Float64Array> {
   const { ncols, nrows } = header
   checkSize(file, lines, first, header)
   const out = new Float64Array(ncols * nrows)
@@ -173,6 +179,7 @@ export function parseGrid(file: string, lines: string[], first: number, header: 
     if (count === 0) continue
     if (count < ncols) throw gridError(file, i + 1, `${count} values in this row, the header's ncols is ${ncols}`)
     row++
+    yield
   }
   if (row < nrows) throw gridError(file, undefined, `${row} rows, the header's nrows is ${nrows}`)
   return out

@@ -20,6 +20,22 @@ export type WireMessage = WireReply | { event: 'job'; data: JobEvent }
 /** What the main process answers an IPC call with: ApiErrors do not survive ipcRenderer.invoke's rejections. */
 export type IpcReply = { ok: unknown } | { error: ApiErrorShape }
 
+/**
+ * Bytes a request may carry: its length is checked before it is parsed (a 36 MB chart took ~0.9 s
+ * of JSON.parse before its values were refused). The largest the dashboard sends, a run's envelope
+ * to export, is a few MB.
+ */
+export const MAX_REQUEST_BYTES = 16 * 2 ** 20
+
+/** Bytes a reply may hold (a drawn chart or a file to download, in base64): beyond, an error says so instead. */
+export const MAX_REPLY_BYTES = 96 * 2 ** 20
+
+/** The id of a request too large to parse, read from its start as the dashboard writes it (`{"id":N,…`); −1 when it is not there. */
+export function peekRequestId(start: string): number {
+  const m = /^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*[,}]/.exec(start)
+  return m ? Number(m[1]) : -1
+}
+
 /** The API socket, relative to the dashboard's address; the session token goes in the `token` query parameter. */
 export const WIRE_PATH = 'api'
 export const IPC_PREFIX = 'paralab:'

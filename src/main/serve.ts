@@ -10,7 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { ApiError } from '../shared/errors'
 import type { JobEvent } from '../shared/jobs'
 import { replyTo } from '../shared/rpc'
-import { MAX_REPLY_BYTES, MAX_REQUEST_BYTES, peekRequestId, WIRE_PATH, type WireMessage, type WireReply, type WireRequest } from '../shared/wire'
+import { MAX_REQUEST_BYTES, peekRequestId, replyText, sizeText, WIRE_PATH, type WireMessage, type WireReply, type WireRequest } from '../shared/wire'
 import { Backend } from './backend/backend'
 import { apiHandlers, handleRequest } from './backend/api-handlers'
 import { defaultClusterRunsDir } from './backend/cluster-runs'
@@ -141,7 +141,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       // Measured before it is parsed: parsing is what a huge request would cost.
       if (raw.length > MAX_REQUEST_BYTES) {
         const id = peekRequestId(raw.subarray(0, 64).toString('latin1'))
-        const error = new ApiError('invalid-argument', `a request of ${mb(raw.length)} is over the ${mb(MAX_REQUEST_BYTES)} a request may carry; it was not read`)
+        const error = new ApiError('invalid-argument', `a request of ${sizeText(raw.length)} is over the ${sizeText(MAX_REQUEST_BYTES)} a request may carry; it was not read`)
         return sendTo(ws, JSON.stringify({ id, error: error.toJSON() } satisfies WireReply))
       }
       let msg: Partial<WireRequest> | null = null
@@ -155,10 +155,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new ApiError('bad-request', 'a request is a JSON object { id, method, args }')
         return handleRequest(handlers, msg.method, msg.args)
       })
-      const text = JSON.stringify(reply)
-      if (text.length <= MAX_REPLY_BYTES) return sendTo(ws, text)
-      const error = new ApiError('io', `the reply to ${String(msg?.method)} is ${mb(text.length)}, over the ${mb(MAX_REPLY_BYTES)} a reply may hold`)
-      sendTo(ws, JSON.stringify({ id, error: error.toJSON() } satisfies WireReply))
+      sendTo(ws, replyText(reply, msg?.method))
     })
   }
 
@@ -185,11 +182,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       await new Promise<void>((ok) => server.close(() => ok()))
     },
   }
-}
-
-/** Bytes for messages: whole MiB when exact, else MB with one decimal. */
-function mb(bytes: number): string {
-  return bytes % 2 ** 20 === 0 ? `${bytes / 2 ** 20} MiB` : `${(bytes / 1e6).toFixed(1)} MB`
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {

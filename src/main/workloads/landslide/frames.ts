@@ -3,12 +3,11 @@
 // big grid holds megabytes a frame. Past either bound every other kept snapshot goes (the interval
 // doubles), so the frames stay evenly spaced; the final state is always the last frame. The maps
 // are built from them at the end in slices that let the event loop answer others in between.
-import { MAX_THICKNESS_MAPS, type ThicknessMap } from '../../../shared/workloads/landslide/types'
+import { MAX_FRAME_BYTES, MAX_THICKNESS_MAPS, type ThicknessMap } from '../../../shared/workloads/landslide/types'
 import { Turns } from '../../workers/in-turns'
 import { thicknessMapOf, thicknessWindow, snapshot, type Snapshot } from './grid-stats'
 
-/** Bytes of snapshots a run keeps for its frames (the animation's maps are made from them at its end). */
-export const MAX_FRAME_BYTES = 64 * 2 ** 20
+export { MAX_FRAME_BYTES }
 
 export class FrameKeeper {
   private kept: { sample: number; snap: Snapshot }[] = []

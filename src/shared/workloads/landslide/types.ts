@@ -26,6 +26,8 @@ export function gpuArithmetic(precision: LandslidePrecision): Exclude<RunArithme
 
 /** Maps (the animation's frames) a run keeps at most: every sample up to this many, then every k-th. */
 export const MAX_THICKNESS_MAPS = 201
+/** Bytes of debris snapshots (the thickness in the debris' box, f32) a run keeps for its frames: beyond, every other frame goes. */
+export const MAX_FRAME_BYTES = 64 * 2 ** 20
 
 /** Samples of the series a run takes at most: `frames` finer than steps / MAX_SAMPLES is raised to it (memory and time stay bounded). */
 export const MAX_SAMPLES = 4000

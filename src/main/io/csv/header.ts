@@ -49,11 +49,17 @@ export function encodingProblem(head: Buffer, headerLine: Buffer): string | null
   return null
 }
 
-/** FNV-1a over a string's UTF-16 code units. */
-function hashOf(text: string): number {
-  let h = 0x811c9dc5
+/**
+ * FNV-1a over a string's UTF-16 code units from a random start, finished by MurmurHash3's mixer:
+ * names chosen to collide cannot be made in advance (a header of colliding names would make the
+ * table's probes quadratic).
+ */
+function hashOf(text: string, seed: number): number {
+  let h = seed
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-  return h >>> 0
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
 }
 
 /**
@@ -68,13 +74,14 @@ async function headerNames(path: string, line: string, signal?: AbortSignal): Pr
   for (let at = b.indexOf(COMMA); at >= 0; at = b.indexOf(COMMA, at + 1)) fields++
   const slots = new Int32Array(2 ** Math.ceil(Math.log2(2 * fields + 1))).fill(-1)
   const mask = slots.length - 1
+  const seed = (Math.random() * 2 ** 32) >>> 0
   const names: string[] = []
   const turns = new Turns(signal)
   for (let p = 0; ; ) {
     const f = readField(b, p)
     if ('error' in f) throw csvError(path, 1, `header: ${f.error}`)
     const name = f.text.trim()
-    let slot = hashOf(name) & mask
+    let slot = hashOf(name, seed) & mask
     for (; slots[slot] >= 0; slot = (slot + 1) & mask)
       if (names[slots[slot]] === name) throw csvError(path, 1, `columns ${slots[slot] + 1} and ${names.length + 1} are both named ${quoteText(name)}; rename one of them`)
     slots[slot] = names.length

@@ -10,7 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { ApiError } from '../shared/errors'
 import type { JobEvent } from '../shared/jobs'
 import { replyTo } from '../shared/rpc'
-import { WIRE_PATH, type WireMessage, type WireRequest } from '../shared/wire'
+import { MAX_REQUEST_BYTES, peekRequestId, replyText, sizeText, WIRE_PATH, type WireMessage, type WireReply, type WireRequest } from '../shared/wire'
 import { Backend } from './backend/backend'
 import { apiHandlers, handleRequest } from './backend/api-handlers'
 import { defaultClusterRunsDir } from './backend/cluster-runs'
@@ -141,7 +141,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     // Protocol errors (a frame over the size limit, invalid UTF-8, an unmasked frame, a reserved
     // opcode): ws closes this connection with the matching code; the server goes on.
     ws.on('error', () => sockets.delete(ws))
-    ws.on('message', async (raw) => {
+    ws.on('message', async (data) => {
+      const raw = data as Buffer
+      // Measured before it is parsed: parsing is what a huge request would cost.
+      if (raw.length > MAX_REQUEST_BYTES) {
+        const id = peekRequestId(raw.subarray(0, 64).toString('latin1'))
+        const error = new ApiError('invalid-argument', `a request of ${sizeText(raw.length)} is over the ${sizeText(MAX_REQUEST_BYTES)} a request may carry; it was not read`)
+        return sendTo(ws, JSON.stringify({ id, error: error.toJSON() } satisfies WireReply))
+      }
       let msg: Partial<WireRequest> | null = null
       try {
         msg = JSON.parse(raw.toString()) as Partial<WireRequest>
@@ -153,7 +160,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new ApiError('bad-request', 'a request is a JSON object { id, method, args }')
         return handleRequest(handlers, msg.method, msg.args)
       })
-      sendTo(ws, JSON.stringify(reply))
+      sendTo(ws, replyText(reply, msg?.method))
     })
   }
 

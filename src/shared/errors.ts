@@ -16,13 +16,26 @@ export interface ApiErrorShape {
   message: string
 }
 
+/**
+ * Characters an error message holds at most: one that names thousands of files or quotes a huge
+ * value is cut there, with a note of how much was left out, so that no error makes a huge reply.
+ */
+export const MAX_ERROR_MESSAGE = 16 * 1024
+
+/** `message`, cut to MAX_ERROR_MESSAGE characters with a note of what was left out. */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE) return message
+  const note = ` … (${message.length - MAX_ERROR_MESSAGE} more characters left out)`
+  return message.slice(0, MAX_ERROR_MESSAGE) + note
+}
+
 /** An error that crosses the transport with its code intact. */
 export class ApiError extends Error implements ApiErrorShape {
   constructor(
     readonly code: ErrorCode,
     message: string,
   ) {
-    super(message)
+    super(boundedMessage(message))
     this.name = 'ApiError'
   }
 

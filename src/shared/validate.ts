@@ -86,6 +86,12 @@ function clusterRequest(v: unknown): void {
   checkClusterRequest(r)
 }
 
+/**
+ * Files one job a request starts may name: each becomes a part of its envelope (a stats file's is
+ * ~12 KB), which every client is sent; 10 000 made a 121 MB envelope. The command line takes more.
+ */
+export const MAX_REQUEST_FILES = 1000
+
 /** Per method: its arity and the checks of its arguments. */
 const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }> = {
   deviceInfo: { arity: 0 },
@@ -94,6 +100,11 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
     check([id, params]) {
       const w = workload(id)
       validateParams(w.id, w.params, params)
+      for (const [name, spec] of Object.entries(w.params) as [string, { type: string }][]) {
+        const files = (params as Record<string, unknown>)[name]
+        if (spec.type === 'files' && Array.isArray(files) && files.length > MAX_REQUEST_FILES)
+          fail(`${w.id}: parameter ${name} names ${files.length} files; a job started from the dashboard takes at most ${MAX_REQUEST_FILES} (the command line takes more)`)
+      }
     },
   },
   cancelJob: {

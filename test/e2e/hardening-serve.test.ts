@@ -29,6 +29,8 @@ beforeAll(async () => {
   writeFileSync(join(data, 'oneline.csv'), Buffer.alloc(50_000_000, 'a'))
   const m = 100_000
   const row = Array.from({ length: m }, (_, i) => String(i % 9)).join(',')
+  // 2.4 million short names: 15 MB, under the 16 MiB header cap.
+  writeFileSync(join(data, 'names.csv'), `${Array.from({ length: 2_400_000 }, (_, i) => `c${i.toString(36)}`).join(',')}\n1\n`)
   writeFileSync(join(data, 'wide.csv'), [Array.from({ length: m }, (_, i) => `s${i}`).join(','), ...Array.from({ length: 20 }, () => row)].join('\n') + '\n')
   // Paths: 600 vertices for a GPU job that runs a while on the software adapter, 3 for a quick one.
   const V = 600
@@ -42,6 +44,11 @@ beforeAll(async () => {
   }
   writeFileSync(join(data, 'ring600.bin'), big)
   writeFileSync(join(data, 'tiny.gr'), 'p sp 3 2\na 1 2 5\na 2 3 7\n')
+  // A 400 × 400 tilted plane under debris 1 m deep everywhere: each sample's debris box is the whole grid (640 KB as f32).
+  const asc = (n: number, value: (i: number, j: number) => number) =>
+    [`ncols ${n}`, `nrows ${n}`, 'xllcorner 0', 'yllcorner 0', 'cellsize 10', 'NODATA_value -9999', ...Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => value(i, j)).join(' '))].join('\n') + '\n'
+  writeFileSync(join(data, 'plane-dem.asc'), asc(400, (i, j) => 1000 - 0.5 * i - 0.3 * j))
+  writeFileSync(join(data, 'plane-source.asc'), asc(400, () => 1))
   serve = await startServe(['--data', data])
   api = await connectApi(serve)
 })
@@ -51,19 +58,27 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
 })
 
-/** Starts a job, pings while it runs, and returns its end event and the slowest ping. */
-async function attack(workload: string, params: Record<string, unknown>): Promise<{ end: any; worst: number; ms: number }> {
+/**
+ * Starts a job, pings while it runs, and returns its end event, the slowest ping and the most the
+ * server's memory grew meanwhile (sampled at each ping).
+ */
+async function attack(workload: string, params: Record<string, unknown>): Promise<{ end: any; worst: number; ms: number; grew: number }> {
   const t0 = performance.now()
+  const rss0 = serveRss()
+  let peak = rss0
   const jobId = await api.call<string>('startJob', workload, params)
-  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 60_000)
+  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 120_000)
   let worst = 0
   let over = false
   void ended.then(() => (over = true))
   while (!over) {
     worst = Math.max(worst, await pingMs(api))
+    peak = Math.max(peak, serveRss())
     await new Promise((r) => setTimeout(r, 50))
   }
-  return { end: await ended, worst, ms: performance.now() - t0 }
+  // The end itself: a ping sent as the last event arrives.
+  worst = Math.max(worst, await pingMs(api))
+  return { end: await ended, worst, ms: performance.now() - t0, grew: peak - rss0 }
 }
 
 describe('hostile files under serve', () => {
@@ -84,6 +99,15 @@ describe('hostile files under serve', () => {
     expect(worst).toBeLessThan(1000)
   })
 
+  it('a header of 2.4 million names (15 MB) is read in slices: pings answered meanwhile', async () => {
+    const { end, worst } = await attack('correlation', { files: [join(data, 'names.csv')], repeat: 1 })
+    expect(end.type).toBe('failed')
+    expect(end.error.code).toBe('invalid-input')
+    expect(end.error.message).toContain('2400000 series make a 2400000 × 2400000 matrix')
+    // It froze the server 2.5–6.7 s (the duplicate-name check alone 3.2 s).
+    expect(worst).toBeLessThan(1000)
+  }, 120_000)
+
   it('correlation on 100 000 columns × 20 rows is refused from the header, pings answered meanwhile', async () => {
     const { end, worst, ms } = await attack('correlation', { files: [join(data, 'wide.csv')], repeat: 1 })
     expect(end.type).toBe('failed')
@@ -92,6 +116,26 @@ describe('hostile files under serve', () => {
     expect(ms).toBeLessThan(10_000)
     expect(worst).toBeLessThan(1000)
   })
+})
+
+describe('a landslide sampled every step under serve', () => {
+  const plane = () => ({ grids: [join(data, 'plane-dem.asc'), join(data, 'plane-source.asc')], steps: 200, backends: ['active'], repeat: 1 })
+
+  it('answers pings within 1 s through the run and its end, and keeps at most 64 MiB of snapshots for its frames', async () => {
+    const sparse = await attack('landslide', { ...plane(), frames: 0 })
+    expect(sparse.end.type).toBe('done')
+    const every = await attack('landslide', { ...plane(), frames: 1 })
+    expect(every.end.type).toBe('done')
+    const r = every.end.envelope.results
+    expect(r.series.step).toHaveLength(201)
+    // 201 snapshots of 640 KB are 129 MB: the byte budget thins them to every other step, said in the result.
+    expect(r.sampling).toEqual({ every: 1, maps_every: 2, frame_bytes: 64 * 2 ** 20 })
+    expect(r.maps.map((m: { step: number }) => m.step)).toEqual(Array.from({ length: 101 }, (_, i) => 2 * i))
+    expect(r.reference.md5).toBe(sparse.end.envelope.results.reference.md5)
+    expect(every.worst).toBeLessThan(1000)
+    // Peak memory: at most the frames' 64 MiB of snapshots and 36 MiB of garbage not yet collected above the run without frames (all 201 snapshots: 129 MB).
+    expect(every.grew, `grew ${every.grew} without frames ${sparse.grew}`).toBeLessThan(sparse.grew + 100 * 2 ** 20)
+  }, 240_000)
 })
 
 describe('hostile requests under serve', () => {
@@ -125,14 +169,40 @@ describe('hostile requests under serve', () => {
     expect(await pingMs(api)).toBeLessThan(1000)
   })
 
-  it('a 2500 × 2500 heatmap to export is refused before it is drawn', async () => {
+  it('a 2500 × 2500 heatmap to export (a 38 MB request) is refused by its length, before it is parsed', async () => {
     const size = 2500
+    const chart = { kind: 'heatmap', data: { title: 't', size, values: new Array(size * size).fill(0.125), labels: new Array(size).fill('s'), axisLabel: 's', min: 0, max: 1 } }
+    const bytes = JSON.stringify({ id: 1, method: 'exportChart', args: [{ chart, format: 'png', fileName: 'h.png' }] }).length
     const t0 = performance.now()
-    const chart = { kind: 'heatmap', data: { title: 't', size, values: new Array(size * size).fill(0.5), labels: new Array(size).fill('s'), axisLabel: 's', min: 0, max: 1 } }
-    await expect(api.call('exportChart', { chart, format: 'png', fileName: 'h.png' })).rejects.toMatchObject({ code: 'invalid-argument' })
-    // 6.25 M values sent and parsed; drawing them took 208 s and 4.1 GB.
+    let over = false
+    const refused = api.call('exportChart', { chart, format: 'png', fileName: 'h.png' })
+    void refused.catch(() => {}).finally(() => (over = true))
+    let worst = 0
+    while (!over) {
+      worst = Math.max(worst, await pingMs(api))
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    // Drawing 6.25 M values took 208 s and 4.1 GB; parsing them, ~0.9 s of the event loop.
+    await expect(refused).rejects.toMatchObject({ code: 'invalid-argument', message: `a request of ${(bytes / 1e6).toFixed(1)} MB is over the 16 MiB a request may carry; it was not read` })
     expect(performance.now() - t0).toBeLessThan(15_000)
-    expect(await pingMs(api)).toBeLessThan(1000)
+    expect(worst).toBeLessThan(1000)
+  })
+
+  it('a stats job naming 10 000 files is refused as it is asked for; one naming 1000 missing files fails with an error cut to 16 KiB', async () => {
+    const rss0 = serveRss()
+    const many = Array.from({ length: 10_000 }, (_, i) => join(data, `missing-${i}.csv`))
+    // It built, serialised and sent a 121 MB envelope (~1 GB of the server's memory) and a 40 MB error message.
+    await expect(api.call('startJob', 'stats', { files: many, backends: ['serial'], repeat: 1 })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: 'stats: parameter files names 10000 files; a job started from the dashboard takes at most 1000 (the command line takes more)',
+    })
+    const long = Array.from({ length: 1000 }, (_, i) => join(data, `${'x'.repeat(4000)}-${i}.csv`))
+    const { end, worst } = await attack('stats', { files: long, backends: ['serial'], repeat: 1 })
+    expect(end.error.code).toBe('invalid-input')
+    expect(end.error.message).toMatch(/^none of the 1000 files could be analysed: .{16300,} … \(\d+ more characters left out\)$/)
+    expect(end.error.message.length).toBeLessThan(16 * 1024 + 100)
+    expect(worst).toBeLessThan(1000)
+    expect(serveRss() - rss0).toBeLessThan(200 * 2 ** 20)
   })
 
   it('a client that stops reading is disconnected once 128 MiB wait for it; the server stays small', async () => {

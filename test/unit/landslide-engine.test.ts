@@ -115,6 +115,21 @@ describe('the landslide job', () => {
     await expect(runLandslideJob(params({ steps: 300 }), context({ signal: early.signal }))).rejects.toMatchObject({ code: 'cancelled' })
   })
 
+  it('a GDAL float32 grid: cells equal to its NODATA_value −3.4028234663852886e+38 are walls, with the md5 of the −9999 grid', async () => {
+    // GDAL's default NODATA for float32; values beyond 1e12 in magnitude are refused unless they are NODATA.
+    const gdal = grids.map((g) => join(dir, `gdal-${g.split('/').pop()}`))
+    for (const [i, g] of grids.entries()) writeFileSync(gdal[i], readFileSync(g, 'utf8').replaceAll('-9999', '-3.4028234663852886e+38'))
+    expect(readFileSync(gdal[0], 'utf8')).toMatch(/NODATA_value\s+-3\.4028234663852886e\+38\n/)
+    const run = async (files: string[]) => (await runLandslideJob(params({ grids: files, steps: 60, backends: ['serial'] }), context())).results
+    const [plain, float32] = [await run(grids), await run(gdal)]
+    expect(float32.grid.walls).toBe(plain.grid.walls)
+    expect(float32.grid.walls).toBeGreaterThan(100)
+    expect(float32.reference.md5).toBe(plain.reference.md5)
+    // Any other value of that magnitude is still out of range.
+    writeFileSync(gdal[0], readFileSync(gdal[0], 'utf8').replace(/NODATA_value\s+\S+/, 'NODATA_value -9999'))
+    await expect(run(gdal)).rejects.toThrow('"-3.4028234663852886e+38" is out of range (at most 1000000000000 in magnitude)')
+  })
+
   it('asks for two or three files', async () => {
     await expect(runLandslideJob(params({ grids: [grids[0]] }), context())).rejects.toThrow('landslide needs the DEM and the source')
   })

@@ -1,5 +1,6 @@
 // A landslide run asked for a sample every step keeps its samples bounded (MAX_SAMPLES, said in
-// `sampling`), lets the event loop answer others while it runs, and honours a cancel at once.
+// `sampling`), lets the event loop answer others while it runs, and honours a cancel at once; its
+// frames' snapshots are bounded in bytes as well as in count, thinned evenly.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,6 +11,7 @@ import { framesNote } from '../../src/shared/workloads/landslide/sampling'
 import { MAX_SAMPLES, MAX_THICKNESS_MAPS } from '../../src/shared/workloads/landslide/types'
 import { validateParams } from '../../src/shared/workloads/schema'
 import type { JobContext } from '../../src/main/engine'
+import { FrameKeeper, MAX_FRAME_BYTES } from '../../src/main/workloads/landslide/frames'
 import { runLandslideJob, sampleEvery } from '../../src/main/workloads/landslide/run-landslide'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-landslide-bounds-'))
@@ -76,4 +78,35 @@ describe('a sample every step', () => {
     expect(ended).toBeLessThan(2000)
     expect(worst).toBeLessThan(1000)
   }, 120_000)
+})
+
+describe('the frames\' snapshots', () => {
+  /** A 10 × 10 grid whose debris covers `cells` cells of its first rows. */
+  const grid = (cells: number) => Float64Array.from({ length: 100 }, (_, k) => (k < cells ? 1 : 0))
+
+  it('are thinned evenly, every other one at a time, once their bytes pass the budget; the first and the final state stay', () => {
+    // 400 bytes a snapshot (100 cells as f32), 2000 bytes allowed: 5 snapshots.
+    const keeper = new FrameKeeper(10, 10, 1, 2000, 201)
+    for (let step = 0; step <= 20; step++) keeper.offer(step, grid(100))
+    expect(keeper.stride).toBe(8)
+    expect(keeper.thinnedByBytes).toBe(true)
+    expect(keeper.finish(20, grid(100)).map((s) => s.step)).toEqual([0, 8, 16, 20])
+  })
+
+  it('hold only the debris\' box: small slides keep every sample, up to the count', () => {
+    const keeper = new FrameKeeper(10, 10, 1, 2000, 201)
+    for (let step = 0; step <= 20; step++) keeper.offer(step, grid(10))
+    expect(keeper.stride).toBe(1)
+    expect(keeper.thinnedByBytes).toBe(false)
+    expect(keeper.finish(20, grid(10))).toHaveLength(21)
+    const counted = new FrameKeeper(10, 10, 1, MAX_FRAME_BYTES, 5)
+    for (let step = 0; step <= 20; step++) counted.offer(step, grid(10))
+    expect(counted.finish(20, grid(10)).map((s) => s.step)).toEqual([0, 8, 16, 20])
+    expect(counted.thinnedByBytes).toBe(false)
+  })
+
+  it('are said in the frames\' note when the budget thinned them', () => {
+    const note = framesNote({ sampling: { every: 1, maps_every: 2, frame_bytes: MAX_FRAME_BYTES }, maps: new Array(101) })
+    expect(note).toBe(`101 frames, one every 2 steps (and the last): the animation keeps at most 64 MiB of the debris' snapshots (and at most ${MAX_THICKNESS_MAPS} frames); the charts have a point every 1 steps`)
+  })
 })

@@ -15,7 +15,7 @@ import { DEFAULT_TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape, shapeConstant
 import type { Gpu } from '../../src/main/gpu/runtime'
 import { paddedSide } from '../../src/main/workloads/paths/gpu/variants'
 import { KEY_NONE, KEY_SELF, successors } from '../../src/main/workloads/paths/matrix'
-import { checkMemory } from '../../src/main/workloads/paths/run-paths'
+import { checkMemory, checkVertexCount, MAX_UNNAMED_VERTICES } from '../../src/main/workloads/paths/matrix-bounds'
 import { checkOutput, matrixFile, matrixPieces, writeMatrices } from '../../src/main/workloads/paths/write-matrix'
 
 let dir: string
@@ -86,6 +86,22 @@ describe('memory', () => {
       'g.bin: 40000 vertices need about 35.8 GiB for 6 40000 × 40000 matrices; 20.0 GiB of memory are available',
     )
     expect(() => checkMemory('g.bin', 40_000, false, 1, 6 * GiB)).toThrow('need about 11.9 GiB')
+  })
+
+  it('takes vertices no edge names up to 4096, or as many as the edges name, before any matrix is made', () => {
+    /** V vertices, edges i → i + 1 naming the first `named` of them. */
+    const graph = (V: number, named: number) => {
+      const src = Int32Array.from({ length: named - 1 }, (_, i) => i)
+      return { format: 'course' as const, V, src, dst: src.map((i) => i + 1), w: new Int32Array(named - 1) }
+    }
+    expect(MAX_UNNAMED_VERTICES).toBe(4096)
+    expect(() => checkVertexCount({ ...graph(4096, 1), src: new Int32Array(0), dst: new Int32Array(0), w: new Int32Array(0) }, 'g.bin')).not.toThrow()
+    expect(() => checkVertexCount(graph(4097 + 10, 10), 'g.bin')).toThrow('g.bin: the header announces 4107 vertices, but its 9 edges name 10 of them')
+    expect(() => checkVertexCount(graph(4097 + 3000, 10), 'g.bin')).toThrow('but its 9 edges name at most 18 of them')
+    expect(() => checkVertexCount(graph(10_000, 5000), 'g.bin')).not.toThrow()
+    expect(() => checkVertexCount(graph(10_001, 5000), 'g.bin')).toThrow('g.bin: the header announces 10001 vertices, but its 4999 edges name 5000 of them: a 10001 × 10001 matrix (0.4 GiB)')
+    expect(() => checkVertexCount(graph(6000, 1904), 'g.bin')).not.toThrow()
+    expect(() => checkVertexCount(graph(6000, 1903), 'g.bin')).toThrow('its 1902 edges name 1903 of them')
   })
 
   it('successors take the keys\' memory', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { API_METHODS } from '../../src/shared/api'
-import { ApiError } from '../../src/shared/errors'
+import { ApiError, MAX_ERROR_MESSAGE } from '../../src/shared/errors'
 import { apiClient, replyTo, RequestTracker } from '../../src/shared/rpc'
+import { MAX_REPLY_BYTES, peekRequestId, replyText } from '../../src/shared/wire'
 
 /** A tracker whose requests land in `sent`, by id. */
 function tracker() {
@@ -94,5 +95,30 @@ describe('apiClient', () => {
     const call = vi.fn(async () => 'job-1')
     await expect(apiClient(call).startJob('device', { measure: false })).resolves.toBe('job-1')
     expect(call).toHaveBeenCalledWith('startJob', ['device', { measure: false }])
+  })
+})
+
+describe('what a reply and an error may hold', () => {
+  it('a reply past its bound is an error saying so, with the request\'s id', () => {
+    expect(MAX_REPLY_BYTES).toBe(96 * 2 ** 20)
+    expect(JSON.parse(replyText({ id: 3, result: 'x'.repeat(10) }, 'exportChart', 100))).toEqual({ id: 3, result: 'x'.repeat(10) })
+    expect(JSON.parse(replyText({ id: 3, result: 'x'.repeat(3_000_000) }, 'exportResultFile', 2 ** 20))).toEqual({
+      id: 3,
+      error: { code: 'io', message: 'the reply to exportResultFile is 3.0 MB, over the 1 MiB a reply may hold' },
+    })
+  })
+
+  it('an error message of 40 MB is cut to 16 KiB with a note of what was left out', () => {
+    const e = new ApiError('invalid-input', 'x'.repeat(40_000_000))
+    expect(e.message).toBe(`${'x'.repeat(MAX_ERROR_MESSAGE)} … (${40_000_000 - MAX_ERROR_MESSAGE} more characters left out)`)
+    expect(ApiError.from({ code: 'io', message: 'y'.repeat(20_000) }).message).toHaveLength(MAX_ERROR_MESSAGE + ' … (3616 more characters left out)'.length)
+    expect(new ApiError('io', 'short').message).toBe('short')
+  })
+
+  it('the id of a request too large to parse is read from its start', () => {
+    expect(peekRequestId('{"id":42,"method":"exportChart","args":[{"chart"')).toBe(42)
+    expect(peekRequestId(' { "id" : 7 }')).toBe(7)
+    expect(peekRequestId('{"method":"x","id":42}')).toBe(-1)
+    expect(peekRequestId('[1,2,3]')).toBe(-1)
   })
 })

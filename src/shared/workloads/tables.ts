@@ -1,19 +1,9 @@
 // Result tables as CSV (RFC 4180: quoted where needed, CRLF-free rows ending in \n).
+import { csvRow } from '../csv'
 import type { ResultTable } from './definition'
 
 export function tableCsv(table: ResultTable): string {
-  return [table.columns, ...table.rows].map((row) => row.map(csvField).join(',')).join('\n') + '\n'
-}
-
-/** A number as text: kept as it is, though it may start with - or +. */
-const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i
-
-function csvField(v: unknown): string {
-  let s = v === null || v === undefined ? '' : String(v)
-  // A cell a spreadsheet would run as a formula (=HYPERLINK(…), +, -, @, a leading tab or CR) is
-  // written as text, behind an apostrophe, as OWASP advises; numbers, negative ones too, stay numbers.
-  if (typeof v !== 'number' && /^[=+\-@\t\r]/.test(s) && !NUMBER.test(s)) s = `'${s}`
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+  return [table.columns, ...table.rows].map(csvRow).join('\n') + '\n'
 }
 
 /** Whether `v` is a number that is not finite, or null where a number was computed (JSON writes NaN and ±∞ as null). */

@@ -2,7 +2,9 @@
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { csvError, ioError, nameList, openForReading, quoteText } from './errors'
-import { splitLine } from './fields'
+import { Turns } from '../../workers/in-turns'
+import { bytes } from './bytes'
+import { readField } from './fields'
 
 export interface CsvHeader {
   /** Column names, trimmed (files often put a space after each comma). */
@@ -15,6 +17,8 @@ export interface CsvHeader {
 
 const BOM = [0xef, 0xbb, 0xbf]
 const PROBE = 64 * 1024
+
+const { COMMA } = bytes
 
 const startsWith = (head: Buffer, bytes: number[]) => bytes.every((x, i) => head[i] === x)
 
@@ -45,15 +49,47 @@ export function encodingProblem(head: Buffer, headerLine: Buffer): string | null
   return null
 }
 
-/** The first two columns that share a name, as an error message, or null. */
-function duplicateNames(names: string[]): string | null {
-  const seen = new Map<string, number>()
-  for (const [i, n] of names.entries()) {
-    const first = seen.get(n)
-    if (first !== undefined) return `columns ${first + 1} and ${i + 1} are both named ${quoteText(n)}; rename one of them`
-    seen.set(n, i)
+/**
+ * FNV-1a over a string's UTF-16 code units from a random start, finished by MurmurHash3's mixer:
+ * names chosen to collide cannot be made in advance (a header of colliding names would make the
+ * table's probes quadratic).
+ */
+function hashOf(text: string, seed: number): number {
+  let h = seed
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
+}
+
+/**
+ * The header line's names, trimmed, each checked against those before it in one pass: an open
+ * hash table of name indexes in a typed array (a Map of millions of strings costs seconds of
+ * garbage collection), read in slices of the event loop, so that a server answers meanwhile and a
+ * cancel is seen.
+ */
+async function headerNames(path: string, line: string, signal?: AbortSignal): Promise<string[]> {
+  const b = Buffer.from(line + '\n', 'utf8')
+  let fields = 1
+  for (let at = b.indexOf(COMMA); at >= 0; at = b.indexOf(COMMA, at + 1)) fields++
+  const slots = new Int32Array(2 ** Math.ceil(Math.log2(2 * fields + 1))).fill(-1)
+  const mask = slots.length - 1
+  const seed = (Math.random() * 2 ** 32) >>> 0
+  const names: string[] = []
+  const turns = new Turns(signal)
+  for (let p = 0; ; ) {
+    const f = readField(b, p)
+    if ('error' in f) throw csvError(path, 1, `header: ${f.error}`)
+    const name = f.text.trim()
+    let slot = hashOf(name, seed) & mask
+    for (; slots[slot] >= 0; slot = (slot + 1) & mask)
+      if (names[slots[slot]] === name) throw csvError(path, 1, `columns ${slots[slot] + 1} and ${names.length + 1} are both named ${quoteText(name)}; rename one of them`)
+    slots[slot] = names.length
+    names.push(name)
+    if (b[f.end] !== COMMA) return names
+    p = f.end + 1
+    if ((names.length & 4095) === 0) await turns.maybe()
   }
-  return null
 }
 
 /** Header lines longer than this are refused: a file of one huge line is not a table. */
@@ -90,13 +126,7 @@ export async function readHeader(path: string, signal?: AbortSignal): Promise<Cs
     if (nl < 0 && lineBytes.includes(13)) throw csvError(path, 1, 'lines end with CR alone (classic Mac line endings); convert them to LF or CRLF (e.g. tr \'\\r\' \'\\n\')')
     const line = lineBytes.toString('utf8')
     if (line.trim() === '') throw csvError(path, 1, 'the header line is empty')
-    const names: string[] = []
-    for (const f of splitLine(line)) {
-      if ('error' in f) throw csvError(path, 1, `header: ${f.error}`)
-      names.push(f.text.trim())
-    }
-    const duplicate = duplicateNames(names)
-    if (duplicate) throw csvError(path, 1, duplicate)
+    const names = await headerNames(path, line, signal)
     return { names, dataStart: nl < 0 ? head.length : nl + 1, bytes: size }
   } catch (e) {
     if (!(e instanceof ApiError) && e instanceof Error && typeof (e as NodeJS.ErrnoException).errno === 'number') throw ioError(path, e)

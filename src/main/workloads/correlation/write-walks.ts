@@ -5,6 +5,7 @@
 // partial file, and a failure leaves nothing behind.
 import { randomBytes } from 'node:crypto'
 import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises'
+import { csvCell } from '../../../shared/csv'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { Layout } from '../../../shared/workloads/correlation/types'
@@ -78,7 +79,7 @@ async function writeNpy(file: FileHandle, values: Float32Array, m: number, n: nu
 }
 
 async function writeCsv(file: FileHandle, values: Float32Array, m: number, n: number, opts: WriteSeriesOptions): Promise<number> {
-  const names = indexNames(m)
+  const names = indexNames(m).map(csvCell)
   let bytes = 0
   let pending: string[] = []
   let pendingLength = 0

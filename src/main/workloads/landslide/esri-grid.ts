@@ -3,6 +3,7 @@
 // NODATA_value), then one row per line, first row (north) first. The study keeps the header in a
 // file of its own; an `.asc` file has both. Errors name the file, the line and the column.
 import { ApiError } from '../../../shared/errors'
+import { atOnce } from '../../workers/in-turns'
 
 export interface GridHeader {
   ncols: number
@@ -98,6 +99,11 @@ export function parseHeader(file: string, lines: string[]): { header: GridHeader
 export interface GridReadOptions {
   /** Replaces each value (e.g. NODATA by 0 thickness) or returns an error message for it. */
   check?: (value: number) => number | string
+  /**
+   * The header's NODATA_value: cells equal to it are NODATA whatever their magnitude (GDAL writes
+   * float32 grids with −3.4028234663852886e+38), so the range check passes them.
+   */
+  nodata?: number | null
 }
 
 /** Values a grid may hold, in magnitude (altitudes and thicknesses in any unit). */
@@ -130,6 +136,11 @@ function checkSize(file: string, lines: string[], first: number, { ncols, nrows 
  * errors naming the line (and the column of a bad value).
  */
 export function parseGrid(file: string, lines: string[], first: number, header: Pick<GridHeader, 'ncols' | 'nrows'>, opts: GridReadOptions = {}): Float64Array {
+  return atOnce(parseGridRows(file, lines, first, header, opts))
+}
+
+/** parseGrid, yielding after each row: where a reader that must not hold the event loop may pause. */
+export function* parseGridRows(file: string, lines: string[], first: number, header: Pick<GridHeader, 'ncols' | 'nrows'>, opts: GridReadOptions = {}): Generator<void, Float64Array> {
   const { ncols, nrows } = header
   checkSize(file, lines, first, header)
   const out = new Float64Array(ncols * nrows)
@@ -154,8 +165,9 @@ export function parseGrid(file: string, lines: string[], first: number, header: 
       const token = line.slice(start, pos)
       let v = parseNumber(token)
       if (Number.isNaN(v)) throw gridError(file, i + 1, `${quote(token)} is not a number`, start + 1)
-      // Beyond this, sums of altitudes and thicknesses overflow to ∞ and the automaton's mass to NaN.
-      if (!(Math.abs(v) <= MAX_VALUE)) throw gridError(file, i + 1, `${quote(token)} is out of range (at most ${MAX_VALUE} in magnitude)`, start + 1)
+      // Beyond this, sums of altitudes and thicknesses overflow to ∞ and the automaton's mass to NaN;
+      // NODATA cells are walls (DEM) or no debris (source), never summed.
+      if (!(Math.abs(v) <= MAX_VALUE) && v !== opts.nodata) throw gridError(file, i + 1, `${quote(token)} is out of range (at most ${MAX_VALUE} in magnitude)`, start + 1)
       if (opts.check) {
         const checked = opts.check(v)
         if (typeof checked === 'string') throw gridError(file, i + 1, checked, start + 1)
@@ -167,6 +179,7 @@ export function parseGrid(file: string, lines: string[], first: number, header: 
     if (count === 0) continue
     if (count < ncols) throw gridError(file, i + 1, `${count} values in this row, the header's ncols is ${ncols}`)
     row++
+    yield
   }
   if (row < nrows) throw gridError(file, undefined, `${row} rows, the header's nrows is ${nrows}`)
   return out

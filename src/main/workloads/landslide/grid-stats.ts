@@ -81,35 +81,52 @@ export function snapshot(step: number, h: ArrayLike<number>, rows: number, cols:
   return { step, i0, j0, ...box, h: out }
 }
 
+/** Where the maps of a run lie: a square window of the grid and the grid cells a map cell covers. */
+export type MapWindow = Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>
+
 /**
- * Maps of the snapshots over one square window: the smallest square around every snapshot's
- * debris (plus a margin of two cells), centred on it, reduced to at most MAP_SIDE cells a side.
+ * The maps' window: the smallest square around every snapshot's debris (plus a margin of two
+ * cells), centred on it, reduced to at most MAP_SIDE cells a side; null when no snapshot holds debris.
  */
-export function thicknessMaps(snapshots: Snapshot[], gridRows: number, gridCols: number): ThicknessMap[] {
-  const full = snapshots.filter((s) => s.rows > 0)
-  if (full.length === 0) return snapshots.map((s) => ({ step: s.step, row0: 0, col0: 0, size: 1, block: Math.max(gridRows, gridCols), values: [null] }))
-  const i0 = Math.min(...full.map((s) => s.i0)) - 2
-  const i1 = Math.max(...full.map((s) => s.i0 + s.rows)) + 2
-  const j0 = Math.min(...full.map((s) => s.j0)) - 2
-  const j1 = Math.max(...full.map((s) => s.j0 + s.cols)) + 2
+export function thicknessWindow(snapshots: Snapshot[], gridRows: number, gridCols: number): MapWindow | null {
+  let i0 = Infinity
+  let i1 = -Infinity
+  let j0 = Infinity
+  let j1 = -Infinity
+  for (const s of snapshots) {
+    if (s.rows === 0) continue
+    i0 = Math.min(i0, s.i0 - 2)
+    i1 = Math.max(i1, s.i0 + s.rows + 2)
+    j0 = Math.min(j0, s.j0 - 2)
+    j1 = Math.max(j1, s.j0 + s.cols + 2)
+  }
+  if (i1 < 0) return null
   const side = Math.max(i1 - i0, j1 - j0)
-  const row0 = i0 - Math.floor((side - (i1 - i0)) / 2)
-  const col0 = j0 - Math.floor((side - (j1 - j0)) / 2)
   const block = Math.ceil(side / MAP_SIDE)
-  const size = Math.ceil(side / block)
-  return snapshots.map((s) => {
-    const values: (number | null)[] = new Array(size * size).fill(null)
-    for (let i = 0; i < s.rows; i++)
-      for (let j = 0; j < s.cols; j++) {
-        const v = s.h[i * s.cols + j]
-        if (v === 0) continue
-        const at = Math.floor((s.i0 + i - row0) / block) * size + Math.floor((s.j0 + j - col0) / block)
-        const shown = Math.round(v * 1e4) / 1e4
-        const was = values[at]
-        if (was === null || shown > was) values[at] = shown
-      }
-    return { step: s.step, row0, col0, size, block, values }
-  })
+  return { row0: i0 - Math.floor((side - (i1 - i0)) / 2), col0: j0 - Math.floor((side - (j1 - j0)) / 2), size: Math.ceil(side / block), block }
+}
+
+/** One snapshot's map over `window` (null: no snapshot holds debris, one cell for the whole grid). */
+export function thicknessMapOf(s: Snapshot, window: MapWindow | null, gridRows = 0, gridCols = 0): ThicknessMap {
+  if (!window) return { step: s.step, row0: 0, col0: 0, size: 1, block: Math.max(gridRows, gridCols), values: [null] }
+  const { row0, col0, size, block } = window
+  const values: (number | null)[] = new Array(size * size).fill(null)
+  for (let i = 0; i < s.rows; i++)
+    for (let j = 0; j < s.cols; j++) {
+      const v = s.h[i * s.cols + j]
+      if (v === 0) continue
+      const at = Math.floor((s.i0 + i - row0) / block) * size + Math.floor((s.j0 + j - col0) / block)
+      const shown = Math.round(v * 1e4) / 1e4
+      const was = values[at]
+      if (was === null || shown > was) values[at] = shown
+    }
+  return { step: s.step, row0, col0, size, block, values }
+}
+
+/** Maps of the snapshots over one square window (thicknessWindow). */
+export function thicknessMaps(snapshots: Snapshot[], gridRows: number, gridCols: number): ThicknessMap[] {
+  const window = thicknessWindow(snapshots, gridRows, gridCols)
+  return snapshots.map((s) => thicknessMapOf(s, window, gridRows, gridCols))
 }
 
 /** The thickness of `h` over a map window at `block` grid cells per map cell: each the deepest of its block; null where no debris lies. */

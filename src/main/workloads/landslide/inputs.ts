@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
-import { gridError, type GridHeader, parseGrid, parseHeader, splitLines } from './esri-grid'
+import { atOnce, inTurns } from '../../workers/in-turns'
+import { gridError, type GridHeader, parseGridRows, parseHeader, splitLines } from './esri-grid'
 
 export interface LandslideInput {
   rows: number
@@ -41,7 +42,8 @@ export async function readLandslideInput(shown: string[], paths: string[]): Prom
     }
     texts.push({ shown: shown[i], lines: splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) })
   }
-  return parseLandslideInput(texts)
+  // A big grid takes seconds to parse: in slices, so that a server goes on answering meanwhile.
+  return inTurns(landslideInputSteps(texts))
 }
 
 /** Whether the file holds nothing after its header: the study's header file. */
@@ -56,6 +58,11 @@ function hasHeader(f: TextFile): boolean {
 }
 
 export function parseLandslideInput(files: TextFile[]): LandslideInput {
+  return atOnce(landslideInputSteps(files))
+}
+
+/** parseLandslideInput, yielding between rows of the grids. */
+function* landslideInputSteps(files: TextFile[]): Generator<void, LandslideInput> {
   if (files.length < 2 || files.length > 3)
     throw new ApiError('invalid-argument', `landslide needs the DEM and the source (two .asc grids) or the study's header, DEM and source files; got ${files.length} file${files.length === 1 ? '' : 's'}`)
   let shared: { file: TextFile; header: GridHeader } | undefined
@@ -83,9 +90,10 @@ export function parseLandslideInput(files: TextFile[]): LandslideInput {
     throw new ApiError('invalid-input', `the grids differ in size: the DEM ${demFile.shown} is ${size(dem.header)}, the source ${sourceFile.shown} is ${size(source.header)}`)
 
   const { nrows: rows, ncols: cols } = dem.header
-  const z = parseGrid(demFile.shown, demFile.lines, dem.next, dem.header)
+  const z = yield* parseGridRows(demFile.shown, demFile.lines, dem.next, dem.header, { nodata: dem.header.nodata })
   const sourceNodata = source.header.nodata
-  const h = parseGrid(sourceFile.shown, sourceFile.lines, source.next, source.header, {
+  const h = yield* parseGridRows(sourceFile.shown, sourceFile.lines, source.next, source.header, {
+    nodata: sourceNodata,
     check: (v) => (v === sourceNodata ? 0 : v < 0 ? `negative thickness ${v}` : v),
   })
   let walls: Uint8Array | null = null

@@ -1,6 +1,7 @@
 // The reference program's output: the thickness grid without a header, each value as C's printf
 // "%f" followed by two spaces, a newline after each row. Its md5 is the check of every f64 backend.
 import { createHash } from 'node:crypto'
+import { atOnce, inTurns } from '../../workers/in-turns'
 
 const TIE_SCALE = 128
 
@@ -21,14 +22,17 @@ export function formatF(v: number): string {
   return `${v < 0 ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`
 }
 
+/** Row `i` of the grid in the reference format, its newline included. */
+function referenceRow(h: Float64Array, i: number, cols: number, row: string[]): string {
+  for (let j = 0; j < cols; j++) row[j] = formatF(h[i * cols + j])
+  return row.join('  ') + '  \n'
+}
+
 /** The grid in the reference format. */
 export function referenceText(h: Float64Array, rows: number, cols: number): string {
   const lines: string[] = new Array(rows)
   const row: string[] = new Array(cols)
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) row[j] = formatF(h[i * cols + j])
-    lines[i] = row.join('  ') + '  \n'
-  }
+  for (let i = 0; i < rows; i++) lines[i] = referenceRow(h, i, cols, row)
   return lines.join('')
 }
 
@@ -36,7 +40,23 @@ export function md5Hex(text: string): string {
   return createHash('md5').update(text).digest('hex')
 }
 
+/** md5 of the grid's reference-format text, hashed row by row (no text of the whole grid is made); the yields are where it may pause. */
+export function* referenceMd5Rows(h: Float64Array, rows: number, cols: number): Generator<void, string> {
+  const hash = createHash('md5')
+  const row: string[] = new Array(cols)
+  for (let i = 0; i < rows; i++) {
+    hash.update(referenceRow(h, i, cols, row))
+    yield
+  }
+  return hash.digest('hex')
+}
+
 /** md5 of the grid's reference-format text. */
 export function referenceMd5(h: Float64Array, rows: number, cols: number): string {
-  return md5Hex(referenceText(h, rows, cols))
+  return atOnce(referenceMd5Rows(h, rows, cols))
+}
+
+/** md5 of the grid's reference-format text, letting the event loop answer others every few rows. */
+export function referenceMd5InTurns(h: Float64Array, rows: number, cols: number, signal?: AbortSignal): Promise<string> {
+  return inTurns(referenceMd5Rows(h, rows, cols), signal)
 }

@@ -29,10 +29,11 @@ import { warmUp } from '../../gpu/timing'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { keepFinalGrid } from './final-grid'
-import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
+import { FrameKeeper, MAX_FRAME_BYTES, thicknessMapsInTurns } from './frames'
+import { gridDeviation, sampleGrid } from './grid-stats'
 import { hillshadeMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
-import { referenceMd5 } from './reference-format'
+import { referenceMd5InTurns } from './reference-format'
 import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
 
@@ -102,21 +103,19 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     })
 
   const series: LandslideSeries = { step: [], mass: [], flooded: [], max_thickness: [], active: [] }
-  // Every sample a frame of the animation, up to MAX_THICKNESS_MAPS of them (the first and last
-  // included); beyond, every stride-th, said in `sampling`. Chosen before the run from the samples
-  // it will take, so that the maps held while it runs stay within that many.
+  // Every sample a frame of the animation, up to MAX_THICKNESS_MAPS of them and MAX_FRAME_BYTES of
+  // snapshots (the first and last included); beyond, every stride-th, said in `sampling`. The count's
+  // stride is chosen before the run from the samples it will take; the bytes' doubles it as needed.
   const samples = Math.ceil(params.steps / every) + 1
-  const stride = Math.max(1, Math.ceil((samples - 1) / (MAX_THICKNESS_MAPS - 1)))
-  const snapshots: Snapshot[] = []
+  const frames = new FrameKeeper(input.rows, input.cols, Math.max(1, Math.ceil((samples - 1) / (MAX_THICKNESS_MAPS - 1))))
   const record = (step: number, h: Float64Array) => {
     const s = sampleGrid(h, input.rows, input.cols, input.walls)
-    const mapped = series.step.length % stride === 0
     series.step.push(step)
     series.mass.push(s.mass)
     series.flooded.push(s.flooded)
     series.max_thickness.push(s.max_thickness)
     series.active.push(s.active)
-    if (mapped) snapshots.push(snapshot(step, h, input.rows, input.cols))
+    frames.offer(step, h)
   }
 
   const runs: Record<string, LandslideRun> = {}
@@ -210,7 +209,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     timings[key] = timing
     const precision = p.backend === 'gpu' ? arithmetic : 'f64'
     // f64 and double-float grids: their md5 says whether they print as the reference does (f32 ones, judged by deviation, seldom would).
-    const md5 = precision === 'f32' ? undefined : referenceMd5(grid, input.rows, input.cols)
+    const md5 = precision === 'f32' ? undefined : await referenceMd5InTurns(grid, input.rows, input.cols)
     if (isReference) reference = { grid, md5: md5! }
     let mass = 0
     for (let k = 0; k < grid.length; k++) mass += grid[k]
@@ -233,7 +232,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   }
 
   if (!firstCpu && given.reference) {
-    reference = { grid: given.reference, md5: referenceMd5(given.reference, input.rows, input.cols) }
+    reference = { grid: given.reference, md5: await referenceMd5InTurns(given.reference, input.rows, input.cols) }
     record(0, input.h)
     record(params.steps, given.reference)
   } else if (!firstCpu) {
@@ -274,10 +273,10 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 
   // The last sample is a frame too: the final state, which the reference's grid is.
   const lastStep = series.step.at(-1)
-  const kept = lastStep !== undefined && snapshots.at(-1)?.step !== lastStep ? [...snapshots, snapshot(lastStep, reference.grid, input.rows, input.cols)] : snapshots
+  const kept = lastStep === undefined ? [] : frames.finish(lastStep, reference.grid)
   let massStart = 0
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
-  const maps = thicknessMaps(kept, input.rows, input.cols)
+  const maps = await thicknessMapsInTurns(kept, input.rows, input.cols)
   // The relief the debris runs over: the DEM with the source carved out, as the simulation sees it.
   const hillshade = maps[0] && hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0])
   const results: LandslideResult = {
@@ -287,7 +286,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     runs,
     series,
     maps,
-    sampling: { every, maps_every: every * stride, ...(params.frames > 0 && params.frames !== every && { asked: params.frames }) },
+    sampling: { every, maps_every: every * frames.stride, ...(params.frames > 0 && params.frames !== every && { asked: params.frames }), ...(frames.thinnedByBytes && { frame_bytes: MAX_FRAME_BYTES }) },
     ...(hillshade && { hillshade }),
     skipped,
   }

@@ -62,6 +62,14 @@ export function compact<T extends Int32Array | Uint32Array>(m: T, V: number, str
 export const MIN_DISTANCE = -(2 ** 31)
 export const MAX_DISTANCE = INF - 1
 
+/** The refusal of a shortest distance the matrix cannot hold, naming the pair. */
+export function outsideInt32(shown: string, from: string, to: string, x: number): ApiError {
+  return new ApiError(
+    'invalid-input',
+    `${shown}: the shortest distance from ${from} to ${to} is ${x}, outside the int32 distances the matrix holds (${MIN_DISTANCE} … ${MAX_DISTANCE}; ${INF} means unreachable)`,
+  )
+}
+
 /**
  * Undoes Johnson's reweighting in place: d(u, v) = d'(u, v) − h(u) + h(v) for every finite pair,
  * computed in doubles (exact here). A distance the matrix cannot hold is refused with its pair,
@@ -73,11 +81,7 @@ export function unweight(d: Int32Array, V: number, h: Float64Array, shown: strin
     for (let j = 0; j < V; j++) {
       if (d[row + j] === INF) continue
       const x = d[row + j] - h[i] + h[j]
-      if (x < MIN_DISTANCE || x > MAX_DISTANCE)
-        throw new ApiError(
-          'invalid-input',
-          `${shown}: the shortest distance from ${name(i)} to ${name(j)} is ${x}, outside the int32 distances the matrix holds (${MIN_DISTANCE} … ${MAX_DISTANCE}; ${INF} means unreachable)`,
-        )
+      if (x < MIN_DISTANCE || x > MAX_DISTANCE) throw outsideInt32(shown, name(i), name(j), x)
       d[row + j] = x
     }
   }

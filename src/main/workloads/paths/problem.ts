@@ -1,7 +1,10 @@
-// From a graph as read to the problem every backend solves: non-negative int32 weights whose
-// distances stay below INF. Negative weights are checked for a negative cycle (Bellman–Ford from a
-// virtual source, which names the cycle's vertices) and otherwise removed by Johnson's reweighting
-// w'(u, v) = w + h(u) − h(v) ≥ 0, which keeps every shortest path (and so every tie) as it was.
+// From a graph as read to the problem every backend solves: non-negative int32 weights, each below
+// INF or INF itself (no edge: a weight that large is on no distance the matrix holds). Negative
+// weights are checked for a negative cycle (Bellman–Ford from a virtual source, which names the
+// cycle's vertices) and otherwise removed by Johnson's reweighting w'(u, v) = w + h(u) − h(v) ≥ 0,
+// which keeps every shortest path (and so every tie) as it was. Where distances could reach INF,
+// the problem is marked `unbounded` and its result checked (distance-range.ts): only a distance
+// that does not fit is refused.
 import { ApiError } from '../../../shared/errors'
 import { INF } from '../../../shared/workloads/paths/types'
 import { throwIfAborted } from '../../../shared/cancel'
@@ -16,6 +19,8 @@ export interface Problem {
   selfLoops: number
   /** Johnson potentials when the graph had negative weights: d(u, v) = d'(u, v) − h(u) + h(v). */
   potential?: Float64Array
+  /** Whether a distance could reach INF (V − 1 times the largest weight does): checkReached then checks the result. */
+  unbounded?: boolean
 }
 
 export function prepareProblem(g: Graph, shown: string, signal?: AbortSignal): Problem {
@@ -29,30 +34,20 @@ export function prepareProblem(g: Graph, shown: string, signal?: AbortSignal): P
     else if (w[e] > maxW) maxW = w[e]
   }
   if (!negative) {
-    checkBound(V, maxW, shown)
-    return { V, src, dst, w, selfLoops }
+    const unbounded = (V - 1) * maxW >= INF
+    return { V, src, dst, w: maxW >= INF ? w.map((x) => Math.min(x, INF)) : w, selfLoops, ...(unbounded && { unbounded }) }
   }
   const h = potentials(g, shown, signal)
   const w2 = new Int32Array(w.length)
   let maxW2 = 0
   for (let e = 0; e < src.length; e++) {
     // ≥ 0 exactly: the potentials are integers satisfying h(v) ≤ h(u) + w.
-    const x = w[e] + h[src[e]] - h[dst[e]]
+    const x = Math.min(w[e] + h[src[e]] - h[dst[e]], INF)
     if (x > maxW2) maxW2 = x
-    if (x > INF - 1) throw tooLarge(V, x, shown)
     w2[e] = x
   }
-  checkBound(V, maxW2, shown)
-  return { V, src, dst, w: w2, selfLoops, potential: h }
-}
-
-function tooLarge(V: number, maxW: number, shown: string): ApiError {
-  return new ApiError('invalid-input', `${shown}: with ${V} vertices and weights up to ${maxW}${maxW > 0 ? ' (after reweighting for the negative ones)' : ''}, distances could reach ${INF} (2^30 − 1), which means unreachable`)
-}
-
-/** Every distance must stay below INF: a simple path has at most V − 1 edges. */
-function checkBound(V: number, maxW: number, shown: string): void {
-  if ((V - 1) * maxW >= INF) throw tooLarge(V, maxW, shown)
+  const unbounded = (V - 1) * maxW2 >= INF
+  return { V, src, dst, w: w2, selfLoops, potential: h, ...(unbounded && { unbounded }) }
 }
 
 /**

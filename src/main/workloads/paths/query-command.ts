@@ -40,7 +40,8 @@ export const pathsQueryCommand: Command = {
     if (block % 4 !== 0) throw new UsageError(`--block must be a multiple of 4, got ${block}`)
 
     // The graph readers and the solvers load only when a query runs.
-    const [{ vertexIndex, vertexName }, { MAX_PATHS_VERTICES, successors, unweight }, { prepareProblem }, { followPath, followSavedPath, pathWeight }, { readGraph }, { createSolver }] = await Promise.all([
+    const [{ checkReached }, { vertexIndex, vertexName }, { MAX_PATHS_VERTICES, successors, unweight }, { prepareProblem }, { followPath, followSavedPath, pathWeight }, { readGraph }, { createSolver }] = await Promise.all([
+      import('./distance-range'),
       import('./graph'),
       import('./matrix'),
       import('./problem'),
@@ -67,6 +68,7 @@ export const pathsQueryCommand: Command = {
       process.once('SIGINT', onSigint)
       try {
         const solved = await solver.solve(problem, true, { signal: controller.signal, progress: (f) => bar.update({ phase: `computing on ${backend}`, fraction: f }) })
+        await checkReached(graph, problem, solved.d, shown, (v) => vertexName(graph, v))
         if (problem.potential) unweight(solved.d, graph.V, problem.potential, shown, (v) => vertexName(graph, v))
         const next = successors(solved.key!, graph.V)
         path = await followPath((v) => next[v * graph.V + to], graph.V, from, to)

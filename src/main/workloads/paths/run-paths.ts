@@ -11,8 +11,10 @@ import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { compileAhead } from '../../gpu/compile'
 import { checkCheckpointRun, familyOf, fileSha256, latestPathsCheckpoint, prepareCheckpointFolder, type RoundCheckpointTask } from './checkpoint'
+import { checkReached } from './distance-range'
 import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
 import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
+import { checkMemory, checkSimdMemory, checkVertexCount } from './matrix-bounds'
 import { planRuns, type RunSpec } from './plan'
 import { prepareProblem } from './problem'
 import { followPath } from './query'
@@ -66,7 +68,10 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const ends = from !== undefined ? [vertexIndex(graph, from, input.shown, '--from'), vertexIndex(graph, to!, input.shown, '--to')] : undefined
     if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
     if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false)
+    // The V × V matrices are made only now that the whole file is read: for vertices its edges name, within the SIMD backends' and this machine's memory.
+    checkSimdMemory(input.shown, graph.V, paths, runs.map((r) => r.backend))
     checkMemory(input.shown, graph.V, paths, runs.length * params.repeat)
+    checkVertexCount(graph, input.shown)
     // (No run left when the GPU cannot be used: the job fails below, saying why.)
     const checkpoint = checkpointDir && runs[0] ? await checkpointTask(checkpointDir, params.checkpointEvery!, runs[0], input, graph.V, paths, problem.potential !== undefined, ctx) : undefined
 
@@ -171,6 +176,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     })
 
     const d = ref.d
+    await checkReached(graph, problem, d, input.shown, (v) => vertexName(graph, v), signal)
     if (problem.potential) unweight(d, V, problem.potential, input.shown, (v) => vertexName(graph, v))
     const next = paths && ref.key ? successors(ref.key, V) : undefined
     const graphResult: PathsGraphResult = {
@@ -236,20 +242,4 @@ async function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to
     path: path && path.map((v) => vertexName(g, v)),
     length: path ? d[from * g.V + to] : null,
   }
-}
-
-
-/**
- * Says before starting when the matrices cannot fit in the memory this machine has available now
- * (not its total, much of which others may hold): the reference run's, the current run's and one
- * copy in flight (out of a thread or a device), each with its path keys when successors are kept.
- */
-export function checkMemory(shown: string, V: number, paths: boolean, runs: number, available = process.availableMemory()): void {
-  const matrices = (runs > 1 ? 3 : 2) * (paths ? 2 : 1)
-  const need = V * V * 4 * matrices
-  if (need > available)
-    throw new ApiError(
-      'invalid-input',
-      `${shown}: ${V} vertices need about ${(need / 2 ** 30).toFixed(1)} GiB for ${matrices} ${V} × ${V} matrices; ${(available / 2 ** 30).toFixed(1)} GiB of memory are available`,
-    )
 }

@@ -3,6 +3,7 @@
 // matrices go to disk in pieces straight from the matrix's memory, so a 6.4 GB matrix (V = 40 000)
 // needs no second copy, nor a byte array beyond JavaScript's 2^32 − 1 bytes.
 import { access, unlink } from 'node:fs/promises'
+import { csvCell } from '../../../shared/csv'
 import { ApiError } from '../../../shared/errors'
 import { CSV_MAX_VERTICES, INF, type OutputFormat } from '../../../shared/workloads/paths/types'
 import { type FileData, writeFileAtomic } from '../../io/atomic-write'
@@ -36,12 +37,10 @@ export function* matrixPieces(m: Int32Array, pieceBytes = WRITE_PIECE_BYTES): Ge
   }
 }
 
-const csvField = (s: string) => (/[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s)
-
 /** Distances as numbers, or successors as vertex names; unreachable cells stay empty. */
 function csvText(m: Int32Array, V: number, name: (v: number) => string, successors: boolean): string {
-  const names = Array.from({ length: V }, (_, v) => csvField(name(v)))
-  const lines = [`${successors ? 'next hop' : 'distance'} from \\ to,${names.join(',')}`]
+  const names = Array.from({ length: V }, (_, v) => csvCell(name(v)))
+  const lines = [`${csvCell(`${successors ? 'next hop' : 'distance'} from \\ to`)},${names.join(',')}`]
   for (let i = 0; i < V; i++) {
     const row = new Array<string>(V + 1)
     row[0] = names[i]

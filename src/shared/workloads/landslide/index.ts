@@ -5,7 +5,7 @@ import type { ParamValues } from '../schema'
 import { landslideCharts } from './charts'
 import { landslideCompared } from './compare'
 import { landslideTables } from './tables'
-import { GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS, MAX_THICKNESS_MAPS, type LandslideResult } from './types'
+import { GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS, MAX_FRAME_BYTES, MAX_THICKNESS_MAPS, type LandslideResult } from './types'
 
 export const landslideWorkload = defineWorkload<LandslideResult>()({
   id: 'landslide',
@@ -111,7 +111,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       min: 0,
       max: 1_000_000,
       default: 0,
-      help: `record the thickness map and the mass, area and depth series every N steps, for the charts and the animation (0: 20 times over the run; the animation keeps at most ${MAX_THICKNESS_MAPS} maps, beyond that every k-th; grids as files: paralab landslide simulate)`,
+      help: `record the thickness map and the mass, area and depth series every N steps, for the charts and the animation (0: 20 times over the run; the animation keeps at most ${MAX_THICKNESS_MAPS} maps and ${MAX_FRAME_BYTES / 2 ** 20} MiB of the debris' snapshots, beyond that every k-th; grids as files: paralab landslide simulate)`,
     },
     stepsPerSubmit: {
       type: 'int',

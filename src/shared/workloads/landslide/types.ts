@@ -26,6 +26,8 @@ export function gpuArithmetic(precision: LandslidePrecision): Exclude<RunArithme
 
 /** Maps (the animation's frames) a run keeps at most: every sample up to this many, then every k-th. */
 export const MAX_THICKNESS_MAPS = 201
+/** Bytes of debris snapshots (the thickness in the debris' box, f32) a run keeps for its frames: beyond, every other frame goes. */
+export const MAX_FRAME_BYTES = 64 * 2 ** 20
 
 /** Samples of the series a run takes at most: `frames` finer than steps / MAX_SAMPLES is raised to it (memory and time stay bounded). */
 export const MAX_SAMPLES = 4000
@@ -161,9 +163,10 @@ export interface LandslideResult {
    * Steps between the series' samples (`frames`, or about 20 over the run), and between the maps:
    * the same, or a multiple of it where more than MAX_THICKNESS_MAPS samples were taken (the last
    * step is always kept). `asked`: the `frames` asked for, where it was finer than MAX_SAMPLES
-   * samples allow. Absent in runs recorded before it was.
+   * samples allow. `frame_bytes`: the bytes of debris snapshots a run keeps for its frames, where
+   * that budget (not the count) thinned them. Absent in runs recorded before it was.
    */
-  sampling?: { every: number; maps_every: number; asked?: number }
+  sampling?: { every: number; maps_every: number; asked?: number; frame_bytes?: number }
   /** The relief under the maps (absent in runs recorded before it was computed). */
   hillshade?: LandslideHillshade
   /** Backends not run, and why (the GPU when no adapter exists and others were asked for). */

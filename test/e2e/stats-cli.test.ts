@@ -227,7 +227,7 @@ describe('paralab stats', () => {
     writeFileSync(bad, 'datetime, acc_x, acc_y, acc_z\n2020-01-01 00:00:00.000000,1.0,2.0,3.0\n2020-01-01 00:00:00.031250,1.0,oops,3.0\n')
     const r = paralab(['stats', bad, '--backend', 'serial'])
     expect(r.code).toBe(1)
-    expect(errorLines(r.stderr)).toEqual([`paralab: ${bad}:3: column "acc_y": "oops" is not a number`])
+    expect(errorLines(r.stderr)).toEqual([`paralab: ${bad}:3:3: column "acc_y": "oops" is not a number`])
 
     const noColumn = paralab(['stats', SAMPLE, '--columns', 'acc_q'])
     expect(noColumn.code).toBe(1)

@@ -167,6 +167,7 @@ describe('Ctrl-C', () => {
     expect(code).toBe(130)
     const envelope = JSON.parse(stdout)
     expect(envelope.partial).toBe(true)
+    expect(envelope.missing).toEqual(['workers'])
     expect(Object.keys(envelope.results.files[0].backends)).toEqual(['serial'])
     expect(stderr).toContain('cancelled')
   })

@@ -10,6 +10,7 @@ import { ApiError } from '../../shared/errors'
 import { workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { tableCsv, tableNotes } from '../../shared/workloads/tables'
+import { markedPartial } from '../../shared/workloads/partial'
 import type { ChartSize } from '../../shared/api'
 
 export interface OutputOptions {
@@ -69,8 +70,9 @@ async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFi
   for (const table of tables) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
   // The renderer (Chart.js configurations, the canvas) is loaded only by a run that writes charts.
   const { chartImageSize, renderChart } = await import('../charts/render')
+  // A partial run's charts (a cluster run with tasks that did not complete) say so under their title.
   for (const chart of def.charts(results, env as never))
-    for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
+    for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(markedPartial(chart.spec, env), format, chartImageSize(size)) })
   for (const f of extra) {
     if (!RESULT_FILE.test(f.name) || basename(f.name) !== f.name || f.name.startsWith('.'))
       throw new ApiError('internal', `${env.workload}: output file name ${JSON.stringify(f.name)} is not a plain .json, .csv, .svg, .png or .gif name`)

@@ -13,6 +13,7 @@ import { jobPaths, readJobRecord, readJson, tail, taskPaths, writeJson, type Job
 import type { LocalState } from './local-executor'
 import { jobTasks, type SchedulerTask } from './slurm-jobs'
 import type { TaskExit } from './task-folder'
+import { partialMark } from './partial'
 
 export interface TaskReport {
   index: number
@@ -39,6 +40,9 @@ export interface ClusterReport {
   tasks: TaskReport[]
   /** Indices of the tasks that did not complete. */
   failed: number[]
+  /** Some task did not complete or was cancelled midway: what is missing, as in the merged envelope. */
+  partial?: true
+  missing?: string[]
 }
 
 /** A task's report and, when it finished, its envelope. */
@@ -59,7 +63,8 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
     const exit = await readJson<TaskExit>(t.exit)
     const sched: Partial<SchedulerTask> | undefined = scheduler?.find((s) => s.index === task.index) ?? (await localState(t.state))
     // The task's own record wins: it is newer than the scheduler's when the task was resubmitted.
-    const state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
+    // Exit 130 is a run cancelled midway (it keeps what had finished).
+    const state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : exit.exit_code === 130 ? 'CANCELLED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
     const envelope = await readJson<ResultEnvelope>(t.envelope)
     const error = await readJson<ApiErrorShape>(t.error)
     const report: TaskReport = {
@@ -91,6 +96,7 @@ export function clusterReport(record: JobRecord, outcomes: TaskOutcome[]): Clust
     nodes: [...new Set(tasks.flatMap((t) => (t.node ? t.node.split(',') : [])))].sort(),
     tasks,
     failed: tasks.filter((t) => t.state !== 'COMPLETED').map((t) => t.index),
+    ...partialMark(outcomes),
   }
 }
 
@@ -131,7 +137,7 @@ async function inputFiles(record: JobRecord, files: string[]): Promise<ResultEnv
 async function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: TaskOutcome[]): Promise<ResultEnvelope> {
   const envelopes = outcomes.flatMap((o) => (o.envelope ? [o.envelope] : []))
   const cluster = engine.cluster
-  if (envelopes.length === outcomes.length && outcomes.length === 1) return envelopes[0]
+  if (envelopes.length === outcomes.length && outcomes.length === 1) return { ...envelopes[0], ...partialMark(outcomes) }
   if (cluster?.split !== 'file' || !cluster.merge) throw new ApiError('internal', `${record.workload}: no merge of several tasks`)
   const parts: TaskPart<unknown>[] = outcomes.map((o) => ({
     file: o.report.files[0],
@@ -150,6 +156,7 @@ async function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: Ta
     host: first.host,
     ...(device && { device }),
     timings: merged.timings,
+    ...partialMark(outcomes),
     results: merged.results,
   }
 }

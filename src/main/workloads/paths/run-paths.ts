@@ -53,6 +53,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   const timings: Record<string, Timing> = {}
   const unusable = new Set<string>()
   let partial = false
+  let missing: string[] = []
   for (const [n, input] of inputs.entries()) {
     const report = (fraction: number, phase: string) => ctx.progress({ phase, fraction: (n + fraction) / inputs.length })
     const name = basename(input.shown)
@@ -85,7 +86,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     let reference: Solved | undefined
     const steps = runs.length * params.repeat
     let step = 0
-    for (const spec of runs) {
+    for (const [k, spec] of runs.entries()) {
       const label = runName(spec)
       if (unusable.has(label)) continue
       try {
@@ -135,6 +136,9 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         // Cancelled: what finished is kept, and the result is marked partial.
         if (!signal.aborted || !reference) throw e
         partial = true
+        // As the timings name them: by run, and by graph too where there are several graphs.
+        const left = runs.slice(k).map(runName).filter((l) => !unusable.has(l))
+        missing = [...(inputs.length === 1 ? left : left.map((l) => `${name}: ${l}`)), ...inputs.slice(n + 1).map((i) => i.shown)]
         break
       }
     }
@@ -198,7 +202,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     report(1, `done · ${name}`)
     if (partial) break
   }
-  return { results: result, timings, ...(partial && { partial }) }
+  return { results: result, timings, ...(partial && { partial, missing }) }
 }
 
 /** Where the run's checkpoints go and the one it resumes from, checked against this graph and run (checkpoint.ts). */

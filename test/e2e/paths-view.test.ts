@@ -98,13 +98,16 @@ describe('Shortest paths view in Chromium', () => {
   })
 
   it('"Try the example" runs the example and shows its path from 0 to 299', async () => {
+    const successors = await page.getByTestId('paths-paths').isChecked()
     await page.getByTestId('paths-example').click()
     const results = page.getByTestId('paths-graph-results-graph-example.bin')
     await results.waitFor({ timeout: 120_000 })
     // The example's graph is offered, not chosen for the next run.
     expect(await page.getByTestId('paths-file-graph-example.bin').isChecked()).toBe(false)
-    expect(await page.getByTestId('paths-paths').isChecked()).toBe(true)
+    // The example's Successors ended with its run; its runs' labels say they kept successors.
+    await expect.poll(() => page.getByTestId('paths-paths').isChecked()).toBe(successors)
     expect(await results.getByTestId('paths-runs-table').locator('tbody tr').count()).toBe(5)
+    expect(await results.getByTestId('paths-runs-table').locator('tbody tr th').first().innerText()).toMatch(/^serial with successors/)
     const vertices = await results.getByTestId('paths-query-path').locator('li').allInnerTexts()
     expect([vertices[0], vertices.at(-1)]).toEqual(['0', '299'])
     expect(await canvasIsDrawn('paths-chart-heatmap')).toBe(true)

@@ -203,7 +203,7 @@ describe('StatsView form', () => {
 describe('StatsView example', () => {
   const examplePath = `${EXAMPLE_DIR}/stats/acc-example.csv`
 
-  it('"Try the example" runs its file with its parameters, lists the file unticked and leaves the user\'s ticks for the next run', async () => {
+  it('"Try the example" runs its file with its parameters, lists the file unticked, and its settings end with it: the next run is the user\'s', async () => {
     const api = fakeApi()
     const { wrapper, errors } = mountWith(StatsView, api)
     await flushPromises()
@@ -225,19 +225,36 @@ describe('StatsView example', () => {
     expect(checkbox(wrapper, 'stats-file-acc-example.csv').element.checked).toBe(false)
     expect(checkbox(wrapper, 'stats-file-small.csv').element.checked).toBe(true)
     expect(wrapper.get('[data-testid="stats-selection"]').text()).toBe('1 file selected')
-    // Its parameters are in the fields; what it leaves unsaid is back at the default (f64).
-    const ticked = ['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => checkbox(wrapper, `stats-backend-${b}`).element.checked)
-    expect(ticked).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
+    // While it runs its parameters are in the fields, and the page says whose they are.
+    const ticked = () => ['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => checkbox(wrapper, `stats-backend-${b}`).element.checked)
+    expect(ticked()).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
     expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe('3')
     expect(wrapper.get<HTMLInputElement>('[data-testid="stats-batches"]').element.value).toBe('10')
     expect(wrapper.get<HTMLSelectElement>('[data-testid="stats-precision"]').element.value).toBe('f64')
+    expect(wrapper.get('[data-testid="stats-example-settings"]').text()).toContain('yours come back when it ends')
 
-    // The next Run reads exactly what is ticked.
+    // When it ends, the fields are the user's again, and the next Run reads exactly those and what is ticked.
     api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult()) })
     await flushPromises()
+    expect(wrapper.find('[data-testid="stats-example-settings"]').exists()).toBe(false)
+    expect(ticked()).toEqual(defaults.backends)
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe(String(defaults.repeat))
+    expect(wrapper.get<HTMLSelectElement>('[data-testid="stats-precision"]').element.value).toBe('f32')
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     await flushPromises()
-    expect(api.started[1]).toEqual({ workload: 'stats', params: { ...example, files: ['/data/small.csv'] }, jobId: 'job-2' })
+    expect(api.started[1]).toEqual({ workload: 'stats', params: { ...defaults, precision: 'f32', files: ['/data/small.csv'] }, jobId: 'job-2' })
+  })
+
+  it('a cancelled or failed example run gives the fields back too', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(StatsView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="stats-example"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe('3')
+    api.emit({ type: 'failed', jobId: 'job-1', workload: 'stats', error: { code: 'cancelled', message: 'cancelled' } })
+    await flushPromises()
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe(String(defaults.repeat))
   })
 
   it('while the example is being made, its button waits (no second request)', async () => {

@@ -35,6 +35,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     throw new ApiError('invalid-argument', `--from and --to query one graph; got ${params.files.length}`)
   // A query follows successors: it computes them.
   const paths = params.paths || from !== undefined
+  // A run's label says what it computed: keeping successors costs several times the distances alone.
+  const labelOf = (spec: Parameters<typeof runName>[0]) => (paths ? `${runName(spec)} with successors` : runName(spec))
 
   const plan = planRuns(params)
   checkCheckpointRun(params, plan.runs)
@@ -87,7 +89,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const steps = runs.length * params.repeat
     let step = 0
     for (const [k, spec] of runs.entries()) {
-      const label = runName(spec)
+      const label = labelOf(spec)
       if (unusable.has(label)) continue
       try {
         let solver
@@ -98,7 +100,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           const err = ApiError.from(e)
           if (err.code !== 'gpu-unavailable' || runs.length === 1) throw err
           unusable.add(label)
-          result.skipped.push({ backend: label, reason: err.message })
+          result.skipped.push({ backend: runName(spec), reason: err.message })
           continue
         }
         try {
@@ -137,7 +139,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         if (!signal.aborted || !reference) throw e
         partial = true
         // As the timings name them: by run, and by graph too where there are several graphs.
-        const left = runs.slice(k).map(runName).filter((l) => !unusable.has(l))
+        const left = runs.slice(k).map(labelOf).filter((l) => !unusable.has(l))
         missing = [...(inputs.length === 1 ? left : left.map((l) => `${name}: ${l}`)), ...inputs.slice(n + 1).map((i) => i.shown)]
         break
       }
@@ -149,7 +151,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback, compile_ms, several }) => {
       const compute_ms = median(samples)
       return {
-        name: runName(spec),
+        name: labelOf(spec),
         backend: spec.backend,
         ...(spec.variant && { variant: spec.variant }),
         ...(spec.block !== undefined && { block: spec.block }),

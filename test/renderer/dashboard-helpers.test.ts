@@ -33,7 +33,7 @@ describe('workload form values', () => {
   })
   it('names what is missing or wrong in the validation\'s words, without the workload prefix', () => {
     const form = useWorkloadForm(statsWorkload)
-    expect(form.problem.value).toBe('Files must be a non-empty list of file paths; got []')
+    expect(form.problem.value).toBe('Choose the files to read')
     form.values.files = ['/d/a.csv']
     expect(form.problem.value).toBeNull()
     form.values.backends = []

@@ -40,7 +40,8 @@ describe('StatsView form', () => {
     expect(wrapper.get('[data-testid="stats-file-list"]').text()).toContain('1.05 GB')
     expect(checkbox(wrapper, 'stats-file-ACC_001.csv').element.checked).toBe(false)
     expect(wrapper.get('[data-testid="stats-run"]').attributes('disabled')).toBeDefined()
-    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Files must be a non-empty list of file paths; got []')
+    // No file chosen yet: what to do, not a validation error.
+    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Choose the files to read')
 
     await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
     expect(wrapper.find('[data-testid="stats-problem"]').exists()).toBe(false)
@@ -394,6 +395,27 @@ describe('StatsView run and results', () => {
     if (mad.chart.kind !== 'series') throw new Error(`series expected, got ${mad.chart.kind}`)
     expect(mad.chart.data.title).toBe('Median absolute deviation vs prefix size — small.csv')
     expect(mad.chart.data.x).toEqual(prefixes)
+  })
+
+  it('speaks the dashboard\'s words: fields, not flags; a failed file\'s path once; a zero mean\'s CV as the command line prints it', async () => {
+    const { api, wrapper, errors } = await running()
+    const file = statsFile('/data/small.csv', { acc_x: [-1, 1, -1, 1] }, ['serial'], [4])
+    // Through JSON a zero mean's CV (σ/μ = 1/0) arrives as null, as in a real envelope.
+    const envelope = JSON.parse(JSON.stringify(statsEnvelope({ files: [file], skipped: [], failed: [{ path: '/data/x.csv', error: { code: 'invalid-input', message: '/data/x.csv: none of the default columns acc_x, acc_y, acc_z; columns are: "a", "b" (choose with --columns)' } }] })))
+    expect(envelope.results.files[0].columns.acc_x.cv).toBeNull()
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="stats-failed"] li').text()).toBe('/data/x.csv: none of the default columns acc_x, acc_y, acc_z; columns are: "a", "b" (choose with “Columns”)')
+    const cvCell = wrapper.get('[data-testid="stats-table"] tbody tr').findAll('td')[4]
+    expect(cvCell.text()).toBe('∞')
+    const serial = wrapper.get('[data-testid="stats-result-backend-serial"]').findAll('td')
+    expect(serial[serial.length - 2].text()).toBe('∞')
+
+    await wrapper.get('[data-testid="stats-run"]').trigger('click')
+    await flushPromises()
+    api.emit({ type: 'failed', jobId: 'job-2', workload: 'stats', error: { code: 'invalid-argument', message: 'stats: --backend gpu: no GPU adapter; choose others with --backend' } })
+    await flushPromises()
+    expect(errors.notices.value.map((n) => n.message)).toEqual(['Statistics failed: stats: “Backends” gpu: no GPU adapter; choose others with “Backends”'])
   })
 
   it('exports the job\'s envelope: each result table as CSV, the whole as JSON', async () => {

@@ -79,7 +79,7 @@ describe('LandslideView form', () => {
     const options = select(wrapper, 'landslide-dem').findAll('option').map((o) => o.text())
     // Only the kinds the workload reads.
     expect(options).toEqual(['choose…', 'tessina_dem.txt (766 kB)', 'tessina_header.txt (81 B)', 'tessina_source.txt (606 kB)'])
-    expect(wrapper.get('[data-testid="landslide-problem"]').text()).toBe('Grids must be a non-empty list of file paths; got []')
+    expect(wrapper.get('[data-testid="landslide-problem"]').text()).toBe('Choose the grids to read')
     expect(wrapper.get('[data-testid="landslide-run"]').attributes('disabled')).toBeDefined()
     expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-steps"]').element.value).toBe('4000')
     expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-backend-active"]').element.checked).toBe(true)

@@ -13,6 +13,7 @@ import { useReopenedRuns } from './useHistory'
 import { useJob } from './useJob'
 import { useWorkloadForm, type FieldValue } from './useWorkloadForm'
 import { useClusterRun } from '../cluster/useClusterRun'
+import { inFormWords } from '../form-words'
 
 export interface PageOptions {
   /** What Run sends, made from the form's parameters (e.g. leaving out what another box asks for); default, them as they are. */
@@ -26,7 +27,9 @@ export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions
   const form = useWorkloadForm(definition)
   const { unavailable, notes } = useGpuChoice(form.values)
   const job = useJob(api, id)
-  reportJobErrors(errors, job.error, `${definition.title} failed`)
+  // The backend's words name command-line flags; here the user sees fields.
+  const jobError = computed(() => job.error.value && { ...job.error.value, message: inFormWords(job.error.value.message, definition) })
+  reportJobErrors(errors, jobError, `${definition.title} failed`)
 
   /** The input files parameter: one per workload that reads files. */
   const fileParam = Object.entries(definition.params as ParamSchema).find(([, spec]) => spec.type === 'files')?.[0]

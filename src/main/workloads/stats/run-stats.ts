@@ -43,6 +43,9 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
   // A file that cannot be analysed is that file's failure; the run goes on unless failFast.
   const fail = (path: string, e: unknown) => {
     if (params.failFast || signal.aborted) throw e
+    // No GPU is the backend's problem, not the file's: every file would fail alike, so the run does, saying so.
+    const err = ApiError.from(e)
+    if (err.code === 'gpu-unavailable') throw new ApiError(err.code, `--backend gpu cannot run: ${err.message}`)
     result.failed.push({ path, error: ApiError.from(e).toJSON() })
   }
   const inputs: { shown: string; path: string; bytes: number }[] = []

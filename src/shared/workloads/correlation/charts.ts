@@ -31,7 +31,7 @@ export function heatmapScale(values: readonly (number | null)[], range: HeatmapR
   if (range === 'full' || !finite.length) return { min: -1, max: 1, scale: 'diverging', note: `colours: the full range of r, −1…1 (${span})` }
   if (lo < 0 && hi > 0) {
     const m = Math.max(-lo, hi)
-    return { min: -m, max: m, scale: 'diverging', note: `colours: the data's range, symmetric about r = 0, ${fixed(-m, 3)}…${fixed(m, 3)} (not −1…1)` }
+    return { min: -m, max: m, scale: 'diverging', note: m >= 1 ? `colours: the data's range, −1…1` : `colours: the data's range, symmetric about r = 0, ${fixed(-m, 3)}…${fixed(m, 3)} (not −1…1)` }
   }
   // A single value still needs a scale of some width: a hair around it.
   const [min, max] = lo < hi ? [lo, hi] : [lo - 1e-3, hi + 1e-3]

@@ -109,7 +109,7 @@ describe('Shortest paths view in Chromium', () => {
     // The example's Successors ended with its run; its runs' labels say they kept successors.
     await expect.poll(() => page.getByTestId('paths-paths').isChecked()).toBe(successors)
     expect(await results.getByTestId('paths-runs-table').locator('tbody tr').count()).toBe(5)
-    expect(await results.getByTestId('paths-runs-table').locator('tbody tr th').first().innerText()).toMatch(/^serial with successors/)
+    expect(await results.getByTestId('paths-runs-successors').innerText()).toMatch(/^Every run with successors/)
     const vertices = await results.getByTestId('paths-query-path').locator('li').allInnerTexts()
     expect([vertices[0], vertices.at(-1)]).toEqual(['0', '299'])
     expect(await canvasIsDrawn('paths-chart-heatmap')).toBe(true)

@@ -123,7 +123,7 @@ describe('one grammar', () => {
       // two spaces or more, in one column; a name too long for it stands alone, its text on the next lines.
       const lines = help.stdout.split('\n').slice(help.stdout.split('\n').findIndex((l) => l.startsWith('Usage:')) + 1)
       const columns = new Set(
-        lines.flatMap((l, i) => {
+        lines.flatMap((l, i): (number | string)[] => {
           if (!/^  \S/.test(l)) return []
           const m = /^  (\S+(?: \S+)*?)( {2,})\S/.exec(l)
           if (m) return [m[1].length + m[2].length]

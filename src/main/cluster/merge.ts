@@ -14,6 +14,7 @@ import type { LocalState } from './local-executor'
 import { jobTasks, type SchedulerTask } from './slurm-jobs'
 import type { TaskExit } from './task-folder'
 import { partialMark } from './partial'
+import { expandHostlist } from './hostlist'
 
 export interface TaskReport {
   index: number
@@ -73,13 +74,19 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
       state,
       exit_code: exit?.exit_code ?? sched?.exitCode ?? null,
       ...(!exit && sched?.signal && { signal: sched.signal }),
-      ...((exit?.node ?? sched?.nodes) && { node: exit?.node ?? sched?.nodes }),
+      ...(nodeOf(exit?.node, sched?.nodes) && { node: nodeOf(exit?.node, sched?.nodes) }),
       ...(error && { error }),
     }
     if (state !== 'COMPLETED') report.stderr_tail = await tail(t.stderr, STDERR_LINES)
     outcomes.push({ report, ...(envelope && { envelope }) })
   }
   return outcomes
+}
+
+/** Where a task ran: every node of the scheduler's list when its ranks spread over several, else where rank 0 says it ran. */
+function nodeOf(rank0?: string, scheduled?: string): string | undefined {
+  const nodes = scheduled ? expandHostlist(scheduled) : []
+  return nodes.length > 1 ? nodes.join(',') : (rank0 ?? scheduled)
 }
 
 async function localState(path: string): Promise<Partial<SchedulerTask> | undefined> {

@@ -99,7 +99,14 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`Usage: paralab ${argv[0]} <${group.map((c) => c.name.split(' ')[1]).join('|')}> [options]\n\n${group.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`).join('\n')}\n`)
       return 0
     }
-    if (group.length) throw new UsageError!(`${argv[0]} needs one of: ${group.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ')}`)
+    if (group.length) {
+      const subs = group.map((c) => c.name.split(' ').slice(1).join(' '))
+      // `generate accc`: the subcommand nearest to what was typed, as for commands.
+      const nearest = argv[1] === undefined ? undefined : nearestName(argv[1], subs)
+      if (argv[1] !== undefined && !argv[1].startsWith('-'))
+        throw new UsageError!(`unknown command "${argv[0]} ${argv[1]}"${nearest ? `; did you mean "${argv[0]} ${nearest}"?` : ''} (${argv[0]} takes one of: ${subs.join(', ')})`)
+      throw new UsageError!(`${argv[0]} needs one of: ${subs.join(', ')}`)
+    }
     throw new UsageError!(unknownCommand(argv[0]))
   }
   const { values, positionals } = parse(found.cmd, found.rest)

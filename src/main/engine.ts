@@ -32,6 +32,8 @@ export interface EngineOutcome<R> {
   timings: Record<string, Timing>
   /** Cancelled midway: `results` hold what had finished. */
   partial?: boolean
+  /** With `partial`: the runs that had not finished, as the timings would name them. */
+  missing?: string[]
 }
 
 /** How the CLI presents a workload beyond what its definition declares. */

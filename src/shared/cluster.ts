@@ -117,6 +117,8 @@ export interface ClusterTask {
   elapsed_s: number
   /** The newest progress event the task wrote in its folder (null before its first). */
   progress: { phase: string; fraction: number; elapsed_ms?: number } | null
+  /** Why it failed, in the run's own words, when it wrote them. */
+  error?: string
 }
 
 /** One cluster run of this user (its tasks' job and its merge job), newest first in a list. */

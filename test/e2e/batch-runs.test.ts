@@ -94,15 +94,16 @@ describe('--backend all without a GPU', () => {
   it('--backend gpu alone still fails, saying why', () => {
     const r = paralab(['stats', join(folder, 'a.csv'), '--backend', 'gpu'], { PARALAB_GPU: 'off' })
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain('PARALAB_GPU=off')
+    // The backend cannot run, not the file: the message blames no file.
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('paralab: --backend gpu cannot run: disabled by PARALAB_GPU=off')
   })
 })
 
 describe('--out is checked before any work', () => {
   it.each([
     ['an existing folder without --force', () => mkdirSync(join(dir, 'taken'), { recursive: true }), join(dir, 'taken'), [], 'exists (use --force to replace it)'],
-    ['a folder whose parent does not exist', () => {}, join(dir, 'no', 'such', 'out'), [], 'does not exist'],
-    ['a file as parent', () => writeFileSync(join(dir, 'plain'), 'x'), join(dir, 'plain', 'out'), [], 'does not exist'],
+    ['a file as parent', () => writeFileSync(join(dir, 'plain'), 'x'), join(dir, 'plain', 'out'), [], 'plain is a file, not a folder'],
+    ['a file above the parent', () => writeFileSync(join(dir, 'flat'), 'x'), join(dir, 'flat', 'runs', 'out'), [], 'flat is a file, not a folder'],
     ['--force on a folder that is no result set', () => mkdirSync(join(dir, 'mine'), { recursive: true }), join(dir, 'mine'), ['--force'], 'is not a Paralab result folder'],
   ])('refuses %s at once', (_what, make, out, extra, message) => {
     make()
@@ -110,6 +111,13 @@ describe('--out is checked before any work', () => {
     const r = paralab(['stats', join(dir, 'missing.csv'), '--out', out, ...extra])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain(message)
+  })
+
+  it('makes the folders above it that do not exist yet', () => {
+    const out = join(dir, 'runs', 'today', 'acc')
+    const r = paralab(['stats', join(folder, 'a.csv'), '--backend', 'serial', '--repeat', '1', '--out', out])
+    expect(r.code, r.stderr).toBe(0)
+    expect(existsSync(join(out, 'results.json'))).toBe(true)
   })
 
   it('--force replaces an earlier result set whole', () => {
@@ -167,6 +175,7 @@ describe('Ctrl-C', () => {
     expect(code).toBe(130)
     const envelope = JSON.parse(stdout)
     expect(envelope.partial).toBe(true)
+    expect(envelope.missing).toEqual(['workers'])
     expect(Object.keys(envelope.results.files[0].backends)).toEqual(['serial'])
     expect(stderr).toContain('cancelled')
   })

@@ -42,6 +42,7 @@ describe('a landslide cancelled within its only run', () => {
     expect(envelope.partial).toBe(true)
     expect(envelope.params.steps).toBe(200000)
     const steps = envelope.results.steps
+    expect(envelope.missing).toEqual([`steps ${steps + 1}–200000`])
     expect(steps).toBeGreaterThan(0)
     expect(steps).toBeLessThan(200000)
     // 20 steps between samples is finer than MAX_SAMPLES allows over 200 000 steps: the run says the stride it took.

@@ -119,10 +119,17 @@ describe('one grammar', () => {
     for (const name of names) {
       const help = paralab([...name.split(' '), '--help'])
       expect(help.code, name).toBe(0)
-      const columns = new Set(help.stdout.split('\n').flatMap((l) => {
-        const m = /^  ([-<]\S*(?: \S+)*)( {2,})\S/.exec(l)
-        return m ? [m[1].length + m[2].length] : []
-      }))
+      // Every line of an option or argument (`  --flag ARG`, `  <graph>`, `  DIR`) has its text after a gap of
+      // two spaces or more, in one column; a name too long for it stands alone, its text on the next lines.
+      const lines = help.stdout.split('\n').slice(help.stdout.split('\n').findIndex((l) => l.startsWith('Usage:')) + 1)
+      const columns = new Set(
+        lines.flatMap((l, i): (number | string)[] => {
+          if (!/^  \S/.test(l)) return []
+          const m = /^  (\S+(?: \S+)*?)( {2,})\S/.exec(l)
+          if (m) return [m[1].length + m[2].length]
+          return /^ {4,}\S/.test(lines[i + 1] ?? '') ? [] : [`no gap: ${l}`]
+        }),
+      )
       expect([...columns], name).toHaveLength(1)
     }
   })

@@ -1,12 +1,12 @@
 // The built `paralab` command: help, exit codes, `workloads`, and the device workload on the
 // software adapter, its --json envelope, its example and its --out files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLI } from '../helpers/serve'
 import { WORKLOAD_IDS } from '../../src/shared/workloads'
-import { envelopeFile, expectEnvelope, jsonOf, paralab } from './paralab'
+import { envelopeFile, errorLines, expectEnvelope, jsonOf, paralab } from './paralab'
 
 let dir: string
 beforeAll(() => {
@@ -57,6 +57,8 @@ describe('paralab CLI', () => {
       [['stats', 'a.csv', '--repeat', '-5'], 'paralab: --repeat must be an integer in 1…1000, got "-5"\n'],
       [['generate', 'acc', 'x.csv', '--rows', '-3'], /^paralab: --rows must be .*got "-3"\n$/],
       [["bench"], /^paralab: bench needs one of: device(, [a-z-]+)*, stats(, [a-z-]+)*\n$/],
+      // A mistyped subcommand: the nearest one, as for commands.
+      [['generate', 'accc', 'x.csv'], 'paralab: unknown command "generate accc"; did you mean "generate acc"? (generate takes one of: acc, graph, walks)\n'],
       [['device', '--nope'], 'paralab: unknown option --nope (paralab device --help lists its options)\n'],
       [['workloads', '--nope'], 'paralab: unknown option --nope (paralab workloads --help lists its options)\n'],
       [['bench', 'device', '--measure'], 'paralab: unknown option --measure (paralab bench device --help lists its options)\n'],
@@ -205,5 +207,18 @@ describe('paralab CLI', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
     expect(r.stderr).toMatch(/^paralab: .*PARALAB_GPU=off/)
     expect(existsSync(out)).toBe(false)
+  })
+
+  it('bench --save never writes over a file without --force, refusing before the bench runs', () => {
+    const saved = join(dir, 'bench.json')
+    writeFileSync(saved, 'earlier figures\n')
+    const args = ['bench', 'stats', '--rows', '2000', '--backend', 'serial', '--e2e-backend', 'serial', '--repeat', '1', '--load-repeat', '1', '--no-duckdb', '--no-polars', '--save', saved]
+    const refused = paralab(args)
+    expect(refused.code).toBe(1)
+    expect(errorLines(refused.stderr)).toEqual([`paralab: --save ${saved} exists (use --force to replace it)`])
+    expect(readFileSync(saved, 'utf8')).toBe('earlier figures\n')
+    const forced = paralab([...args, '--force'])
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(saved, 'utf8')).compute).toHaveProperty('serial')
   })
 })

@@ -60,6 +60,26 @@ describe('--executor local', () => {
     expect(JSON.parse(again.stdout).results).toEqual(merged.results)
   })
 
+  it('a task ended by the scheduler is a row marked cancelled, and every file of the merged set says the run is partial and what is missing', () => {
+    const out = join(dir, 'cancelled-job')
+    const run = inDir(['stats', join(data, 'a.csv'), join(data, 'b.csv'), ...STATS, '--executor', 'local', '--out', out, '--json'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout).partial).toBeUndefined()
+    // Task 1 as a scheduler's cancel leaves it (the local executor cannot be cancelled from here): no envelope, no exit record.
+    const task = join(out, 'tasks', '1')
+    for (const f of ['envelope.json', 'exit.json']) rmSync(join(task, f))
+    writeFileSync(join(task, 'state.json'), JSON.stringify({ state: 'CANCELLED', exit_code: 0, signal: 15 }))
+    const merge = paralab(['merge', out, '--json'])
+    const merged = JSON.parse(merge.stdout)
+    const missing = [`${join(data, 'b.csv')} (task 1 CANCELLED)`]
+    expect(merged).toMatchObject({ partial: true, missing })
+    expect(merged.results.failed).toEqual([{ path: join(data, 'b.csv'), error: expect.objectContaining({ code: 'cancelled' }) }])
+    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))).toMatchObject({ partial: true, missing })
+    expect(JSON.parse(readFileSync(join(out, 'cluster.json'), 'utf8'))).toMatchObject({ failed: [1], partial: true, missing })
+    const files = readFileSync(join(out, 'files.csv'), 'utf8').trim().split('\n')
+    expect(files.map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['file,status', `${join(data, 'a.csv')},ok`, `${join(data, 'b.csv')},cancelled`])
+  })
+
   it('runs a task of several ranks as that many processes, rank 0 writing the envelope and the others only their log', () => {
     const out = join(dir, 'ranks-job')
     const run = inDir(['stats', join(data, 'a.csv'), ...STATS, '--executor', 'local', '--ntasks', '2', '--out', out, '--json'])

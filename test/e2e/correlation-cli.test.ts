@@ -177,6 +177,17 @@ describe('paralab correlation on a CSV with text columns', () => {
     expect(text.stdout).toContain('left out 2 columns of text: datetime, tag (choose the series with --columns)')
   })
 
+  it('a numeric column with a stray text cell on its first line is a bad cell named by file:line:column, not a column of text', () => {
+    const path = join(dir, 'stray.csv')
+    const names = Array.from({ length: 12 }, (_, k) => `s${k}`)
+    const body = Array.from({ length: 40 }, (_, i) => names.map((_, k) => (i === 0 && k === 5 ? 'oops' : String((i * (k + 3)) % 17))).join(','))
+    writeFileSync(path, [names.join(','), ...body].join('\n') + '\n')
+    const r = paralab(['correlation', path, '--repeat', '1', '--json'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(errorLines(r.stderr)).toEqual([`paralab: ${path}:2:6: column "s5": "oops" is not a number`])
+  })
+
   it('--columns chooses the series; a column of text among them is an error naming its line', () => {
     const two = jsonOf(paralab(['correlation', file(), '--columns', 'acc_z,acc_x', '--repeat', '1', '--json']))
     expect(two.results.input).toMatchObject({ series: 2 })
@@ -184,7 +195,7 @@ describe('paralab correlation on a CSV with text columns', () => {
     expect(two.params.columns).toEqual(['acc_z', 'acc_x'])
     const bad = paralab(['correlation', file(), '--columns', 'datetime,acc_x'])
     expect(bad.code).toBe(1)
-    expect(errorLines(bad.stderr).join('\n')).toMatch(/acc\.csv:2: column "datetime": "2020-02-13 15:28:00" is not a number/)
+    expect(errorLines(bad.stderr).join('\n')).toMatch(/acc\.csv:2:1: column "datetime": "2020-02-13 15:28:00" is not a number/)
     const rowsLayout = paralab(['correlation', file(), '--columns', 'acc_x,acc_y', '--layout', 'rows'])
     expect(rowsLayout.code).toBe(1)
     expect(rowsLayout.stderr).toContain('--columns chooses columns of a CSV in the columns layout')

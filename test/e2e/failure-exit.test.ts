@@ -45,8 +45,8 @@ function badCsv(): string {
 describe('failing runs exit 1 with their message, every time', () => {
   const csv = badCsv()
   const cases: [string, string[], RegExp][] = [
-    ['stats --columns s5', ['stats', csv, '--columns', 's5', '--repeat', '1'], /oops\.csv:3: column "s5": "oops" is not a number/],
-    ['correlation', ['correlation', csv, '--repeat', '1'], /oops\.csv:3: column "s5": "oops" is not a number/],
+    ['stats --columns s5', ['stats', csv, '--columns', 's5', '--repeat', '1'], /oops\.csv:3:5: column "s5": "oops" is not a number/],
+    ['correlation', ['correlation', csv, '--repeat', '1'], /oops\.csv:3:5: column "s5": "oops" is not a number/],
   ]
   for (const [name, args, message] of cases)
     it(`${name}: ${RUNS} runs`, async () => {

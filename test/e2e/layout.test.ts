@@ -69,7 +69,27 @@ function widths() {
     const beyond = [...main.querySelectorAll<HTMLElement>('*')]
       .filter((el) => el.getBoundingClientRect().right > right + 1 && !(el.parentElement && el.parentElement !== main && el.parentElement.getBoundingClientRect().right > right + 1))
       .map((el) => `<${el.tagName.toLowerCase()}> in ${el.closest('[data-testid]')?.getAttribute('data-testid') ?? '?'}`)
-    return { page: document.documentElement.scrollWidth, window: innerWidth, main: main.scrollWidth, mainVisible: main.clientWidth, beyond }
+    // Tables reaching past their card, unless a box between them scrolls sideways.
+    const spilling = [...main.querySelectorAll<HTMLElement>('table')]
+      .filter((t) => {
+        const card = t.closest<HTMLElement>('.card')
+        if (!card) return false
+        for (let a = t.parentElement; a && a !== card; a = a.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return false
+        const c = card.getBoundingClientRect()
+        return t.getBoundingClientRect().right > c.left + card.clientLeft + card.clientWidth + 1
+      })
+      .map((t) => t.getAttribute('data-testid') ?? t.closest('[data-testid]')?.getAttribute('data-testid') ?? '?')
+    // Selects too narrow for the option they show (its text measured in the select's font, beside the arrow).
+    const ctx = document.createElement('canvas').getContext('2d')!
+    const cut = [...main.querySelectorAll<HTMLSelectElement>('select')]
+      .filter((s) => {
+        const shown = s.selectedOptions[0]?.text
+        if (!shown || !s.checkVisibility()) return false
+        ctx.font = getComputedStyle(s).font
+        return ctx.measureText(shown).width > s.clientWidth - 24
+      })
+      .map((s) => `${s.getAttribute('data-testid') ?? '?'}: ${s.selectedOptions[0].text}`)
+    return { page: document.documentElement.scrollWidth, window: innerWidth, main: main.scrollWidth, mainVisible: main.clientWidth, beyond, spilling, cut }
   })
 }
 
@@ -156,6 +176,8 @@ async function judge(view: string, size: { width: number; height: number }) {
   const w = await widths()
   expect(w.page, `${view} at ${size.width}: page width`).toBeLessThanOrEqual(w.window)
   expect(w.main, `${view} at ${size.width}: main area's scrolled width (beyond it: ${w.beyond.join(', ')})`).toBeLessThanOrEqual(w.mainVisible)
+  expect(w.spilling, `${view} at ${size.width}: tables out of their card`).toEqual([])
+  expect(w.cut, `${view} at ${size.width}: selects cutting the name they show`).toEqual([])
   // Text is judged where it can be seen: the view is scrolled through, a screenful less a margin at a time.
   const problems = new Set<string>()
   for (let top = 0, screen = 0; ; screen++) {
@@ -201,6 +223,15 @@ describe.each(SIZES)('at $width×$height', (size) => {
   })
 
   it.each(['paths', 'correlation', 'landslide'] as const)('%s: its example results, no sideways overflow, no text cut or overlapping', async (view) => {
+    if (view === 'landslide') {
+      // The example's grids chosen by role: their names must show whole in the selects.
+      await page.getByTestId('nav-landslide').click()
+      for (const [role, name] of [['dem', 'slope-dem.asc'], ['source', 'slope-source.asc']]) {
+        const select = page.getByTestId(`landslide-${role}`)
+        const value = await select.locator('option', { hasText: name }).first().getAttribute('value')
+        await select.selectOption(value!)
+      }
+    }
     await show(view, size)
     expect(await page.getByTestId(`${view}-results`).isVisible()).toBe(true)
   })

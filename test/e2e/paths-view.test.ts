@@ -91,20 +91,25 @@ describe('Shortest paths view in Chromium', () => {
     expect(vertices[0]).toBe('3')
     expect(vertices.at(-1)).toBe('71')
     expect(await page.getByTestId('paths-query-result').innerText()).toContain(`length ${expected[3 * V + 71]} · ${vertices.length - 1} edge`)
-    // An unknown vertex is the backend's error, named.
+    // An unknown vertex is the backend's error, beside the boxes; the path to 71 is gone.
     await page.getByTestId('paths-query-to').fill('999')
+    expect(await page.getByTestId('paths-query-result').count()).toBe(0)
     await page.getByTestId('paths-query-run').click()
-    await expect.poll(() => page.locator('body').innerText(), { timeout: 30_000 }).toMatch(/--to "999": .*c05\.1 numbers its vertices 0…79/)
+    await expect.poll(() => page.getByTestId('paths-query-error').innerText().catch(() => ''), { timeout: 30_000 }).toMatch(/^to "999": .*c05\.1 numbers its vertices 0…79/)
+    expect(await page.getByTestId('paths-query-to').getAttribute('aria-invalid')).toBe('true')
   })
 
   it('"Try the example" runs the example and shows its path from 0 to 299', async () => {
+    const successors = await page.getByTestId('paths-paths').isChecked()
     await page.getByTestId('paths-example').click()
     const results = page.getByTestId('paths-graph-results-graph-example.bin')
     await results.waitFor({ timeout: 120_000 })
     // The example's graph is offered, not chosen for the next run.
     expect(await page.getByTestId('paths-file-graph-example.bin').isChecked()).toBe(false)
-    expect(await page.getByTestId('paths-paths').isChecked()).toBe(true)
+    // The example's Successors ended with its run; its runs' labels say they kept successors.
+    await expect.poll(() => page.getByTestId('paths-paths').isChecked()).toBe(successors)
     expect(await results.getByTestId('paths-runs-table').locator('tbody tr').count()).toBe(5)
+    expect(await results.getByTestId('paths-runs-successors').innerText()).toMatch(/^Every run with successors/)
     const vertices = await results.getByTestId('paths-query-path').locator('li').allInnerTexts()
     expect([vertices[0], vertices.at(-1)]).toEqual(['0', '299'])
     expect(await canvasIsDrawn('paths-chart-heatmap')).toBe(true)

@@ -222,12 +222,22 @@ describe('paralab stats', () => {
     expect(statSync(file).mtimeMs).toBe(modified)
   })
 
+  it('prints a zero mean\'s CV as ∞, as the dashboard shows it', () => {
+    const zero = join(dir, 'zero-mean.csv')
+    writeFileSync(zero, 'acc_x\n-1\n1\n-1\n1\n')
+    const r = paralab(['stats', zero, '--backend', 'serial', '--repeat', '1'])
+    expect(r.code, r.stderr).toBe(0)
+    const row = r.stdout.split('\n').find((l) => /^acc_x\s+4\s/.test(l))!
+    expect(row.trim().split(/\s+/)).toEqual(['acc_x', '4', '0', '0', '1', '∞', '0', '1'])
+    expect(r.stdout).not.toContain('Infinity')
+  })
+
   it('fails on bad input with one line naming the file and the cause', () => {
     const bad = join(dir, 'bad.csv')
     writeFileSync(bad, 'datetime, acc_x, acc_y, acc_z\n2020-01-01 00:00:00.000000,1.0,2.0,3.0\n2020-01-01 00:00:00.031250,1.0,oops,3.0\n')
     const r = paralab(['stats', bad, '--backend', 'serial'])
     expect(r.code).toBe(1)
-    expect(errorLines(r.stderr)).toEqual([`paralab: ${bad}:3: column "acc_y": "oops" is not a number`])
+    expect(errorLines(r.stderr)).toEqual([`paralab: ${bad}:3:3: column "acc_y": "oops" is not a number`])
 
     const noColumn = paralab(['stats', SAMPLE, '--columns', 'acc_q'])
     expect(noColumn.code).toBe(1)

@@ -164,7 +164,7 @@ describe('paralab paths --gpus', () => {
       const params = validateParams('paths', pathsWorkload.params, { files: [file], backends: ['serial', 'gpu'], variants: ['tuned', 'b64'], gpus: 2, paths: true, repeat: 1 })
       const { results, timings } = await runPathsJob(params, ctx)
       const [g] = results.graphs
-      expect(g.runs.map((r) => r.name)).toEqual(['serial', 'gpu tuned B=64 on 2 GPUs'])
+      expect(g.runs.map((r) => r.name)).toEqual(['serial with successors', 'gpu tuned B=64 on 2 GPUs with successors'])
       const [, multi] = g.runs
       // Distances and successors byte for byte the serial run's.
       expect(multi.matches).toBe(true)
@@ -174,7 +174,7 @@ describe('paralab paths --gpus', () => {
       expect(multi.gpus_note).toMatch(/software/)
       expect(multi.exchange_ms).toBeGreaterThanOrEqual(0)
       expect(multi.exchange_round_ms).toBeCloseTo(multi.exchange_ms! / 3, 6)
-      expect(Object.keys(timings)).toEqual(['serial', 'gpu tuned B=64 on 2 GPUs'])
+      expect(Object.keys(timings)).toEqual(['serial with successors', 'gpu tuned B=64 on 2 GPUs with successors'])
       expect(results.skipped).toEqual([{ backend: 'gpu b64', reason: 'several GPUs (--gpus 2) run the tuned variant only' }])
     } finally {
       rmSync(dir, { recursive: true, force: true })

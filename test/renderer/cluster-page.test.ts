@@ -69,8 +69,8 @@ describe('Cluster page', () => {
     const asked = vi.spyOn(api, 'listClusterJobs')
     const { wrapper } = mountWith(App, api)
     await flushPromises()
-    // Not shown: not asked.
-    expect(asked).not.toHaveBeenCalled()
+    // Not shown: asked once, for the sidebar's count of runs on the cluster (then every 10 s), not every second.
+    expect(asked).toHaveBeenCalledTimes(1)
     await wrapper.get('[data-testid="nav-cluster"]').trigger('click')
     await flushPromises()
     const row = wrapper.get('[data-testid="cluster-run-41"]')
@@ -102,9 +102,18 @@ describe('Cluster page', () => {
     await flushPromises()
     // One task alone, or the whole run; a task that has ended has nothing to cancel.
     expect(wrapper.find('[data-testid="cluster-cancel-41_0"]').exists()).toBe(false)
+    // Cancel asks first: a misclick is taken back with No, and nothing is cancelled.
+    await wrapper.get('[data-testid="cluster-cancel-41"]').trigger('click')
+    expect(wrapper.get('[data-testid="cluster-confirm-41"]').text()).toContain('Cancel job 41, every task?')
+    await wrapper.get('[data-testid="cluster-confirm-no-41"]').trigger('click')
+    await flushPromises()
+    expect(api.clusterCancelled).toEqual([])
+    expect(wrapper.find('[data-testid="cluster-confirm-41"]').exists()).toBe(false)
     await wrapper.get('[data-testid="cluster-cancel-41_1"]').trigger('click')
+    await wrapper.get('[data-testid="cluster-confirm-yes-41_1"]').trigger('click')
     await flushPromises()
     await wrapper.get('[data-testid="cluster-cancel-41"]').trigger('click')
+    await wrapper.get('[data-testid="cluster-confirm-yes-41"]').trigger('click')
     await flushPromises()
     expect(api.clusterCancelled).toEqual(['41_1', '41'])
     api.clusterRuns = [run({ state: 'CANCELLED', merge_state: 'RUNNING' })]
@@ -133,5 +142,42 @@ describe('Cluster page', () => {
     expect(window.location.hash).toBe('#stats')
     expect(shown(wrapper, 'stats-results')).toBe(true)
     expect(wrapper.get('[data-testid="stats-cluster-run"]').text()).toMatch(/^Ran on the cluster: job 41, 1 task on n1/)
+  })
+
+  it('shows a failed task as failed, with its error; a merge that kept results though a task failed says so; the sidebar counts cluster runs', async () => {
+    const api = new FakeApi()
+    api.cluster = { available: true }
+    const failed = { index: 1, job_id: '41_1', state: 'FAILED', exit_code: 1, node: 'n2', elapsed_s: 9, progress: { phase: 'ended with exit 1 in serial f64 · b.csv', fraction: 0.4 }, error: 'b.csv:3:2: column "acc_y": "oops" is not a number' }
+    const kept = api.keep({ ...statsEnvelope(statsResult(statsFile('/data/a.csv', { acc_x: [1, 2, 3] }, ['serial'], [3]))) })
+    api.clusterRuns = [
+      run({ state: 'FAILED', merge_state: 'FAILED', runs: [kept.id], tasks: [run().tasks[0], failed] }),
+      run({ job_id: '51', merge_job_id: '52', dir: '/home/user/paralab/cluster-runs/b' }),
+    ]
+    window.location.hash = '#cluster'
+    const { wrapper } = mountWith(App, api)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="cluster-state-41"]').text()).toBe('MERGED, 1 TASK FAILED')
+    const row = wrapper.get('[data-testid="cluster-task-41_1"]')
+    expect(bar(wrapper, '41_1')).toBe('40')
+    expect(row.get('.bar').classes()).toContain('failed')
+    expect(row.get('.pct').text()).toBe('FAILED')
+    expect(wrapper.get('[data-testid="cluster-task-error-41_1"]').text()).toContain('"oops" is not a number')
+    // The sidebar: the running cluster run, not "None running".
+    await vi.waitFor(() => expect(wrapper.find('[data-testid="active-cluster-51"]').exists()).toBe(true))
+    expect(wrapper.get('[data-testid="active-jobs"]').text()).not.toContain('None running')
+    expect(wrapper.find('[data-testid="active-cluster-41"]').exists()).toBe(false)
+  })
+
+  it('says Slurm cannot be reached, not squeue\'s raw words', async () => {
+    const api = new FakeApi()
+    api.cluster = { available: true }
+    api.listClusterJobs = async () => {
+      throw { code: 'io', message: 'squeue: error: resolve_ctls_from_dns_srv: res_nsearch error: Unknown host\nsqueue: error: fetch_config: DNS SRV lookup failed' }
+    }
+    window.location.hash = '#cluster'
+    const { wrapper, errors } = mountWith(App, api)
+    await flushPromises()
+    expect(errors.notices.value.map((n) => n.message)).toEqual([expect.stringMatching(/^Could not list the cluster runs: Slurm's controller cannot be reached from this machine/)])
+    void wrapper
   })
 })

@@ -33,7 +33,7 @@ describe('workload form values', () => {
   })
   it('names what is missing or wrong in the validation\'s words, without the workload prefix', () => {
     const form = useWorkloadForm(statsWorkload)
-    expect(form.problem.value).toBe('Files must be a non-empty list of file paths; got []')
+    expect(form.problem.value).toBe('Choose the files to read')
     form.values.files = ['/d/a.csv']
     expect(form.problem.value).toBeNull()
     form.values.backends = []
@@ -95,6 +95,15 @@ describe('chart panel view', () => {
     expect(shown).toEqual({ kind: 'series', data: { ...spec.data, x: [20, 30], series: [{ label: 'serial', values: [2, 3] }], logY: false } })
     expect(shownSpec(spec, { xMax: 20 })).toEqual({ kind: 'series', data: { ...spec.data, x: [10, 20], series: [{ label: 'serial', values: [1, 2] }] } })
     expect(shownSpec(spec, {})).toEqual(spec)
+  })
+  it('applies the log toggle to grouped bars too (the correlation kernels, the per-column bars)', () => {
+    const bars: ChartSpec = { kind: 'grouped-bars', data: { title: 'GPU kernels', xLabel: 'kernel', yLabel: 'time (ms)', categories: ['a', 'b'], series: [{ label: 'ms', values: [1, 1000] }] } }
+    expect(defaultLogY(bars)).toBe(false)
+    expect(defaultLogY({ ...bars, data: { ...bars.data, logY: true } })).toBe(true)
+    const shown = shownSpec(bars, { logY: true })
+    expect(shown).toEqual({ ...bars, data: { ...bars.data, logY: true } })
+    const config = shownConfig(shown)
+    expect('config' in config && (config.config.options?.scales?.y as { type?: string }).type).toBe('logarithmic')
   })
   it('reports a spec the charts cannot draw instead of throwing', () => {
     const out = shownConfig({ kind: 'roofline', data: { adapter: 'A', peak_GFLOP_per_s: -1, bandwidth_GB_per_s: 10 } })

@@ -13,7 +13,7 @@ import CorrelationView from '../../src/renderer/workloads/correlation/Correlatio
 import LandslideView from '../../src/renderer/workloads/landslide/LandslideView.vue'
 import { FakeApi } from './fake-api'
 import { mountWith } from './mount'
-import { statsEnvelope, statsResult } from './stats-fixture'
+import { statsEnvelope, statsFile, statsResult } from './stats-fixture'
 
 const ROOT = '/srv/lab'
 const inLab = (relative: string, bytes = 100): DataFile => ({ path: `${ROOT}/${relative}`, name: relative.split('/').pop()!, bytes, root: ROOT, relative })
@@ -148,9 +148,24 @@ describe('one page for every workload view', () => {
     expect(wrapper.get('[data-testid="stats-partial"]').text()).toBe('Cancelled: these are the results that had finished.')
     expect(wrapper.find('[data-testid="stats-cancelled"]').exists()).toBe(false)
 
+    // What was not run is named, and every export says the run is partial: CSV and JSON by name, charts under their title too.
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     await flushPromises()
-    api.emit({ type: 'failed', jobId: 'job-2', workload: 'stats', error: { code: 'cancelled', message: 'cancelled' } })
+    api.emit({ type: 'failed', jobId: 'job-2', workload: 'stats', error: { code: 'cancelled', message: 'cancelled' }, partial: { ...statsEnvelope(statsResult(statsFile('/data/small.csv', { acc_x: [1, 2, 3, 4] }, ['serial'], [2, 4]))), partial: true, missing: ['gpu', 'simd'] } })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="stats-partial"]').text()).toBe('Cancelled: these are the results that had finished; missing gpu, simd. Every export of it says it is partial.')
+    await wrapper.get('[data-testid="export-results-csv"]').trigger('click')
+    await wrapper.get('[data-testid="export-results-json"]').trigger('click')
+    await wrapper.get('[data-testid="export-png-time"]').trigger('click')
+    await flushPromises()
+    expect(api.resultExports.map((r) => r.fileName)).toEqual(['stats-results-partial.csv', 'stats-results-partial.json'])
+    expect(api.chartExports).toHaveLength(1)
+    expect(api.chartExports[0].fileName).toMatch(/-partial\.png$/)
+    expect((api.chartExports[0].chart.data as { note?: string }).note).toMatch(/^Partial: missing gpu, simd/)
+
+    await wrapper.get('[data-testid="stats-run"]').trigger('click')
+    await flushPromises()
+    api.emit({ type: 'failed', jobId: 'job-3', workload: 'stats', error: { code: 'cancelled', message: 'cancelled' } })
     await flushPromises()
     expect(wrapper.find('[data-testid="stats-results"]').exists()).toBe(false)
     expect(wrapper.get('[data-testid="stats-cancelled"]').text()).toBe('Run cancelled before any result had finished.')

@@ -114,7 +114,7 @@ describe.each(WORKLOADS.map((w) => [w.id, w as WorkloadDefinition] as const))('%
     // A workload that reads files starts with none chosen, and says so.
     if (params.some(([, s]) => s.type === 'files')) {
       expect(files).toEqual([])
-      expect(form.problem.value).toMatch(/^[A-Z][\w ]+ must be a non-empty list of file paths/)
+      expect(form.problem.value).toMatch(/^Choose the [\w ]+ to read$/)
     } else expect(form.problem.value).toBeNull()
   })
 })

@@ -40,7 +40,8 @@ describe('StatsView form', () => {
     expect(wrapper.get('[data-testid="stats-file-list"]').text()).toContain('1.05 GB')
     expect(checkbox(wrapper, 'stats-file-ACC_001.csv').element.checked).toBe(false)
     expect(wrapper.get('[data-testid="stats-run"]').attributes('disabled')).toBeDefined()
-    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Files must be a non-empty list of file paths; got []')
+    // No file chosen yet: what to do, not a validation error.
+    expect(wrapper.get('[data-testid="stats-problem"]').text()).toBe('Choose the files to read')
 
     await checkbox(wrapper, 'stats-file-small.csv').setValue(true)
     expect(wrapper.find('[data-testid="stats-problem"]').exists()).toBe(false)
@@ -203,7 +204,7 @@ describe('StatsView form', () => {
 describe('StatsView example', () => {
   const examplePath = `${EXAMPLE_DIR}/stats/acc-example.csv`
 
-  it('"Try the example" runs its file with its parameters, lists the file unticked and leaves the user\'s ticks for the next run', async () => {
+  it('"Try the example" runs its file with its parameters, lists the file unticked, and its settings end with it: the next run is the user\'s', async () => {
     const api = fakeApi()
     const { wrapper, errors } = mountWith(StatsView, api)
     await flushPromises()
@@ -225,19 +226,36 @@ describe('StatsView example', () => {
     expect(checkbox(wrapper, 'stats-file-acc-example.csv').element.checked).toBe(false)
     expect(checkbox(wrapper, 'stats-file-small.csv').element.checked).toBe(true)
     expect(wrapper.get('[data-testid="stats-selection"]').text()).toBe('1 file selected')
-    // Its parameters are in the fields; what it leaves unsaid is back at the default (f64).
-    const ticked = ['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => checkbox(wrapper, `stats-backend-${b}`).element.checked)
-    expect(ticked).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
+    // While it runs its parameters are in the fields, and the page says whose they are.
+    const ticked = () => ['serial', 'simd', 'workers', 'workers-simd', 'gpu'].filter((b) => checkbox(wrapper, `stats-backend-${b}`).element.checked)
+    expect(ticked()).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
     expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe('3')
     expect(wrapper.get<HTMLInputElement>('[data-testid="stats-batches"]').element.value).toBe('10')
     expect(wrapper.get<HTMLSelectElement>('[data-testid="stats-precision"]').element.value).toBe('f64')
+    expect(wrapper.get('[data-testid="stats-example-settings"]').text()).toContain('yours come back when it ends')
 
-    // The next Run reads exactly what is ticked.
+    // When it ends, the fields are the user's again, and the next Run reads exactly those and what is ticked.
     api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope: statsEnvelope(statsResult()) })
     await flushPromises()
+    expect(wrapper.find('[data-testid="stats-example-settings"]').exists()).toBe(false)
+    expect(ticked()).toEqual(defaults.backends)
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe(String(defaults.repeat))
+    expect(wrapper.get<HTMLSelectElement>('[data-testid="stats-precision"]').element.value).toBe('f32')
     await wrapper.get('[data-testid="stats-run"]').trigger('click')
     await flushPromises()
-    expect(api.started[1]).toEqual({ workload: 'stats', params: { ...example, files: ['/data/small.csv'] }, jobId: 'job-2' })
+    expect(api.started[1]).toEqual({ workload: 'stats', params: { ...defaults, precision: 'f32', files: ['/data/small.csv'] }, jobId: 'job-2' })
+  })
+
+  it('a cancelled or failed example run gives the fields back too', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(StatsView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="stats-example"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe('3')
+    api.emit({ type: 'failed', jobId: 'job-1', workload: 'stats', error: { code: 'cancelled', message: 'cancelled' } })
+    await flushPromises()
+    expect(wrapper.get<HTMLInputElement>('[data-testid="stats-repeat"]').element.value).toBe(String(defaults.repeat))
   })
 
   it('while the example is being made, its button waits (no second request)', async () => {
@@ -377,6 +395,27 @@ describe('StatsView run and results', () => {
     if (mad.chart.kind !== 'series') throw new Error(`series expected, got ${mad.chart.kind}`)
     expect(mad.chart.data.title).toBe('Median absolute deviation vs prefix size — small.csv')
     expect(mad.chart.data.x).toEqual(prefixes)
+  })
+
+  it('speaks the dashboard\'s words: fields, not flags; a failed file\'s path once; a zero mean\'s CV as the command line prints it', async () => {
+    const { api, wrapper, errors } = await running()
+    const file = statsFile('/data/small.csv', { acc_x: [-1, 1, -1, 1] }, ['serial'], [4])
+    // Through JSON a zero mean's CV (σ/μ = 1/0) arrives as null, as in a real envelope.
+    const envelope = JSON.parse(JSON.stringify(statsEnvelope({ files: [file], skipped: [], failed: [{ path: '/data/x.csv', error: { code: 'invalid-input', message: '/data/x.csv: none of the default columns acc_x, acc_y, acc_z; columns are: "a", "b" (choose with --columns)' } }] })))
+    expect(envelope.results.files[0].columns.acc_x.cv).toBeNull()
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'stats', envelope })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="stats-failed"] li').text()).toBe('/data/x.csv: none of the default columns acc_x, acc_y, acc_z; columns are: "a", "b" (choose with “Columns”)')
+    const cvCell = wrapper.get('[data-testid="stats-table"] tbody tr').findAll('td')[4]
+    expect(cvCell.text()).toBe('∞')
+    const serial = wrapper.get('[data-testid="stats-result-backend-serial"]').findAll('td')
+    expect(serial[serial.length - 2].text()).toBe('∞')
+
+    await wrapper.get('[data-testid="stats-run"]').trigger('click')
+    await flushPromises()
+    api.emit({ type: 'failed', jobId: 'job-2', workload: 'stats', error: { code: 'invalid-argument', message: 'stats: --backend gpu: no GPU adapter; choose others with --backend' } })
+    await flushPromises()
+    expect(errors.notices.value.map((n) => n.message)).toEqual(['Statistics failed: stats: “Backends” gpu: no GPU adapter; choose others with “Backends”'])
   })
 
   it('exports the job\'s envelope: each result table as CSV, the whole as JSON', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-// The dashboard's result tables say what their numbers mean, and show a zero mean's CV (NaN or ∞,
-// null once through JSON) as NaN with the note that explains it.
+// The dashboard's result tables say what their numbers mean, and show a zero mean's CV (null once
+// through JSON) as σ/μ gives it, ∞, as the command line does, with the note that explains it.
 import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
 import { timingOf } from '../../src/shared/workloads/envelope'
@@ -11,7 +11,7 @@ import { FakeApi } from './fake-api'
 import { statsFile } from './stats-fixture'
 
 describe('result table notes in the dashboard', () => {
-  it('a statistics file\'s table explains cv and, where the mean is 0, its NaN', () => {
+  it('a statistics file\'s table explains cv and, where the mean is 0, its ∞', () => {
     // acc_x has mean 0: cv = σ/0, sent over JSON as null.
     const file = JSON.parse(JSON.stringify(statsFile('/data/zero.csv', { acc_x: [-1, 1, -2, 2], acc_y: [1, 2, 3, 4] }, ['serial'], [2, 4])))
     const view = mount(StatsFileResults, {
@@ -22,7 +22,7 @@ describe('result table notes in the dashboard', () => {
     expect(note).toContain('cv = std / mean')
     expect(note).toContain('cv is NaN or ±∞')
     const cells = view.get('[data-testid="stats-table"]').findAll('tbody tr')[0].findAll('td').map((td) => td.text())
-    expect(cells).toContain('NaN')
+    expect(cells).toContain('∞')
     for (const table of view.findAll('table')) expect(table.text()).not.toContain('null')
   })
 })

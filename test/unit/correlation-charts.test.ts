@@ -91,9 +91,31 @@ describe('correlation charts', () => {
       ['coefficients', [0.5, 0.1]],
     ])
     expect(stages.options.scales.y.stacked).toBe(true)
+    // The stack is the stages' own medians, the table's total the median of whole runs: said under the title.
+    expect((byName('stages').data as { note?: string }).note).toMatch(/the stack and the total differ/)
     const ranking = byName('ranking') as Extract<ChartSpec, { kind: 'grouped-bars' }>
     expect(ranking.data.categories).toEqual(['b', 'a', 'c'])
     expect(ranking.data.lines).toEqual([{ label: 'threshold −3.50', value: -3.5 }])
+  })
+
+  it('overlay a pair of series of different levels standardized, so that how they move together shows', () => {
+    // Pressure near 1003 hPa and temperature near 20 °C, moving against each other.
+    const x = Array.from({ length: 50 }, (_, i) => i)
+    const pressure = x.map((i) => 1003 + Math.sin(i / 5))
+    const temperature = x.map((i) => 20 - 0.5 * Math.sin(i / 5))
+    const [chart] = correlationCharts({ ...result, pair: { names: ['pressure', 'temperature'], indices: [0, 1], r: -1, x, values: [pressure, temperature], step: 1 } }).filter((c) => c.name === 'pair')
+    if (chart.spec.kind !== 'series') throw new Error('series expected')
+    const { data } = chart.spec
+    expect(data.yLabel).toBe('standardized value (σ from the mean)')
+    expect(data.note).toMatch(/^each series standardized, \(x − mean\) \/ σ over the points drawn — pressure: mean 1,003, σ 0\.\d+; temperature: mean 19\.9\d*, σ 0\.\d+$/)
+    for (const s of data.series) {
+      const v = s.values as number[]
+      const mean = v.reduce((a, b) => a + b, 0) / v.length
+      expect(Math.abs(mean)).toBeLessThan(1e-9)
+      expect(Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length)).toBeCloseTo(1, 9)
+    }
+    // Standardized, the two are mirror images on one axis.
+    data.series[0].values.forEach((v, i) => expect(v! + data.series[1].values[i]!).toBeCloseTo(0, 9))
   })
 
   it('refuse data that does not fit, naming the chart', () => {

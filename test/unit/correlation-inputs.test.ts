@@ -70,14 +70,14 @@ describe('CSV', () => {
   })
 
   it.each([
-    ['columns', 'a,b\n1,2\n3,x\n', 'bad-cell.csv:3: column "b": "x" is not a number'],
-    ['columns', 'a,b\n1,2\n3,\n4,5\n', 'empty-cell.csv:3: column "b" is empty; every cell must hold a number'],
+    ['columns', 'a,b\n1,2\n3,x\n', 'bad-cell.csv:3:2: column "b": "x" is not a number'],
+    ['columns', 'a,b\n1,2\n3,\n4,5\n', 'empty-cell.csv:3:2: column "b" is empty; every cell must hold a number'],
     ['columns', 'a\n1\n2\n', 'one-series.csv: 1 series; correlation needs at least 2'],
     ['columns', 'a,b\n1,2\n', 'one-sample.csv: series of 1 sample; correlation needs at least 2'],
     ['rows', 'p,1,2,3\nq,4,5\n', 'ragged.csv:2: series "q" has 2 values; series "p" (line 1) has 3'],
-    ['rows', 'p,1,2\nq,4,zz\n', 'rows-bad.csv:2: series "q", column 3: "zz" is not a number'],
-    ['rows', 'p,1,2\nq,4, \n', 'rows-empty.csv:2: series "q", column 3 is empty'],
-    ['rows', 'name,t0,t1\np,1,2\n', 'header.csv:1: series "name", column 2: "t0" is not a number (the rows layout has no header line)'],
+    ['rows', 'p,1,2\nq,4,zz\n', 'rows-bad.csv:2:3: series "q", column 3: "zz" is not a number'],
+    ['rows', 'p,1,2\nq,4, \n', 'rows-empty.csv:2:3: series "q", column 3 is empty'],
+    ['rows', 'name,t0,t1\np,1,2\n', 'header.csv:1:2: series "name", column 2: "t0" is not a number (the rows layout has no header line)'],
     ['rows', 'p,1,2\np,3,4\n', 'twice.csv:2: series "p" is named already on line 1'],
     ['rows', 'p,1,2\n', 'one-row.csv: 1 series; correlation needs at least 2'],
   ] as const)('%s layout: refuses %j naming the place', async (layout, content, message) => {
@@ -94,7 +94,7 @@ describe('CSV', () => {
     expect(loaded.series.names).toEqual(['acc_x', 'acc_y', 'acc_z'])
     expect(loaded.leftOut).toEqual(['datetime'])
     const e = await failure(loadSeries(sample, sample, { layout: 'columns', precision: 'f64', columns: ['datetime', 'acc_x'] }))
-    expect(e.message).toMatch(/ACC_016_head\.csv:2: column "datetime": "2020-[^"]+" is not a number/)
+    expect(e.message).toMatch(/ACC_016_head\.csv:2:1: column "datetime": "2020-[^"]+" is not a number/)
   })
 })
 

@@ -105,12 +105,13 @@ describe('the correlation job', () => {
     for (const p of length.results.sweep!.points) expect(p.backends.simd).toBeGreaterThan(0)
   })
 
-  it('keeps the backends that finished when cancelled, marked partial', async () => {
+  it('keeps the backends that finished when cancelled, marked partial, naming those that did not', async () => {
     const done = await runCorrelationJob(
       params({ backends: ['serial', 'simd', 'workers'], repeat: 3 }),
       context({ onPhase: (phase, abort) => phase.startsWith('simd') && abort() }),
     )
     expect(done.partial).toBe(true)
+    expect(done.missing).toEqual(['simd', 'workers'])
     expect(done.results.runs.map((r) => r.backend)).toEqual(['serial'])
     expect(done.results.ranking).toHaveLength(20)
   })

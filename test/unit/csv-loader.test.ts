@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadCsv, readCsvHeader, type LoadCsvOptions } from '../../src/main/io/csv-loader'
+import { kindsFromTally, sampleColumnKinds, tallyKinds } from '../../src/main/io/csv/column-kinds'
+import { readHeader } from '../../src/main/io/csv/header'
 import { failure } from '../helpers/failure'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-csv-'))
@@ -254,7 +256,7 @@ describe('loadCsv errors', () => {
     l.splice(700, 0, '', '\r') // blank lines still count as lines
     l[1500] = l[1500].replace(/,([^,]*),([^,]*)$/, ',abc,$2')
     const path = file(l.join('\n'))
-    await invalid(load(path, ACC, { rangeBytes: 256 }), `${path}:1501: column "acc_y": "abc" is not a number`)
+    await invalid(load(path, ACC, { rangeBytes: 256 }), `${path}:1501:3: column "acc_y": "abc" is not a number`)
   })
 
   it('reports the first bad line of the file when several ranges have one', async () => {
@@ -262,7 +264,7 @@ describe('loadCsv errors', () => {
     l[900] = l[900].replace(/,[^,]*$/, ',x9')
     l[300] = l[300].replace(/,[^,]*$/, ',"1.2.3"')
     const path = file(l.join('\n'))
-    await invalid(load(path, ACC, { rangeBytes: 100 }), `${path}:301: column "acc_z": "1.2.3" is not a number`)
+    await invalid(load(path, ACC, { rangeBytes: 100 }), `${path}:301:4: column "acc_z": "1.2.3" is not a number`)
   })
 
   it('rejects NaN, Infinity, hex and out-of-range numbers', async () => {
@@ -275,7 +277,7 @@ describe('loadCsv errors', () => {
       const l = lines(10)
       l[5] = l[5].replace(/,[^,]*,/, `,${text},`)
       const path = file(l.join('\n'))
-      await invalid(load(path), `${path}:6: column "acc_x": "${text}" ${what}`)
+      await invalid(load(path), `${path}:6:2: column "acc_x": "${text}" ${what}`)
     }
   })
 
@@ -312,15 +314,15 @@ describe('loadCsv errors', () => {
     const path = file(l.join('\n'))
     await invalid(
       load(path, ACC, { rangeBytes: 64 }),
-      `${path}:31: column "datetime": quoted field is not closed on its line (line breaks inside quoted fields are not supported)`,
+      `${path}:31:1: column "datetime": quoted field is not closed on its line (line breaks inside quoted fields are not supported)`,
     )
     const open = file('a,b\n1,"2\n')
-    await invalid(load(open, ['b']), `${open}:2: column "b": quoted field is not closed on its line (line breaks inside quoted fields are not supported)`)
+    await invalid(load(open, ['b']), `${open}:2:2: column "b": quoted field is not closed on its line (line breaks inside quoted fields are not supported)`)
   })
 
   it('rejects text after a closing quote', async () => {
     const path = file('a,b\n1,2\n3,"4"x\n')
-    await invalid(load(path, ['a', 'b']), `${path}:3: column "b": unexpected text after the closing quote`)
+    await invalid(load(path, ['a', 'b']), `${path}:3:2: column "b": unexpected text after the closing quote`)
   })
 
   it('rejects thread, range and block sizes that are not positive integers', async () => {
@@ -360,5 +362,28 @@ describe('loadCsv cancellation', () => {
     ac.abort()
     const e = await failure(load(file(generated(10, 5)), ACC, { signal: ac.signal }))
     expect(e.code).toBe('cancelled')
+  })
+})
+
+describe('column kinds from a sample of rows', () => {
+  const kinds = async (path: string) => sampleColumnKinds(path, await readHeader(path))
+
+  it('a column of text throughout is text; a numeric column with a stray cell on its first row stays numeric', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `2020-02-13 15:28:${String(i).padStart(2, '0')},${i === 0 ? 'oops' : i},${i % 3},,label${i}`)
+    const path = file(['datetime,a,b,empty,tag', ...rows].join('\n') + '\n')
+    expect(await kinds(path)).toEqual({ numeric: ['a', 'b', 'empty'], text: ['datetime', 'tag'] })
+  })
+
+  it('samples the middle and the end of a long file, not only its start', async () => {
+    // The first megabyte's "t" column is empty: its kind comes from the rows further on.
+    const start = Array.from({ length: 200_000 }, (_, i) => `${i},`)
+    const rest = Array.from({ length: 200_000 }, (_, i) => `${i},name${i}`)
+    const path = file(['n,t', ...start, ...rest].join('\n') + '\n')
+    expect(await kinds(path)).toEqual({ numeric: ['n'], text: ['t'] })
+  })
+
+  it('a tie counts as numeric, so the loader names the stray cell', () => {
+    expect(kindsFromTally(['a', 'b'], tallyKinds(2, ['x,1', '2,y', '3,z']))).toEqual({ numeric: ['a'], text: ['b'] })
+    expect(kindsFromTally(['a'], tallyKinds(1, ['x', '2']))).toEqual({ numeric: ['a'], text: [] })
   })
 })

@@ -131,7 +131,7 @@ describe('ranges placed in file order by many threads', () => {
     const path = join(dir, 'bad.csv')
     writeFileSync(path, 'a,b\n' + bad.join('\n') + '\n')
     for (let i = 0; i < 3; i++)
-      await expect(loadCsv(path, { columns: ['a', 'b'], threads: 6, rangeBytes: 97, blockBytes: 32 })).rejects.toThrow(`${path}:1702: column "b": "x" is not a number`)
+      await expect(loadCsv(path, { columns: ['a', 'b'], threads: 6, rangeBytes: 97, blockBytes: 32 })).rejects.toThrow(`${path}:1702:2: column "b": "x" is not a number`)
   })
 })
 

@@ -7,7 +7,7 @@ import { createCanvas } from '@napi-rs/canvas'
 import * as chartjs from 'chart.js'
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix'
 import { chartConfig } from '../../src/shared/charts'
-import { cellsBeyondScale, heatColor } from '../../src/shared/charts/heatmap'
+import { cellsBeyondScale, heatColor, tickStep } from '../../src/shared/charts/heatmap'
 import type { ChartSpec, HeatmapChartData } from '../../src/shared/charts/spec'
 import { heatmapOf, RANKING_CELLS } from '../../src/main/workloads/correlation/ranking'
 import { heatmapChart } from '../../src/shared/workloads/correlation/charts'
@@ -97,6 +97,39 @@ describe('heatmap charts', () => {
     expect(shown).toContain('walk_a')
     expect(shown).toContain('a_series_with…')
     expect(shown).not.toContain('0')
+    chart.destroy()
+  })
+})
+
+describe('heatmap ticks and labels', () => {
+  it('tick round steps of cells, as many as the axis has room for, so labels never run together', () => {
+    expect(tickStep(4, 600, 14)).toBe(1)
+    expect(tickStep(200, 400, 0)).toBe(10)
+    expect(tickStep(200, 600, 6)).toBe(20)
+    expect(tickStep(16_384, 700, 14)).toBe(5000)
+    // Five long names across a narrow plot: every other one.
+    expect(tickStep(5, 400, 14)).toBe(2)
+    const many = Array.from({ length: 200 }, (_, i) => `s${i}`)
+    const big = heatmapChart({ ...correlation(tight), input: { ...correlation(tight).input, series: 200 }, ranking: many.map((name, index) => ({ name, index, meanR: 0.9, medianR: 0.9, z: 0, flagged: false })), heatmap: { size: 200, block: 1, order: 'given', values: Array.from({ length: 40_000 }, () => 0.5), labels: many, series: many.map((_, i) => [i]) } })!
+    const chart = drawnChart(big)
+    for (const axis of [chart.scales.x, chart.scales.y]) {
+      const values = axis.ticks.map((t) => t.value)
+      const step = values[1] - values[0]
+      expect([1, 2, 5, 10, 20, 50]).toContain(step)
+      expect(values.every((v) => v % step === 0)).toBe(true)
+    }
+    chart.destroy()
+  })
+
+  it('say a symmetric data range that reaches ±1 is −1…1, not "−1.000…1.000 (not −1…1)"', () => {
+    const full = [1, -1, 0.2, 0.3, -1, 1, 0.1, 0.2, 0.2, 0.1, 1, 0.5, 0.3, 0.2, 0.5, 1]
+    expect(data(heatmapChart(correlation(full))).note).toBe("colours: the data's range, −1…1")
+  })
+
+  it('draw the colour bar\'s name above it, clear of its top label', () => {
+    const chart = drawnChart(heatmapChart(correlation(tight))!)
+    // The name's baseline lies above the top label's top (half a tick line above the bar).
+    expect(chart.chartArea.top).toBeGreaterThanOrEqual(4 + 10 + 11)
     chart.destroy()
   })
 })

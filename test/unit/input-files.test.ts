@@ -113,7 +113,7 @@ describe('messages stay short', () => {
   it('a 10 MB bad value is quoted up to 80 characters', async () => {
     const path = file(`a\n1\n${'x'.repeat(10_000_000)}\n`)
     const err = await failure(load(path))
-    expect(err.message).toBe(`${path}:3: column "a": "${'x'.repeat(80)}…" is not a number`)
+    expect(err.message).toBe(`${path}:3:1: column "a": "${'x'.repeat(80)}…" is not a number`)
   })
 
   it('a missing column lists a bounded number of the file\'s columns', async () => {

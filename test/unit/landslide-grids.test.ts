@@ -125,6 +125,18 @@ describe('writing grids for other tools', () => {
     expect(Array.from(back)).toEqual([0, 0.1 + 0.2, 1 / 3, 1e-20, -9999, 5, 1234.5678, 0, 2])
   })
 
+  it('writes dry cells as 0 and walls as NODATA_value -9999 whatever the DEM\'s NODATA (the study\'s 0.0), so a GIS reads dry cells as data', () => {
+    const zeroNodata = HEADER.replace('-9999', '0.0').replace(/\t+/g, ' ')
+    const input = parseLandslideInput([text('dem.asc', zeroNodata + '1 2 3\n4 0.0 6\n7 8 9\n'), text('src.asc', asc('0 0 0\n0 0 0\n0 0 0\n'))])
+    expect(input.wallCount).toBe(1)
+    const out = ascText(new Float64Array([0, 0.5, 0, 0, 0, 2, 0, 0, 0]), input.header, input.walls)
+    expect(out.split('\n')[5]).toBe('NODATA_value -9999')
+    expect(out.split('\n').slice(6, 9)).toEqual(['0 0.5 0', '0 -9999 2', '0 0 0'])
+    // Without a NODATA key in the DEM's header (no walls then), the key is added all the same.
+    const bare = parseLandslideInput([text('dem.asc', HEADER.replace(/NODATA_value.*\n/, '').replace(/\t+/g, ' ') + '1 2 3\n4 5 6\n7 8 9\n'), text('src.asc', asc('0 0 0\n0 0 0\n0 0 0\n'))])
+    expect(ascText(new Float64Array(9), bare.header, bare.walls).split('\n')[5]).toBe('NODATA_value -9999')
+  })
+
   it('writes a .npy NumPy reads: magic, version 1.0, a 64-byte aligned header, float64 values', () => {
     const h = new Float64Array([1.5, -2, 3e-9, 4, 5, 6])
     const bytes = npyBytes(h, 2, 3)

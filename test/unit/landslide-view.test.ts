@@ -10,6 +10,7 @@ import { defaultParams } from '../../src/shared/workloads/schema'
 import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
 import type { LandslideResult, ThicknessMap } from '../../src/shared/workloads/landslide/types'
 import LandslideView from '../../src/renderer/workloads/landslide/LandslideView.vue'
+import { mapExtent } from '../../src/shared/workloads/landslide/thickness-frame'
 import { envelopeOf } from '../renderer/envelope'
 import { EXAMPLE_DIR, FakeApi } from '../renderer/fake-api'
 import { drawn, mountWith } from '../renderer/mount'
@@ -78,7 +79,7 @@ describe('LandslideView form', () => {
     const options = select(wrapper, 'landslide-dem').findAll('option').map((o) => o.text())
     // Only the kinds the workload reads.
     expect(options).toEqual(['choose…', 'tessina_dem.txt (766 kB)', 'tessina_header.txt (81 B)', 'tessina_source.txt (606 kB)'])
-    expect(wrapper.get('[data-testid="landslide-problem"]').text()).toBe('Grids must be a non-empty list of file paths; got []')
+    expect(wrapper.get('[data-testid="landslide-problem"]').text()).toBe('Choose the grids to read')
     expect(wrapper.get('[data-testid="landslide-run"]').attributes('disabled')).toBeDefined()
     expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-steps"]').element.value).toBe('4000')
     expect(wrapper.get<HTMLInputElement>('[data-testid="landslide-backend-active"]').element.checked).toBe(true)
@@ -204,6 +205,9 @@ describe('LandslideView results', () => {
     const { wrapper } = await finished()
     expect(wrapper.get('[data-testid="landslide-md5"]').text()).toBe(MD5)
     expect(wrapper.get('[data-testid="landslide-summary"]').text()).toContain('610 × 496 cells')
+    // Σh is summed thickness in metres, not a mass.
+    expect(wrapper.get('[data-testid="landslide-summary"]').text()).toMatch(/Σh, m [\d.,]+ →/)
+    expect(wrapper.get('[data-testid="landslide-summary"]').text()).not.toMatch(/mass/i)
     expect(wrapper.get('[data-testid="landslide-runs-table"] caption').text()).toContain('over 3 runs')
     const serial = wrapper.get('[data-testid="landslide-run-serial"]')
     expect(serial.find('[data-testid="md5-same"]').exists()).toBe(true)
@@ -256,6 +260,12 @@ describe('LandslideView results', () => {
     // The legend: the scale in metres (to 2 m, the deepest map cell being 1.6 m), the walls, the relief.
     expect(texts).toEqual(expect.arrayContaining(['h (m)', '0', '2', 'NODATA', 'clear: h ≤ 0.001 m']))
     expect(texts.some((t) => t.startsWith('over the hillshaded DEM'))).toBe(true)
+    // The map says it is a window of the grid, and how many grid cells a map cell stands for.
+    expect(wrapper.get('[data-testid="landslide-map-extent"]').text()).toBe('Rows 60–63 and columns 390–393 of the 610 × 496 grid, cropped to where the debris went; each map cell is one grid cell.')
+    expect(mapExtent({ row0: 0, col0: 0, size: 102, block: 6 }, { rows: 610, cols: 496 })).toBe('The whole 610 × 496 grid; each map cell is the deepest of its 6 × 6 grid cells.')
+    expect(mapExtent({ row0: 1200, col0: 600, size: 512, block: 6 }, { rows: 7320, cols: 6944 })).toBe(
+      'Rows 1,200–4,271 and columns 600–3,671 of the 7,320 × 6,944 grid, cropped to where the debris went; each map cell is the deepest of its 6 × 6 grid cells.',
+    )
     expect(frame().attributes('data-step')).toBe('4000')
     expect(wrapper.get('[data-testid="landslide-step-label"]').text()).toBe('step 4,000 of 4,000')
 

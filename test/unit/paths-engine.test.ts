@@ -125,6 +125,8 @@ describe('results', () => {
     const r = await run({ files: [file], paths: true, from: 'v0-0', to: 'v8-8', output: out, backends: ['serial', 'blocked', 'workers-simd'], blocks: ['8'] })
     const g = r.graphs[0]
     expect(g.successors).toBe(true)
+    // Each run's label says it kept successors (several times the work of the distances alone).
+    expect(g.runs.map((x) => x.name)).toEqual(['serial with successors', 'blocked B=8 with successors', 'workers-simd B=8 with successors'])
     expect(g.runs.every((x) => x.matches)).toBe(true)
     expect(g.output!.next).toBe(join(dir, 'ties.next.bin'))
     const V = g.vertices

@@ -68,7 +68,7 @@ describe('PathsView', () => {
     const { wrapper } = mountWith(PathsView, api)
     await flushPromises()
     for (const gone of ['from', 'to', 'output', 'format', 'force']) expect(wrapper.find(`[data-testid="paths-${gone}"]`).exists(), gone).toBe(false)
-    expect(wrapper.get('[data-testid="paths-problem"]').text()).toMatch(/^Graphs must be/)
+    expect(wrapper.get('[data-testid="paths-problem"]').text()).toBe('Choose the graphs to read')
     expect(box(wrapper, 'paths-backend-workers-simd').element.checked).toBe(true)
     expect(box(wrapper, 'paths-block-64').element.checked).toBe(true)
 
@@ -153,6 +153,34 @@ describe('PathsView', () => {
     expect(wrapper.findAll('[data-testid="paths-runs-table"] tbody tr')).toHaveLength(3)
   })
 
+  it('a query\'s error is shown beside its boxes, not in the banner; the old answer never stays under new vertices', async () => {
+    const api = fakeApi()
+    const { wrapper, errors } = mountWith(PathsView, api)
+    await flushPromises()
+    await box(wrapper, 'paths-file-roads.csv').setValue(true)
+    await wrapper.get('[data-testid="paths-run"]').trigger('click')
+    await flushPromises()
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'paths', envelope: envelope(result()) })
+    await flushPromises()
+    expect(wrapper.findAll('[data-testid="paths-query-path"] li').map((li) => li.text())).toEqual(['Rome', 'Milan', 'Turin'])
+    // A new vertex in a box clears the answer at once: it was the path to Turin.
+    await box(wrapper, 'paths-query-to').setValue('Naples')
+    expect(wrapper.find('[data-testid="paths-query-result"]').exists()).toBe(false)
+    await wrapper.get('[data-testid="paths-query"]').trigger('submit')
+    await flushPromises()
+    api.emit({ type: 'failed', jobId: 'job-2', workload: 'paths', error: { code: 'invalid-argument', message: '--to "Naples": /data/roads.csv has no vertex of that name' } })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="paths-query-error"]').text()).toBe('to "Naples": /data/roads.csv has no vertex of that name')
+    expect(box(wrapper, 'paths-query-to').attributes('aria-invalid')).toBe('true')
+    expect(box(wrapper, 'paths-query-from').attributes('aria-invalid')).toBe('false')
+    expect(wrapper.find('[data-testid="paths-query-result"]').exists()).toBe(false)
+    expect(errors.notices.value).toEqual([])
+    // Back to the vertices of the answer: the error goes, and the answer of those vertices shows again.
+    await box(wrapper, 'paths-query-to').setValue('Turin')
+    expect(wrapper.find('[data-testid="paths-query-error"]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="paths-query-result"]').exists()).toBe(false)
+  })
+
   it('"Try the example" sends the example\'s graph and path query once; the next Run reads the ticked graphs and asks for none', async () => {
     const api = fakeApi()
     const { wrapper } = mountWith(PathsView, api)
@@ -167,7 +195,8 @@ describe('PathsView', () => {
     await box(wrapper, 'paths-file-c05.1').setValue(true)
     await wrapper.get('[data-testid="paths-run"]').trigger('click')
     await flushPromises()
-    expect(api.started[1].params).toMatchObject({ files: ['/data/c05.1'], paths: true })
+    // The example's Successors ended with it.
+    expect(api.started[1].params).toMatchObject({ files: ['/data/c05.1'], paths: defaultParams(pathsWorkload.params).paths })
     expect(api.started[1].params).not.toHaveProperty('from')
     expect(api.started[1].params).not.toHaveProperty('to')
   })

@@ -147,6 +147,25 @@ describe('CV and MAD charts', () => {
   })
 })
 
+describe('one batch (the whole file, the default)', () => {
+  it('draws time per backend and CV and MAD per column as bars, not lines of one point on a made-up axis', () => {
+    const f = statsFile('/data/ACC_001.csv', data, BACKENDS, [8])
+    for (const c of Object.values(f.backends.gpu.columns)) c.cv *= 1 + 1e-7
+    const specs = statsChartSpecs(f)
+    for (const key of ['time', 'cv', 'mad'] as const) expect(specs[key].kind, key).toBe('grouped-bars')
+    const cv = specs.cv as Extract<ChartSpec, { kind: 'grouped-bars' }>
+    expect(cv.data).toMatchObject({ title: 'Coefficient of variation per column — ACC_001.csv', xLabel: 'column', categories: ['acc_x', 'acc_y', 'acc_z'] })
+    // The CPU backends agree exactly: one series for them, one for the GPU's f32 values.
+    expect(cv.data.series.map((s) => s.label)).toEqual(['serial, simd, workers', 'gpu'])
+    expect(cv.data.series[0].values).toEqual(['acc_x', 'acc_y', 'acc_z'].map((c) => f.columns[c].cv))
+    const time = specs.time as Extract<ChartSpec, { kind: 'grouped-bars' }>
+    expect(time.data).toMatchObject({ xLabel: 'backend', categories: BACKENDS, logY: true })
+    expect(time.data.series[0].values).toEqual(BACKENDS.map((b) => f.backends[b].compute_ms))
+    // Each is a chart Chart.js can draw.
+    for (const key of ['time', 'cv', 'mad'] as const) expect(() => chartConfig(specs[key])).not.toThrow()
+  })
+})
+
 describe('speedup over serial', () => {
   it('is the ratio of medians, whiskers from the slowest to the fastest ratio of single runs, in the time chart\'s colours', () => {
     const specs = statsChartSpecs(file(), timings)

@@ -292,6 +292,7 @@ function endedRun(dir: string, record: JobRecord, report: ClusterReport): Cluste
       node: t.node ?? null,
       elapsed_s: 0,
       progress: t.state === 'COMPLETED' ? { phase: 'done', fraction: 1 } : null,
+      ...(t.error && { error: t.error.message }),
     })),
     runs: [],
   }

@@ -36,7 +36,7 @@ export async function inputFile(path: string): Promise<InputFile> {
 export function envelope<R, P>(
   workload: string,
   params: P,
-  outcome: { results: R; timings: Record<string, Timing>; partial?: boolean },
+  outcome: { results: R; timings: Record<string, Timing>; partial?: boolean; missing?: string[] },
   context: { createdAt: Date; inputs: InputFile[]; adapter?: AdapterInfo },
 ): ResultEnvelope<R, P> {
   return {
@@ -48,7 +48,7 @@ export function envelope<R, P>(
     host: hostInfo(),
     ...(context.adapter && { device: deviceSummary(context.adapter) }),
     timings: outcome.timings,
-    ...(outcome.partial && { partial: true }),
+    ...(outcome.partial && { partial: true, ...(outcome.missing?.length && { missing: outcome.missing }) }),
     results: outcome.results,
   }
 }

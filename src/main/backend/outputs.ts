@@ -1,5 +1,5 @@
 // `--out DIR` of any workload: the envelope as results.json, each result table as <name>.csv and
-// each chart as SVG and PNG. The set is whole or absent: it is written into a hidden sibling folder
+// each chart as SVG and PNG; folders above DIR that do not exist yet are made. The set is whole or absent: it is written into a hidden sibling folder
 // and renamed into place at the end, so a full disk, an error or a killed process never leaves
 // half a result set under DIR (and an error leaves no temporary files either).
 import { constants } from 'node:fs'
@@ -10,6 +10,7 @@ import { ApiError } from '../../shared/errors'
 import { workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { tableCsv, tableNotes } from '../../shared/workloads/tables'
+import { markedPartial } from '../../shared/workloads/partial'
 import type { ChartSize } from '../../shared/api'
 
 export interface OutputOptions {
@@ -42,9 +43,15 @@ export async function checkOutputDir(dir: string, opts: { force?: boolean } = {}
   const existing = await stat(target).catch(() => null)
   if (existing && !opts.force) throw new ApiError('io', `${dir} exists (use --force to replace it)`)
   if (existing && !(await isResultSet(target))) throw new ApiError('io', `${dir} exists and is not a Paralab result folder, so --force will not replace it; choose another --out`)
-  const parent = dirname(target)
-  const p = await stat(parent).catch(() => null)
-  if (!p?.isDirectory()) throw new ApiError('io', `cannot write ${dir}: its folder ${parent} does not exist`)
+  // Missing folders above DIR are made (`--out runs/acc` in a fresh folder), under the nearest one that exists.
+  let parent = dirname(target)
+  let p = await stat(parent).catch(() => null)
+  while (!p && dirname(parent) !== parent) {
+    parent = dirname(parent)
+    p = await stat(parent).catch(() => null)
+  }
+  if (!p) throw new ApiError('io', `cannot write ${dir}: no folder above it exists`)
+  if (!p.isDirectory()) throw new ApiError('io', `cannot write ${dir}: ${parent} is a file, not a folder`)
   await access(parent, constants.W_OK).catch(() => {
     throw new ApiError('io', `cannot write ${dir}: its folder ${parent} is not writable`)
   })
@@ -74,8 +81,9 @@ async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFi
   for (const table of tables) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
   // The renderer (Chart.js configurations, the canvas) is loaded only by a run that writes charts.
   const { chartImageSize, renderChart } = await import('../charts/render')
+  // A partial run's charts (a cluster run with tasks that did not complete) say so under their title.
   for (const chart of def.charts(results, env as never))
-    for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(chart.spec, format, chartImageSize(size)) })
+    for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(markedPartial(chart.spec, env), format, chartImageSize(size)) })
   for (const f of extra) {
     if (!isResultFileName(f.name))
       throw new ApiError('internal', `${env.workload}: output file name ${JSON.stringify(f.name)} is not a plain .json, .csv, .svg, .png or .gif name`)
@@ -115,6 +123,7 @@ export async function writeOutputs(dir: string, env: ResultEnvelope, opts: Outpu
   const temp = sibling('tmp')
   const write = opts.write ?? ((path, data) => writeFile(path, data, { flag: 'wx' }))
   try {
+    await mkdir(dirname(target), { recursive: true })
     await mkdir(temp)
     for (const f of files) await write(join(temp, f.name), f.data)
     const old = opts.force && (await stat(target).catch(() => null)) ? sibling('old') : null

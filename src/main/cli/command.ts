@@ -69,8 +69,11 @@ export function helpText(cmd: Command): string {
   return `${cmd.summary}\n\nUsage: ${cmd.usage}\n\n${alignHelp(help)}\n`
 }
 
-/** An option (or argument) line: `  --flag ARG  what it does`, the two parts apart by two spaces or more. */
-const OPTION_LINE = /^  ([-<]\S*(?: \S+)*)  +(\S.*)$/
+/**
+ * An option (or argument) line: `  --flag ARG  what it does`, `  <graph>  …` or `  DIR  …`, the
+ * two parts apart by two spaces or more.
+ */
+const OPTION_LINE = /^  ((?:[-<]|[A-Z][A-Z_]*(?= |$))\S*(?: \S+)*)  +(\S.*)$/
 /** Option names longer than this put their text on the next line. */
 const WIDEST_OPTION = 28
 

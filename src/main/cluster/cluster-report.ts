@@ -31,6 +31,9 @@ export interface ClusterReport {
   tasks: TaskReport[]
   /** Indices of the tasks that did not complete. */
   failed: number[]
+  /** Some task did not complete or was cancelled midway: what is missing, as in the merged envelope. */
+  partial?: true
+  missing?: string[]
   /** In cluster.json only: the result files the merge placed beside it (what a merge again or --force may replace). */
   outputs?: string[]
 }

@@ -1,6 +1,7 @@
 // Following cluster runs: the jobs this user submitted from Paralab (squeue --json), each task's
 // state and, while it runs, its progress, read from the events the task appends to its folder
 // (not from asking the scheduler more often); and waiting for one run to end.
+import { readJsonRecord } from '../io/record-file'
 import { hasEnded, type ClusterTask } from '../../shared/cluster'
 import { ApiError } from '../../shared/errors'
 import type { JobRecord } from './job-folder'
@@ -36,16 +37,28 @@ export { hasEnded }
 export async function taskProgress(taskDir: string): Promise<TaskProgress | null> {
   const text = await readRecordTail(taskPaths(taskDir).progress, { maxBytes: TAIL_BYTES }).then((b) => b.toString('utf8'), () => '')
   const lines = text.split('\n').filter(Boolean)
+  // A run that ended with an error: how far it had come, not a full bar.
+  let failed: { exit: number; elapsed_ms?: number } | undefined
   for (let i = lines.length - 1; i >= 0; i--) {
     try {
-      const e = JSON.parse(lines[i]) as { type?: string; phase?: string; fraction?: number; elapsed_ms?: number }
-      if (e.type === 'done') return { phase: 'done', fraction: 1, elapsed_ms: e.elapsed_ms }
-      if (typeof e.phase === 'string' && typeof e.fraction === 'number') return { phase: e.phase, fraction: e.fraction, elapsed_ms: e.elapsed_ms }
+      const e = JSON.parse(lines[i]) as { type?: string; phase?: string; fraction?: number; elapsed_ms?: number; exit_code?: number }
+      if (e.type === 'done' && !failed && e.exit_code !== undefined && e.exit_code !== 0) failed = { exit: e.exit_code, elapsed_ms: e.elapsed_ms }
+      else if (e.type === 'done' && !failed) return { phase: 'done', fraction: 1, elapsed_ms: e.elapsed_ms }
+      else if (typeof e.phase === 'string' && typeof e.fraction === 'number')
+        return failed ? { phase: `ended with exit ${failed.exit} in ${e.phase}`, fraction: e.fraction, elapsed_ms: failed.elapsed_ms } : { phase: e.phase, fraction: e.fraction, elapsed_ms: e.elapsed_ms }
     } catch {
       // A line being written as we read: the one before it will do.
     }
   }
-  return null
+  return failed ? { phase: `ended with exit ${failed.exit}`, fraction: 0, elapsed_ms: failed.elapsed_ms } : null
+}
+
+/** Why a task's run failed, in its own words (the error it wrote in its folder), if it wrote one. */
+export async function taskError(taskDir: string): Promise<string | undefined> {
+  // A record in a shared folder: a regular file only (no FIFO to hang on, no symlink), of bounded size.
+  const record = await readJsonRecord(taskPaths(taskDir).error, { maxBytes: 64 * 1024 }).catch(() => undefined)
+  const message = record && typeof record === 'object' ? (record as { message?: unknown }).message : undefined
+  return typeof message === 'string' ? message.slice(0, 2000) : undefined
 }
 
 /** The state of a group of tasks: the first of these that any task is in. */
@@ -87,6 +100,9 @@ export async function listJobs(queue?: QueueRecord[]): Promise<JobView[]> {
           elapsed_s: r.start_time ? Math.max(0, (hasEnded(r.job_state) ? r.end_time : now()) - r.start_time) : 0,
           progress: merge ? null : running || hasEnded(r.job_state) ? await taskProgress(jobPaths(dir).task(index)) : null,
         })
+        const ended = tasks[tasks.length - 1]
+        const error = !merge && hasEnded(r.job_state) && r.job_state !== 'COMPLETED' ? await taskError(jobPaths(dir).task(index)) : undefined
+        if (error) ended.error = error
       }
     }
     tasks.sort((a, b) => a.index - b.index)

@@ -13,6 +13,8 @@ import { isMissing, jobPaths, readJobRecord, tail, taskPaths, writeJson, type Jo
 import { readClusterReport, type ClusterReport, type TaskReport } from './cluster-report'
 import { jobTasks, type SchedulerTask } from './slurm-jobs'
 import { readTaskRecords, taskInputs } from './task-records'
+import { partialMark } from './partial'
+import { expandHostlist } from './hostlist'
 
 /** A task's report and, when it finished, its envelope. */
 interface TaskOutcome {
@@ -35,7 +37,8 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
     const { exit } = found
     const sched: Partial<SchedulerTask> | undefined = byIndex.get(task.index) ?? (found.state && { state: found.state.state, exitCode: found.state.exit_code, signal: found.state.signal, nodes: 'local' })
     // The task's own record wins: it is newer than the scheduler's when the task was resubmitted.
-    let state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
+    // Exit 130 is a run cancelled midway (it keeps what had finished).
+    let state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : exit.exit_code === 130 ? 'CANCELLED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
     let error = found.error
     // A task whose files cannot be believed, or that says it completed but left no envelope, failed.
     const problems = [...found.problems]
@@ -50,13 +53,19 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
       state,
       exit_code: exit?.exit_code ?? sched?.exitCode ?? null,
       ...(!exit && sched?.signal && { signal: sched.signal }),
-      ...((exit?.node ?? sched?.nodes) && { node: exit?.node ?? sched?.nodes }),
+      ...(nodeOf(exit?.node, sched?.nodes) && { node: nodeOf(exit?.node, sched?.nodes) }),
       ...(error && { error }),
     }
     if (state !== 'COMPLETED') report.stderr_tail = await tail(t.stderr, STDERR_LINES)
     outcomes.push({ report, ...(!problems.length && found.envelope && { envelope: found.envelope }) })
   }
   return outcomes
+}
+
+/** Where a task ran: every node of the scheduler's list when its ranks spread over several, else where rank 0 says it ran. */
+function nodeOf(rank0?: string, scheduled?: string): string | undefined {
+  const nodes = scheduled ? expandHostlist(scheduled) : []
+  return nodes.length > 1 ? nodes.join(',') : (rank0 ?? scheduled)
 }
 
 export function clusterReport(record: JobRecord, outcomes: TaskOutcome[]): ClusterReport {
@@ -68,6 +77,7 @@ export function clusterReport(record: JobRecord, outcomes: TaskOutcome[]): Clust
     nodes: [...new Set(tasks.flatMap((t) => (t.node ? t.node.split(',') : [])))].sort(),
     tasks,
     failed: tasks.filter((t) => t.state !== 'COMPLETED').map((t) => t.index),
+    ...partialMark(outcomes),
   }
 }
 
@@ -108,7 +118,7 @@ async function inputFiles(record: JobRecord, files: string[]): Promise<ResultEnv
 async function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: TaskOutcome[]): Promise<ResultEnvelope> {
   const envelopes = outcomes.flatMap((o) => (o.envelope ? [o.envelope] : []))
   const cluster = engine.cluster
-  if (envelopes.length === outcomes.length && outcomes.length === 1) return envelopes[0]
+  if (envelopes.length === outcomes.length && outcomes.length === 1) return { ...envelopes[0], ...partialMark(outcomes) }
   if (cluster?.split !== 'file' || !cluster.merge) throw new ApiError('internal', `${record.workload}: no merge of several tasks`)
   const parts: TaskPart<unknown>[] = outcomes.map((o) => ({
     file: o.report.files[0],
@@ -127,6 +137,7 @@ async function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: Ta
     host: first.host,
     ...(device && { device }),
     timings: merged.timings,
+    ...partialMark(outcomes),
     results: merged.results,
   }
 }

@@ -125,7 +125,7 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
         throwIfAborted(signal)
         if ('error' in settled) throw settled.error
         const r = settled.ok
-        if (r.fault) throw csvError(path, lines + r.fault.line, r.fault.message)
+        if (r.fault) throw csvError(path, lines + r.fault.line, r.fault.message, r.fault.column)
         if (r.skipped) break // an earlier range could not be placed: found below
         wanted.forEach((_, s) => {
           counts[s] += r.counts[s]

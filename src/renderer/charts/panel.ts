@@ -5,7 +5,7 @@ import { chartConfig } from '../../shared/charts'
 import type { ChartSpec, SeriesChartData } from '../../shared/charts/spec'
 
 export interface PanelView {
-  /** Logarithmic y axis (series and bar charts); undefined keeps the spec's own choice. */
+  /** Logarithmic y axis (series, bar and grouped-bar charts); undefined keeps the spec's own choice. */
   logY?: boolean
   /** Rows range to show (series charts); null or undefined leaves that end open. */
   xMin?: number | null
@@ -17,8 +17,8 @@ export function isSeriesSpec(spec: ChartSpec): spec is Extract<ChartSpec, { kind
 }
 
 /** Charts whose y axis can be logarithmic. */
-function hasLogY(spec: ChartSpec): spec is Extract<ChartSpec, { kind: 'series' | 'bars' }> {
-  return spec.kind === 'series' || spec.kind === 'bars'
+function hasLogY(spec: ChartSpec): spec is Extract<ChartSpec, { kind: 'series' | 'bars' | 'grouped-bars' }> {
+  return spec.kind === 'series' || spec.kind === 'bars' || spec.kind === 'grouped-bars'
 }
 
 /** The log-axis default the chart configs apply: the spec's own choice, else linear. */
@@ -28,6 +28,7 @@ export function defaultLogY(spec: ChartSpec): boolean {
 
 export function shownSpec(spec: ChartSpec, view: PanelView): ChartSpec {
   if (spec.kind === 'bars' && view.logY !== undefined) return { ...spec, data: { ...spec.data, logY: view.logY } }
+  if (spec.kind === 'grouped-bars' && view.logY !== undefined) return { ...spec, data: { ...spec.data, logY: view.logY } }
   if (!isSeriesSpec(spec)) return spec
   let data: SeriesChartData = spec.data
   if (view.logY !== undefined) data = { ...data, logY: view.logY }

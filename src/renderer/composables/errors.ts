@@ -44,7 +44,7 @@ export function createErrorLog(): ErrorLog {
 }
 
 /** Reports a view's job error under `context` while it is the view's latest outcome: the next job (or a reopened run) clears it. */
-export function reportJobErrors(log: ErrorLog, error: Ref<ApiErrorShape | null>, context: string): void {
+export function reportJobErrors(log: ErrorLog, error: Readonly<Ref<ApiErrorShape | null>>, context: string): void {
   watch(error, (e) => (e ? log.report(e, context) : log.clear(context)))
 }
 

@@ -7,10 +7,13 @@ import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { downloadBase64 } from '../download'
 import { useApi } from './api'
 import { useErrorLog } from './errors'
+import { usePartialRun } from './usePartialRun'
+import { partialFileName } from '../../shared/workloads/partial'
 
 export function useExport() {
   const api = useApi()
   const errors = useErrorLog()
+  const partialRun = usePartialRun()
   /** Where the last export was written, for the "Saved to …" line. */
   const savedTo = ref<string | null>(null)
   const busy = ref(false)
@@ -36,10 +39,15 @@ export function useExport() {
     chart: (chart: ChartSpec, format: ExportFormat, fileName: string) =>
       run(fileName, () => api.exportChart({ chart, format, fileName })),
     /** The envelope as JSON, or one of its result tables as CSV. */
-    results: (envelope: ResultEnvelope, format: 'csv' | 'json', fileName: string, table?: string) =>
-      run(fileName, () => api.exportResults({ envelope, format, fileName, ...(table !== undefined && { table }) })),
+    results: (envelope: ResultEnvelope, format: 'csv' | 'json', name: string, table?: string) => {
+      // A partial run's CSV says so in its name (a note line inside would break its readers); its JSON in `partial` and `missing` too.
+      const fileName = partialFileName(name, envelope)
+      return run(fileName, () => api.exportResults({ envelope, format, fileName, ...(table !== undefined && { table }) }))
+    },
     /** A file the backend makes from a run's results (e.g. the landslide's final grid as .asc). */
-    resultFile: (workload: WorkloadId, results: unknown, file: string, fileName: string) =>
-      run(fileName, () => api.exportResultFile({ workload, results, file, fileName })),
+    resultFile: (workload: WorkloadId, results: unknown, file: string, name: string) => {
+      const fileName = partialFileName(name, partialRun.value)
+      return run(fileName, () => api.exportResultFile({ workload, results, file, fileName }))
+    },
   }
 }

@@ -42,6 +42,9 @@ export function useWorkloadForm(def: WorkloadDefinition) {
   const params = computed(() => formParams(schema, values))
   /** Why the form cannot run, in the backend's words, or null. */
   const problem = computed(() => {
+    // No file chosen yet is where every run starts, not a mistake: say what to do.
+    const unchosen = Object.entries(schema).find(([n, spec]) => spec.type === 'files' && Array.isArray(values[n]) && (values[n] as string[]).length === 0)
+    if (unchosen) return `Choose the ${unchosen[1].label.toLowerCase()} to read`
     try {
       validateParams(def.id, schema, params.value)
       return null

@@ -1,7 +1,7 @@
 // One workload view's wiring, the same for every workload: the form made from its schema, the GPU
 // among its backends, its job, the job's errors in the log, "Try the example" and runs reopened from
 // the history. A view adds only what is its own (its results, a second job of its own).
-import { computed, shallowRef } from 'vue'
+import { computed, ref, shallowRef, watch } from 'vue'
 import type { DataFile } from '../../shared/api'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
 import type { ParamSchema } from '../../shared/workloads/schema'
@@ -11,8 +11,9 @@ import { useExample } from './useExample'
 import { useGpuChoice } from './useGpuChoice'
 import { useReopenedRuns } from './useHistory'
 import { useJob } from './useJob'
-import { useWorkloadForm } from './useWorkloadForm'
+import { useWorkloadForm, type FieldValue } from './useWorkloadForm'
 import { useClusterRun } from '../cluster/useClusterRun'
+import { inFormWords } from '../form-words'
 
 export interface PageOptions {
   /** What Run sends, made from the form's parameters (e.g. leaving out what another box asks for); default, them as they are. */
@@ -26,7 +27,9 @@ export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions
   const form = useWorkloadForm(definition)
   const { unavailable, notes } = useGpuChoice(form.values)
   const job = useJob(api, id)
-  reportJobErrors(errors, job.error, `${definition.title} failed`)
+  // The backend's words name command-line flags; here the user sees fields.
+  const jobError = computed(() => job.error.value && { ...job.error.value, message: inFormWords(job.error.value.message, definition) })
+  reportJobErrors(errors, jobError, `${definition.title} failed`)
 
   /** The input files parameter: one per workload that reads files. */
   const fileParam = Object.entries(definition.params as ParamSchema).find(([, spec]) => spec.type === 'files')?.[0]
@@ -61,24 +64,49 @@ export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions
   const example = useExample(id)
   /** The example's input, for the picker to list: offered, never ticked. */
   const exampleFiles = shallowRef<DataFile[]>()
+  /** The user's fields while the example's run shows its own; null when no example runs. */
+  const userFields = shallowRef<Record<string, FieldValue> | null>(null)
+  /** The example's run is the one running: its settings are in the fields until it ends. */
+  const exampleRunning = ref(false)
+  function restoreUserFields(): void {
+    const saved = userFields.value
+    if (!saved) return
+    for (const [n, v] of Object.entries(saved)) form.values[n] = Array.isArray(v) ? [...v] : v
+    userFields.value = null
+    exampleRunning.value = false
+  }
+  // The example's settings end with the example: the next run is the user's, as the user set it.
+  watch(
+    () => job.running.value,
+    (running) => {
+      if (!running) restoreUserFields()
+    },
+  )
   /**
-   * Runs the example with its own files and parameters. The form shows its parameters afterwards,
-   * but the files ticked stay the user's: the example's files are its run's only.
+   * Runs the example with its own files and parameters. The fields show them while it runs (they
+   * are locked then) and go back to the user's when it ends; the files ticked stay the user's: the
+   * example's files are its run's only.
    */
   async function tryExample(): Promise<void> {
     const setup = await example.load()
-    if (!setup) return
-    const ticked = [...files.value]
+    if (!setup || job.running.value) return
+    const saved = Object.fromEntries(Object.entries(form.values).map(([n, v]) => [n, Array.isArray(v) ? [...v] : v]))
     form.set(setup.params)
     const params = { ...form.params.value, ...setup.params }
     const problem = form.problem.value
-    files.value = ticked
+    // The example's files are listed, never ticked.
+    if (fileParam) form.values[fileParam] = saved[fileParam]
     exampleFiles.value = setup.files
-    if (problem) return
+    if (problem) {
+      for (const [n, v] of Object.entries(saved)) form.values[n] = v
+      return
+    }
+    userFields.value = saved
+    exampleRunning.value = true
     void start(params)
   }
 
-  return { id, definition, form, files, job, example, exampleFiles, unavailable, notes, cluster, problem, run, tryExample }
+  return { id, definition, form, files, job, example, exampleFiles, exampleRunning, unavailable, notes, cluster, problem, run, tryExample }
 }
 
 export type WorkloadPageState<Id extends WorkloadId = WorkloadId> = ReturnType<typeof useWorkloadPage<Id>>

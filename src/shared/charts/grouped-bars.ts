@@ -23,6 +23,8 @@ export interface GroupedBarsData {
   logY?: boolean
   /** Horizontal lines across the plot, e.g. a threshold. */
   lines?: { label: string; value: number }[]
+  /** A line under the title. */
+  note?: string
 }
 
 export function groupedBarsConfig(data: GroupedBarsData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
@@ -38,7 +40,7 @@ export function groupedBarsConfig(data: GroupedBarsData, opts: ChartConfigOption
     ...(data.histogram ? { barPercentage: 1, categoryPercentage: 1 } : {}),
   }))
   const values = data.series.flatMap((s) => s.values).filter((v): v is number => v !== null)
-  const frame = frameOptions(data.title, opts)
+  const frame = frameOptions(data.title, opts, data.note)
   const y = axis(data.yLabel, logY, (logY && decadeRange([...values, ...(data.lines ?? []).map((l) => l.value)])) || {})
   const config: ChartConfiguration<'bar'> = {
     type: 'bar',

@@ -80,6 +80,22 @@ export function heatmapNote(data: HeatmapChartData): string | undefined {
 
 const cut = (s: string) => (s.length > TICK_CHARS ? `${s.slice(0, TICK_CHARS - 1)}…` : s)
 
+/** Pixels a tick label takes along an axis: its characters across (about 7 px each at the ticks' size), or a line's height down. */
+const TICK_GAP = 10
+const CHAR_PX = 7
+const LINE_PX = 16
+
+/**
+ * Cells between ticks: 1, 2, 5, 10, 20, 50… — the smallest round step whose labels fit `pixels`
+ * of axis, labels of `chars` characters across (0 for an axis whose labels stack, a line each).
+ */
+export function tickStep(size: number, pixels: number, chars: number): number {
+  const per = chars > 0 ? chars * CHAR_PX + TICK_GAP : LINE_PX
+  const fit = Math.max(1, Math.floor((Number.isFinite(pixels) && pixels > 0 ? pixels : per) / per))
+  const want = Math.ceil(size / fit)
+  for (let power = 1; ; power *= 10) for (const m of [1, 2, 5]) if (m * power >= want) return m * power
+}
+
 interface Cell {
   x: number
   y: number
@@ -101,17 +117,17 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
     reverse,
     offset: false,
     title: { display: true, text: data.axisLabel, color: TEXT_COLOR, font: font(FONT_SIZES.axisTitle) },
-    // Ticks at whole cells, named by what the row or column stands for.
-    // One tick per cell (Chart.js would start at the axis's end, −0.5), thinned by autoSkip.
-    afterBuildTicks: (scale: { ticks: { value: number }[] }) => {
-      scale.ticks = Array.from({ length: size }, (_, value) => ({ value }))
+    // Ticks at whole cells, named by what the row or column stands for: every cell, or every
+    // 2nd, 5th, 10th… as many as the axis has room for (round steps, not Chart.js's 0, 66, 132).
+    afterBuildTicks: (scale: { ticks: { value: number }[]; width: number; height: number; isHorizontal(): boolean }) => {
+      const step = tickStep(size, scale.isHorizontal() ? scale.width : scale.height, scale.isHorizontal() ? Math.max(...names.map((n) => cut(n).length)) : 0)
+      scale.ticks = Array.from({ length: Math.ceil(size / step) }, (_, k) => ({ value: k * step }))
     },
     ticks: {
       color: MUTED_TEXT_COLOR,
       font: font(FONT_SIZES.ticks),
       maxRotation: 0,
-      autoSkip: true,
-      autoSkipPadding: 8,
+      autoSkip: false,
       callback: (v: number | string) => {
         const i = Number(v)
         return Number.isInteger(i) && i >= 0 && i < size ? cut(names[i]) : ''
@@ -164,8 +180,10 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
   return asLineConfig(config)
 }
 
-/** Padding of the plot: room right of it for the colour bar. */
-const PADDING = { top: 4, right: 16 + BAR_ROOM, bottom: 8, left: 8 }
+/** Pixels between the colour bar's top and its name: half a tick label's height and a gap. */
+const LABEL_CLEARANCE = 10
+/** Padding of the plot: room right of it for the colour bar, and above it for the bar's name. */
+const PADDING = { top: 4 + LABEL_CLEARANCE + FONT_SIZES.ticks, right: 16 + BAR_ROOM, bottom: 8, left: 8 }
 
 /**
  * Square cells: after Chart.js lays the chart out, the longer side of the plot gets padding on both
@@ -227,8 +245,9 @@ function colorBar(data: HeatmapChartData): Plugin {
         [1, data.min],
       ] as const)
         ctx.fillText(formatNumber(v, 3), left + BAR_WIDTH + 4, top + t * height)
+      // The scale's name above it, clear of the top end's label (which is centred on the bar's top).
       ctx.textBaseline = 'bottom'
-      ctx.fillText(data.valueLabel, left, top - 2)
+      ctx.fillText(data.valueLabel, left, top - LABEL_CLEARANCE)
       ctx.restore()
     },
   }

@@ -146,7 +146,7 @@ export function rooflineConfig(data: RooflineData, opts: ChartConfigOptions = {}
       }),
     ),
   ]
-  const frame = frameOptions(rooflineTitle(data), opts)
+  const frame = frameOptions(rooflineTitle(data), opts, data.note)
   return {
     type: 'line',
     data: { datasets },

@@ -25,6 +25,8 @@ export interface RooflineData {
   peak_GFLOP_per_s?: number
   bandwidth_GB_per_s?: number
   kernels?: RooflineKernel[]
+  /** A line under the title. */
+  note?: string
 }
 
 /** A roofline whose ceilings are known. */

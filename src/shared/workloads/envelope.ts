@@ -48,8 +48,10 @@ export interface ResultEnvelope<R = unknown, P = unknown> {
   device?: DeviceSummary
   /** Per backend or variant. */
   timings: Record<string, Timing>
-  /** The job was cancelled: `results` hold only what had finished (e.g. some backends). */
+  /** The job was cancelled, or tasks of its cluster run did not complete: `results` hold only what had finished (e.g. some backends). */
   partial?: boolean
+  /** With `partial`: the runs that had not finished (backends, variants, files, `file: backend`), as the timings name them. */
+  missing?: string[]
   results: R
 }
 

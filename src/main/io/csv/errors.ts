@@ -1,5 +1,5 @@
-// Errors about a CSV file's content name the file and, when there is one, the 1-based line
-// (the header is line 1), like a compiler: `ACC_001.csv:1234: column "acc_y": "abc" is not a number`.
+// Errors about a CSV file's content name the file and, when there is one, the 1-based line (the
+// header is line 1) and column, like a compiler: `ACC_001.csv:1234:3: column "acc_y": "abc" is not a number`.
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { notAFile } from '../file-kind'
@@ -17,8 +17,9 @@ export function nameList(names: readonly string[], shown = 20): string {
   return names.length > shown ? `${listed}, … (${names.length - shown} more)` : listed
 }
 
-export function csvError(path: string, line: number | undefined, message: string): ApiError {
-  return new ApiError('invalid-input', line === undefined ? `${path}: ${message}` : `${path}:${line}: ${message}`)
+export function csvError(path: string, line: number | undefined, message: string, column?: number): ApiError {
+  const where = line === undefined ? path : column === undefined ? `${path}:${line}` : `${path}:${line}:${column}`
+  return new ApiError('invalid-input', `${where}: ${message}`)
 }
 
 /** An error from the file system, as an ApiError naming the file. */

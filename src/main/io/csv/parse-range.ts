@@ -51,6 +51,8 @@ export interface RangeTask {
 export interface RangeFault {
   /** 1-based line within the range. */
   line: number
+  /** 1-based column of the cell at fault, where one cell is. */
+  column?: number
   message: string
 }
 
@@ -234,7 +236,7 @@ function parseLines(b: Buffer, stop: number, st: ParseState): boolean {
         if (c === QUOTE || c === SPACE || c === TAB) {
           const field = readField(b, p)
           if ('error' in field) {
-            ok = fail(st, lines, `column ${quoteText(st.names[f])}: ${field.error}`)
+            ok = fail(st, lines, `column ${quoteText(st.names[f])}: ${field.error}`, f + 1)
             break scan
           }
           p = field.end
@@ -324,7 +326,7 @@ function slowNumber(b: Buffer, p: number, st: ParseState, f: number, line: numbe
   const slot = st.slots[f]
   const field = readField(b, p)
   if ('error' in field) {
-    fail(st, line, `column ${quoteText(st.names[f])}: ${field.error}`)
+    fail(st, line, `column ${quoteText(st.names[f])}: ${field.error}`, f + 1)
     return -1
   }
   if (field.text.trim() === '') {
@@ -334,14 +336,14 @@ function slowNumber(b: Buffer, p: number, st: ParseState, f: number, line: numbe
   const v = numberFromText(field.text)
   if (!Number.isFinite(v)) {
     const what = v !== v ? 'is not a number' : 'is out of range'
-    fail(st, line, `column ${quoteText(st.names[f])}: ${quoteText(field.text)} ${what}`)
+    fail(st, line, `column ${quoteText(st.names[f])}: ${quoteText(field.text)} ${what}`, f + 1)
     return -1
   }
   st.cols[slot][st.counts[slot]++] = v
   return field.end
 }
 
-function fail(st: ParseState, line: number, message: string): false {
-  st.fault = { line, message }
+function fail(st: ParseState, line: number, message: string, column?: number): false {
+  st.fault = column === undefined ? { line, message } : { line, column, message }
   return false
 }

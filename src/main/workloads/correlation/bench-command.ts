@@ -1,6 +1,6 @@
-import { writeFile } from 'node:fs/promises'
 import { CORRELATION_BACKENDS, CROSS_VARIANTS, type CorrelationBackend, type CrossVariant, MEANS_VARIANTS, type MeansVariant, PRECISIONS, type Precision } from '../../../shared/workloads/correlation/types'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
 import { GPU_WARMUP_MS } from '../../gpu/timing'
 import type { CorrelationBenchResult } from './bench'
 import { BENCH_SIZE, STUDY_SIZE } from './bench-sizes'
@@ -27,7 +27,7 @@ function list<T extends string>(value: unknown, all: readonly T[], flag: string)
 export const benchCorrelationCommand: Command = {
   name: 'bench correlation',
   summary: 'Benchmark the correlation workload on generated walks: each backend and GPU kernel, against NumPy\'s corrcoef.',
-  usage: 'paralab bench correlation [--series M] [--length N] [--study] [--backend B,…] [--precision f64|f32] [--repeat R] [--means V,…] [--cross V,…] [--shapes S,…|all] [--no-numpy] [--json] [--save FILE]',
+  usage: 'paralab bench correlation [--series M] [--length N] [--study] [--backend B,…] [--precision f64|f32] [--repeat R] [--means V,…] [--cross V,…] [--shapes S,…|all] [--no-numpy] [--json] [--save FILE [--force]]',
   help: [
     `  --series M       series (default ${BENCH_SIZE.series})`,
     `  --length N       samples per series (default ${BENCH_SIZE.length})`,
@@ -41,7 +41,7 @@ export const benchCorrelationCommand: Command = {
     `                   (all: ${SWEEP_SHAPES.length} shapes; default shape f64 ${DEFAULT_REGISTER_SHAPE.f64}, f32 ${DEFAULT_REGISTER_SHAPE.f32})`,
     '  --no-numpy       skip the comparison with NumPy (python3 -c, numpy.corrcoef)',
     '  --json           print the figures as one JSON object on stdout',
-    '  --save FILE      also write that JSON object to FILE',
+    ...SAVE_HELP,
   ].join('\n'),
   options: {
     series: { type: 'string' },
@@ -55,9 +55,10 @@ export const benchCorrelationCommand: Command = {
     shapes: { type: 'string' },
     'no-numpy': { type: 'boolean' },
     json: { type: 'boolean' },
-    save: { type: 'string' },
+    ...SAVE_OPTIONS,
   },
   async run(values) {
+    await checkSave(values.save, !!values.force)
     const size = values.study ? STUDY_SIZE : BENCH_SIZE
     const precision = (values.precision ?? 'f64') as Precision
     if (!PRECISIONS.includes(precision)) throw new UsageError(`--precision must be f64 or f32, got "${values.precision}"`)
@@ -75,7 +76,7 @@ export const benchCorrelationCommand: Command = {
       numpy: !values['no-numpy'],
       log: (line) => process.stderr.write(`${line}\n`),
     })
-    if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+    await saveJson(values.save, result, !!values.force)
     if (values.json) writeJson(result)
     else process.stdout.write(describe(result))
     return 0

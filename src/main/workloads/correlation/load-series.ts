@@ -23,7 +23,7 @@ export interface LoadSeriesOptions {
   precision: Precision
   /** The matrix will be written to a file too (its bytes are held once more). */
   writesMatrix?: boolean
-  /** Columns layout of a CSV: the columns to read (default: those whose first value is a number). */
+  /** Columns layout of a CSV: the columns to read (default: those a sample of rows shows numeric). */
   columns?: string[]
   signal?: AbortSignal
   progress?: (fraction: number) => void

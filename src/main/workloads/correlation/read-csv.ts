@@ -9,6 +9,7 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { loadCsv, readCsvHeader } from '../../io/csv-loader'
 import { csvError, ioError, openForReading, quoteText } from '../../io/csv/errors'
 import { splitLine } from '../../io/csv/fields'
+import { sampleColumnKinds } from '../../io/csv/column-kinds'
 import { encodingProblem, readHeader } from '../../io/csv/header'
 import { numberFromText } from '../../io/csv/number'
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
@@ -16,41 +17,19 @@ import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 export interface ReadCsvOptions {
   signal?: AbortSignal
   progress?: (fraction: number) => void
-  /** Columns layout: the columns to read; default every column whose first value is a number. */
+  /** Columns layout: the columns to read; default every column whose sampled cells are mostly numbers. */
   columns?: string[]
 }
 
-/** The columns to read as series, and those left out because their first value is text (a timestamp, a label). */
+/**
+ * The columns to read as series, and those left out as text (a timestamp, a label): a column's kind
+ * comes from a sample of its rows, so a numeric column with a stray cell is read, and that cell
+ * reported, rather than left out.
+ */
 export async function chooseSeriesColumns(path: string, requested?: string[]): Promise<{ names: string[]; leftOut: string[] }> {
   if (requested?.length) return { names: [...new Set(requested)], leftOut: [] }
-  const head = await readHeader(path)
-  const first = await firstDataLine(path, head.dataStart, head.bytes)
-  if (first === undefined) return { names: head.names, leftOut: [] }
-  const fields = splitLine(first)
-  // An empty first cell is read (and reported as the empty cell it is); only text is left out.
-  const isText = (i: number) => {
-    const f = fields[i]
-    return f !== undefined && 'text' in f && f.text.trim() !== '' && !Number.isFinite(numberFromText(f.text))
-  }
-  return { names: head.names.filter((_, i) => !isText(i)), leftOut: head.names.filter((_, i) => isText(i)) }
-}
-
-/** The first non-empty line after the header (read up to 64 KiB), or undefined when there is none. */
-async function firstDataLine(path: string, start: number, end: number): Promise<string | undefined> {
-  const file = await openForReading(path)
-  try {
-    const buf = Buffer.alloc(Math.min(64 * 1024, Math.max(0, end - start)))
-    const { bytesRead } = await file.read(buf, 0, buf.length, start)
-    return buf
-      .subarray(0, bytesRead)
-      .toString('utf8')
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== '')
-  } catch (e) {
-    throw ioError(path, e)
-  } finally {
-    await file.close()
-  }
+  const kinds = await sampleColumnKinds(path, await readHeader(path))
+  return { names: kinds.numeric, leftOut: kinds.text }
 }
 
 /** A series per column under a header of names. */
@@ -77,7 +56,7 @@ async function emptyCell(path: string, header: string[], read: Set<string>): Pro
     if (++line === 1 || text.trim() === '') continue
     const fields = splitLine(text)
     const at = fields.findIndex((f, i) => read.has(header[i]) && 'text' in f && f.text.trim() === '')
-    if (at >= 0) return csvError(path, line, `column ${quoteText(header[at])} is empty; every cell must hold a number`)
+    if (at >= 0) return csvError(path, line, `column ${quoteText(header[at])} is empty; every cell must hold a number`, at + 1)
   }
   return csvError(path, undefined, 'a column has empty cells; every cell must hold a number')
 }
@@ -140,9 +119,9 @@ export async function readCsvRows(path: string, opts: ReadCsvOptions = {}): Prom
           continue
         }
         const where = `series ${quoteText(name)}, column ${k + 2}`
-        if (cell.trim() === '') throw csvError(path, line, `${where} is empty; every cell must hold a number`)
+        if (cell.trim() === '') throw csvError(path, line, `${where} is empty; every cell must hold a number`, k + 2)
         const hint = rows.length === 0 ? ' (the rows layout has no header line)' : ''
-        throw csvError(path, line, `${where}: ${quoteText(cell.trim())} ${Number.isNaN(v) ? 'is not a number' : 'is out of range'}${hint}`)
+        throw csvError(path, line, `${where}: ${quoteText(cell.trim())} ${Number.isNaN(v) ? 'is not a number' : 'is out of range'}${hint}`, k + 2)
       }
       names.push(name)
       lineOf.set(name, line)

@@ -122,7 +122,8 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const hostMeans = meansOf(series)
   let firstMatrix: Matrix | undefined
   let partial = false
-  for (const backend of backends) {
+  let missing: string[] = []
+  for (const [b, backend] of backends.entries()) {
     try {
       const phase = `${backend} ${params.precision}`
       const outcome =
@@ -146,6 +147,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       // Cancelled: the backends that finished are kept, and the result is marked partial.
       if (!signal.aborted || result.runs.length === 0 || !reference) throw e
       partial = true
+      missing = backends.slice(b)
       break
     }
   }
@@ -163,7 +165,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
     const written = params.precision === 'f64' ? ranked : firstMatrix!
     result.matrix = await writeMatrixNpy(matrixPath, written, series.m, params.force)
   }
-  return { results: result, timings, ...(partial && { partial }) }
+  return { results: result, timings, ...(partial && { partial, missing }) }
 }
 
 function baseName(path: string): string {

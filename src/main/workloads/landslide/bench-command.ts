@@ -4,7 +4,6 @@
 // study's Tessina grids by --header/--dem/--source; without them, the example's synthetic slope.
 // --tile R×C repeats the grids into one large grid in memory (tiled-grid.ts). With --ranks 1,2,4 and
 // one backend of serial, active or gpu, the job runs in ranks instead (bench-ranks.ts).
-import { writeFile } from 'node:fs/promises'
 import {
   GPU_VARIANTS,
   LANDSLIDE_BACKENDS,
@@ -13,6 +12,7 @@ import {
 } from '../../../shared/workloads/landslide/types'
 import { GPU_WARMUP_MS } from '../../gpu/timing'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
 import { DOUBLE_FLOAT_VARIANTS } from './gpu/kernels'
 import type { RankBackend } from './bench-ranks'
 
@@ -29,7 +29,7 @@ export const benchLandslideCommand: Command = {
   name: 'bench landslide',
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
   usage:
-    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--warmup MS] [--json] [--save FILE]\n' +
+    'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--warmup MS] [--json] [--save FILE [--force]]\n' +
     '       paralab bench landslide … --backend serial|active|gpu --ranks 1,2,4 [--exchange-every S] [--rank-timeout S] [--slurm | --executor local --out DIR]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
@@ -52,7 +52,7 @@ export const benchLandslideCommand: Command = {
     '  --warmup MS        untimed GPU steps for this long before each GPU kernel\'s runs, so that they find the GPU\'s clock',
     `                     up rather than idle (default ${GPU_WARMUP_MS}; 0: none)`,
     '  --json             print the figures as one JSON object on stdout',
-    '  --save FILE        also write that JSON object to FILE',
+    ...SAVE_HELP,
   ].join('\n'),
   options: {
     header: { type: 'string' },
@@ -74,9 +74,10 @@ export const benchLandslideCommand: Command = {
     repeat: { type: 'string' },
     warmup: { type: 'string' },
     json: { type: 'boolean' },
-    save: { type: 'string' },
+    ...SAVE_OPTIONS,
   },
   async run(values) {
+    await checkSave(values.save, !!values.force)
     // The bench, its ranks and the simulations load only when it runs.
     const [{ benchLandslide, describe }, { benchRanks, describeRanks, runBenchRank }, { parseTiling }] = await Promise.all([import('./bench'), import('./bench-ranks'), import('./tiled-grid')])
     if ((values.dem === undefined) !== (values.source === undefined)) throw new UsageError('--dem and --source go together')
@@ -110,7 +111,7 @@ export const benchLandslideCommand: Command = {
       if (executor && !values.out) throw new UsageError(`--${values.slurm ? 'slurm' : 'executor'} needs --out DIR: the runs' job folders go there`)
       if (executor && tile) throw new UsageError('--tile builds the grid in memory, and a cluster job reads its grids from files: run the ranks here (without --slurm or --executor), or give the tiled grids as files')
       const result = await benchRanks({ ...common, counts, repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 3, ...(executor && { cluster: { executor, out: values.out } }), log: (line) => process.stderr.write(`${line}\n`) })
-      if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+      await saveJson(values.save, result, !!values.force)
       if (values.json) writeJson(result)
       else process.stdout.write(describeRanks(result))
       return 0
@@ -130,7 +131,7 @@ export const benchLandslideCommand: Command = {
       warmup,
       log: (line) => process.stderr.write(`${line}\n`),
     })
-    if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+    await saveJson(values.save, result, !!values.force)
     if (values.json) writeJson(result)
     else process.stdout.write(describe(result))
     return 0

@@ -25,7 +25,7 @@ export function describeLandslide(r: LandslideResult, envelope?: ResultEnvelope<
   const files = [g.files.header, g.files.dem, g.files.source].filter(Boolean).join(', ')
   const asked = (envelope?.params as { steps?: number } | undefined)?.steps
   let out = `\n${files}: ${g.rows} × ${g.cols} cells (rows × columns) of ${g.cellsize} m, ${g.walls} walls (NODATA)\n`
-  out += `${r.steps} steps${asked !== undefined && asked !== r.steps ? ` (cancelled: ${r.steps} of the ${asked} asked for)` : ''}; reference ${r.reference.backend} (f64): md5 ${r.reference.md5}, mass Σh ${r.reference.mass_start.toPrecision(10)} → ${r.reference.mass_end.toPrecision(10)}\n\n`
+  out += `${r.steps} steps${asked !== undefined && asked !== r.steps ? ` (cancelled: ${r.steps} of the ${asked} asked for)` : ''}; reference ${r.reference.backend} (f64): md5 ${r.reference.md5}, Σh, m ${r.reference.mass_start.toPrecision(10)} → ${r.reference.mass_end.toPrecision(10)}\n\n`
   const serial = r.runs.serial?.ms
   out += table([
     ['run', 'precision', 'ranks', 'ms', 'ms/step', 'vs serial', 'md5 / deviation'],

@@ -11,7 +11,7 @@ import { checkTarget } from './check-target'
 export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']> = {
   flags: [
     { flag: 'output', help: 'write the reference run\'s final thickness in the reference program\'s format (its md5 is the study\'s check)' },
-    { flag: 'asc', help: 'write the reference run\'s final thickness as an ESRI ASCII grid with the DEM\'s header' },
+    { flag: 'asc', help: 'write the reference run\'s final thickness as an ESRI ASCII grid with the DEM\'s header (dry cells 0, walls NODATA_value -9999)' },
   ],
   async check(paths, force) {
     for (const path of Object.values(paths)) await checkTarget(path, force)

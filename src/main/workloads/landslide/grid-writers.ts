@@ -2,21 +2,28 @@
 // as a raster in place over the DEM) and a NumPy .npy array (float64, rows × columns).
 import type { GridHeader } from './esri-grid'
 
+/** What a thickness `.asc` writes for walls: a value no thickness (≥ 0) takes. */
+export const ASC_NODATA = -9999
+
 /**
  * The grid as an `.asc` file: the DEM's header keys and values as it wrote them, then one row per
- * line, values in the shortest form that reads back to the same double. Walls are written as the
- * header's NODATA value, so a GIS leaves them transparent.
+ * line, values in the shortest form that reads back to the same double. Dry cells are 0 and walls
+ * are NODATA_value −9999: the DEM's own NODATA (the study's is 0.0) would make a GIS read every dry
+ * cell as no data.
  */
 export function ascText(h: Float64Array, header: GridHeader, walls: Uint8Array | null): string {
   const { nrows, ncols } = header
-  const keyWidth = Math.max(...header.entries.map(([k]) => k.length)) + 1
-  let out = header.entries.map(([k, v]) => `${k.padEnd(keyWidth)}${v}\n`).join('')
-  const nodata = header.nodata === null ? null : String(header.nodata)
+  const isNodata = (k: string) => k.toLowerCase() === 'nodata_value'
+  const entries = header.entries.map(([k, v]): [string, string] => [k, isNodata(k) ? String(ASC_NODATA) : v])
+  if (!entries.some(([k]) => isNodata(k))) entries.push(['NODATA_value', String(ASC_NODATA)])
+  const keyWidth = Math.max(...entries.map(([k]) => k.length)) + 1
+  let out = entries.map(([k, v]) => `${k.padEnd(keyWidth)}${v}\n`).join('')
+  const nodata = String(ASC_NODATA)
   const row: string[] = new Array(ncols)
   for (let i = 0; i < nrows; i++) {
     for (let j = 0; j < ncols; j++) {
       const k = i * ncols + j
-      row[j] = walls?.[k] && nodata !== null ? nodata : String(h[k])
+      row[j] = walls?.[k] ? nodata : String(h[k])
     }
     out += row.join(' ') + '\n'
   }

@@ -290,7 +290,12 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     ...(hillshade && { hillshade }),
     skipped,
   }
-  return { results, timings, ...(partial && { partial }) }
+  // What was asked and did not finish: the runs not made, and the steps a reference stopped midway lacks.
+  const missing = [
+    ...(stoppedAt !== undefined ? [`steps ${stoppedAt + 1}–${params.steps}`] : []),
+    ...plan.map((p) => runKey(p.backend, p.variant)).filter((key) => !(key in runs)),
+  ]
+  return { results, timings, ...(partial && { partial, missing }) }
 }
 
 

@@ -1,8 +1,8 @@
 // `paralab bench paths`: backends and GPU variants on one seeded graph, against SciPy.
-import { writeFile } from 'node:fs/promises'
 import { BLOCK_SIZES, GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
 import { ApiError } from '../../../shared/errors'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
 import { GPU_WARMUP_MS } from '../../gpu/timing'
 import type { PathsBenchResult } from './bench'
 import { MAX_GENERATED_VERTICES } from './generate-limits'
@@ -24,7 +24,7 @@ export const benchPathsCommand: Command = {
   name: 'bench paths',
   summary: 'Benchmark the shortest-paths workload: every backend and GPU variant on a seeded graph, against SciPy.',
   usage:
-    'paralab bench paths [--vertices V,…] [--edges E] [--seed S] [--file PATH] [--backend B,…] [--variant V,…] [--block B,…] [--shapes S,…|all] [--gpus N,…] [--repeat R] [--scipy-repeat R] [--no-scipy] [--json] [--save FILE]',
+    'paralab bench paths [--vertices V,…] [--edges E] [--seed S] [--file PATH] [--backend B,…] [--variant V,…] [--block B,…] [--shapes S,…|all] [--gpus N,…] [--repeat R] [--scipy-repeat R] [--no-scipy] [--json] [--save FILE [--force]]',
   help: [
     `  --vertices V,…    vertices of the generated graph (default ${BENCH_VERTICES}); several: one graph and one bench each, in turn`,
     '  --edges E         its edges (default V²/10, dense as the course\'s large cases)',
@@ -41,8 +41,8 @@ export const benchPathsCommand: Command = {
     '  --scipy-repeat R  SciPy runs (default 3)',
     '  --no-scipy        skip SciPy (python3 with scipy, e.g. Debian\'s python3-scipy)',
     '  --json            print the figures as one JSON object on stdout (an array of them for several --vertices)',
-    '  --save FILE       also write that JSON to FILE',
     'Exits 1 when a run fails or computes another checksum than the first (the others are still reported).',
+    ...SAVE_HELP,
   ].join('\n'),
   options: {
     vertices: { type: 'string' },
@@ -58,9 +58,10 @@ export const benchPathsCommand: Command = {
     'scipy-repeat': { type: 'string' },
     'no-scipy': { type: 'boolean' },
     json: { type: 'boolean' },
-    save: { type: 'string' },
+    ...SAVE_OPTIONS,
   },
   async run(values) {
+    await checkSave(values.save, !!values.force)
     const sizes: number[] = (values.vertices ?? String(BENCH_VERTICES)).split(',').map((v: string) => intOption(v.trim(), 'vertices', 1, MAX_GENERATED_VERTICES)!)
     if (values.file !== undefined && sizes.length > 1) throw new UsageError('--file takes the graph it names: give no list of --vertices with it')
     const edges = sizes.map((V: number) => intOption(values.edges, 'edges', 0, V * (V - 1)) ?? Math.floor((V * V) / 10))
@@ -98,7 +99,7 @@ export const benchPathsCommand: Command = {
       if (!values.json) process.stdout.write((n > 0 ? '\n' : '') + describe(result, relaxRate))
     }
     const json = results.length === 1 ? results[0] : results
-    if (values.save) await writeFile(values.save, JSON.stringify(json, null, 2) + '\n')
+    await saveJson(values.save, json, !!values.force)
     if (values.json) writeJson(json)
     return results.some((r) => r.failed.length > 0) ? 1 : 0
   },

@@ -1,6 +1,6 @@
 // A shortest-paths run over several graphs, as a cluster job array (one graph a task), made whole
 // again: the graphs in input order, the timings named by graph as the local run names them. A
-// graph whose task failed has no place in the results; the cluster's report names it.
+// graph whose task failed or was cancelled is in `failed`, a row of the graphs table marked as such.
 import { basename } from 'node:path'
 import type { Timing } from '../../../shared/workloads/envelope'
 import type { PathsResult } from '../../../shared/workloads/paths/types'
@@ -10,6 +10,8 @@ export function mergePaths(parts: TaskPart<PathsResult>[]): { results: PathsResu
   const results: PathsResult = { graphs: [], skipped: [] }
   const timings: Record<string, Timing> = {}
   const done = parts.filter((p) => p.outcome)
+  const failed = parts.filter((p) => !p.outcome).map((p) => ({ path: p.file, error: p.error ?? { code: 'internal', message: `${p.file}: the task left no outcome` } }))
+  if (failed.length) results.failed = failed
   for (const part of done) {
     const r = part.outcome!.results
     results.graphs.push(...r.graphs)

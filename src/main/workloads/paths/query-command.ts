@@ -12,7 +12,7 @@ export const pathsQueryCommand: Command = {
   usage: 'paralab paths query <graph> --from A --to B [--next FILE] [--backend B] [--variant V] [--block B] [--json]',
   help: [
     '  <graph>          the graph (course binary, DIMACS .gr or CSV edge list)',
-    '  --from A, --to B the vertices, as the file names them (course: 0…V-1, DIMACS: 1…V, CSV: names)',
+    '  --from A, --to B  the vertices, as the file names them (course: 0…V-1, DIMACS: 1…V, CSV: names)',
     '  --next FILE      the successors of a saved run (<name>.next.bin or .npy, written by `paralab paths <graph> --paths --output <name>.bin`): no computing',
     `  --backend B      otherwise compute them on ${PATHS_BACKENDS.join(', ')} (default workers-simd)`,
     `  --variant V      GPU variant (default tuned): ${GPU_VARIANTS.join(', ')}`,

@@ -37,6 +37,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     throw new ApiError('invalid-argument', `--from and --to query one graph; got ${params.files.length}`)
   // A query follows successors: it computes them.
   const paths = params.paths || from !== undefined
+  // A run's label says what it computed: keeping successors costs several times the distances alone.
+  const labelOf = (spec: Parameters<typeof runName>[0]) => (paths ? `${runName(spec)} with successors` : runName(spec))
 
   const plan = planRuns(params)
   checkCheckpointRun(params, plan.runs)
@@ -57,6 +59,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   const timings: Record<string, Timing> = {}
   const unusable = new Set<string>()
   let partial = false
+  let missing: string[] = []
   for (const [n, input] of inputs.entries()) {
     const report = (fraction: number, phase: string) => ctx.progress({ phase, fraction: (n + fraction) / inputs.length })
     const name = basename(input.shown)
@@ -92,8 +95,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     let reference: Solved | undefined
     const steps = runs.length * params.repeat
     let step = 0
-    for (const spec of runs) {
-      const label = runName(spec)
+    for (const [k, spec] of runs.entries()) {
+      const label = labelOf(spec)
       if (unusable.has(label)) continue
       try {
         let solver
@@ -104,7 +107,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           const err = ApiError.from(e)
           if (err.code !== 'gpu-unavailable' || runs.length === 1) throw err
           unusable.add(label)
-          result.skipped.push({ backend: label, reason: err.message })
+          result.skipped.push({ backend: runName(spec), reason: err.message })
           continue
         }
         try {
@@ -142,6 +145,9 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         // Cancelled: what finished is kept, and the result is marked partial.
         if (!signal.aborted || !reference) throw e
         partial = true
+        // As the timings name them: by run, and by graph too where there are several graphs.
+        const left = runs.slice(k).map(labelOf).filter((l) => !unusable.has(l))
+        missing = [...(inputs.length === 1 ? left : left.map((l) => `${name}: ${l}`)), ...inputs.slice(n + 1).map((i) => i.shown)]
         break
       }
     }
@@ -152,7 +158,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback, compile_ms, several }) => {
       const compute_ms = median(samples)
       return {
-        name: runName(spec),
+        name: labelOf(spec),
         backend: spec.backend,
         ...(spec.variant && { variant: spec.variant }),
         ...(spec.block !== undefined && { block: spec.block }),
@@ -206,7 +212,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     report(1, `done · ${name}`)
     if (partial) break
   }
-  return { results: result, timings, ...(partial && { partial }) }
+  return { results: result, timings, ...(partial && { partial, missing }) }
 }
 
 /** Where the run's checkpoints go and the one it resumes from, checked against this graph and run (checkpoint.ts). */

@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises'
 import { STATS_BACKENDS, type StatsBackend } from '../../../shared/workloads/stats/types'
 import type { StatsBenchResult } from './bench'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
 
 /** Rows of the generated file: the size of the dataset's ACC_001. */
 export const BENCH_ROWS = 20_296_428
@@ -9,18 +9,18 @@ export const BENCH_ROWS = 20_296_428
 export const benchStatsCommand: Command = {
   name: 'bench stats',
   summary: 'Benchmark the accelerometer workload: loading, each backend, end to end, memory; against DuckDB and Polars.',
-  usage: 'paralab bench stats [--rows N] [--file PATH] [--backend B,…] [--repeat R] [--load-repeat L] [--no-duckdb] [--no-polars] [--json] [--save FILE]',
+  usage: 'paralab bench stats [--rows N] [--file PATH] [--backend B,…] [--repeat R] [--load-repeat L] [--no-duckdb] [--no-polars] [--json] [--save FILE [--force]]',
   help: [
     `  --rows N          rows of the generated file (default ${BENCH_ROWS}, the size of the dataset's ACC_001)`,
     '  --file PATH       use this CSV instead of the generated one',
     `  --backend B,…     backends to time (default: all; gpu when a GPU is available)`,
     '  --repeat R        computations per backend; the median is reported (default 10)',
     '  --load-repeat L   loads (Paralab and Polars in turn) and end-to-end runs; the median is reported (default 3)',
-    '  --e2e-backend B,… backends of the end-to-end runs, taking turns; ratios against the first (default workers-simd)',
+    '  --e2e-backend B,…  backends of the end-to-end runs, taking turns; ratios against the first (default workers-simd)',
     '  --no-duckdb       skip the DuckDB comparisons',
     '  --no-polars       skip the Polars (nodejs-polars readCSV) load comparison',
     '  --json            print the figures as one JSON object on stdout',
-    '  --save FILE       also write that JSON object to FILE',
+    ...SAVE_HELP,
   ].join('\n'),
   options: {
     rows: { type: 'string' },
@@ -32,9 +32,10 @@ export const benchStatsCommand: Command = {
     'no-duckdb': { type: 'boolean' },
     'no-polars': { type: 'boolean' },
     json: { type: 'boolean' },
-    save: { type: 'string' },
+    ...SAVE_OPTIONS,
   },
   async run(values) {
+    await checkSave(values.save, !!values.force)
     const backends = (values.backend ?? STATS_BACKENDS.join(',')).split(',') as StatsBackend[]
     const e2eBackends = (values['e2e-backend'] ?? 'workers-simd').split(',') as StatsBackend[]
     for (const b of [...backends, ...e2eBackends])
@@ -52,7 +53,7 @@ export const benchStatsCommand: Command = {
       polars: !values['no-polars'],
       log: (line) => process.stderr.write(`${line}\n`),
     })
-    if (values.save) await writeFile(values.save, JSON.stringify(result, null, 2) + '\n')
+    await saveJson(values.save, result, !!values.force)
     if (values.json) writeJson(result)
     else process.stdout.write(describe(result))
     return 0

@@ -5,7 +5,8 @@ import type { ResultEnvelope } from '../../../shared/workloads/envelope'
 import { fileTimings } from '../../../shared/workloads/stats/timings'
 import type { StatsFileResult, StatsResult } from '../../../shared/workloads/stats/types'
 
-const num = (v: number, digits = 6) => (Number.isInteger(v) ? String(v) : v.toPrecision(digits))
+/** NaN and ±∞ (a zero mean's CV) as the dashboard writes them. */
+const num = (v: number, digits = 6) => (Number.isInteger(v) ? String(v) : Number.isFinite(v) ? v.toPrecision(digits) : Number.isNaN(v) ? 'NaN' : v > 0 ? '∞' : '−∞')
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 function table(rows: string[][]): string {

@@ -43,6 +43,9 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
   // A file that cannot be analysed is that file's failure; the run goes on unless failFast.
   const fail = (path: string, e: unknown) => {
     if (params.failFast || signal.aborted) throw e
+    // No GPU is the backend's problem, not the file's: every file would fail alike, so the run does, saying so.
+    const err = ApiError.from(e)
+    if (err.code === 'gpu-unavailable') throw new ApiError(err.code, `--backend gpu cannot run: ${err.message}`)
     result.failed.push({ path, error: ApiError.from(e).toJSON() })
   }
   const inputs: { shown: string; path: string; bytes: number }[] = []
@@ -61,6 +64,9 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
   const total = inputs.reduce((sum, f) => sum + weight(f.bytes), 0)
   let before = 0
   let partial = false
+  let missing: string[] = []
+  // Several files: runs are named by file and backend, as the timings name them.
+  const named = (shown: string, backends: string[]) => (params.files.length === 1 ? backends : backends.map((b) => `${shown}: ${b}`))
   for (const [k, input] of inputs.entries()) {
     const report: Report = (fraction, phase, throughput) =>
       ctx.progress({ phase, fraction: (before + fraction * weight(input.bytes)) / total, throughput })
@@ -70,18 +76,24 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
       const file = await statsForFile(input.shown, input.path, label, { ...params, backends }, ctx, report)
       result.files.push(file.result)
       partial = file.partial
+      if (partial) missing = named(input.shown, file.missing)
       // One file: timings by backend; several: by the file as given (a/x.csv and b/x.csv differ) and backend.
       for (const [backend, samples] of Object.entries(file.samples))
         timings[params.files.length === 1 ? backend : `${input.shown}: ${backend}`] = timingOf(samples)
     } catch (e) {
-      if (signal.aborted && result.files.length > 0) partial = true
-      else fail(input.shown, e)
+      if (signal.aborted && result.files.length > 0) {
+        partial = true
+        missing = [input.shown]
+      } else fail(input.shown, e)
     }
-    if (partial) break
+    if (partial) {
+      missing.push(...inputs.slice(k + 1).map((i) => i.shown))
+      break
+    }
     before += weight(input.bytes)
   }
   if (result.files.length === 0 && result.failed.length > 0) throw noFileAnalysed(result.failed)
-  return { results: result, timings, ...(partial && { partial }) }
+  return { results: result, timings, ...(partial && { partial, missing }) }
 }
 
 /** A run in which every file failed is a failed run (no result set is written), named by its files' errors. */
@@ -101,7 +113,7 @@ async function statsForFile(
   params: StatsParams,
   ctx: JobContext,
   report: Report,
-): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
+): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean; missing: string[] }> {
   const columns = await chooseColumns(shown, path, params.columns)
   // The gpu backend's device, kernels and upload, and the first CPU backend's threads and
   // WebAssembly, start with the load, overlapping it. The GPU code is loaded only when it runs.
@@ -133,7 +145,7 @@ async function statsForTable(
   ctx: JobContext,
   report: Report,
   starts: HeadStarts,
-): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean }> {
+): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean; missing: string[] }> {
   const { signal } = ctx
   const headStart = starts.gpu
   const t0 = performance.now()
@@ -170,7 +182,8 @@ async function statsForTable(
   }
   const samples: Record<string, number[]> = {}
   let partial = false
-  for (const backend of params.backends) {
+  let missing: string[] = []
+  for (const [b, backend] of params.backends.entries()) {
     let run: BackendOutcome
     try {
       run = await runBackend(
@@ -189,6 +202,7 @@ async function statsForTable(
       // Cancelled: the backends that finished are kept, and the result is marked partial.
       if (!signal.aborted || !reference || Object.keys(backends).length === 0) throw e
       partial = true
+      missing = params.backends.slice(b)
       break
     }
     samples[backend] = run.fullSamples
@@ -209,7 +223,7 @@ async function statsForTable(
     refColumns[c] = { n: table.columns[c].values.length, missing: table.columns[c].missing, ...r }
     if (params.precision !== 'f64') for (const run of Object.values(backends)) run.columns[c] = { ...run.columns[c], deviation: deviation(run.columns[c], r) }
   }
-  return { result: { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }, samples, partial }
+  return { result: { path: shown, rows: table.rows, bytes: table.bytes, load_ms: table.load_ms, columns: refColumns, backends, batches }, samples, partial, missing }
 }
 
 /** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */

@@ -1,6 +1,7 @@
 // The correlation study's charts: the heatmap of the matrix (block-averaged by the engine), the
 // histogram of r, the ranking against its threshold, time per stage and per GPU kernel, a picked
 // pair overlaid, and the size sweep. The dashboard and `paralab correlation --out` draw the same specs.
+import { formatNumber } from '../../charts/format'
 import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, HeatmapChartData, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
@@ -30,7 +31,7 @@ export function heatmapScale(values: readonly (number | null)[], range: HeatmapR
   if (range === 'full' || !finite.length) return { min: -1, max: 1, scale: 'diverging', note: `colours: the full range of r, −1…1 (${span})` }
   if (lo < 0 && hi > 0) {
     const m = Math.max(-lo, hi)
-    return { min: -m, max: m, scale: 'diverging', note: `colours: the data's range, symmetric about r = 0, ${fixed(-m, 3)}…${fixed(m, 3)} (not −1…1)` }
+    return { min: -m, max: m, scale: 'diverging', note: m >= 1 ? `colours: the data's range, −1…1` : `colours: the data's range, symmetric about r = 0, ${fixed(-m, 3)}…${fixed(m, 3)} (not −1…1)` }
   }
   // A single value still needs a scale of some width: a hair around it.
   const [min, max] = lo < hi ? [lo, hi] : [lo - 1e-3, hi + 1e-3]
@@ -110,6 +111,8 @@ export function stagesChart(r: CorrelationResult): ChartSpec | null {
       categories: r.runs.map(runLabel),
       series: STAGES.map((stage) => ({ label: stage, values: r.runs.map((run) => run.stages[stage].median) })),
       stacked: true,
+      // The medians of the parts are not the median of the whole: the table's total differs a little.
+      note: 'each stage is its own median over the repeats; the total is the median of whole runs, so the stack and the total differ a little',
     },
   }
 }
@@ -134,19 +137,32 @@ export function pairChart(r: CorrelationResult): ChartSpec | null {
   const p = r.pair
   if (!p) return null
   const rText = p.r === null ? 'r undefined (a constant series)' : `r = ${fixed(p.r, 4)}`
+  // Series of different units and levels (pressure near 1003, temperature near 20) on one axis would
+  // hide how they move together: each is drawn standardized, (x − mean) / σ, and the note gives both.
+  const z = p.values.map(standardized)
+  const scales = p.names.map((n, i) => `${n}: mean ${formatNumber(z[i].mean, 4)}, σ ${formatNumber(z[i].sd, 4)}`).join('; ')
   return {
     kind: 'series',
     data: {
       title: `${p.names[0]} and ${p.names[1]}, ${rText}${p.step > 1 ? ` (min and max of every ${p.step} samples)` : ''}`,
+      note: `each series standardized, (x − mean) / σ over the points drawn — ${scales}`,
       xLabel: 'sample',
-      yLabel: 'value',
+      yLabel: 'standardized value (σ from the mean)',
       x: p.x,
       series: [
-        { label: p.names[0], values: p.values[0] },
-        { label: p.names[1], values: p.values[1] },
+        { label: p.names[0], values: z[0].values },
+        { label: p.names[1], values: z[1].values },
       ],
     },
   }
+}
+
+/** The values as (v − mean) / σ (a constant series: v − mean), with the mean and σ used. */
+function standardized(values: readonly (number | null)[]): { values: (number | null)[]; mean: number; sd: number } {
+  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v))
+  const mean = finite.reduce((a, v) => a + v, 0) / Math.max(finite.length, 1)
+  const sd = Math.sqrt(finite.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(finite.length, 1))
+  return { values: values.map((v) => (v === null || !Number.isFinite(v) ? null : sd > 0 ? (v - mean) / sd : v - mean)), mean, sd }
 }
 
 export function sweepChart(r: CorrelationResult): ChartSpec | null {

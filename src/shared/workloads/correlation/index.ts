@@ -29,7 +29,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       type: 'names',
       label: 'Columns',
       optional: true,
-      help: 'the columns layout of a CSV: the series to correlate, by header name (default: every column whose first value is a number; columns of text, such as a timestamp, are left out and named in the results)',
+      help: 'the columns layout of a CSV: the series to correlate, by header name (default: every numeric column, judged from a sample of its rows; columns of text, such as a timestamp, are left out and named in the results, and a stray text cell in a numeric column is an error naming its line and column)',
     },
     backends: {
       type: 'choices',

@@ -159,6 +159,23 @@ export function frameCellColors(result: FrameSource, map: ThicknessMap, scale: T
 const stepsText = (n: number) => n.toLocaleString('en-US')
 
 /** The frame's title: what the exports' and the dashboard's captions name. */
+/**
+ * What part of the grid a map shows and how it was reduced: the window around where the debris
+ * went (the rest of the grid is cropped) and the block of grid cells each map cell stands for (its
+ * deepest), so a map is never read as the whole grid at full resolution.
+ */
+export function mapExtent(map: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>, grid: Pick<LandslideGrid, 'rows' | 'cols'>): string {
+  const span = map.size * map.block
+  const [r1, c1] = [Math.min(grid.rows, map.row0 + span) - 1, Math.min(grid.cols, map.col0 + span) - 1]
+  const n = (v: number) => v.toLocaleString('en-US')
+  const whole = map.row0 === 0 && map.col0 === 0 && r1 === grid.rows - 1 && c1 === grid.cols - 1
+  const where = whole
+    ? `The whole ${n(grid.rows)} × ${n(grid.cols)} grid`
+    : `Rows ${n(map.row0)}–${n(r1)} and columns ${n(map.col0)}–${n(c1)} of the ${n(grid.rows)} × ${n(grid.cols)} grid, cropped to where the debris went`
+  const cells = map.block === 1 ? 'each map cell is one grid cell' : `each map cell is the deepest of its ${map.block} × ${map.block} grid cells`
+  return `${where}; ${cells}.`
+}
+
 export function frameTitle(map: ThicknessMap, steps: number): string {
   return `Debris thickness after ${stepsText(map.step)} steps (of ${stepsText(steps)})`
 }
@@ -173,7 +190,7 @@ export function paintFrame(p: Painter, result: FrameSource, index: number, layou
   p.text(frameTitle(map, result.steps), mapX, u(16), { size: u(16), bold: true, color: TEXT_COLOR, baseline: 'top' })
   const metres = map.block * result.grid.cellsize
   const relief = result.hillshade ? `over the hillshaded DEM, sun from ${result.hillshade.azimuth}° at ${result.hillshade.altitude}°` : 'no relief recorded for this run'
-  const cells = map.block === 1 ? 'a grid cell' : `${map.block} × ${map.block} grid cells`
+  const cells = map.block === 1 ? 'a grid cell' : `max of ${map.block} × ${map.block} grid cells`
   p.text(`${relief} · map cell ${formatNumber(metres, 4)} m (${cells})`, mapX, u(40), {
     size: u(12),
     color: MUTED_TEXT_COLOR,

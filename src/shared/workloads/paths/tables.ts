@@ -2,15 +2,20 @@
 import type { ResultTable } from '../definition'
 import { INF } from './types'
 import type { PathsResult } from './types'
+import { failureStatus } from '../partial'
 
 export function pathsTables(result: PathsResult): ResultTable[] {
   const graphs: ResultTable = {
     name: 'graphs',
-    columns: ['file', 'format', 'bytes', 'vertices', 'edges', 'duplicates', 'self_loops', 'negative_weights', 'reachable_pairs', 'checksum', 'min_distance', 'max_distance', 'read_ms', 'write_ms', 'output'],
-    rows: result.graphs.map((g) => [
-      g.path, g.format, g.bytes, g.vertices, g.edges, g.duplicates, g.selfLoops, g.negativeWeights, g.reachablePairs, g.checksum,
-      g.minDistance, g.maxDistance, g.read_ms, g.output?.write_ms ?? null, g.output?.path ?? null,
-    ]),
+    columns: ['file', 'status', 'format', 'bytes', 'vertices', 'edges', 'duplicates', 'self_loops', 'negative_weights', 'reachable_pairs', 'checksum', 'min_distance', 'max_distance', 'read_ms', 'write_ms', 'output', 'error'],
+    rows: [
+      ...result.graphs.map((g) => [
+        g.path, 'ok', g.format, g.bytes, g.vertices, g.edges, g.duplicates, g.selfLoops, g.negativeWeights, g.reachablePairs, g.checksum,
+        g.minDistance, g.maxDistance, g.read_ms, g.output?.write_ms ?? null, g.output?.path ?? null, null,
+      ]),
+      // A graph whose cluster task did not complete is a row too, marked as such.
+      ...(result.failed ?? []).map((f) => [f.path, failureStatus(f.error), ...Array<null>(14).fill(null), f.error.message]),
+    ],
   }
   const runs: ResultTable = {
     name: 'runs',
@@ -27,7 +32,7 @@ export function pathsTables(result: PathsResult): ResultTable[] {
     columns: ['file', 'from', 'to', 'length', 'hops', 'path'],
     rows: result.graphs.flatMap((g) => (g.query ? [[g.path, g.query.from, g.query.to, g.query.length, g.query.path ? g.query.path.length - 1 : null, g.query.path?.join(' ') ?? null]] : [])),
   }
-  graphs.note = `One row per graph: its vertices and edges (duplicates, self-loops and negative weights counted as read); reachable_pairs: ordered pairs i ≠ j with a path; checksum: the sum of all finite distances; min and max over those pairs (empty: no pair is reachable); unreachable pairs are ${INF} in the output file.`
+  graphs.note = `One row per graph (status ok, or failed or cancelled with the error that stopped its task): its vertices and edges (duplicates, self-loops and negative weights counted as read); reachable_pairs: ordered pairs i ≠ j with a path; checksum: the sum of all finite distances; min and max over those pairs (empty: no pair is reachable); unreachable pairs are ${INF} in the output file.`
   runs.note = 'Each run of blocked Floyd–Warshall: compute time in ms (median, min and max of the repeats), GPU upload and readback apart; on several GPUs (gpus), exchange_ms: time the host spends passing pivot rows between them within the compute time (overlapped with phase 3), and per round; relaxations_per_s = V³ / compute time; matches: the distances equal the reference run\'s.'
   queries.note = 'The shortest path asked for: its length (empty: no path), its hops and its vertices in order.'
   return [runs, graphs, ...(queries.rows.length ? [queries] : [])]

@@ -1,3 +1,4 @@
+import type { ApiErrorShape } from '../../errors'
 // All-pairs shortest paths: blocked Floyd–Warshall on CPU and GPU backends, as the course study ran it.
 
 /** Unreachable, as the course's expected outputs write it: 2^30 − 1 (two of them still add up inside int32). */
@@ -124,4 +125,6 @@ export interface PathsResult {
   graphs: PathsGraphResult[]
   /** Backends or variants not run, with the reason. */
   skipped: { backend: string; reason: string }[]
+  /** Graphs of a cluster run whose task failed or was cancelled, with its error. */
+  failed?: { path: string; error: ApiErrorShape }[]
 }

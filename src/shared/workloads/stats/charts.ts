@@ -1,6 +1,8 @@
 // The accelerometer study's charts of one file, one point per prefix size: time (a line per
 // backend), speedup over serial (bars: the median, whiskers min–max over the repeats), CV and MAD
 // (a colour per column, a dash pattern per backend; backends whose values coincide are drawn once).
+// With one batch (the whole file, the default) there is no prefix axis: time per backend, and CV
+// and MAD per column, as bars.
 // The dashboard and `paralab stats --out` draw the same specs.
 import type { ChartSeries, ChartSpec, LegendKey, SeriesChartData } from '../../charts/spec'
 import type { NamedChart } from '../definition'
@@ -49,6 +51,31 @@ export function statsChartSpecs(file: StatsFileResult, timings: Record<string, T
   }))
   const values = (stat: 'cv' | 'mad') => (backend: string, column: string) =>
     file.batches.map((b) => b.backends[backend]?.columns[column]?.[stat] ?? null)
+  // One batch is one prefix, the whole file: lines of one point on a made-up axis say nothing, bars do.
+  if (x.length <= 1) {
+    const bars = (title: string, yLabel: string, categories: string[], series: { label: string; values: (number | null)[] }[], logY = false, note?: string): ChartSpec => ({
+      kind: 'grouped-bars',
+      data: { title: `${title} — ${name}`, xLabel: categories === columns ? 'column' : 'backend', yLabel, categories, series, logY, ...(note && { note }) },
+    })
+    const finite = (v: number | null | undefined) => (v !== null && v !== undefined && Number.isFinite(v) ? v : null)
+    const perBackend = (stat: 'cv' | 'mad') => {
+      const at = (b: string) => columns.map((c) => finite(file.backends[b]?.columns[c]?.[stat] ?? file.batches[0]?.backends[b]?.columns[c]?.[stat]))
+      // Backends whose values coincide on every column are one series, named together.
+      const groups: string[][] = []
+      for (const b of backends) {
+        const g = groups.find((g) => at(g[0]).every((v, i) => Object.is(v, at(b)[i])))
+        if (g) g.push(b)
+        else groups.push([b])
+      }
+      return groups.map((g) => ({ label: g.join(', '), values: at(g[0]) }))
+    }
+    return {
+      time: bars('Time per backend', 'time (ms)', backends, [{ label: 'compute', values: backends.map((b) => finite(file.backends[b]?.compute_ms ?? file.batches[0]?.backends[b]?.compute_ms)) }], true, 'whole file, one batch'),
+      speedup: speedup(name, backends, timings),
+      cv: bars('Coefficient of variation per column', 'coefficient of variation (std / mean, no unit)', columns, perBackend('cv')),
+      mad: bars('Median absolute deviation per column', 'median absolute deviation (unit of the data)', columns, perBackend('mad')),
+    }
+  }
   return {
     // Time spans orders of magnitude between backends: logarithmic.
     time: spec('Time vs prefix size', 'time (ms)', true, { series: time }),

@@ -2,6 +2,7 @@
 // rows marked `reference`.
 import type { ResultTable } from '../definition'
 import { noteWith } from '../tables'
+import { failureStatus } from '../partial'
 import type { StatsResult } from './types'
 
 const COLUMNS = ['file', 'prefix_rows', 'column', 'backend', 'precision', 'n', 'missing', 'mean', 'std', 'cv', 'median', 'mad', 'compute_ms', 'upload_ms', 'compile_ms']
@@ -24,7 +25,7 @@ export function statsTables(result: StatsResult): ResultTable[] {
     columns: ['file', 'status', 'rows', 'bytes', 'load_ms', 'error'],
     rows: [
       ...result.files.map((f) => [f.path, 'ok', f.rows, f.bytes, f.load_ms, null]),
-      ...result.failed.map((f) => [f.path, 'failed', null, null, null, f.error.message]),
+      ...result.failed.map((f) => [f.path, failureStatus(f.error), null, null, null, f.error.message]),
     ],
   }
   const cv = COLUMNS.indexOf('cv')
@@ -40,5 +41,5 @@ export function statsTables(result: StatsResult): ResultTable[] {
     median,
     'NaN everywhere in a row: the column held no numbers.',
   )
-  return [{ name: 'results', columns: COLUMNS, rows, note }, { ...files, note: 'One row per input file: ok, or failed with the error that stopped it (a failed file has no results).' }]
+  return [{ name: 'results', columns: COLUMNS, rows, note }, { ...files, note: 'One row per input file: ok, or failed or cancelled with the error that stopped it (such a file has no results).' }]
 }

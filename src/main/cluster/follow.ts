@@ -6,6 +6,7 @@ import { hasEnded, type ClusterTask } from '../../shared/cluster'
 import type { JobRecord } from './job-folder'
 import { jobPaths, taskPaths } from './job-folder'
 import { expandIndices, jobTasks, paralabQueue, type QueueRecord } from './slurm-jobs'
+import { maxOf } from '../../shared/extent'
 
 /** A task's newest progress event, as its folder holds it. */
 export type TaskProgress = NonNullable<ClusterTask['progress']>
@@ -93,7 +94,7 @@ export async function listJobs(queue?: QueueRecord[]): Promise<JobView[]> {
       merge,
       dir,
       state: overallState(tasks.map((t) => t.state)),
-      elapsed_s: Math.max(0, ...tasks.map((t) => t.elapsed_s)),
+      elapsed_s: Math.max(0, maxOf(tasks.map((t) => t.elapsed_s))),
       nodes: [...new Set(tasks.flatMap((t) => (t.node ? t.node.split(',') : [])))].sort(),
       tasks,
     })

@@ -2,12 +2,13 @@
 // the GPU kernels, constant series, the ranking's top and where the matrix went.
 import type { CorrelationResult } from '../../../shared/workloads/correlation/types'
 import { STAGES } from '../../../shared/workloads/correlation/types'
+import { maxOf } from '../../../shared/extent'
 
 const num = (v: number | null | undefined, digits = 4) => (v === null || v === undefined || Number.isNaN(v) ? '—' : Number.isInteger(v) ? String(v) : v.toPrecision(digits))
 const ms = (v: number | undefined) => (v === undefined ? '' : v < 10 ? v.toFixed(2) : v.toFixed(1))
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length)))
   return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n') + '\n'
 }
 

@@ -34,6 +34,7 @@ import { pairIndices, pairOverlay } from './pair'
 import { heatmapOf, heatmapOrder, histogramOf, maxAbsDifference, rankSeries } from './ranking'
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 import { WASM_MAX_BYTES, wasmBytes } from './simd/wasm-module'
+import { maxOf, minOf } from '../../../shared/extent'
 
 /** Share of the progress bar spent loading. */
 const LOAD_SHARE = 0.2
@@ -202,7 +203,7 @@ async function usableMeans(means: MeansVariant[], ctx: JobContext, result: Corre
 }
 
 function spread(samples: number[]): Spread {
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples) }
+  return { median: median(samples), min: minOf(samples), max: maxOf(samples) }
 }
 
 function meansOf(series: SeriesMatrix): Float64Array {

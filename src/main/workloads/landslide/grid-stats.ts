@@ -2,6 +2,7 @@
 // cells, deepest debris), the f32 grid's deviation from the f64 one, and thickness maps reduced
 // for drawing around where the debris went.
 import { P_EPSILON, type GridDeviation, type ThicknessMap } from '../../../shared/workloads/landslide/types'
+import { maxOf, minOf } from '../../../shared/extent'
 
 export interface GridSample {
   mass: number
@@ -88,10 +89,10 @@ export function snapshot(step: number, h: ArrayLike<number>, rows: number, cols:
 export function thicknessMaps(snapshots: Snapshot[], gridRows: number, gridCols: number): ThicknessMap[] {
   const full = snapshots.filter((s) => s.rows > 0)
   if (full.length === 0) return snapshots.map((s) => ({ step: s.step, row0: 0, col0: 0, size: 1, block: Math.max(gridRows, gridCols), values: [null] }))
-  const i0 = Math.min(...full.map((s) => s.i0)) - 2
-  const i1 = Math.max(...full.map((s) => s.i0 + s.rows)) + 2
-  const j0 = Math.min(...full.map((s) => s.j0)) - 2
-  const j1 = Math.max(...full.map((s) => s.j0 + s.cols)) + 2
+  const i0 = minOf(full.map((s) => s.i0)) - 2
+  const i1 = maxOf(full.map((s) => s.i0 + s.rows)) + 2
+  const j0 = minOf(full.map((s) => s.j0)) - 2
+  const j1 = maxOf(full.map((s) => s.j0 + s.cols)) + 2
   const side = Math.max(i1 - i0, j1 - j0)
   const row0 = i0 - Math.floor((side - (i1 - i0)) / 2)
   const col0 = j0 - Math.floor((side - (j1 - j0)) / 2)

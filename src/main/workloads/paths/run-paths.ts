@@ -21,6 +21,7 @@ import { runName, type Solved } from './solver'
 import { createSolver } from './solvers'
 import { summarize } from './summary'
 import { checkOutput, writeMatrices } from './write-matrix'
+import { maxOf, minOf } from '../../../shared/extent'
 
 /** Shares of a graph's progress bar. */
 const READ_SHARE = 0.03
@@ -151,7 +152,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         ...(spec.block !== undefined && { block: spec.block }),
         ...(threads !== undefined && { threads }),
         compute_ms,
-        compute_range_ms: [Math.min(...samples), Math.max(...samples)],
+        compute_range_ms: [minOf(samples), maxOf(samples)],
         ...(upload.length && { upload_ms: median(upload) }),
         ...(readback.length && { readback_ms: median(readback) }),
         ...(compile_ms !== undefined && { compile_ms }),

@@ -1,6 +1,7 @@
 // The correlation study's charts: the heatmap of the matrix (block-averaged by the engine), the
 // histogram of r, the ranking against its threshold, time per stage and per GPU kernel, a picked
 // pair overlaid, and the size sweep. The dashboard and `paralab correlation --out` draw the same specs.
+import { finiteExtent } from '../../extent'
 import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, HeatmapChartData, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
@@ -23,11 +24,11 @@ export type HeatmapRange = (typeof HEATMAP_RANGES)[number]
  * spanning 0 (diverging, symmetric about 0). The note says which, and what the data span.
  */
 export function heatmapScale(values: readonly (number | null)[], range: HeatmapRange): Pick<HeatmapChartData, 'min' | 'max' | 'scale' | 'note'> {
-  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v))
-  const lo = finite.length ? Math.min(...finite) : -1
-  const hi = finite.length ? Math.max(...finite) : 1
+  const extent = finiteExtent(values)
+  const lo = extent?.min ?? -1
+  const hi = extent?.max ?? 1
   const span = `r of the cells ${fixed(lo, 3)}…${fixed(hi, 3)}`
-  if (range === 'full' || !finite.length) return { min: -1, max: 1, scale: 'diverging', note: `colours: the full range of r, −1…1 (${span})` }
+  if (range === 'full' || !extent) return { min: -1, max: 1, scale: 'diverging', note: `colours: the full range of r, −1…1 (${span})` }
   if (lo < 0 && hi > 0) {
     const m = Math.max(-lo, hi)
     return { min: -m, max: m, scale: 'diverging', note: `colours: the data's range, symmetric about r = 0, ${fixed(-m, 3)}…${fixed(m, 3)} (not −1…1)` }

@@ -1,6 +1,7 @@
 // The study's charts from one graph's results: time per run (the optimization-steps table, log
 // scale), the blocking-factor sweep, the time split, a distance heatmap and a histogram of finite
 // distances. The dashboard and `paralab paths --out` draw the same specs.
+import { finiteExtent } from '../../extent'
 import type { ChartSpec } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { PathsGraphResult, PathsResult, PathsRun } from './types'
@@ -76,9 +77,9 @@ export function pathsChartSpecs(g: PathsGraphResult): PathsChartSpecs {
   }
 
   const { heatmap: h } = g
-  const finite = h.min.filter((v): v is number => v !== null)
-  const lo = finite.length ? Math.min(...finite) : 0
-  const hi = finite.length ? Math.max(...finite) : 1
+  const extent = finiteExtent(h.min)
+  const lo = extent?.min ?? 0
+  const hi = extent?.max ?? 1
   // The colours span the cells' values; with blocks those are least distances, so they can stop
   // short of the longest distance, and the note says both ranges.
   const all = g.minDistance === null ? 'no pair is reachable' : `all distances ${g.minDistance}…${g.maxDistance}`

@@ -13,6 +13,7 @@ import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver'
 import { DEFAULT_TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
 import { GPU_ALIGN, bandHeight, paddedSide, planVariant, unsupported } from './variants'
+import { pushAll } from '../../../../shared/extent'
 
 /** Wall time a submit of 'timed' steps aims at: short enough for cancel and progress, long enough that submits cost little. */
 export const SUBMIT_MS = 200
@@ -156,7 +157,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
             // A submit ends at the next checkpoint, so that the matrix can be read back there.
             if (checkpoints) for (let s = s0 + 1; s < s1; s++) if (checkpoints.due(s, plan.steps)) s1 = s
             const work = []
-            for (let s = s0; s < s1; s++) work.push(...plan.dispatches(s, bind(s)))
+            for (let s = s0; s < s1; s++) pushAll(work, plan.dispatches(s, bind(s)))
             ms += await gpu.run(`paths ${variant} steps ${s0}…${s1 - 1}`, work, { signal })
             // Read back and written apart from the compute time (gpu.run times the submit alone).
             await checkpoints?.after(s1, plan.steps, async () => (await readBack(), view))

@@ -8,7 +8,8 @@ export function tableCsv(table: ResultTable): string {
 /** A number as text: kept as it is, though it may start with - or +. */
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i
 
-function csvField(v: unknown): string {
+/** One CSV cell: quoted where needed, a would-be formula behind an apostrophe. */
+export function csvField(v: unknown): string {
   let s = v === null || v === undefined ? '' : String(v)
   // A cell a spreadsheet would run as a formula (=HYPERLINK(…), +, -, @, a leading tab or CR) is
   // written as text, behind an apostrophe, as OWASP advises; numbers, negative ones too, stay numbers.

@@ -29,7 +29,7 @@ import { meansUnavailable } from './gpu/kernels'
 import { checkMatrixWritable } from './limits'
 import { keepSeries, keptSeries } from './kept-series'
 import { loadSeries } from './load-series'
-import { writeMatrixNpy } from './matrix-file'
+import { matrixFormatOf, writeMatrixFile } from './matrix-file'
 import { pairIndices, pairOverlay } from './pair'
 import { heatmapOf, heatmapOrder, histogramOf, maxAbsDifference, rankSeries } from './ranking'
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
@@ -54,7 +54,6 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
     loaded = await loadSeries(shown, path, {
       layout: params.layout,
       precision: params.precision,
-      writesMatrix: matrixPath !== undefined,
       columns: params.columns,
       signal,
       progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
@@ -162,7 +161,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   if (matrixPath && !partial) {
     // f64: the exact reference; f32: the first backend's f32 matrix.
     const written = params.precision === 'f64' ? ranked : firstMatrix!
-    result.matrix = await writeMatrixNpy(matrixPath, written, series.m, params.force)
+    result.matrix = await writeMatrixFile(matrixPath, written, series.m, series.names, params.force)
   }
   return { results: result, timings, ...(partial && { partial }) }
 }
@@ -172,13 +171,13 @@ function baseName(path: string): string {
 }
 
 /**
- * The --matrix target, checked before any work: a .npy path, not an existing file unless --force.
+ * The --matrix target, checked before any work: a .npy or .csv path, not an existing file unless --force.
  * Only the command line may name one (the parameter is cliOnly: dashboard backends refuse it).
  */
 async function matrixTarget(params: CorrelationParams): Promise<string | undefined> {
   const target = params.matrix
   if (target === undefined) return undefined
-  if (!target.toLowerCase().endsWith('.npy')) throw new ApiError('invalid-argument', `matrix file ${target} must end in .npy`)
+  if (!matrixFormatOf(target)) throw new ApiError('invalid-argument', `matrix file ${target} must end in .npy or .csv`)
   if (!params.force && (await access(target).then(() => true, () => false))) throw new ApiError('io', `${target} exists (use --force to replace it)`)
   return target
 }
@@ -267,7 +266,7 @@ async function runGpu(
   phase: (phase: string) => void,
 ): Promise<RunOutcome> {
   const gpu = await ctx.gpu()
-  const compile_ms = await compileAhead(phase, 'gpu', () => compileGpuCorrelationKernels(gpu, precision, { means, cross }))
+  const compile_ms = await compileAhead(phase, 'gpu', () => compileGpuCorrelationKernels(gpu, precision, { means, cross }), ctx.signal)
   const engine = await createGpuCorrelationEngine(gpu, series, precision, { means, cross, signal: ctx.signal })
   try {
     const meanSamples: Partial<Record<MeansVariant, number[]>> = {}

@@ -102,7 +102,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           continue
         }
         try {
-          const compile_ms = solver.compile && (await compileAhead((phase) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * step) / steps, `${phase} · ${name}`), label, () => solver.compile!(problem, paths)))
+          const compile_ms = solver.compile && (await compileAhead((phase) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * step) / steps, `${phase} · ${name}`), label, () => solver.compile!(problem, paths), ctx.signal))
           const samples: number[] = []
           const upload: number[] = []
           const readback: number[] = []

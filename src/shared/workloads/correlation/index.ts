@@ -93,7 +93,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       optional: true,
       cliOnly: true,
       arg: 'FILE',
-      help: 'write the full M × M matrix to this .npy file (<f8 in f64, <f4 in f32), atomically; not over an existing file unless --force',
+      help: 'write the full M × M matrix to this .npy (<f8 in f64, <f4 in f32) or .csv file (series names, r; written a piece at a time), atomically; not over an existing file unless --force',
     },
     force: FORCE_PARAM,
     pair: {

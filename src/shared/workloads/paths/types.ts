@@ -16,9 +16,6 @@ export const BLOCK_SIZES = ['8', '16', '32', '64', '128'] as const
 export const OUTPUT_FORMATS = ['bin', 'npy', 'csv'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
-/** CSV output writes one field per pair: beyond this many vertices the file would be unreadable. */
-export const CSV_MAX_VERTICES = 2000
-
 export type GraphFormat = 'course' | 'dimacs' | 'csv'
 
 /** One backend (or GPU variant, at one blocking factor) run `repeat` times. */

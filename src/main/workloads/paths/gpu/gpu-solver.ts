@@ -6,7 +6,7 @@
 // refused before any work, naming the sizes.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
-import { median, throwIfAborted, warmUp, type Binding, type Gpu } from '../../../gpu/runtime'
+import { median, throwIfAborted, warmUp, type Binding, type Dispatch, type Gpu } from '../../../gpu/runtime'
 import { roundCheckpoints } from '../checkpoint'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
@@ -156,7 +156,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
             let s1 = Math.min(plan.steps, s0 + n)
             // A submit ends at the next checkpoint, so that the matrix can be read back there.
             if (checkpoints) for (let s = s0 + 1; s < s1; s++) if (checkpoints.due(s, plan.steps)) s1 = s
-            const work = []
+            const work: Dispatch[] = []
             for (let s = s0; s < s1; s++) pushAll(work, plan.dispatches(s, bind(s)))
             ms += await gpu.run(`paths ${variant} steps ${s0}…${s1 - 1}`, work, { signal })
             // Read back and written apart from the compute time (gpu.run times the submit alone).

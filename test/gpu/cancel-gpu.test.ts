@@ -26,10 +26,12 @@ const dir = mkdtempSync(join(tmpdir(), 'paralab-cancel-gpu-'))
 const walks = join(dir, 'walks.npy')
 const graph = join(dir, 'graph.bin')
 beforeAll(async () => {
-  // 512 series of 512: about 20 s of GPU work on SwiftShader, one dispatch of it several seconds long before.
-  const w = generateWalks({ series: 512, length: 512, start: 100, eps: 0.01, seed: 3, anomalies: 2 })
-  await writeSeries(walks, w.values, 512, 512, { layout: 'rows' })
-  await writeGeneratedGraph(graph, { vertices: 768, edges: 768 * 8, seed: 5 })
+  // 1 024 series of 1 024: a minute of GPU work on SwiftShader, each stage a dispatch of 5–45 s
+  // before it was submitted in pieces.
+  const w = generateWalks({ series: 1024, length: 1024, start: 100, eps: 0.01, seed: 3, anomalies: 2 })
+  await writeSeries(walks, w.values, 1024, 1024, { layout: 'rows' })
+  // V = 1 536: a submit of 64 steps (as the per-k variants had) lasted several seconds.
+  await writeGeneratedGraph(graph, { vertices: 1536, edges: 1536 * 8, seed: 5 })
 }, 120_000)
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
@@ -67,7 +69,7 @@ async function cancelled<T>(job: (ctx: JobContext) => Promise<T>, when: (phase: 
   } catch (e) {
     error = e
   }
-  expect(cancelAt, `cancelled (phases: ${phases.join(' | ')})`).toBeGreaterThan(0)
+  expect(cancelAt, `cancelled (phases: ${phases.join(' | ')}; ${error})`).toBeGreaterThan(0)
   return { outcome, error, answeredMs: performance.now() - cancelAt, phases }
 }
 

@@ -6,7 +6,7 @@ import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, HeatmapChartData, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
-import { type CorrelationResult, STAGES } from './types'
+import { type CorrelationResult, type HeatmapAggregate, STAGES } from './types'
 
 /** Series the ranking chart shows at most: the most anomalous ones. */
 export const RANKING_BARS = 60
@@ -38,9 +38,15 @@ export function heatmapScale(values: readonly (number | null)[], range: HeatmapR
   return { min, max, scale: 'sequential', note: `colours: the data's range, r ${fixed(lo, 3)}…${fixed(hi, 3)} (not −1…1)` }
 }
 
-export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data'): ChartSpec | null {
+/** What each aggregate is called in a chart: the title names it. */
+export const AGGREGATE_NAMES: Record<HeatmapAggregate, string> = { mean: 'mean', min: 'minimum', max: 'maximum' }
+
+/** `aggregate`: what a cell of a block shows (the mean where the results hold no extremes). */
+export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'mean'): ChartSpec | null {
   const h = r.heatmap
   if (!h) return null
+  const values = (aggregate !== 'mean' && h[aggregate]) || h.values
+  const shown: HeatmapAggregate = values === h.values ? 'mean' : aggregate
   const order = h.order === 'ranking' ? 'by ranking' : 'as given'
   const names = new Map(r.ranking.map((e) => [e.index, e.name]))
   // Mixed cells: the ranking order gives flagged series a cell each, the others blocks.
@@ -49,14 +55,14 @@ export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data')
   return {
     kind: 'heatmap',
     data: {
-      title: `Pearson r — ${fileName(r.input.path)}, ${r.input.series} series${h.block > 1 ? ` (mean of ${h.block} × ${h.block} blocks)` : ''}`,
+      title: `Pearson r — ${fileName(r.input.path)}, ${r.input.series} series${h.block > 1 ? ` (${AGGREGATE_NAMES[shown]} of ${h.block} × ${h.block} blocks)` : ''}`,
       size: h.size,
-      values: h.values,
+      values,
       labels: h.labels,
       ticks: h.series.map((s, i) => names.get(s[0]) ?? h.labels[i]),
       axisLabel: h.block > 1 ? `series ${order}, ${blocks}` : `series ${order}`,
       valueLabel: 'r',
-      ...heatmapScale(h.values, range),
+      ...heatmapScale(values, range),
     },
   }
 }
@@ -182,9 +188,15 @@ export function rooflineChart(r: CorrelationResult, adapter?: string, roof?: Roo
   return kernelsRoofline(kernelPoints(r), adapter, roof)
 }
 
+/** The run's --aggregate, for the charts it exports. */
+function aggregateOf(envelope?: ResultEnvelope<CorrelationResult>): HeatmapAggregate {
+  const a = (envelope?.params as { aggregate?: unknown } | undefined)?.aggregate
+  return a === 'min' || a === 'max' ? a : 'mean'
+}
+
 export function correlationCharts(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): NamedChart[] {
   const charts: [string, ChartSpec | null][] = [
-    ['heatmap', heatmapChart(r)],
+    ['heatmap', heatmapChart(r, 'data', aggregateOf(envelope))],
     ['histogram', histogramChart(r)],
     ['ranking', rankingChart(r)],
     ['stages', stagesChart(r)],

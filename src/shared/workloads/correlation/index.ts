@@ -5,7 +5,7 @@ import { FORCE_PARAM, type ParamValues } from '../schema'
 import { correlationCharts } from './charts'
 import { correlationCompared } from './compare'
 import { correlationTables } from './tables'
-import { CORRELATION_BACKENDS, GPU_VARIANTS, HEATMAP_ORDERS, LAYOUTS, PRECISIONS, type CorrelationResult } from './types'
+import { CORRELATION_BACKENDS, GPU_VARIANTS, HEATMAP_AGGREGATES, HEATMAP_ORDERS, LAYOUTS, PRECISIONS, type CorrelationResult } from './types'
 
 export const correlationWorkload = defineWorkload<CorrelationResult>()({
   id: 'correlation',
@@ -71,6 +71,13 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       choices: HEATMAP_ORDERS,
       default: 'given',
       help: 'series in the heatmap as given, or by ranking (most anomalous first)',
+    },
+    aggregate: {
+      type: 'choice',
+      label: 'Heatmap blocks',
+      choices: HEATMAP_AGGREGATES,
+      default: 'mean',
+      help: 'what a heatmap cell shows where it stands for a block of series (beyond 256 a side): the mean of their r, the least (min) or the greatest (max); the chart names it',
     },
     sweep: {
       type: 'int',

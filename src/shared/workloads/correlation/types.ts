@@ -101,15 +101,22 @@ export interface RankEntry {
   flagged: boolean
 }
 
-/** The matrix as the heatmap shows it: averaged over blocks of series beyond the chart's size. */
+/** How a heatmap cell stands for a block of pairs: the mean of their r, the least, or the greatest. */
+export const HEATMAP_AGGREGATES = ['mean', 'min', 'max'] as const
+export type HeatmapAggregate = (typeof HEATMAP_AGGREGATES)[number]
+
+/** The matrix as the heatmap shows it: aggregated over blocks of series beyond the chart's size. */
 export interface HeatmapData {
   /** Cells per side. */
   size: number
   /** Series per cell and side (1: the matrix itself). */
   block: number
   order: HeatmapOrder
-  /** size × size, row-major; null where no finite r falls in the cell. */
+  /** size × size, row-major, each block's mean r; null where no finite r falls in the cell. */
   values: (number | null)[]
+  /** With blocks: each block's least and greatest r (absent when every cell is one pair). */
+  min?: (number | null)[]
+  max?: (number | null)[]
   /** What each position stands for: a series name, or the first and last of a block. */
   labels: string[]
   /** For each position, the series (input indices) of the block, from the first. */

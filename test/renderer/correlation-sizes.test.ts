@@ -64,6 +64,16 @@ describe('correlation results of 16 384 series', () => {
     expect(title()).toContain('(maximum of 64 × 64 blocks)')
   })
 
+  it('asks for a block range at full resolution: rows, and columns as many', async () => {
+    const view = mountResults()
+    await flushPromises()
+    await view.get('[data-testid="correlation-zoom-rows"]').setValue('1024:1279')
+    await view.get('[data-testid="correlation-zoom"]').trigger('click')
+    await view.get('[data-testid="correlation-zoom-cols"]').setValue('8192:8447')
+    await view.get('[data-testid="correlation-zoom"]').trigger('click')
+    expect(view.emitted('zoom')).toEqual([['1024:1279'], ['1024:1279,8192:8447']])
+  })
+
   it('pages the ranking table, `top` series a page', async () => {
     const view = mountResults()
     await flushPromises()

@@ -20,6 +20,10 @@ export function describeCorrelation(r: CorrelationResult): string {
     const p = r.pair
     out += `\npair ${p.names[0]} × ${p.names[1]}: r = ${num(p.r, 6)} (${p.x.length} points${p.step > 1 ? `, min and max of every ${p.step} samples` : ''})\n`
   }
+  if (r.zoom) {
+    const z = r.zoom
+    out += `\nzoom: series ${z.rows[0]}–${z.rows[1]} × ${z.cols[0]}–${z.cols[1]}, ${z.block > 1 ? `${z.rowLabels.length} × ${z.colLabels.length} cells of ${z.block} × ${z.block} series` : 'every pair'} (the heatmap: --out)\n`
+  }
   if (r.runs.length) {
     out += `\nTime per stage (ms, median of the repeats); max |Δr| against the f64 reference (${r.reference ?? 'none'})\n`
     out += table([

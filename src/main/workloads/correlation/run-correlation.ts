@@ -31,6 +31,7 @@ import { keepSeries, keptSeries } from './kept-series'
 import { loadSeries } from './load-series'
 import { matrixFormatOf, writeMatrixFile } from './matrix-file'
 import { pairIndices, pairOverlay } from './pair'
+import { parseZoom, zoomHeatmap } from './zoom'
 import { heatmapOf, heatmapOrder, histogramOf, maxAbsDifference, rankSeries } from './ranking'
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 import { WASM_MAX_BYTES, wasmBytes } from './simd/wasm-module'
@@ -48,8 +49,8 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const matrixPath = await matrixTarget(params)
   const path = await ctx.input(shown)
 
-  // A pair (a heatmap click) comes after the job that drew the heatmap: its series are kept.
-  let loaded = params.pair ? await keptSeries(path, params) : null
+  // A pair (a heatmap click) or a zoom comes after the job that drew the heatmap: its series are kept.
+  let loaded = params.pair || params.zoom ? await keptSeries(path, params) : null
   if (!loaded) {
     loaded = await loadSeries(shown, path, {
       layout: params.layout,
@@ -86,6 +87,13 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
     const [a, b] = pairIndices(series, params.pair, shown)
     result.pair = pairOverlay(series, a, b)
     ctx.progress({ phase: 'pair', fraction: 1 })
+    return { results: result, timings: {} }
+  }
+  if (params.zoom) {
+    const { rows, cols } = parseZoom(params.zoom, series.m)
+    ctx.progress({ phase: 'zoom', fraction: LOAD_SHARE })
+    result.zoom = zoomHeatmap(series, rows, cols, undefined, signal)
+    ctx.progress({ phase: 'zoom', fraction: 1 })
     return { results: result, timings: {} }
   }
 

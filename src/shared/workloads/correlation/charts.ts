@@ -67,6 +67,31 @@ export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data',
   }
 }
 
+/** A block range at full resolution (or in blocks as fine as the chart shows), in the aggregate asked for. */
+export function zoomChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'mean'): ChartSpec | null {
+  const z = r.zoom
+  if (!z) return null
+  const values = (aggregate !== 'mean' && z[aggregate]) || z.values
+  const shown: HeatmapAggregate = values === z.values ? 'mean' : aggregate
+  const span = ([a, b]: [number, number]) => `${a}–${b}`
+  const first = (labels: string[]) => labels.map((l) => l.split(' … ')[0])
+  return {
+    kind: 'heatmap',
+    data: {
+      title: `Pearson r — ${fileName(r.input.path)}, series ${span(z.rows)} × ${span(z.cols)}${z.block > 1 ? ` (${AGGREGATE_NAMES[shown]} of ${z.block} × ${z.block} blocks)` : ', full resolution'}`,
+      size: z.rowLabels.length,
+      values,
+      labels: z.rowLabels,
+      ticks: first(z.rowLabels),
+      columnLabels: z.colLabels,
+      columnTicks: first(z.colLabels),
+      axisLabel: `series (positions ${span(z.rows)} down, ${span(z.cols)} across)`,
+      valueLabel: 'r',
+      ...heatmapScale(values, range),
+    },
+  }
+}
+
 export function histogramChart(r: CorrelationResult): ChartSpec | null {
   const h = r.histogram
   if (!h) return null
@@ -197,6 +222,7 @@ function aggregateOf(envelope?: ResultEnvelope<CorrelationResult>): HeatmapAggre
 export function correlationCharts(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): NamedChart[] {
   const charts: [string, ChartSpec | null][] = [
     ['heatmap', heatmapChart(r, 'data', aggregateOf(envelope))],
+    ['zoom', zoomChart(r, 'data', aggregateOf(envelope))],
     ['histogram', histogramChart(r)],
     ['ranking', rankingChart(r)],
     ['stages', stagesChart(r)],

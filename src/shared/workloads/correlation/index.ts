@@ -109,6 +109,13 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       optional: true,
       help: 'two series names: overlay them, downsampled, with their r, instead of computing the matrix',
     },
+    zoom: {
+      type: 'text',
+      label: 'Zoom',
+      optional: true,
+      arg: 'FIRST:LAST[,FIRST:LAST]',
+      help: 'series positions (from 0, as given) of the rows and of the columns (as many; default the rows): the heatmap of that block range at full resolution, at most 1024 a side, instead of computing the whole matrix',
+    },
   },
   phases: [
     { id: 'loading', summary: 'reading the series from CSV or .npy' },

@@ -123,6 +123,23 @@ export interface HeatmapData {
   series: number[][]
 }
 
+/**
+ * A block range of the matrix (series positions from 0, in the input's order, first and last
+ * included): each cell one pair's r, or beyond the chart's cells a block's mean, least and greatest.
+ */
+export interface HeatmapZoom {
+  rows: [number, number]
+  cols: [number, number]
+  /** Series per cell and side (1: full resolution). */
+  block: number
+  rowLabels: string[]
+  colLabels: string[]
+  /** rowLabels × colLabels cells, row-major; null where no finite r falls. */
+  values: (number | null)[]
+  min?: (number | null)[]
+  max?: (number | null)[]
+}
+
 export interface HistogramData {
   /** Bin edges, bins + 1 of them, from −1 to 1. */
   edges: number[]
@@ -184,6 +201,8 @@ export interface CorrelationResult {
   sweep?: { over: 'series' | 'length'; points: SweepPoint[] }
   /** Present when a pair was asked for. */
   pair?: PairOverlay
+  /** Present when a block range was asked for (`zoom`): that range at full resolution. */
+  zoom?: HeatmapZoom
   /** Backends not run, with the reason (the GPU when no adapter exists and others were asked for). */
   skipped: { backend: CorrelationBackend; reason: string }[]
 }

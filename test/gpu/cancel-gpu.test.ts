@@ -78,12 +78,12 @@ describe('cancel during GPU work', () => {
     const gpu = await getGpu()
     // Compiled ahead so that the cancel lands in the timed run itself.
     await compileGpuCorrelationKernels(gpu, 'f64', { means: ['unrolled'], cross: ['register'] })
-    const params = validateParams('correlation', correlationWorkload.params, { files: [walks], layout: 'rows', repeat: 1, backends: ['serial', 'gpu'], variants: ['means-unrolled', 'cross-register'] })
+    const params = validateParams('correlation', correlationWorkload.params, { files: [walks], layout: 'rows', repeat: 1, backends: ['workers-simd', 'gpu'], variants: ['means-unrolled', 'cross-register'] })
     const run = await cancelled((ctx) => runCorrelationJob(params as never, ctx) as Promise<EngineOutcome<{ runs: { backend: string }[] }>>, (p) => p.startsWith(COMPILING_KERNELS), 3000)
     expect(run.error).toBeUndefined()
     expect(run.answeredMs).toBeLessThan(CANCEL_BOUND_MS)
     expect(run.outcome!.partial).toBe(true)
-    expect(run.outcome!.results.runs.map((r) => r.backend)).toEqual(['serial'])
+    expect(run.outcome!.results.runs.map((r) => r.backend)).toEqual(['workers-simd'])
   })
 
   it('a correlation while its kernels compile: answered within the bound', { timeout: 300_000 }, async () => {
@@ -94,13 +94,13 @@ describe('cancel during GPU work', () => {
     expect((run.error as { code?: string } | undefined)?.code ?? (run.outcome as { partial?: boolean } | undefined)?.partial).toBeTruthy()
   })
 
-  it('a shortest-paths GPU run mid-way: answered within the bound, the serial run kept, marked partial', { timeout: 300_000 }, async () => {
-    const params = validateParams('paths', pathsWorkload.params, { files: [graph], repeat: 1, backends: ['serial', 'gpu'], variants: ['baseline'] })
+  it('a shortest-paths GPU run mid-way: answered within the bound, the CPU run kept, marked partial', { timeout: 300_000 }, async () => {
+    const params = validateParams('paths', pathsWorkload.params, { files: [graph], repeat: 1, backends: ['blocked', 'gpu'], variants: ['baseline'] })
     // 3 s after the GPU's compile phase began: its kernel compiled, its steps under way.
     const run = await cancelled((ctx) => runPathsJob(params as never, ctx), (p) => p.startsWith(COMPILING_KERNELS), 3000)
     expect(run.error).toBeUndefined()
     expect(run.answeredMs).toBeLessThan(CANCEL_BOUND_MS)
     expect(run.outcome!.partial).toBe(true)
-    expect(run.outcome!.results.graphs[0].runs.map((r) => r.backend)).toEqual(['serial'])
+    expect(run.outcome!.results.graphs[0].runs.map((r) => r.backend)).toEqual(['blocked'])
   })
 })

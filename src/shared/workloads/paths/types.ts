@@ -64,12 +64,19 @@ export interface DistanceHistogram {
   counts: number[]
 }
 
+/** How a heatmap cell stands for a block of pairs: their least, mean or greatest finite distance. */
+export const DISTANCE_AGGREGATES = ['min', 'mean', 'max'] as const
+export type DistanceAggregate = (typeof DISTANCE_AGGREGATES)[number]
+
 /** The distance matrix reduced to at most `size` × `size` cells, each the minimum of its block (null: all unreachable). */
 export interface DistanceHeatmap {
   size: number
   /** Vertices per cell side. */
   cell: number
   min: (number | null)[]
+  /** With blocks: each block's greatest and mean finite distance (absent when a cell is one pair). */
+  max?: (number | null)[]
+  mean?: (number | null)[]
 }
 
 /** A shortest path between two vertices, by name (null when there is none). */

@@ -84,7 +84,7 @@ describe('paralab generate graph and paths query', () => {
     const graph = join(dir, 'g2100.bin')
     expect(paralab(['generate', 'graph', graph, '--vertices', String(V), '--edges', String(V * 6), '--seed', '6']).code).toBe(0)
     const out = join(dir, 'g2100.csv')
-    const r = jsonOf(paralab(['paths', graph, '--backend', 'blocked', '--output', out, '--format', 'csv', '--repeat', '1', '--json']))
+    const r = jsonOf(paralab(['paths', graph, '--backend', 'workers-simd', '--output', out, '--format', 'csv', '--repeat', '1', '--json']))
     const g = r.results.graphs[0]
     const text = readFileSync(out, 'utf8')
     expect(g.output.bytes).toBe(Buffer.byteLength(text))

@@ -55,7 +55,7 @@ export interface GpuCorrelationEngine {
   /** The register kernel's tile shape. */
   readonly register: RegisterShape
   run(checks?: RunChecks, options?: RunOptions): Promise<GpuRunTimes>
-  /** The m × m matrix of the last run's last cross variant (f64 mode: widened from f32). */
+  /** The m × m matrix of the last run's last cross variant (f64 mode: widened from f32); the host's own, valid after dispose. */
   matrix(): Float64Array | Float32Array
   /** Work of one run of each stage, for the roofline. */
   work(): { means: Work; cross: Record<CrossVariant, Work> }

@@ -10,7 +10,7 @@
 
 @compute @workgroup_size(16, 16)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let i = gid.y;
+  let i = params.first * 16u + gid.y; // first: in rows of workgroups
   let j = gid.x;
   if (i >= params.rows || j >= params.rows_j || (params.diag == 1u && i > j)) {
     return;

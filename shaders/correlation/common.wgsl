@@ -20,7 +20,7 @@ struct Params {
   blocks_j: u32, // blocks per row of band J (cross-products over a rectangle)
   stride_c: u32, // row stride of the pair's output tile
   _pad0: u32,
-  _pad1: u32,
+  first: u32,    // the first workgroup of this dispatch: long work is submitted in pieces (src/main/gpu/pieces.ts)
 }
 
 fn two_sum(a: f32, b: f32) -> vec2<f32> {
@@ -58,5 +58,5 @@ fn nan(zero: u32) -> f32 {
 
 // The linear id of a workgroup of a 2-D grid (more than 65535 workgroups are split over y).
 fn group_id(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-  return wid.x + wid.y * nwg.x;
+  return params.first + wid.x + wid.y * nwg.x;
 }

@@ -9,7 +9,7 @@ override WG: u32 = 64u;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let row = gid.x;
+  let row = params.first * WG + gid.x;
   if (row >= params.rows) {
     return;
   }

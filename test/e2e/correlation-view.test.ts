@@ -1,6 +1,6 @@
 // The Correlation view in Chromium against the real backend (`paralab serve`): generated walks from
 // a --data folder, a run on two CPU backends, the ranking and a drawn heatmap; a click on a cell
-// overlays its pair, downsampled by the backend.
+// overlays its pair, downsampled by the backend; 600 series draw in blocks, zoom to a block range and page their ranking.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
@@ -26,6 +26,9 @@ beforeAll(async () => {
   const gen = spawnSync(process.execPath, [CLI, 'generate', 'walks', join(data, 'walks.csv'), '--series', '40', '--length', '3000', '--anomalies', '2', '--json'], { encoding: 'utf8' })
   expect(gen.status, gen.stderr).toBe(0)
   anomalies = JSON.parse(gen.stdout).anomalies
+  // 600 series: a heatmap in blocks (the stack overflowed from 360 before).
+  const wide = spawnSync(process.execPath, [CLI, 'generate', 'walks', join(data, 'w600.npy'), '--series', '600', '--length', '100'], { encoding: 'utf8' })
+  expect(wide.status, wide.stderr).toBe(0)
   serve = await startServe(['--data', data], { PARALAB_EXAMPLES: join(dir, 'examples'), PARALAB_GPU: 'off' })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -80,6 +83,24 @@ describe('Correlation view in Chromium', () => {
     // 3000 samples a series, sent as a chart's worth of points.
     expect(await page.getByTestId('correlation-pair-step').innerText()).toBe('1000 points: the least and greatest of every 6 samples, in order.')
     expect(await canvasIsDrawn('correlation-chart-pair')).toBe(true)
+    expect(pageErrors).toEqual([])
+  })
+
+  it('600 series: a heatmap of blocks, their aggregate chosen, a block range zoomed to full resolution and drawn, the ranking paged', async () => {
+    await page.getByTestId('correlation-file-w600.npy').check()
+    await page.getByTestId('correlation-file-walks.csv').uncheck()
+    await page.getByTestId('correlation-backend-serial').uncheck()
+    await page.getByTestId('correlation-run').click()
+    await expect.poll(() => page.getByTestId('correlation-ranking-table').innerText(), { timeout: 60_000 }).toContain('of 600')
+    expect(await canvasIsDrawn('correlation-chart-heatmap')).toBe(true)
+    await page.getByTestId('correlation-heatmap-aggregate').selectOption('max')
+    await page.getByTestId('correlation-ranking-next').click()
+    expect(await page.getByTestId('correlation-ranking-table').innerText()).toContain('Series 11–20 of 600')
+    await page.getByTestId('correlation-zoom-rows').fill('0:99')
+    await page.getByTestId('correlation-zoom-cols').fill('300:399')
+    await page.getByTestId('correlation-zoom').click()
+    await page.getByTestId('correlation-chart-zoom').locator('canvas').waitFor({ timeout: 60_000 })
+    expect(await canvasIsDrawn('correlation-chart-zoom')).toBe(true)
     expect(pageErrors).toEqual([])
   })
 })

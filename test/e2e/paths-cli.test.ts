@@ -79,6 +79,32 @@ describe('paralab paths', () => {
 })
 
 describe('paralab generate graph and paths query', () => {
+  it('writes --format csv past 2 000 vertices (refused before), streamed: names, distances, unreachable empty', () => {
+    const V = 2100
+    const graph = join(dir, 'g2100.bin')
+    expect(paralab(['generate', 'graph', graph, '--vertices', String(V), '--edges', String(V * 6), '--seed', '6']).code).toBe(0)
+    const out = join(dir, 'g2100.csv')
+    const r = jsonOf(paralab(['paths', graph, '--backend', 'workers-simd', '--output', out, '--format', 'csv', '--repeat', '1', '--json']))
+    const g = r.results.graphs[0]
+    const text = readFileSync(out, 'utf8')
+    expect(g.output.bytes).toBe(Buffer.byteLength(text))
+    const lines = text.split('\n')
+    expect(lines.length).toBe(V + 2)
+    expect(lines[0].split(',').slice(0, 3)).toEqual(['distance from \\ to', '0', '1'])
+    // Every row its vertex's name and V cells; the finite ones sum to the run's checksum.
+    let sum = 0n
+    let empty = 0
+    for (let i = 0; i < V; i++) {
+      const cells = lines[i + 1].split(',')
+      expect(cells.length).toBe(V + 1)
+      expect(cells[0]).toBe(String(i))
+      for (const c of cells.slice(1)) if (c === '') empty++
+      else sum += BigInt(c)
+    }
+    expect(sum.toString()).toBe(g.checksum)
+    expect(empty).toBe(V * V - V - g.reachablePairs)
+  })
+
   it('generates the same graph for a seed, and queries saved successors without computing', () => {
     const graph = join(dir, 'g.bin')
     const made = jsonOf(paralab(['generate', 'graph', graph, '--vertices', '70', '--edges', '400', '--max-weight', '9', '--seed', '4', '--json']))

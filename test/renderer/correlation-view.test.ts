@@ -86,7 +86,8 @@ describe('CorrelationView', () => {
     expect(ranked).toHaveLength(4)
     expect(ranked[0].find('th').text()).toBe(anomaly)
     expect(ranked.map((r) => r.classes('flagged'))).toEqual([true, false, false, false])
-    expect(field(wrapper, 'ranking-table').find('caption').text()).toBe('Most anomalous 4 of 12 series: 1 flagged (z < -3.5)')
+    expect(field(wrapper, 'ranking-table').find('caption').text()).toContain('Series 1–4 of 12, most anomalous first: 1 flagged (z < -3.5)')
+    expect(field(wrapper, 'ranking-table').find('caption').text()).toContain('page 1 of 3')
 
     const charts = wrapper.findAllComponents(Chart).map((c) => drawn(c))
     expect(charts.map((c) => c.type)).toEqual(['matrix', 'bar', 'bar', 'bar'])

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/errors'
 import { checkMatrixFits, checkMatrixWritable } from '../../src/main/workloads/correlation/limits'
 import { loadSeries } from '../../src/main/workloads/correlation/load-series'
-import { writeMatrixNpy } from '../../src/main/workloads/correlation/matrix-file'
+import { writeMatrixCsv, writeMatrixFile, writeMatrixNpy } from '../../src/main/workloads/correlation/matrix-file'
 import { npyHeader, parseNpyHeader } from '../../src/main/workloads/correlation/npy'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-correlation-inputs-'))
@@ -153,18 +153,44 @@ describe('.npy', () => {
   })
 })
 
+describe('the matrix as CSV', () => {
+  it('names both sides, leaves undefined r empty, writes f32 in its shortest digits', async () => {
+    const r = Float64Array.of(1, 0.5, NaN, 0.5, 1, -0.25, NaN, -0.25, 1)
+    const path = join(dir, 'matrix.csv')
+    const written = await writeMatrixFile(path, r, 3, ['a', 'b,c', '=d'])
+    const text = readFileSync(path, 'utf8')
+    expect(text).toBe(`r,a,"b,c",'=d\na,1,0.5,\n"b,c",0.5,1,-0.25\n'=d,,-0.25,1\n`)
+    expect(written).toEqual({ path, bytes: text.length, dtype: '<f8' })
+    const path32 = join(dir, 'matrix32.csv')
+    await writeMatrixCsv(path32, Float32Array.from([1, 0.1, 0.1, 1]), 2, ['x', 'y'])
+    expect(readFileSync(path32, 'utf8')).toBe('r,x,y\nx,1,0.1\ny,0.1,1\n')
+  })
+
+  // 1 500 series: a 2.25 M-cell matrix, ~45 MB of text, held a piece at a time.
+  it('streams a matrix of 1 500 series (what it holds at a time: csv-matrix.test.ts)', async () => {
+    const m = 1500
+    const r = new Float64Array(m * m).map((_, k) => Math.sin(k) / 3)
+    const path = join(dir, 'big.csv')
+    const { bytes } = await writeMatrixCsv(path, r, m, Array.from({ length: m }, (_, i) => `s${i}`))
+    expect(bytes).toBeGreaterThan(40e6)
+    const lines = readFileSync(path, 'latin1').split('\n')
+    expect(lines.length).toBe(m + 2)
+    expect(Number(lines[2].split(',')[3])).toBe(r[m + 2])
+  })
+})
+
 describe('sizes', () => {
   it('refuses a matrix that memory cannot hold, saying how much it needs', () => {
     expect(() => checkMatrixFits('big.npy', 100_000, 10, 'f64')).toThrow(/big\.npy: 100000 series make a 100000 × 100000 matrix/)
-    expect(() => checkMatrixFits('big.npy', 50_000, 100, 'f64', false, 8e9)).toThrow(
+    expect(() => checkMatrixFits('big.npy', 50_000, 100, 'f64', 8e9)).toThrow(
       'big.npy: 50000 series of 100 samples need about 40 GB of memory (the 50000 × 50000 f64 matrix takes 20 GB); 8.00 GB are available',
     )
-    expect(() => checkMatrixFits('ok.npy', 1000, 100, 'f32', true, 8e9)).not.toThrow()
+    expect(() => checkMatrixFits('ok.npy', 1000, 100, 'f32', 8e9)).not.toThrow()
   })
 
   it('refuses a matrix file the disk cannot take, or that is no .npy', async () => {
     await expect(checkMatrixWritable(join(dir, 'm.npy'), 2 ** 24, 'f64')).rejects.toThrow(/the 16777216 × 16777216 f64 matrix needs [\d.]+ GB; [\d.]+ GB are free there/)
-    await expect(checkMatrixWritable(join(dir, 'm.csv'), 3, 'f64')).rejects.toThrow('must end in .npy')
+    await expect(checkMatrixWritable(join(dir, 'm.txt'), 3, 'f64')).rejects.toThrow('must end in .npy or .csv')
     await expect(checkMatrixWritable(join(dir, 'no/such/m.npy'), 3, 'f64')).rejects.toThrow('does not exist')
   })
 })

@@ -74,7 +74,7 @@ describe('the correlation job', () => {
     // Refused before the file is read: a context that lets nothing be read shows it.
     const nothing = context({ readable: () => false })
     await expect(runCorrelationJob(params({ matrix: target }), nothing)).rejects.toThrow(`${target} exists (use --force to replace it)`)
-    await expect(runCorrelationJob(params({ matrix: join(dir, 'r.txt') }), nothing)).rejects.toThrow('must end in .npy')
+    await expect(runCorrelationJob(params({ matrix: join(dir, 'r.txt') }), nothing)).rejects.toThrow('must end in .npy or .csv')
     // --force replaces it.
     const again = await runCorrelationJob(params({ matrix: target, force: true }), context())
     expect(again.results.matrix).toEqual({ path: target, bytes: 128 + 20 * 20 * 8, dtype: '<f8' })

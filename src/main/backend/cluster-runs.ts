@@ -24,6 +24,7 @@ import { submit } from '../cluster/submit'
 import { planTasks } from '../cluster/task-plan'
 import type { AnyEngine } from '../engine'
 import type { RunHistory } from './history'
+import { pushAll } from '../../shared/extent'
 
 /** Where dashboard runs' folders go: PARALAB_CLUSTER_RUNS, else ~/paralab/cluster-runs (home is shared on most clusters). */
 export function defaultClusterRunsDir(): string {
@@ -111,7 +112,7 @@ export class ClusterRuns {
       if (!run.merge_state || !hasEnded(run.merge_state) || !(await this.ours(run.dir))) continue
       this.withKept(run, await this.keep(run.dir, run.merge_state === 'COMPLETED'))
     }
-    runs.push(...(await this.forgotten(new Set(runs.map((r) => r.dir)))))
+    pushAll(runs, await this.forgotten(new Set(runs.map((r) => r.dir))))
     return runs.sort((a, b) => Number(b.job_id) - Number(a.job_id))
   }
 

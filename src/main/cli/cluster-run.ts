@@ -16,6 +16,7 @@ import type { AnyEngine } from '../engine'
 import type { ClusterMode } from './cluster-flags'
 import { writeJson } from './command'
 import { describeRun, presentRun, runFailures } from './present'
+import { pushAll } from '../../shared/extent'
 
 export interface ClusterCommand {
   engine: AnyEngine
@@ -93,7 +94,7 @@ export function presentMerged(engine: AnyEngine, merged: MergeOutcome, json: boo
   const said: string[] = []
   if (merged.envelope) {
     code = presentRun(engine, merged.envelope, json)
-    said.push(...runFailures(engine, merged.envelope))
+    pushAll(said, runFailures(engine, merged.envelope))
   } else {
     const runs = merged.runs ?? []
     if (json) writeJson({ workload: engine.definition.id, runs, cluster: merged.cluster })

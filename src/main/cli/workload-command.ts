@@ -15,6 +15,7 @@ import { intOption, numberOption, UsageError, writeJson, type Command } from './
 import { describeRun, presentRun } from './present'
 import { runJob } from './run-job'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
+import { pushAll } from '../../shared/extent'
 
 const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '', text: ' TEXT' }
 
@@ -98,7 +99,7 @@ async function expandInputs(inputs: string[], extensions: readonly string[]): Pr
     }
     const found = (await readdir(input)).filter((f) => extensions.some((e) => f.toLowerCase().endsWith(`.${e}`))).sort()
     if (found.length === 0) throw new ApiError('invalid-input', `${input}: no ${extensions.map((e) => `*.${e}`).join(' or ')} files in this folder`)
-    files.push(...found.map((f) => join(input, f)))
+    pushAll(files, found.map((f) => join(input, f)))
   }
   return files
 }

@@ -8,6 +8,7 @@ import type { JobRecord } from './job-folder'
 import { jobPaths, TAIL_BYTES, taskPaths } from './job-folder'
 import { readRecordTail } from '../io/record-file'
 import { expandIndices, jobTasks, paralabQueue, type QueueRecord } from './slurm-jobs'
+import { maxOf } from '../../shared/extent'
 
 /** A task's newest progress event, as its folder holds it. */
 export type TaskProgress = NonNullable<ClusterTask['progress']>
@@ -113,7 +114,7 @@ export async function listJobs(queue?: QueueRecord[]): Promise<JobView[]> {
       merge,
       dir,
       state: overallState(tasks.map((t) => t.state)),
-      elapsed_s: Math.max(0, ...tasks.map((t) => t.elapsed_s)),
+      elapsed_s: Math.max(0, maxOf(tasks.map((t) => t.elapsed_s))),
       nodes: [...new Set(tasks.flatMap((t) => (t.node ? t.node.split(',') : [])))].sort(),
       tasks,
     })

@@ -12,6 +12,7 @@ import type { RangeResult, RangeTask } from './csv/parse-range'
 import { PLACED, columnView, columnViews, createOrderedColumns, overflowOf, rangeState } from './csv/ordered-columns'
 import { lineDensity, planLoad } from './csv/plan'
 import { splitRanges } from './csv/ranges'
+import { maxOf } from '../../shared/extent'
 
 export interface CsvColumn {
   /** Non-missing values in row order, backed by a SharedArrayBuffer. */
@@ -93,7 +94,7 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
   const fields = head.names.length
   const threadCount = Math.max(1, Math.min(plan.threads, ranges.length))
   // Two chunk slots per thread: one being parsed into, one waiting for its place.
-  const rangeValues = Math.floor(Math.max(0, ...ranges.map((r) => r.end - r.start)) / fields) + 1
+  const rangeValues = Math.floor(Math.max(0, maxOf(ranges.map((r) => r.end - r.start))) / fields) + 1
   const placed = createOrderedColumns(wanted.length, ranges.length, Math.floor((head.bytes - head.dataStart) / fields) + 1, rangeValues, 2 * threadCount)
   const counts = wanted.map(() => 0)
   const missing = wanted.map(() => 0)

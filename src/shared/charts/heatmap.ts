@@ -22,6 +22,9 @@ export interface HeatmapChartData {
   labels: string[]
   /** Short names for the axes' ticks (size of them), e.g. a block's first series; default `labels`. */
   ticks?: string[]
+  /** What each column stands for where it differs from the rows (an off-diagonal block range); default `labels`, `ticks`. */
+  columnLabels?: string[]
+  columnTicks?: string[]
   /** Title of both axes, e.g. "series". */
   axisLabel: string
   /** Ends of the colour scale; values beyond take the end colours. */
@@ -109,8 +112,10 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
   for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) cells[y * size + x] = { x, y, v: values[y * size + x] }
   const color = (v: number | null) => (v === null ? EMPTY_CELL_COLOR : heatColor((v - min) / (max - min), data.scale))
   const frame = frameOptions(data.title, opts, heatmapNote(data))
-  const names = data.ticks ?? labels
-  const axis = (reverse: boolean) => ({
+  const rowNames = data.ticks ?? labels
+  const columnLabels = data.columnLabels ?? labels
+  const columnNames = data.columnTicks ?? data.columnLabels ?? rowNames
+  const axis = (reverse: boolean, names: string[]) => ({
     type: 'linear' as const,
     min: -0.5,
     max: size - 0.5,
@@ -164,7 +169,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
           callbacks: {
             title: (items) => {
               const c = items[0]?.raw as Cell | undefined
-              return c ? `${labels[c.y]} × ${labels[c.x]}` : ''
+              return c ? `${labels[c.y]} × ${columnLabels[c.x]}` : ''
             },
             label: (item) => {
               const v = (item.raw as Cell).v
@@ -173,7 +178,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
           },
         },
       },
-      scales: { x: axis(false), y: axis(true) },
+      scales: { x: axis(false, columnNames), y: axis(true, rowNames) },
     } as ChartConfiguration<'matrix', Cell[]>['options'],
     plugins: [squareCells, colorBar(data)],
   }
@@ -259,6 +264,7 @@ function validate(data: HeatmapChartData): void {
   if (data.values.length !== data.size * data.size)
     throw new ApiError('invalid-argument', `${where}: ${data.values.length} values for ${data.size} × ${data.size} cells`)
   if (data.labels.length !== data.size) throw new ApiError('invalid-argument', `${where}: ${data.labels.length} labels for ${data.size} rows`)
+  if (data.columnLabels && data.columnLabels.length !== data.size) throw new ApiError('invalid-argument', `${where}: ${data.columnLabels.length} column labels for ${data.size} columns`)
   if (!(Number.isFinite(data.min) && Number.isFinite(data.max) && data.min < data.max))
     throw new ApiError('invalid-argument', `${where}: the colour scale needs min < max, got ${data.min} and ${data.max}`)
   data.values.forEach((v, i) => {

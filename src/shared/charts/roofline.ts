@@ -8,6 +8,7 @@ import { type ChartConfigOptions, axis, decadeAbove, decadeBelow, frameOptions }
 import { formatNumber } from './format'
 import type { ChartSpec, RoofData, RooflineData, RooflineKernel } from './spec'
 import { ROOF_COLOR, seriesColor, seriesPointStyle } from './theme'
+import { maxOf, minOf } from '../extent'
 
 /** Samples per decade of intensity: the roof is straight on log-log axes, these serve hover and tests. */
 const SAMPLES_PER_DECADE = 8
@@ -68,18 +69,18 @@ export function rooflineModel(data: RooflineData): RooflineModel {
   if (!hasRoof(data)) {
     const ys = kernels.map((k) => k.performance)
     return {
-      xMin: decadeBelow(Math.min(...xs) / 2),
-      xMax: decadeAbove(Math.max(...xs) * 2),
-      yMin: decadeBelow(Math.min(...ys) / 2),
-      yMax: decadeAbove(Math.max(...ys) * 1.5),
+      xMin: decadeBelow(minOf(xs) / 2),
+      xMax: decadeAbove(maxOf(xs) * 2),
+      yMin: decadeBelow(minOf(ys) / 2),
+      yMax: decadeAbove(maxOf(ys) * 1.5),
       roof: [],
     }
   }
   const ridge = ridgePoint(data)
-  const xMin = decadeBelow(Math.min(ridge / 100, ...xs.map((x) => x / 2)))
-  const xMax = decadeAbove(Math.max(ridge * 100, ...xs.map((x) => x * 2)))
-  const yMin = decadeBelow(Math.min(roofAt(data, xMin), ...kernels.map((k) => k.performance / 2)))
-  const yMax = decadeAbove(Math.max(data.peak_GFLOP_per_s * 1.5, ...kernels.map((k) => k.performance * 1.5)))
+  const xMin = decadeBelow(Math.min(ridge / 100, minOf(xs) / 2))
+  const xMax = decadeAbove(Math.max(ridge * 100, maxOf(xs) * 2))
+  const yMin = decadeBelow(Math.min(roofAt(data, xMin), minOf(kernels.map((k) => k.performance)) / 2))
+  const yMax = decadeAbove(Math.max(data.peak_GFLOP_per_s, maxOf(kernels.map((k) => k.performance))) * 1.5)
 
   const decades = Math.round(Math.log10(xMax / xMin))
   const steps = decades * SAMPLES_PER_DECADE

@@ -5,6 +5,7 @@
 import type { ComparableRun } from './comparable'
 import type { ResultEnvelope, Timing } from './envelope'
 import { isWorkloadId, workload } from './index'
+import { minOf } from '../extent'
 
 /** How a row's runs are set against each other. */
 export type Basis =
@@ -73,7 +74,7 @@ function compareRow(key: string, runs: (ComparableRun | undefined)[]): ComparedR
   const basis = basisOf(present)
   const figures = runs.map((r) => r && (basis.kind === 'per-unit' ? perUnit(r.timing, r.work.count) : r.timing))
   const medians = figures.map((f) => f?.median ?? Infinity)
-  const best = basis.kind !== 'none' && present.length > 1 ? medians.indexOf(Math.min(...medians)) : undefined
+  const best = basis.kind !== 'none' && present.length > 1 ? medians.indexOf(minOf(medians)) : undefined
   const names = [...new Set(present.flatMap((r) => r.checks.map((c) => c.name)))]
   const differingChecks = names.filter((n) => new Set(present.map((r) => r.checks.find((c) => c.name === n)?.value)).size > 1)
   return { key, input: present[0].input, label: runLabel(present[0]), runs, basis, figures, ...(best !== undefined && { best }), differingChecks }
@@ -95,7 +96,7 @@ function perUnit(t: Timing, count: number): Timing {
 
 /** A unit of time for figures given in ms, chosen so that the smallest of them reads ≥ 1 where it can. */
 export function timeUnit(ms: number[]): { unit: 's' | 'ms' | 'µs' | 'ns'; scale: number } {
-  const least = Math.min(...ms.filter((v) => v > 0 && Number.isFinite(v)))
+  const least = minOf(ms.filter((v) => v > 0 && Number.isFinite(v)))
   if (!Number.isFinite(least) || (least >= 1 && least < 1000)) return { unit: 'ms', scale: 1 }
   if (least >= 1000) return { unit: 's', scale: 1e-3 }
   return least >= 1e-3 ? { unit: 'µs', scale: 1e3 } : { unit: 'ns', scale: 1e6 }

@@ -1,6 +1,7 @@
 // One results envelope for every workload: JSON export, `--json`, the dashboard and the charts all
 // carry it, so a result file says what ran, on what, with which parameters, and how long it took.
 import { median } from '../median'
+import { maxOf, minOf } from '../extent'
 
 export interface InputFile {
   path: string
@@ -58,5 +59,5 @@ export interface ResultEnvelope<R = unknown, P = unknown> {
 /** Summary of timing samples (ms). */
 export function timingOf(samples: readonly number[]): Timing {
   if (samples.length === 0) throw new RangeError('timing of no runs')
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs: samples.length }
+  return { median: median(samples), min: minOf(samples), max: maxOf(samples), runs: samples.length }
 }

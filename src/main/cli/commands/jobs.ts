@@ -5,6 +5,7 @@ import { CLUSTER_JOB_ID, hasEnded } from '../../../shared/cluster'
 import { ApiError } from '../../../shared/errors'
 import type { JobView } from '../../cluster/follow'
 import { UsageError, writeJson, type Command } from '../command'
+import { maxOf } from '../../../shared/extent'
 
 function clock(s: number): string {
   const h = Math.floor(s / 3600)
@@ -13,7 +14,7 @@ function clock(s: number): string {
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length)))
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n'
 }
 

@@ -2,12 +2,13 @@
 // the GPU kernels, constant series, the ranking's top and where the matrix went.
 import type { CorrelationResult } from '../../../shared/workloads/correlation/types'
 import { STAGES } from '../../../shared/workloads/correlation/types'
+import { maxOf } from '../../../shared/extent'
 
 const num = (v: number | null | undefined, digits = 4) => (v === null || v === undefined || Number.isNaN(v) ? '—' : Number.isInteger(v) ? String(v) : v.toPrecision(digits))
 const ms = (v: number | undefined) => (v === undefined ? '' : v < 10 ? v.toFixed(2) : v.toFixed(1))
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length)))
   return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n') + '\n'
 }
 
@@ -18,6 +19,10 @@ export function describeCorrelation(r: CorrelationResult): string {
   if (r.pair) {
     const p = r.pair
     out += `\npair ${p.names[0]} × ${p.names[1]}: r = ${num(p.r, 6)} (${p.x.length} points${p.step > 1 ? `, min and max of every ${p.step} samples` : ''})\n`
+  }
+  if (r.zoom) {
+    const z = r.zoom
+    out += `\nzoom: series ${z.rows[0]}–${z.rows[1]} × ${z.cols[0]}–${z.cols[1]}, ${z.block > 1 ? `${z.rowLabels.length} × ${z.colLabels.length} cells of ${z.block} × ${z.block} series` : 'every pair'} (the heatmap: --out)\n`
   }
   if (r.runs.length) {
     out += `\nTime per stage (ms, median of the repeats); max |Δr| against the f64 reference (${r.reference ?? 'none'})\n`

@@ -15,14 +15,14 @@ export function matrixBytes(m: number, precision: Precision): number {
 }
 
 /**
- * Refuses m series of n samples whose matrix (the reference and one backend's at a time, and the
- * file's bytes when it is written, beside the series and their centred copy) would not fit the
+ * Refuses m series of n samples whose matrix (the reference and one backend's at a time, beside
+ * the series and their centred copy; a written matrix file streams from them) would not fit the
  * memory available now (not the machine's total, much of which others may hold). `shown` names the file.
  */
-export function checkMatrixFits(shown: string, m: number, n: number, precision: Precision, writes = false, memory = process.availableMemory()): void {
+export function checkMatrixFits(shown: string, m: number, n: number, precision: Precision, memory = process.availableMemory()): void {
   if (m * m > MAX_ELEMENTS)
     throw new ApiError('invalid-input', `${shown}: ${m} series make a ${m} × ${m} matrix of ${m * m} values; at most ${MAX_ELEMENTS} fit one array`)
-  const need = (writes ? 3 : 2) * matrixBytes(m, precision) + 3 * m * n * 8
+  const need = 2 * matrixBytes(m, precision) + 3 * m * n * 8
   if (need > memory)
     throw new ApiError(
       'invalid-input',
@@ -32,7 +32,8 @@ export function checkMatrixFits(shown: string, m: number, n: number, precision: 
 
 /** Refuses a --matrix file that the disk under it cannot take. */
 export async function checkMatrixWritable(path: string, m: number, precision: Precision): Promise<void> {
-  if (!path.toLowerCase().endsWith('.npy')) throw new ApiError('invalid-argument', `matrix file ${path} must end in .npy`)
+  const csv = /\.csv$/i.test(path)
+  if (!csv && !/\.npy$/i.test(path)) throw new ApiError('invalid-argument', `matrix file ${path} must end in .npy or .csv`)
   let free: number
   try {
     const s = await statfs(dirname(path))
@@ -40,6 +41,7 @@ export async function checkMatrixWritable(path: string, m: number, precision: Pr
   } catch (e) {
     throw new ApiError('io', `cannot write ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? `directory ${dirname(path)} does not exist` : (e as Error).message}`)
   }
-  const need = matrixBytes(m, precision) + 4096
-  if (need > free) throw new ApiError('invalid-input', `cannot write ${path}: the ${m} × ${m} ${precision} matrix needs ${gb(need)}; ${gb(free)} are free there`)
+  // CSV: about 20 characters a cell (r to 17 digits, or 9 in f32, a sign and a comma), names aside.
+  const need = csv ? m * m * (precision === 'f64' ? 21 : 13) : matrixBytes(m, precision) + 4096
+  if (need > free) throw new ApiError('invalid-input', `cannot write ${path}: the ${m} × ${m} ${precision} matrix needs ${csv ? 'about ' : ''}${gb(need)}; ${gb(free)} are free there`)
 }

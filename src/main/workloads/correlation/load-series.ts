@@ -21,8 +21,6 @@ export interface LoadedSeries {
 export interface LoadSeriesOptions {
   layout: Layout
   precision: Precision
-  /** The matrix will be written to a file too (its bytes are held once more). */
-  writesMatrix?: boolean
   /** Columns layout of a CSV: the columns to read (default: those a sample of rows shows numeric). */
   columns?: string[]
   signal?: AbortSignal
@@ -68,5 +66,5 @@ function checkShape(shown: string, m: number, n: number, opts: LoadSeriesOptions
   const text = leftOut.length ? `; columns of text left out: ${nameList(leftOut)}` : ''
   if (m < 2) throw new ApiError('invalid-input', `${shown}: ${m} series; correlation needs at least 2 (${opts.layout} layout: a series per ${what.slice(0, -1)}${text})`)
   if (n < 2) throw new ApiError('invalid-input', `${shown}: series of ${n} sample${n === 1 ? '' : 's'}; correlation needs at least 2`)
-  checkMatrixFits(shown, m, n, opts.precision, opts.writesMatrix)
+  checkMatrixFits(shown, m, n, opts.precision)
 }

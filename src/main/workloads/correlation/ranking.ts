@@ -7,8 +7,11 @@ import type { HeatmapData, HeatmapOrder, HistogramData, RankEntry } from '../../
 const Z_SCALE = 0.6745
 /** √(π/2): makes the mean absolute deviation estimate σ, the fallback when more than half the means coincide. */
 const MEAN_AD_SCALE = 1.2533
-/** Cells per side of the heatmap at most: beyond, blocks of series are averaged. */
-export const HEATMAP_CELLS = 512
+/**
+ * Cells per side of the heatmap at most: beyond, blocks of series are aggregated. No more cells
+ * than a chart has pixels (a dashboard's or an export's plot is 300–600 px a side).
+ */
+export const HEATMAP_CELLS = 256
 export const HISTOGRAM_BINS = 40
 
 type Matrix = Float64Array | Float32Array
@@ -110,7 +113,8 @@ export function heatmapOrder(order: HeatmapOrder, ranking: RankEntry[]): number[
 export const RANKING_CELLS = 96
 
 /**
- * The matrix in `order`, averaged over blocks of series so that at most `cells` cells fit a side.
+ * The matrix in `order`, aggregated over blocks of series so that at most `cells` cells fit a side:
+ * each block's mean r, and its least and greatest.
  * `alone`: the first series of the order that get a cell each, never averaged with others (the
  * flagged series, in ranking order); then at most RANKING_CELLS cells a side, a quarter of them for those.
  */
@@ -127,6 +131,8 @@ export function heatmapOf(matrix: Matrix, m: number, names: string[], order: num
   groups.forEach((g, c) => g.forEach((p) => (cellOf[p] = c)))
   const sums = new Float64Array(size * size)
   const counts = new Uint32Array(size * size)
+  const least = new Float64Array(size * size).fill(Infinity)
+  const most = new Float64Array(size * size).fill(-Infinity)
   for (let p = 0; p < m; p++) {
     const i = order[p]
     const y = cellOf[p]
@@ -136,13 +142,18 @@ export function heatmapOf(matrix: Matrix, m: number, names: string[], order: num
       const cell = y * size + cellOf[q]
       sums[cell] += r
       counts[cell]++
+      if (r < least[cell]) least[cell] = r
+      if (r > most[cell]) most[cell] = r
     }
   }
   // Four decimals: far finer than a colour shows, and a quarter of the JSON.
-  const values = Array.from(sums, (s, c) => (counts[c] ? Math.round((s / counts[c]) * 1e4) / 1e4 : null))
+  const shown = (v: number, c: number) => (counts[c] ? Math.round(v * 1e4) / 1e4 : null)
+  const values = Array.from(sums, (s, c) => shown(s / counts[c], c))
   const series = groups.map((g) => g.map((p) => order[p]))
   const labels = series.map((s) => (s.length === 1 ? names[s[0]] : `${names[s[0]]} … ${names[s[s.length - 1]]} (${s.length})`))
-  return { size, block, order: kind, values, labels, series }
+  // Blocks: each one's least and greatest r too, so the view can show either without a new run.
+  const extremes = groups.some((g) => g.length > 1) ? { min: Array.from(least, shown), max: Array.from(most, shown) } : {}
+  return { size, block, order: kind, values, ...extremes, labels, series }
 }
 
 /** Counts of the upper triangle's finite r in equal bins over [−1, 1]. */

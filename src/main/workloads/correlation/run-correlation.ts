@@ -29,11 +29,13 @@ import { meansUnavailable } from './gpu/kernels'
 import { checkMatrixWritable } from './limits'
 import { keepSeries, keptSeries } from './kept-series'
 import { loadSeries } from './load-series'
-import { writeMatrixNpy } from './matrix-file'
+import { matrixFormatOf, writeMatrixFile } from './matrix-file'
 import { pairIndices, pairOverlay } from './pair'
+import { parseZoom, zoomHeatmap } from './zoom'
 import { heatmapOf, heatmapOrder, histogramOf, maxAbsDifference, rankSeries } from './ranking'
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 import { WASM_MAX_BYTES, wasmBytes } from './simd/wasm-module'
+import { maxOf, minOf } from '../../../shared/extent'
 
 /** Share of the progress bar spent loading. */
 const LOAD_SHARE = 0.2
@@ -47,13 +49,12 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const matrixPath = await matrixTarget(params)
   const path = await ctx.input(shown)
 
-  // A pair (a heatmap click) comes after the job that drew the heatmap: its series are kept.
-  let loaded = params.pair ? await keptSeries(path, params) : null
+  // A pair (a heatmap click) or a zoom comes after the job that drew the heatmap: its series are kept.
+  let loaded = params.pair || params.zoom ? await keptSeries(path, params) : null
   if (!loaded) {
     loaded = await loadSeries(shown, path, {
       layout: params.layout,
       precision: params.precision,
-      writesMatrix: matrixPath !== undefined,
       columns: params.columns,
       signal,
       progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
@@ -86,6 +87,13 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
     const [a, b] = pairIndices(series, params.pair, shown)
     result.pair = pairOverlay(series, a, b)
     ctx.progress({ phase: 'pair', fraction: 1 })
+    return { results: result, timings: {} }
+  }
+  if (params.zoom) {
+    const { rows, cols } = parseZoom(params.zoom, series.m)
+    ctx.progress({ phase: 'zoom', fraction: LOAD_SHARE })
+    result.zoom = zoomHeatmap(series, rows, cols, undefined, signal)
+    ctx.progress({ phase: 'zoom', fraction: 1 })
     return { results: result, timings: {} }
   }
 
@@ -163,7 +171,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   if (matrixPath && !partial) {
     // f64: the exact reference; f32: the first backend's f32 matrix.
     const written = params.precision === 'f64' ? ranked : firstMatrix!
-    result.matrix = await writeMatrixNpy(matrixPath, written, series.m, params.force)
+    result.matrix = await writeMatrixFile(matrixPath, written, series.m, series.names, params.force)
   }
   return { results: result, timings, ...(partial && { partial, missing }) }
 }
@@ -173,13 +181,13 @@ function baseName(path: string): string {
 }
 
 /**
- * The --matrix target, checked before any work: a .npy path, not an existing file unless --force.
+ * The --matrix target, checked before any work: a .npy or .csv path, not an existing file unless --force.
  * Only the command line may name one (the parameter is cliOnly: dashboard backends refuse it).
  */
 async function matrixTarget(params: CorrelationParams): Promise<string | undefined> {
   const target = params.matrix
   if (target === undefined) return undefined
-  if (!target.toLowerCase().endsWith('.npy')) throw new ApiError('invalid-argument', `matrix file ${target} must end in .npy`)
+  if (!matrixFormatOf(target)) throw new ApiError('invalid-argument', `matrix file ${target} must end in .npy or .csv`)
   if (!params.force && (await access(target).then(() => true, () => false))) throw new ApiError('io', `${target} exists (use --force to replace it)`)
   return target
 }
@@ -204,7 +212,7 @@ async function usableMeans(means: MeansVariant[], ctx: JobContext, result: Corre
 }
 
 function spread(samples: number[]): Spread {
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples) }
+  return { median: median(samples), min: minOf(samples), max: maxOf(samples) }
 }
 
 function meansOf(series: SeriesMatrix): Float64Array {
@@ -268,7 +276,7 @@ async function runGpu(
   phase: (phase: string) => void,
 ): Promise<RunOutcome> {
   const gpu = await ctx.gpu()
-  const compile_ms = await compileAhead(phase, 'gpu', () => compileGpuCorrelationKernels(gpu, precision, { means, cross }))
+  const compile_ms = await compileAhead(phase, 'gpu', () => compileGpuCorrelationKernels(gpu, precision, { means, cross }), ctx.signal)
   const engine = await createGpuCorrelationEngine(gpu, series, precision, { means, cross, signal: ctx.signal })
   try {
     const meanSamples: Partial<Record<MeansVariant, number[]>> = {}
@@ -327,8 +335,9 @@ async function runGpu(
         max_abs_dr: 0,
         variants,
       },
-      // The last cross variant's matrix, as every one is checked against the reference.
-      matrix: precision === 'f64' ? Float64Array.from(engine.matrix()) : Float32Array.from(engine.matrix()),
+      // The last cross variant's matrix, as every one is checked against the reference: the engine's
+      // host array itself (its GPU buffers go with it, this stays), not a copy of up to 2 GiB.
+      matrix: engine.matrix(),
       timing: timingOf(totals),
       variantTimings,
     }

@@ -24,6 +24,7 @@ import { readLandslideInput } from './inputs'
 import type { GivenToJob } from './run-landslide'
 import { overlapsExchanges, runLandslideRanks } from './run-ranks'
 import { tiledReference, tileInput, type Tiling } from './tiled-grid'
+import { maxOf, minOf } from '../../../shared/extent'
 
 export type RankBackend = 'serial' | 'active' | 'gpu'
 
@@ -197,7 +198,7 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
         const run = r.runs[key]
         times.push(run.ms)
         const ex = r.ranks?.bands.map((b) => b.exchange_ms) ?? [0]
-        maxEx.push(Math.max(...ex))
+        maxEx.push(maxOf(ex))
         meanEx.push(ex.reduce((s, v) => s + v, 0) / ex.length)
         md5s.add(run.md5!)
         last = r
@@ -212,8 +213,8 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
         ranks,
         ...(run.exchange_every !== undefined && { exchange_every: run.exchange_every }),
         median_ms: med,
-        min_ms: Math.min(...times),
-        max_ms: Math.max(...times),
+        min_ms: minOf(times),
+        max_ms: maxOf(times),
         ...(one && { efficiency: one.median_ms / (ranks * med) }),
         exchange_ms_max: median(maxEx),
         exchange_ms_mean: median(meanEx),

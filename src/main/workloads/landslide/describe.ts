@@ -4,9 +4,10 @@
 import type { ResultEnvelope } from '../../../shared/workloads/envelope'
 import type { LandslideResult, LandslideRun } from '../../../shared/workloads/landslide/types'
 import { framesNote } from '../../../shared/workloads/landslide/sampling'
+import { maxOf } from '../../../shared/extent'
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length)))
   return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n') + '\n'
 }
 

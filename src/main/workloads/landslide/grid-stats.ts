@@ -2,6 +2,7 @@
 // cells, deepest debris), the f32 grid's deviation from the f64 one, and thickness maps reduced
 // for drawing around where the debris went.
 import { P_EPSILON, type GridDeviation, type ThicknessMap } from '../../../shared/workloads/landslide/types'
+import { maxOf, minOf } from '../../../shared/extent'
 
 export interface GridSample {
   mass: number

@@ -45,6 +45,7 @@ import { sampleEvery, type GivenToJob } from './run-landslide'
 import { initialState, stateRows, ThreadSimulation, type InitialState } from './simulation'
 import { splitRows } from './workers-simulation'
 import { MAX_THICKNESS_MAPS } from '../../../shared/workloads/landslide/types'
+import { minOf } from '../../../shared/extent'
 
 /** Message tags of the halo exchange. */
 const HALO = 1
@@ -116,7 +117,7 @@ function plan(params: LandslideParams, placement: RankPlacement, state: InitialS
   const interior = rows - 2
   if (size > interior) throw new ApiError('invalid-argument', `${size} ranks need a row each, and this grid has ${interior} interior rows (${rows} in all): use at most ${Math.max(1, interior)} ranks`)
   const bands = splitRows(rows, cols, state.mask, size)
-  const thinnest = Math.min(...bands.map((b) => b.r1 - b.r0))
+  const thinnest = minOf(bands.map((b) => b.r1 - b.r0))
   const every = params.exchangeEvery ?? defaultExchangeEvery(thinnest)
   if (size > 1 && 2 * every > thinnest)
     throw new ApiError(

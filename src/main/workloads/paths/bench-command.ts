@@ -7,6 +7,7 @@ import { GPU_WARMUP_MS } from '../../gpu/timing'
 import type { PathsBenchResult } from './bench'
 import { MAX_GENERATED_VERTICES } from './generate-limits'
 import { DEFAULT_TUNED_SHAPE, TUNED_SWEEP_SHAPES, parseTunedShape } from './gpu/tuned-shapes'
+import { maxOf } from '../../../shared/extent'
 
 /** The issue's CPU comparison: V = 2000 (SciPy takes ~6 s there on 2 cores). */
 const BENCH_VERTICES = 2000
@@ -107,7 +108,7 @@ export const benchPathsCommand: Command = {
 
 function describe(r: PathsBenchResult, relaxRate: (perSecond: number) => string): string {
   const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 0)} ms`
-  const width = Math.max(22, ...Object.keys(r.runs).map((n) => n.length))
+  const width = Math.max(22, maxOf(Object.keys(r.runs).map((n) => n.length)))
   const lines = [
     `machine   ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memory_GB} GB; GPU: ${r.machine.gpu}`,
     `graph     ${r.graph.path}: ${r.graph.vertices} vertices, ${r.graph.edges} edges, checksum ${r.graph.checksum}`,

@@ -14,6 +14,7 @@ import { runName } from './solver'
 import { createSolver } from './solvers'
 import { finiteSum } from './summary'
 import { scipyFloydWarshall } from './scipy'
+import { maxOf, minOf, pushAll } from '../../../shared/extent'
 
 export interface PathsBenchOptions {
   vertices: number
@@ -117,7 +118,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
         const gpuTiming = spec.backend === 'gpu' ? { repeat: o.repeat, warmupMs: GPU_WARMUP_MS } : undefined
         for (let r = 0; r < (gpuTiming ? 1 : o.repeat); r++) {
           const solved = await solver.solve(problem, false, gpuTiming && { timing: gpuTiming })
-          times.push(...(solved.compute_runs_ms ?? [solved.compute_ms]))
+          pushAll(times, solved.compute_runs_ms ?? [solved.compute_ms])
           if (solved.upload_ms !== undefined) uploads.push(solved.upload_ms)
           if (solved.readback_ms !== undefined) readbacks.push(solved.readback_ms)
           if (solved.gpus !== undefined)
@@ -136,8 +137,8 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
         const m = median(times)
         runs[name] = {
           median_ms: m,
-          min_ms: Math.min(...times),
-          max_ms: Math.max(...times),
+          min_ms: minOf(times),
+          max_ms: maxOf(times),
           relaxations_per_s: V ** 3 / (m / 1000),
           ...(uploads.length && { upload_ms: median(uploads) }),
           ...(readbacks.length && { readback_ms: median(readbacks) }),
@@ -162,7 +163,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
         try {
           o.log(`SciPy floyd_warshall × ${o.scipyRepeat}`)
           const s = await scipyFloydWarshall(path, o.scipyRepeat)
-          scipy = { median_ms: median(s.times_ms), min_ms: Math.min(...s.times_ms), version: s.scipy, repeat: o.scipyRepeat, checksum_matches: s.checksum === checksum }
+          scipy = { median_ms: median(s.times_ms), min_ms: minOf(s.times_ms), version: s.scipy, repeat: o.scipyRepeat, checksum_matches: s.checksum === checksum }
           if (!scipy.checksum_matches) notes.push(`SciPy's checksum ${s.checksum} differs from ours (${checksum})`)
           for (const r of Object.values(runs)) r.ratio_vs_scipy = r.median_ms / scipy.median_ms
         } catch (e) {

@@ -1,6 +1,7 @@
 // How shortest-paths results read on a terminal: per graph, its size and checks, the checksum,
 // each run's times and speed, the queried path and what was written; then what was skipped.
 import type { PathsGraphResult, PathsResult } from '../../../shared/workloads/paths/types'
+import { maxOf } from '../../../shared/extent'
 
 const FORMAT_NAMES = { course: 'course binary format', dimacs: 'DIMACS', csv: 'CSV edge list' } as const
 
@@ -8,7 +9,7 @@ const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 
 const ms = (v?: number) => (v === undefined ? '' : v.toFixed(v < 10 ? 3 : 1))
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length)))
   return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd()).join('\n') + '\n'
 }
 

@@ -5,6 +5,7 @@ import { basename } from 'node:path'
 import type { Timing } from '../../../shared/workloads/envelope'
 import type { PathsResult } from '../../../shared/workloads/paths/types'
 import type { TaskPart } from '../../engine'
+import { pushAll } from '../../../shared/extent'
 
 export function mergePaths(parts: TaskPart<PathsResult>[]): { results: PathsResult; timings: Record<string, Timing> } {
   const results: PathsResult = { graphs: [], skipped: [] }
@@ -14,7 +15,7 @@ export function mergePaths(parts: TaskPart<PathsResult>[]): { results: PathsResu
   if (failed.length) results.failed = failed
   for (const part of done) {
     const r = part.outcome!.results
-    results.graphs.push(...r.graphs)
+    pushAll(results.graphs, r.graphs)
     for (const s of r.skipped) if (!results.skipped.some((k) => k.backend === s.backend && k.reason === s.reason)) results.skipped.push(s)
     for (const [key, t] of Object.entries(part.outcome!.timings)) timings[parts.length === 1 ? key : `${basename(part.file)}: ${key}`] = t
   }

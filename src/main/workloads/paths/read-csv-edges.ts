@@ -4,6 +4,7 @@
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
 import { type LineParser, MAX_ABS_WEIGHT, parseInteger, parseText, quoted } from './text-lines'
+import { maxOf } from '../../../shared/extent'
 
 const COLUMNS = ['source', 'target', 'weight'] as const
 
@@ -71,7 +72,7 @@ export function csvEdgesParser(shown: string): LineParser {
       cols = COLUMNS.map((c) => header.indexOf(c))
       return
     }
-    const need = Math.max(...cols) + 1
+    const need = maxOf(cols) + 1
     if (fields.length < need) throw bad(`${fields.length} fields, the header has ${need} up to weight`)
     const [s, t, x] = cols.map((c) => fields[c])
     if (s === '') throw bad('empty source')

@@ -23,6 +23,7 @@ import { runName, type Solved } from './solver'
 import { createSolver } from './solvers'
 import { summarize } from './summary'
 import { checkOutput, writeMatrices } from './write-matrix'
+import { maxOf, minOf } from '../../../shared/extent'
 
 /** Shares of a graph's progress bar. */
 const READ_SHARE = 0.03
@@ -111,7 +112,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           continue
         }
         try {
-          const compile_ms = solver.compile && (await compileAhead((phase) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * step) / steps, `${phase} · ${name}`), label, () => solver.compile!(problem, paths)))
+          const compile_ms = solver.compile && (await compileAhead((phase) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * step) / steps, `${phase} · ${name}`), label, () => solver.compile!(problem, paths), ctx.signal))
           const samples: number[] = []
           const upload: number[] = []
           const readback: number[] = []
@@ -164,7 +165,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         ...(spec.block !== undefined && { block: spec.block }),
         ...(threads !== undefined && { threads }),
         compute_ms,
-        compute_range_ms: [Math.min(...samples), Math.max(...samples)],
+        compute_range_ms: [minOf(samples), maxOf(samples)],
         ...(upload.length && { upload_ms: median(upload) }),
         ...(readback.length && { readback_ms: median(readback) }),
         ...(compile_ms !== undefined && { compile_ms }),

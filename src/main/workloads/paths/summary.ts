@@ -63,17 +63,31 @@ function histogram(d: Int32Array, V: number, lo: number | null, hi: number | nul
   return { start: lo, width, counts }
 }
 
+/** Each block's least distance, and with blocks its greatest and mean finite ones too (null: none reachable). */
 function heatmap(d: Int32Array, V: number): DistanceHeatmap {
   const cell = Math.ceil(V / HEATMAP_MAX)
   const size = Math.ceil(V / cell)
-  const min = new Array<number>(size * size).fill(INF)
+  const min = new Float64Array(size * size).fill(INF)
+  const max = new Float64Array(size * size).fill(-1)
+  const sums = new Float64Array(size * size)
+  const counts = new Float64Array(size * size)
   for (let i = 0; i < V; i++) {
     const rowCells = Math.floor(i / cell) * size
     for (let j = 0; j < V; j++) {
       const c = rowCells + Math.floor(j / cell)
       const x = d[i * V + j]
+      if (x === INF) continue
       if (x < min[c]) min[c] = x
+      if (x > max[c]) max[c] = x
+      sums[c] += x
+      counts[c]++
     }
   }
-  return { size, cell, min: min.map((x) => (x === INF ? null : x)) }
+  const reached = (x: number, c: number) => (counts[c] ? x : null)
+  return {
+    size,
+    cell,
+    min: Array.from(min, reached),
+    ...(cell > 1 && { max: Array.from(max, reached), mean: Array.from(sums, (s, c) => reached(Math.round((s / counts[c]) * 10) / 10, c)) }),
+  }
 }

@@ -1,11 +1,12 @@
 // The distance (or successor) matrix as a file: bin (the course's V × V int32, little-endian,
-// row-major), npy (<i4) or csv (vertex names; unreachable left empty). Written atomically; binary
-// matrices go to disk in pieces straight from the matrix's memory, so a 6.4 GB matrix (V = 40 000)
-// needs no second copy, nor a byte array beyond JavaScript's 2^32 − 1 bytes.
+// row-major), npy (<i4) or csv (vertex names; unreachable left empty). Written atomically and in
+// pieces: binary matrices straight from the matrix's memory, so a 6.4 GB matrix (V = 40 000) needs
+// no second copy, nor a byte array beyond JavaScript's 2^32 − 1 bytes; CSV a megabyte of text at a time.
 import { access, unlink } from 'node:fs/promises'
 import { csvCell } from '../../../shared/csv'
 import { ApiError } from '../../../shared/errors'
-import { CSV_MAX_VERTICES, INF, type OutputFormat } from '../../../shared/workloads/paths/types'
+import { INF, type OutputFormat } from '../../../shared/workloads/paths/types'
+import { type CsvMatrix, csvMatrixPieces } from '../../io/csv-matrix'
 import { type FileData, writeFileAtomic } from '../../io/atomic-write'
 
 /** Bytes of the matrix handed to the file at a time. */
@@ -37,27 +38,28 @@ export function* matrixPieces(m: Int32Array, pieceBytes = WRITE_PIECE_BYTES): Ge
   }
 }
 
-/** Distances as numbers, or successors as vertex names; unreachable cells stay empty. */
-function csvText(m: Int32Array, V: number, name: (v: number) => string, successors: boolean): string {
-  const names = Array.from({ length: V }, (_, v) => csvCell(name(v)))
-  const lines = [`${csvCell(`${successors ? 'next hop' : 'distance'} from \\ to`)},${names.join(',')}`]
-  for (let i = 0; i < V; i++) {
-    const row = new Array<string>(V + 1)
-    row[0] = names[i]
-    for (let j = 0; j < V; j++) {
+/** Distances as numbers, or successors as vertex names; unreachable cells stay empty. Streamed (io/csv-matrix.ts). */
+function csvMatrix(m: Int32Array, V: number, name: (v: number) => string, successors: boolean): CsvMatrix {
+  // Successors name vertices: each name escaped once, not once per cell.
+  const names = successors ? Array.from({ length: V }, (_, v) => csvCell(name(v))) : []
+  return {
+    rows: V,
+    cols: V,
+    corner: `${successors ? 'next hop' : 'distance'} from \\ to`,
+    rowName: name,
+    colName: name,
+    cell: (i, j) => {
       const x = m[i * V + j]
-      row[j + 1] = successors ? (x < 0 ? '' : names[x]) : x === INF ? '' : String(x)
-    }
-    lines.push(row.join(','))
+      return successors ? (x < 0 ? '' : names[x]) : x === INF ? '' : String(x)
+    },
   }
-  return lines.join('\n') + '\n'
 }
 
-/** The file's contents: text (csv), or the header (npy) and the matrix's bytes in pieces; and its size. */
-export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name: (v: number) => string, successors = false, pieceBytes = WRITE_PIECE_BYTES): { data: FileData; bytes: number } {
+/** The file's contents, in pieces (the header and the matrix's own bytes for bin and npy, text pieces for csv); `bytes()` its size once written. */
+export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name: (v: number) => string, successors = false, pieceBytes = WRITE_PIECE_BYTES): { data: FileData; bytes(): number } {
   if (format === 'csv') {
-    const text = csvText(m, V, name, successors)
-    return { data: text, bytes: Buffer.byteLength(text) }
+    const counted = { bytes: 0 }
+    return { data: csvMatrixPieces(csvMatrix(m, V, name, successors), counted), bytes: () => counted.bytes }
   }
   const header = format === 'npy' ? npyHeader(V) : new Uint8Array(0)
   return {
@@ -65,14 +67,12 @@ export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name:
       if (header.length) yield header
       yield* matrixPieces(m, pieceBytes)
     })(),
-    bytes: header.length + m.byteLength,
+    bytes: () => header.length + m.byteLength,
   }
 }
 
 /** Refuses, before any work, an output that cannot be written as asked. */
 export async function checkOutput(output: string, format: OutputFormat, V: number, withSuccessors: boolean, overwrite: boolean): Promise<void> {
-  if (format === 'csv' && V > CSV_MAX_VERTICES)
-    throw new ApiError('invalid-argument', `--format csv writes at most ${CSV_MAX_VERTICES} vertices; this graph has ${V} (use bin or npy)`)
   if (overwrite) return
   for (const path of withSuccessors ? [output, successorPath(output)] : [output])
     if (await access(path).then(() => true, () => false)) throw new ApiError('io', `${path} exists (use --force to replace it)`)
@@ -89,8 +89,9 @@ export async function writeMatrices(
   overwrite: boolean,
   pieceBytes = WRITE_PIECE_BYTES,
 ): Promise<{ bytes: number; next?: string }> {
-  const { data, bytes } = matrixFile(d, V, format, name, false, pieceBytes)
-  await writeFileAtomic(output, data, { overwrite })
+  const file = matrixFile(d, V, format, name, false, pieceBytes)
+  await writeFileAtomic(output, file.data, { overwrite })
+  const bytes = file.bytes()
   if (!next) return { bytes }
   const nextPath = successorPath(output)
   try {

@@ -16,6 +16,7 @@ import { createStatsEngine } from './stats-engine'
 import type { GpuStatsEngine, KernelTime } from './gpu/gpu-engine'
 import type { PreparedColumn } from './cpu-engine'
 import { median, medianMs, runChild } from './measure'
+import { maxOf } from '../../../shared/extent'
 
 export const BENCH_SEED = 1
 
@@ -247,7 +248,7 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
         if (r.code !== 0) throw new ApiError('internal', `paralab stats --backend ${backend} failed: ${r.stderr.trim().split('\n').pop()}`)
         runs.get(backend)!.push(r)
       }
-    endToEnd = [...runs].map(([backend, rs]) => ({ backend, paralab_ms: median(rs.map((r) => r.ms)), peak_rss_MB: Math.max(...rs.map((r) => r.peakRssMb ?? 0)) || undefined }))
+    endToEnd = [...runs].map(([backend, rs]) => ({ backend, paralab_ms: median(rs.map((r) => r.ms)), peak_rss_MB: maxOf(rs.map((r) => r.peakRssMb ?? 0)) || undefined }))
     for (const e of endToEnd) {
       e.ratio_vs_first = e.paralab_ms / endToEnd[0].paralab_ms
       opts.log(`end to end: paralab stats --backend ${e.backend} ${e.paralab_ms.toFixed(0)} ms, peak RSS ${e.peak_rss_MB?.toFixed(0)} MB`)

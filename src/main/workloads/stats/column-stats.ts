@@ -14,6 +14,7 @@ import { type ColumnRef, GATHER_CAPACITY, type PassPartial, WINDOW_LOW } from '.
 import { DIGIT_BINS, type Key, keyLevels, keyToValue } from './keys'
 import { type RadixSource, radixSelect } from './radix-select'
 import { type SliceRunner, slicesFor } from './slice-runner'
+import { maxOf, minOf } from '../../../shared/extent'
 
 export async function columnStats(runner: SliceRunner, column: ColumnRef, n: number): Promise<BackendColumnStats> {
   const precision = column.precision
@@ -37,8 +38,8 @@ async function selectMedian(source: RadixSource, n: number, precision: Precision
 
 /** Sums the slices' window counts over the column's [min, max]. */
 function sumCounts(runner: SliceRunner, scans: readonly { min: number; max: number }[]) {
-  const min = Math.min(...scans.map((s) => s.min))
-  const max = Math.max(...scans.map((s) => s.max))
+  const min = minOf(scans.map((s) => s.min))
+  const max = maxOf(scans.map((s) => s.max))
   const counts = new Float64Array(max - min + 1)
   scans.forEach((_, slice) => {
     const region = runner.region(slice)

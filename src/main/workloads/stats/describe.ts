@@ -4,13 +4,14 @@
 import type { ResultEnvelope } from '../../../shared/workloads/envelope'
 import { fileTimings } from '../../../shared/workloads/stats/timings'
 import type { StatsFileResult, StatsResult } from '../../../shared/workloads/stats/types'
+import { maxOf } from '../../../shared/extent'
 
 /** NaN and ±∞ (a zero mean's CV) as the dashboard writes them. */
 const num = (v: number, digits = 6) => (Number.isInteger(v) ? String(v) : Number.isFinite(v) ? v.toPrecision(digits) : Number.isNaN(v) ? 'NaN' : v > 0 ? '∞' : '−∞')
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length)))
   return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')).join('\n') + '\n'
 }
 

@@ -3,6 +3,7 @@
 import type { Timing } from '../../../shared/workloads/envelope'
 import type { StatsResult } from '../../../shared/workloads/stats/types'
 import type { TaskPart } from '../../engine'
+import { pushAll } from '../../../shared/extent'
 
 export function mergeStats(parts: TaskPart<StatsResult>[]): { results: StatsResult; timings: Record<string, Timing> } {
   const results: StatsResult = { files: [], failed: [], skipped: [] }
@@ -13,8 +14,8 @@ export function mergeStats(parts: TaskPart<StatsResult>[]): { results: StatsResu
       continue
     }
     const r = part.outcome.results
-    results.files.push(...r.files)
-    results.failed.push(...r.failed)
+    pushAll(results.files, r.files)
+    pushAll(results.failed, r.failed)
     for (const s of r.skipped) if (!results.skipped.some((k) => k.backend === s.backend)) results.skipped.push(s)
     for (const [key, t] of Object.entries(part.outcome.timings)) timings[parts.length === 1 ? key : `${part.file}: ${key}`] = t
   }

@@ -2,11 +2,12 @@
 // histogram of r, the ranking against its threshold, time per stage and per GPU kernel, a picked
 // pair overlaid, and the size sweep. The dashboard and `paralab correlation --out` draw the same specs.
 import { formatNumber } from '../../charts/format'
+import { finiteExtent } from '../../extent'
 import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, HeatmapChartData, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
-import { type CorrelationResult, STAGES } from './types'
+import { type CorrelationResult, type HeatmapAggregate, STAGES } from './types'
 
 /** Series the ranking chart shows at most: the most anomalous ones. */
 export const RANKING_BARS = 60
@@ -24,11 +25,11 @@ export type HeatmapRange = (typeof HEATMAP_RANGES)[number]
  * spanning 0 (diverging, symmetric about 0). The note says which, and what the data span.
  */
 export function heatmapScale(values: readonly (number | null)[], range: HeatmapRange): Pick<HeatmapChartData, 'min' | 'max' | 'scale' | 'note'> {
-  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v))
-  const lo = finite.length ? Math.min(...finite) : -1
-  const hi = finite.length ? Math.max(...finite) : 1
+  const extent = finiteExtent(values)
+  const lo = extent?.min ?? -1
+  const hi = extent?.max ?? 1
   const span = `r of the cells ${fixed(lo, 3)}…${fixed(hi, 3)}`
-  if (range === 'full' || !finite.length) return { min: -1, max: 1, scale: 'diverging', note: `colours: the full range of r, −1…1 (${span})` }
+  if (range === 'full' || !extent) return { min: -1, max: 1, scale: 'diverging', note: `colours: the full range of r, −1…1 (${span})` }
   if (lo < 0 && hi > 0) {
     const m = Math.max(-lo, hi)
     return { min: -m, max: m, scale: 'diverging', note: m >= 1 ? `colours: the data's range, −1…1` : `colours: the data's range, symmetric about r = 0, ${fixed(-m, 3)}…${fixed(m, 3)} (not −1…1)` }
@@ -38,9 +39,15 @@ export function heatmapScale(values: readonly (number | null)[], range: HeatmapR
   return { min, max, scale: 'sequential', note: `colours: the data's range, r ${fixed(lo, 3)}…${fixed(hi, 3)} (not −1…1)` }
 }
 
-export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data'): ChartSpec | null {
+/** What each aggregate is called in a chart: the title names it. */
+export const AGGREGATE_NAMES: Record<HeatmapAggregate, string> = { mean: 'mean', min: 'minimum', max: 'maximum' }
+
+/** `aggregate`: what a cell of a block shows (the mean where the results hold no extremes). */
+export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'mean'): ChartSpec | null {
   const h = r.heatmap
   if (!h) return null
+  const values = (aggregate !== 'mean' && h[aggregate]) || h.values
+  const shown: HeatmapAggregate = values === h.values ? 'mean' : aggregate
   const order = h.order === 'ranking' ? 'by ranking' : 'as given'
   const names = new Map(r.ranking.map((e) => [e.index, e.name]))
   // Mixed cells: the ranking order gives flagged series a cell each, the others blocks.
@@ -49,14 +56,39 @@ export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data')
   return {
     kind: 'heatmap',
     data: {
-      title: `Pearson r — ${fileName(r.input.path)}, ${r.input.series} series${h.block > 1 ? ` (mean of ${h.block} × ${h.block} blocks)` : ''}`,
+      title: `Pearson r — ${fileName(r.input.path)}, ${r.input.series} series${h.block > 1 ? ` (${AGGREGATE_NAMES[shown]} of ${h.block} × ${h.block} blocks)` : ''}`,
       size: h.size,
-      values: h.values,
+      values,
       labels: h.labels,
       ticks: h.series.map((s, i) => names.get(s[0]) ?? h.labels[i]),
       axisLabel: h.block > 1 ? `series ${order}, ${blocks}` : `series ${order}`,
       valueLabel: 'r',
-      ...heatmapScale(h.values, range),
+      ...heatmapScale(values, range),
+    },
+  }
+}
+
+/** A block range at full resolution (or in blocks as fine as the chart shows), in the aggregate asked for. */
+export function zoomChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'mean'): ChartSpec | null {
+  const z = r.zoom
+  if (!z) return null
+  const values = (aggregate !== 'mean' && z[aggregate]) || z.values
+  const shown: HeatmapAggregate = values === z.values ? 'mean' : aggregate
+  const span = ([a, b]: [number, number]) => `${a}–${b}`
+  const first = (labels: string[]) => labels.map((l) => l.split(' … ')[0])
+  return {
+    kind: 'heatmap',
+    data: {
+      title: `Pearson r — ${fileName(r.input.path)}, series ${span(z.rows)} × ${span(z.cols)}${z.block > 1 ? ` (${AGGREGATE_NAMES[shown]} of ${z.block} × ${z.block} blocks)` : ', full resolution'}`,
+      size: z.rowLabels.length,
+      values,
+      labels: z.rowLabels,
+      ticks: first(z.rowLabels),
+      columnLabels: z.colLabels,
+      columnTicks: first(z.colLabels),
+      axisLabel: `series (positions ${span(z.rows)} down, ${span(z.cols)} across)`,
+      valueLabel: 'r',
+      ...heatmapScale(values, range),
     },
   }
 }
@@ -197,9 +229,16 @@ export function rooflineChart(r: CorrelationResult, adapter?: string, roof?: Roo
   return kernelsRoofline(kernelPoints(r), adapter, roof)
 }
 
+/** The run's --aggregate, for the charts it exports. */
+function aggregateOf(envelope?: ResultEnvelope<CorrelationResult>): HeatmapAggregate {
+  const a = (envelope?.params as { aggregate?: unknown } | undefined)?.aggregate
+  return a === 'min' || a === 'max' ? a : 'mean'
+}
+
 export function correlationCharts(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): NamedChart[] {
   const charts: [string, ChartSpec | null][] = [
-    ['heatmap', heatmapChart(r)],
+    ['heatmap', heatmapChart(r, 'data', aggregateOf(envelope))],
+    ['zoom', zoomChart(r, 'data', aggregateOf(envelope))],
     ['histogram', histogramChart(r)],
     ['ranking', rankingChart(r)],
     ['stages', stagesChart(r)],

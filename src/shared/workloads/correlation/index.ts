@@ -5,7 +5,7 @@ import { FORCE_PARAM, type ParamValues } from '../schema'
 import { correlationCharts } from './charts'
 import { correlationCompared } from './compare'
 import { correlationTables } from './tables'
-import { CORRELATION_BACKENDS, GPU_VARIANTS, HEATMAP_ORDERS, LAYOUTS, PRECISIONS, type CorrelationResult } from './types'
+import { CORRELATION_BACKENDS, GPU_VARIANTS, HEATMAP_AGGREGATES, HEATMAP_ORDERS, LAYOUTS, PRECISIONS, type CorrelationResult } from './types'
 
 export const correlationWorkload = defineWorkload<CorrelationResult>()({
   id: 'correlation',
@@ -72,6 +72,13 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       default: 'given',
       help: 'series in the heatmap as given, or by ranking (most anomalous first)',
     },
+    aggregate: {
+      type: 'choice',
+      label: 'Heatmap blocks',
+      choices: HEATMAP_AGGREGATES,
+      default: 'mean',
+      help: 'what a heatmap cell shows where it stands for a block of series (beyond 256 a side): the mean of their r, the least (min) or the greatest (max); the chart names it',
+    },
     sweep: {
       type: 'int',
       label: 'Sweep',
@@ -93,7 +100,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       optional: true,
       cliOnly: true,
       arg: 'FILE',
-      help: 'write the full M × M matrix to this .npy file (<f8 in f64, <f4 in f32), atomically; not over an existing file unless --force',
+      help: 'write the full M × M matrix to this .npy (<f8 in f64, <f4 in f32) or .csv file (series names, r; written a piece at a time), atomically; not over an existing file unless --force',
     },
     force: FORCE_PARAM,
     pair: {
@@ -101,6 +108,13 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       label: 'Pair',
       optional: true,
       help: 'two series names: overlay them, downsampled, with their r, instead of computing the matrix',
+    },
+    zoom: {
+      type: 'text',
+      label: 'Zoom',
+      optional: true,
+      arg: 'FIRST:LAST[,FIRST:LAST]',
+      help: 'series positions (from 0, as given) of the rows and of the columns (as many; default the rows): the heatmap of that block range at full resolution, at most 1024 a side, instead of computing the whole matrix',
     },
   },
   phases: [

@@ -101,19 +101,43 @@ export interface RankEntry {
   flagged: boolean
 }
 
-/** The matrix as the heatmap shows it: averaged over blocks of series beyond the chart's size. */
+/** How a heatmap cell stands for a block of pairs: the mean of their r, the least, or the greatest. */
+export const HEATMAP_AGGREGATES = ['mean', 'min', 'max'] as const
+export type HeatmapAggregate = (typeof HEATMAP_AGGREGATES)[number]
+
+/** The matrix as the heatmap shows it: aggregated over blocks of series beyond the chart's size. */
 export interface HeatmapData {
   /** Cells per side. */
   size: number
   /** Series per cell and side (1: the matrix itself). */
   block: number
   order: HeatmapOrder
-  /** size × size, row-major; null where no finite r falls in the cell. */
+  /** size × size, row-major, each block's mean r; null where no finite r falls in the cell. */
   values: (number | null)[]
+  /** With blocks: each block's least and greatest r (absent when every cell is one pair). */
+  min?: (number | null)[]
+  max?: (number | null)[]
   /** What each position stands for: a series name, or the first and last of a block. */
   labels: string[]
   /** For each position, the series (input indices) of the block, from the first. */
   series: number[][]
+}
+
+/**
+ * A block range of the matrix (series positions from 0, in the input's order, first and last
+ * included): each cell one pair's r, or beyond the chart's cells a block's mean, least and greatest.
+ */
+export interface HeatmapZoom {
+  rows: [number, number]
+  cols: [number, number]
+  /** Series per cell and side (1: full resolution). */
+  block: number
+  rowLabels: string[]
+  colLabels: string[]
+  /** rowLabels × colLabels cells, row-major; null where no finite r falls. */
+  values: (number | null)[]
+  min?: (number | null)[]
+  max?: (number | null)[]
 }
 
 export interface HistogramData {
@@ -177,6 +201,8 @@ export interface CorrelationResult {
   sweep?: { over: 'series' | 'length'; points: SweepPoint[] }
   /** Present when a pair was asked for. */
   pair?: PairOverlay
+  /** Present when a block range was asked for (`zoom`): that range at full resolution. */
+  zoom?: HeatmapZoom
   /** Backends not run, with the reason (the GPU when no adapter exists and others were asked for). */
   skipped: { backend: CorrelationBackend; reason: string }[]
 }

@@ -10,6 +10,7 @@ import type { DeviceSummary } from '../envelope'
 /** What the charts need of a run's envelope: the adapter its GPU kernels ran on. */
 type RunOn = { device?: Pick<DeviceSummary, 'adapter'> }
 import type { LandslideResult } from './types'
+import { maxOf } from '../../extent'
 
 function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[], note?: string): ChartSpec {
   return { kind: 'series', data: { title, xLabel: 'step', yLabel, x: r.series.step, series, ...(note && { note }) } }
@@ -24,7 +25,7 @@ export function massDrift(mass: readonly number[]): { drift: number[]; bound: nu
   const m0 = mass[0]
   if (!(m0 !== undefined && Number.isFinite(m0) && m0 !== 0)) return null
   const drift = mass.map((m) => (m - m0) / m0)
-  const worst = Math.max(0, ...drift.map(Math.abs))
+  const worst = Math.max(0, maxOf(drift.map(Math.abs)))
   if (!Number.isFinite(worst)) return null
   const exponent = worst > 0 ? Math.floor(Math.log10(worst)) : 0
   return { drift, bound: worst > 0 ? 10 ** Math.ceil(Math.log10(worst)) : 0, unit: 10 ** exponent }
@@ -40,7 +41,7 @@ function massChart(r: LandslideResult): ChartSpec {
   const m0 = `Σh₀ = ${formatNumber(r.series.mass[0], 10)} m`
   if (d.bound === 0) return seriesChart(r, title, '(Σh − Σh₀)/Σh₀', [{ label: 'drift', values: d.drift }], `${m0}; Σh is exactly constant`)
   const power = formatNumber(d.unit)
-  const worst = formatNumber(Math.max(...d.drift.map(Math.abs)), 3)
+  const worst = formatNumber(maxOf(d.drift.map(Math.abs)), 3)
   // Drift at rounding level is conservation; beyond it, mass was gained or lost and the note says how much.
   const note = d.bound <= ROUNDING_DRIFT ? `${m0}; constant to ${formatNumber(d.bound)} (largest |drift| ${worst})` : `${m0}; Σh changed by up to ${worst} of Σh₀`
   return seriesChart(r, title, `(Σh − Σh₀)/Σh₀ (× ${power})`, [{ label: `drift (× ${power})`, values: d.drift.map((v) => v / d.unit) }], note)

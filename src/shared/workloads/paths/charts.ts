@@ -1,9 +1,10 @@
 // The study's charts from one graph's results: time per run (the optimization-steps table, log
 // scale), the blocking-factor sweep, the time split, a distance heatmap and a histogram of finite
 // distances. The dashboard and `paralab paths --out` draw the same specs.
+import { finiteExtent } from '../../extent'
 import type { ChartSpec } from '../../charts/spec'
 import type { NamedChart } from '../definition'
-import type { PathsGraphResult, PathsResult, PathsRun } from './types'
+import type { DistanceAggregate, PathsGraphResult, PathsResult, PathsRun } from './types'
 
 export interface PathsChartSpecs {
   steps: ChartSpec
@@ -19,7 +20,10 @@ const baseName = (p: string) => p.split(/[\\/]/).pop() || p
 /** A run's line in the sweep: its name without the blocking factor. */
 const sweepLabel = (r: PathsRun) => r.name.replace(/ B=\d+$/, '')
 
-export function pathsChartSpecs(g: PathsGraphResult): PathsChartSpecs {
+const AGGREGATE_NAMES: Record<DistanceAggregate, string> = { min: 'least', mean: 'mean', max: 'greatest' }
+
+/** `aggregate`: what a cell standing for a block shows (the least where the results hold only that). */
+export function pathsChartSpecs(g: PathsGraphResult, aggregate: DistanceAggregate = 'min'): PathsChartSpecs {
   const name = baseName(g.path)
   const title = (t: string) => `${t} — ${name} (V = ${g.vertices})`
   const steps: ChartSpec = {
@@ -76,19 +80,21 @@ export function pathsChartSpecs(g: PathsGraphResult): PathsChartSpecs {
   }
 
   const { heatmap: h } = g
-  const finite = h.min.filter((v): v is number => v !== null)
-  const lo = finite.length ? Math.min(...finite) : 0
-  const hi = finite.length ? Math.max(...finite) : 1
+  const shown: DistanceAggregate = h.cell > 1 && h[aggregate] ? aggregate : 'min'
+  const cells = h[shown] ?? h.min
+  const extent = finiteExtent(cells)
+  const lo = extent?.min ?? 0
+  const hi = extent?.max ?? 1
   // The colours span the cells' values; with blocks those are least distances, so they can stop
   // short of the longest distance, and the note says both ranges.
   const all = g.minDistance === null ? 'no pair is reachable' : `all distances ${g.minDistance}…${g.maxDistance}`
-  const note = h.cell > 1 ? `colours: each block's least distance, ${lo}…${hi} (${all})` : `colours: distance ${lo}…${hi}`
+  const note = h.cell > 1 ? `colours: each block's ${AGGREGATE_NAMES[shown]} distance, ${lo}…${hi} (${all})` : `colours: distance ${lo}…${hi}`
   const heatmap: ChartSpec = {
     kind: 'heatmap',
     data: {
-      title: title(h.cell > 1 ? `Distances, least of ${h.cell} × ${h.cell} blocks (grey: no path)` : 'Distances (grey: no path)'),
+      title: title(h.cell > 1 ? `Distances, ${AGGREGATE_NAMES[shown]} of ${h.cell} × ${h.cell} blocks (grey: no path)` : 'Distances (grey: no path)'),
       size: h.size,
-      values: h.min,
+      values: cells,
       labels: Array.from({ length: h.size }, (_, i) => (h.cell > 1 ? `${i * h.cell}…${Math.min(g.vertices, (i + 1) * h.cell) - 1}` : String(i))),
       ticks: Array.from({ length: h.size }, (_, i) => String(i * h.cell)),
       note,

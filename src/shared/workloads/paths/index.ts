@@ -5,7 +5,7 @@ import { FORCE_PARAM, type ParamValues } from '../schema'
 import { pathsCharts } from './charts'
 import { pathsCompared } from './compare'
 import { pathsTables } from './tables'
-import { BLOCK_SIZES, CSV_MAX_VERTICES, GPU_VARIANTS, OUTPUT_FORMATS, PATHS_BACKENDS, type PathsResult } from './types'
+import { BLOCK_SIZES, GPU_VARIANTS, OUTPUT_FORMATS, PATHS_BACKENDS, type PathsResult } from './types'
 
 export const pathsWorkload = defineWorkload<PathsResult>()({
   id: 'paths',
@@ -66,7 +66,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       label: 'Output format',
       choices: OUTPUT_FORMATS,
       default: 'bin',
-      help: `of --output: bin (V × V int32, row-major, unreachable = 1073741823, as the course), npy (<i4) or csv (names, unreachable empty; V ≤ ${CSV_MAX_VERTICES})`,
+      help: `of --output: bin (V × V int32, row-major, unreachable = 1073741823, as the course), npy (<i4) or csv (names, unreachable empty; written a piece at a time, about 7 bytes a pair: 11 GB at V = 40 000)`,
     },
     output: {
       type: 'text',

@@ -17,9 +17,6 @@ export const BLOCK_SIZES = ['8', '16', '32', '64', '128'] as const
 export const OUTPUT_FORMATS = ['bin', 'npy', 'csv'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
-/** CSV output writes one field per pair: beyond this many vertices the file would be unreadable. */
-export const CSV_MAX_VERTICES = 2000
-
 export type GraphFormat = 'course' | 'dimacs' | 'csv'
 
 /** One backend (or GPU variant, at one blocking factor) run `repeat` times. */
@@ -68,12 +65,19 @@ export interface DistanceHistogram {
   counts: number[]
 }
 
+/** How a heatmap cell stands for a block of pairs: their least, mean or greatest finite distance. */
+export const DISTANCE_AGGREGATES = ['min', 'mean', 'max'] as const
+export type DistanceAggregate = (typeof DISTANCE_AGGREGATES)[number]
+
 /** The distance matrix reduced to at most `size` × `size` cells, each the minimum of its block (null: all unreachable). */
 export interface DistanceHeatmap {
   size: number
   /** Vertices per cell side. */
   cell: number
   min: (number | null)[]
+  /** With blocks: each block's greatest and mean finite distance (absent when a cell is one pair). */
+  max?: (number | null)[]
+  mean?: (number | null)[]
 }
 
 /** A shortest path between two vertices, by name (null when there is none). */

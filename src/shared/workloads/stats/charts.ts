@@ -9,6 +9,7 @@ import type { NamedChart } from '../definition'
 import type { ResultEnvelope, Timing } from '../envelope'
 import { fileName, fileTimings } from './timings'
 import type { StatsFileResult, StatsResult } from './types'
+import { maxOf, minOf } from '../../extent'
 
 export interface StatsChartSpecs {
   time: ChartSpec
@@ -39,7 +40,7 @@ export function statsChartSpecs(file: StatsFileResult, timings: Record<string, T
   const columns = columnsOf(file)
   const name = fileName(file.path)
   // Prefix sizes spanning more than a decade (many batches) read better on a log axis.
-  const logX = x.length > 1 && Math.max(...x) > 10 * Math.min(...x)
+  const logX = x.length > 1 && maxOf(x) > 10 * minOf(x)
 
   const spec = (title: string, yLabel: string, logY: boolean, lines: Pick<SeriesChartData, 'series' | 'note' | 'legend'>): ChartSpec => ({
     kind: 'series',
@@ -126,8 +127,8 @@ function speedup(name: string, backends: string[], timings: Record<string, Timin
     const t = timings[b]
     return { label: b, value: serial.median / t.median, low: serial.min / t.max, high: serial.max / t.min, color: backends.indexOf(b) }
   })
-  const lo = Math.min(...bars.map((b) => b.low))
-  const hi = Math.max(...bars.map((b) => b.high))
+  const lo = minOf(bars.map((b) => b.low))
+  const hi = maxOf(bars.map((b) => b.high))
   return {
     kind: 'bars',
     data: {

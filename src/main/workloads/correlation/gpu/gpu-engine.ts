@@ -1,6 +1,7 @@
 // The `gpu` correlation backend: the series uploaded once in bands, then per run each chosen means
 // kernel, the squares kernel, and for each chosen cross-product kernel the cross-products,
-// coefficients and the read-back of the matrix, tile by tile, each a timed submit.
+// coefficients and the read-back of the matrix, tile by tile; each stage's time is the sum of its
+// submits, which are pieces short enough for a cancel to be seen between them (gpu/pieces.ts).
 //
 //   const engine = await createGpuCorrelationEngine(gpu, series, 'f64', { means: ['shared'], cross: ['register'] })
 //   const times = await engine.run()       // ms per stage and variant
@@ -14,7 +15,8 @@ import { type Dispatch, type Gpu, type Kernel, throwIfAborted } from '../../../g
 import type { SeriesMatrix } from '../series-matrix'
 import { type Band, type BandPlan, bandPairs, planBands } from './bands'
 import { type Work, coefficientsKernel, crossBlock, crossKernel, crossWork, meansKernel, meansUnavailable, meansWork, squaresKernel } from './kernels'
-import { type KernelParams, paramsWords } from './params'
+import { FIRST_OFFSET, type KernelParams, paramsWords } from './params'
+import { Pace, type Sliceable, runInPieces } from '../../../gpu/pieces'
 import { type RegisterShape, defaultRegisterShape, shapeName, shapeUnavailable } from './register-shapes'
 
 export interface GpuEngineOptions {
@@ -53,7 +55,7 @@ export interface GpuCorrelationEngine {
   /** The register kernel's tile shape. */
   readonly register: RegisterShape
   run(checks?: RunChecks, options?: RunOptions): Promise<GpuRunTimes>
-  /** The m × m matrix of the last run's last cross variant (f64 mode: widened from f32). */
+  /** The m × m matrix of the last run's last cross variant (f64 mode: widened from f32); the host's own, valid after dispose. */
   matrix(): Float64Array | Float32Array
   /** Work of one run of each stage, for the roofline. */
   work(): { means: Work; cross: Record<CrossVariant, Work> }
@@ -123,6 +125,8 @@ class Engine implements GpuCorrelationEngine {
   private constant!: GPUBuffer
   private host: Float64Array | Float32Array
   private readonly bindGroups = new Map<string, GPUBindGroup>()
+  /** Workgroups per ms of each stage, learnt as it runs: the size of its pieces. */
+  private readonly pace = new Pace()
 
   constructor(
     readonly gpu: Gpu,
@@ -214,52 +218,63 @@ class Engine implements GpuCorrelationEngine {
     return g
   }
 
+  /** A dispatch of `count` workgroups that runs in pieces, each writing its first workgroup into `params` before its submit. */
+  private sliceable(params: GPUBuffer, count: number, dispatch: (count: number) => Dispatch): Sliceable {
+    return {
+      count,
+      piece: (first, n) => {
+        this.gpu.device.queue.writeBuffer(params, FIRST_OFFSET, Uint32Array.of(first))
+        return [dispatch(n)]
+      },
+    }
+  }
+
+  /** Each stage in pieces of about PIECE_MS, so that a cancel is seen between them (gpu/pieces.ts). */
+  private pieces(kind: string, parts: Sliceable[]): Promise<number> {
+    return runInPieces(this.gpu, kind, parts, this.pace, this.opts.signal)
+  }
+
   async run(checks: RunChecks = {}, options: RunOptions = {}): Promise<GpuRunTimes> {
     const { gpu, opts } = this
-    const signal = opts.signal
     const times: GpuRunTimes = { means: {}, squares: 0, cross: {} }
 
     for (const variant of opts.means) {
       const kernel = await meansKernel(gpu, variant, this.compensated)
-      const dispatches = this.bands.map((b) =>
-        kernel.dispatch(
-          this.group(`means ${variant} ${b.band.index}`, kernel, { 0: b.xhi, 1: b.xlo, 2: this.means, 3: b.params }),
-          variant === 'naive' ? Math.ceil(b.band.rows / 64) : gpu.grid(b.band.rows),
-        ),
-      )
-      times.means[variant] = await gpu.run(`means ${variant}`, dispatches, { signal })
+      const parts = this.bands.map((b) => {
+        const group = this.group(`means ${variant} ${b.band.index}`, kernel, { 0: b.xhi, 1: b.xlo, 2: this.means, 3: b.params })
+        // naive: 64 series a workgroup; the others a workgroup a series.
+        const count = variant === 'naive' ? Math.ceil(b.band.rows / 64) : b.band.rows
+        return this.sliceable(b.params, count, (n) => kernel.dispatch(group, variant === 'naive' ? n : gpu.grid(n)))
+      })
+      times.means[variant] = await this.pieces(`means ${variant}`, parts)
       if (checks.means) checks.means(variant, await gpu.readF32(this.means))
     }
 
     const squares = await squaresKernel(gpu, this.compensated)
-    times.squares = await gpu.run(
+    times.squares = await this.pieces(
       'squares',
-      this.bands.map((b) =>
-        squares.dispatch(
-          this.group(`squares ${b.band.index}`, squares, { 0: b.xhi, 1: b.xlo, 2: this.means, 3: b.params, 4: b.d, 5: this.norms, 6: this.constant }),
-          gpu.grid(b.band.rows),
-        ),
-      ),
-      { signal },
+      this.bands.map((b) => {
+        const group = this.group(`squares ${b.band.index}`, squares, { 0: b.xhi, 1: b.xlo, 2: this.means, 3: b.params, 4: b.d, 5: this.norms, 6: this.constant })
+        return this.sliceable(b.params, b.band.rows, (n) => squares.dispatch(group, gpu.grid(n)))
+      }),
     )
 
     const coefficients = await coefficientsKernel(gpu)
-    const coefficientDispatches = this.pairs.map((p) =>
-      coefficients.dispatch(
-        this.group(`coefficients ${p.a.band.index},${p.b.band.index}`, coefficients, { 0: p.tile, 1: this.norms, 3: p.coefficients }),
-        [Math.ceil(p.b.band.rowsPad / 16), Math.ceil(p.a.band.rowsPad / 16)],
-      ),
-    )
+    // In rows of 16 × 16 workgroups.
+    const coefficientParts = this.pairs.map((p) => {
+      const group = this.group(`coefficients ${p.a.band.index},${p.b.band.index}`, coefficients, { 0: p.tile, 1: this.norms, 3: p.coefficients })
+      return this.sliceable(p.coefficients, Math.ceil(p.a.band.rowsPad / 16), (n) => coefficients.dispatch(group, [Math.ceil(p.b.band.rowsPad / 16), n]))
+    })
     for (const variant of opts.cross) {
       const kernel = await crossKernel(gpu, variant, this.compensated, this.register)
       const block = crossBlock(variant, this.register)
-      const dispatches: Dispatch[] = this.pairs.map((p) => {
+      const parts = this.pairs.map((p) => {
         const { params, blocks } = this.crossParams(p, block)
-        const key = `cross ${variant} ${p.a.band.index},${p.b.band.index}`
-        return kernel.dispatch(this.group(key, kernel, { 0: p.a.d, 1: p.b.d, 2: p.tile, 3: params }), gpu.grid(blocks))
+        const group = this.group(`cross ${variant} ${p.a.band.index},${p.b.band.index}`, kernel, { 0: p.a.d, 1: p.b.d, 2: p.tile, 3: params })
+        return this.sliceable(params, blocks, (n) => kernel.dispatch(group, gpu.grid(n)))
       })
-      const cross = await gpu.run(`cross ${variant}`, dispatches, { signal })
-      const coefficientMs = await gpu.run('coefficients', coefficientDispatches, { signal })
+      const cross = await this.pieces(`cross ${variant}`, parts)
+      const coefficientMs = await this.pieces('coefficients', coefficientParts)
       const t = performance.now()
       if (options.download !== false) await this.download()
       times.cross[variant] = { cross, coefficients: coefficientMs, download: performance.now() - t }

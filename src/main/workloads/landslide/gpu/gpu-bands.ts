@@ -15,6 +15,7 @@ import { stateRows, type InitialState, type Simulation } from '../simulation'
 import { splitRows } from '../workers-simulation'
 import { altitudeBase, type GpuArithmetic, GpuSimulation } from './gpu-simulation'
 import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
+import { minOf } from '../../../../shared/extent'
 
 /** One band: its own rows r0 … r1−1, its device's grid holding global rows a … b−1. */
 interface GpuBand {
@@ -90,7 +91,7 @@ export class GpuBandsSimulation implements Simulation {
     const gpus = devices.gpus
     const count = Math.min(gpus.length, maxGpuBands(rows))
     const owned = splitRows(rows, cols, state.mask, count)
-    const thinnest = Math.min(...owned.map((o) => o.r1 - o.r0))
+    const thinnest = minOf(owned.map((o) => o.r1 - o.r0))
     const every = opts.exchangeEvery ?? defaultExchangeEvery(thinnest, stepsPerSubmit)
     if (count > 1 && 2 * every > thinnest)
       throw new ApiError(

@@ -21,6 +21,7 @@ import { type BlockRows, ownerOf, splitBlockRows } from './block-rows'
 import { MAX_BANDS, size } from './gpu-solver'
 import { DEFAULT_TUNED_SHAPE, parseTunedShape, shapeConstants, shapeUnavailable, type TunedShape } from './tuned-shapes'
 import { GPU_ALIGN, bandHeight, paddedSide } from './variants'
+import { pushAll } from '../../../../shared/extent'
 
 const BS = GPU_ALIGN
 /** Part.skip of a dispatch that leaves no block row out. */
@@ -164,7 +165,7 @@ export function gpuBandsSolver(devices: GpuSet, options: BandsSolverOptions = {}
           const inbox = [0, 1].map((s) =>
             gpu.device.createBuffer({ label: `paths part ${g} pivot inbox ${s}`, size: pivotBytes * (paths ? 2 : 1), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }),
           )
-          buffers.push(...inbox)
+          pushAll(buffers, inbox)
           const words = new Uint32Array((rounds * SLOT_BYTES) / 4)
           for (let k = 0; k < rounds; k++) words.set([N, k], (k * SLOT_BYTES) / 4)
           const params = gpu.uniform(`paths part ${g} parameters`, words)

@@ -6,13 +6,14 @@
 // refused before any work, naming the sizes.
 import { ApiError } from '../../../../shared/errors'
 import type { GpuVariant } from '../../../../shared/workloads/paths/types'
-import { median, throwIfAborted, warmUp, type Binding, type Gpu } from '../../../gpu/runtime'
+import { median, throwIfAborted, warmUp, type Binding, type Dispatch, type Gpu } from '../../../gpu/runtime'
 import { roundCheckpoints } from '../checkpoint'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver'
 import { DEFAULT_TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
 import { GPU_ALIGN, bandHeight, paddedSide, planVariant, unsupported } from './variants'
+import { pushAll } from '../../../../shared/extent'
 
 /** Wall time a submit of 'timed' steps aims at: short enough for cancel and progress, long enough that submits cost little. */
 export const SUBMIT_MS = 200
@@ -155,8 +156,8 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
             let s1 = Math.min(plan.steps, s0 + n)
             // A submit ends at the next checkpoint, so that the matrix can be read back there.
             if (checkpoints) for (let s = s0 + 1; s < s1; s++) if (checkpoints.due(s, plan.steps)) s1 = s
-            const work = []
-            for (let s = s0; s < s1; s++) work.push(...plan.dispatches(s, bind(s)))
+            const work: Dispatch[] = []
+            for (let s = s0; s < s1; s++) pushAll(work, plan.dispatches(s, bind(s)))
             ms += await gpu.run(`paths ${variant} steps ${s0}…${s1 - 1}`, work, { signal })
             // Read back and written apart from the compute time (gpu.run times the submit alone).
             await checkpoints?.after(s1, plan.steps, async () => (await readBack(), view))

@@ -44,8 +44,6 @@ const SHAPES: Record<GpuVariant, Shape> = {
   tuned: { perK: false, branchless: true, tiled: true },
 }
 
-/** Per-k variants run this many k per submit; blocked ones one round. */
-const K_PER_SUBMIT = 64
 /** Side of the blocks of the tuned variant's rounds (phases 1 and 2 in workgroup memory). */
 const TUNED_BLOCK = 64
 
@@ -103,7 +101,8 @@ export async function planVariant(
     const grid: [number, number] = shape.coalesced ? [N / (16 * cells), groups] : [groups, N / (16 * cells)]
     return {
       steps: V,
-      stepsPerSubmit: K_PER_SUBMIT,
+      // As many k as take ~SUBMIT_MS: a fixed count would be 30 s a submit on a software adapter.
+      stepsPerSubmit: 'timed',
       dispatches: (_, bind) => [kernel.dispatch(kernel.bind(bind()), grid)],
       // Each k reads and writes every cell (row k and column k stay in cache).
       bytes: V * N * N * 8 * words,
@@ -151,9 +150,9 @@ export async function planVariant(
   const tileBytes = minplus ? (N / tile!.rows) * (N / tile!.cols) * B * (tile!.rows + tile!.cols) * 4 : R * R * B * B * 4 * 2
   return {
     steps: rounds,
-    // The tuned variant: few submits on a fast GPU (all 79 rounds of V = 5000 in the second), and
+    // Few submits on a fast GPU (the tuned variant: all 79 rounds of V = 5000 in the second), and
     // still prompt progress and cancel on a slow one.
-    stepsPerSubmit: shape.tiled ? 'timed' : 1,
+    stepsPerSubmit: 'timed',
     dispatches: (round, bind) => {
       const all = bind()
       return [phase1.dispatch(phase1.bind(all), 1), phase2.dispatch(phase2.bind(minplus ? distancesOnly(all) : all), [R, 2]), ...phase3(round, all)]

@@ -1,0 +1,101 @@
+// A block range of the matrix at full resolution: rows FIRST:LAST and columns FIRST:LAST of the
+// series (positions from 0, in the input's order), each cell one pair's r computed here in f64 from
+// the kept series — the whole matrix is neither recomputed nor held. Beyond HEATMAP_CELLS a side the
+// range is aggregated again, in blocks as fine as the chart shows.
+import { ApiError } from '../../../shared/errors'
+import type { HeatmapZoom } from '../../../shared/workloads/correlation/types'
+import { HEATMAP_CELLS } from './ranking'
+import type { SeriesMatrix } from './series-matrix'
+
+/** Series a side a zoom may span: a few blocks of the chart's cells, seconds of arithmetic at N = 4 096. */
+export const ZOOM_MAX_SERIES = 4 * HEATMAP_CELLS
+
+type Range = [number, number]
+
+/** `FIRST:LAST` or `FIRST:LAST,FIRST:LAST` (rows, then columns of as many series; columns default to the rows), checked against m. */
+export function parseZoom(text: string, m: number): { rows: Range; cols: Range } {
+  const parts = text.split(',').map((p) => p.trim())
+  const ranges = parts.map((p) => {
+    const match = /^(\d+):(\d+)$/.exec(p)
+    if (!match) throw new ApiError('invalid-argument', `zoom ${JSON.stringify(text)}: give series positions FIRST:LAST (from 0), or FIRST:LAST,FIRST:LAST for rows and columns`)
+    const range: Range = [Number(match[1]), Number(match[2])]
+    if (range[0] > range[1] || range[1] >= m) throw new ApiError('invalid-argument', `zoom ${p}: positions run from 0 to ${m - 1}, first ≤ last`)
+    if (range[1] - range[0] + 1 > ZOOM_MAX_SERIES) throw new ApiError('invalid-argument', `zoom ${p}: at most ${ZOOM_MAX_SERIES} series a side (${range[1] - range[0] + 1} asked)`)
+    return range
+  })
+  if (ranges.length > 2) throw new ApiError('invalid-argument', `zoom ${JSON.stringify(text)}: one range for rows and columns, or two`)
+  const [rows, cols = rows] = ranges
+  // Square cells on a square chart: as many columns as rows.
+  if (cols[1] - cols[0] !== rows[1] - rows[0]) throw new ApiError('invalid-argument', `zoom ${JSON.stringify(text)}: the rows and the columns span as many series (${rows[1] - rows[0] + 1} and ${cols[1] - cols[0] + 1})`)
+  return { rows, cols }
+}
+
+/** Each series of `range` centred, and the norm of its deviations (0 for a constant series). */
+function centred(series: SeriesMatrix, [a, b]: Range): { d: Float64Array; norms: Float64Array } {
+  const { n, values } = series
+  const k = b - a + 1
+  const d = new Float64Array(k * n)
+  const norms = new Float64Array(k)
+  for (let s = 0; s < k; s++) {
+    const x = values.subarray((a + s) * n, (a + s + 1) * n)
+    let mean = 0
+    for (let t = 0; t < n; t++) mean += x[t]
+    mean /= n
+    let ss = 0
+    for (let t = 0; t < n; t++) {
+      const v = x[t] - mean
+      d[s * n + t] = v
+      ss += v * v
+    }
+    norms[s] = series.constant[a + s] ? 0 : Math.sqrt(ss)
+  }
+  return { d, norms }
+}
+
+/** The range's cells: each pair's r (at most HEATMAP_CELLS a side), or each block's mean, least and greatest r. */
+export function zoomHeatmap(series: SeriesMatrix, rows: Range, cols: Range, cells = HEATMAP_CELLS, signal?: AbortSignal): HeatmapZoom {
+  const { n, names } = series
+  const kr = rows[1] - rows[0] + 1
+  const kc = cols[1] - cols[0] + 1
+  const block = Math.max(1, Math.ceil(Math.max(kr, kc) / cells))
+  const sizeR = Math.ceil(kr / block)
+  const sizeC = Math.ceil(kc / block)
+  const R = centred(series, rows)
+  const C = rows[0] === cols[0] && rows[1] === cols[1] ? R : centred(series, cols)
+  const sums = new Float64Array(sizeR * sizeC)
+  const counts = new Uint32Array(sizeR * sizeC)
+  const least = new Float64Array(sizeR * sizeC).fill(Infinity)
+  const most = new Float64Array(sizeR * sizeC).fill(-Infinity)
+  for (let i = 0; i < kr; i++) {
+    if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
+    const ni = R.norms[i]
+    if (ni === 0) continue
+    const x = R.d.subarray(i * n, (i + 1) * n)
+    const row = Math.floor(i / block) * sizeC
+    for (let j = 0; j < kc; j++) {
+      const nj = C.norms[j]
+      if (nj === 0) continue
+      const y = C.d.subarray(j * n, (j + 1) * n)
+      let dot = 0
+      for (let t = 0; t < n; t++) dot += x[t] * y[t]
+      const r = Math.max(-1, Math.min(1, dot / ni / nj))
+      const cell = row + Math.floor(j / block)
+      sums[cell] += r
+      counts[cell]++
+      if (r < least[cell]) least[cell] = r
+      if (r > most[cell]) most[cell] = r
+    }
+  }
+  const shown = (v: number, c: number) => (counts[c] ? Math.round(v * 1e4) / 1e4 : null)
+  const label = (first: number, last: number) => (first === last ? names[first] : `${names[first]} … ${names[last]} (${last - first + 1})`)
+  const labelsOf = ([a, b]: Range, size: number) => Array.from({ length: size }, (_, c) => label(a + c * block, Math.min(b, a + (c + 1) * block - 1)))
+  return {
+    rows,
+    cols,
+    block,
+    rowLabels: labelsOf(rows, sizeR),
+    colLabels: labelsOf(cols, sizeC),
+    values: Array.from(sums, (s, c) => shown(s / counts[c], c)),
+    ...(block > 1 && { min: Array.from(least, shown), max: Array.from(most, shown) }),
+  }
+}

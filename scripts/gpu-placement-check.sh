@@ -16,6 +16,7 @@
 #     GPU a run claims stays idle; reports runs whose parts shared a GPU.
 #  4. With --speed: landslide ranks 1,2,4 on the 12x14 tiling (strong scaling) and 6x7 / 12x7 / 12x14
 #     on 1 / 2 / 4 ranks (weak scaling), 4000 steps.
+# STEPS (default 4000), TILE (default 6x7) and VERTICES (default 10000) size the runs of step 3.
 # Writes OUTDIR/summary.txt (the verdicts), OUTDIR/check.log (everything) and OUTDIR/runs.tar.gz
 # (each run's JSON and samples). Exits 1 when a check fails.
 set -uo pipefail
@@ -32,7 +33,7 @@ smi_gpus() { nvidia-smi --query-gpu=index,pci.bus_id,memory.used,utilization.gpu
 files=(--header "$data/tessina_header.txt" --dem "$data/tessina_dem.txt" --source "$data/tessina_source.txt")
 
 say "== GPU placement check, $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=index,name,pci.bus_id,minor_number,memory.total --format=csv,noheader | sed 's/^/gpu: /' | tee -a "$out/summary.txt"
+nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total --format=csv,noheader | sed 's/^/gpu: /' | tee -a "$out/summary.txt"
 ls -l /dev/nvidia* 2>&1 | sed 's/^/dev: /'
 if [ "$(id -u)" = 0 ]; then flags=(-m); else flags=(-Urm); fi
 fence_script='while [ "$1" != -- ]; do mount --bind /dev/null "$1" || exit 126; shift; done; shift; exec "$@"'
@@ -71,7 +72,12 @@ marker() {
   landed=$(join -t, <(sort "$work/before-$name.csv") <(sort "$work/marker-$name.csv") | awk -F', *' '$6 - $3 >= 900 {printf "%s(%s) ", $1, $2}')
   echo "$name|${pid:-none}|$landed|$apps|$xml|$inside|$(head -c 300 "$log" | tr '\n' ' ')"
 }
-minors=$(nvidia-smi --query-gpu=index,minor_number --format=csv,noheader | tr -d ' ')
+# index,minor of each GPU: the minor (N of /dev/nvidiaN) from the driver's listing by bus address.
+minors=$(nvidia-smi --query-gpu=index,pci.bus_id --format=csv,noheader | tr -d ' ' | while IFS=, read -r index bus; do
+  bus=$(echo "${bus#0000}" | tr 'A-F' 'a-f')
+  echo "$index,$(awk '/^Device Minor:/ {print $3}' "/proc/driver/nvidia/gpus/$bus/information" 2>/dev/null)"
+done)
+echo "$minors" | sed 's/^/index,minor: /'
 r=$(marker unfenced)
 IFS='|' read -r _ pid landed apps xml inside logtext <<< "$r"
 say "marker unfenced: pid $pid landed on GPU ${landed:-none}; compute-apps: ${apps:-not listed}; in -q -x: $xml; log: $logtext"
@@ -88,7 +94,7 @@ done
 
 # -- 2. paralab device ------------------------------------------------------------------------
 "${cli[@]}" device > "$work/device.txt" 2>&1
-sed -n '/^GPUs of this machine/,$p' "$work/device.txt" | tee -a "$out/summary.txt"
+sed -n '/^GPUs of this machine/,/^separately by/p' "$work/device.txt" | tee -a "$out/summary.txt"
 
 # -- 3. runs under sampling -------------------------------------------------------------------
 # sampled NAME command…: the command with nvidia-smi sampling every GPU each 200 ms, then the check.
@@ -112,9 +118,9 @@ sampled() {
     for (const n of r.notes ?? []) console.log(`  note: ${n}`)
   ' "$work/$name.json" 2>/dev/null | tee -a "$out/summary.txt"
 }
-landslide=(bench landslide "${files[@]}" --steps 4000 --backend gpu --variant fused2 --repeat 1 --json)
-for n in 1 2 4; do sampled "landslide-ranks-$n" "${cli[@]}" "${landslide[@]}" --tile 6x7 --ranks "$n"; done
-sampled paths-gpus "${cli[@]}" bench paths --vertices 10000 --backend gpu --variant tuned --gpus 1,2,4 --repeat 2 --no-scipy --json
+landslide=(bench landslide "${files[@]}" --steps "${STEPS:-4000}" --backend gpu --variant fused2 --repeat 1 --json)
+for n in 1 2 4; do sampled "landslide-ranks-$n" "${cli[@]}" "${landslide[@]}" --tile "${TILE:-6x7}" --ranks "$n"; done
+sampled paths-gpus "${cli[@]}" bench paths --vertices "${VERTICES:-10000}" --backend gpu --variant tuned --gpus 1,2,4 --repeat 2 --no-scipy --json
 
 # -- 4. speed -----------------------------------------------------------------------------------
 if [ "$speed" = --speed ]; then

@@ -111,6 +111,18 @@ describe("the driver's account of where processes compute", () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(await watch.stop()).toMatchObject({ gpus: ['pci-0000_07_00_0', NOT_OBSERVED] })
   })
+
+  it('lets the launcher that stops sampling go on: a process with nothing else pending gets its answer', () => {
+    // The bench launcher stops its sampler once its ranks have exited, when nothing else keeps its
+    // process alive: a pause between samples that kept nothing alive (or that stop() had to sit out)
+    // ended the process unanswered.
+    const child = join(dir, 'sampler-child.ts')
+    writeFileSync(child, `import { sampleGpus } from '${join(__dirname, '../../src/main/gpu/observe')}'\nconst w = sampleGpus([process.pid], 60_000, process.argv[2])\nawait new Promise((r) => setTimeout(r, 200))\nconsole.log(JSON.stringify(await w.stop()))\n`)
+    const smi = fakeSmi('smi-child', '')
+    const r = spawnSync(process.execPath, [join(__dirname, '../../node_modules/jiti/lib/jiti-cli.mjs'), child, smi], { encoding: 'utf8', timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ gpus: [NOT_OBSERVED] })
+  })
 })
 
 describe('a GPU each for ranks: fences', () => {

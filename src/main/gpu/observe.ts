@@ -94,6 +94,17 @@ export function sampleGpus(pids: number[], everyMs = 1000, smi?: string): { stop
   const best = new Map<number, ProcessOnGpu>()
   let why: string | undefined
   let stopped = false
+  // The pause between samples, ended at once by stop(): a pending timer is what keeps the caller's
+  // process waiting for the loop, so it is neither unref'd nor left to run out.
+  let wake = () => {}
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, everyMs)
+      wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
   const once = async () => {
     const rows = await gpuProcesses(pids, smi)
     if ('why' in rows) {
@@ -105,12 +116,13 @@ export function sampleGpus(pids: number[], everyMs = 1000, smi?: string): { stop
   const loop = (async () => {
     while (!stopped && why === undefined) {
       await once()
-      if (!stopped) await new Promise((resolve) => setTimeout(resolve, everyMs).unref())
+      if (!stopped) await pause()
     }
   })()
   return {
     async stop() {
       stopped = true
+      wake()
       await loop
       if (best.size === 0 && why !== undefined) return { gpus: pids.map(() => NOT_OBSERVED), by: why }
       return { gpus: pids.map((pid) => best.get(pid)?.tag ?? NOT_OBSERVED), by: OBSERVED_BY }

@@ -53,7 +53,7 @@ export async function benchLandslide(opts: {
   backends: LandslideBackend[]
   variants: GpuVariant[]
   ranks?: number
-  /** Row bands of the gpu backend (one GPU each where there are several) and steps between their exchanges. */
+  /** Row bands of the gpu backend (sharing the process's GPU) and steps between their exchanges. */
   gpuBands?: number
   exchangeEvery?: number
   repeat: number

@@ -13,6 +13,8 @@ import { hostGpus } from '../../src/main/gpu/host-gpus'
 import { gpuOfEach, observeGpus, parseComputeApps, parseQueryXml, sampleGpus } from '../../src/main/gpu/observe'
 import { busTag } from '../../src/main/gpu/pci'
 import { launchRanks } from '../../src/main/ranks/launch'
+import type { Gpu } from '../../src/main/gpu/gpu'
+import { rankGpu } from '../../src/main/workloads/landslide/gpu/rank-gpu'
 import { describeHostGpus } from '../../src/main/workloads/device/describe'
 import { describePlacement, NOT_OBSERVED, placementOf, sharedGpus } from '../../src/shared/gpu-placement'
 
@@ -188,6 +190,21 @@ describe('a GPU each for ranks: fences', () => {
     const r = spawnSync(start.command, start.args, { encoding: 'utf8' })
     expect(r.status).toBe(126)
     expect(r.stdout).toBe('')
+  })
+})
+
+describe("a rank's GPU as requested", () => {
+  // The device itself is not opened here: a stand-in for the process's device (no GPU in CI).
+  const device = { isSoftware: false } as unknown as Gpu
+  const shared = async () => device
+
+  it('is the GPU its fence left it, the one Slurm granted its task, or none chosen', async () => {
+    expect(await rankGpu(shared, { [FENCED_VARIABLE]: 'pci-0000_00_08_0' })).toMatchObject({ gpu: device, requested: 'pci-0000_00_08_0' })
+    // The fake grant of a task on a node whose sysfs lists its GPUs: Slurm's index 1 is the GPU of minor 1.
+    const slurm = await rankGpu(shared, { SLURM_STEP_GPUS: '1' }, machine('slurm-node'))
+    expect(slurm).toMatchObject({ requested: tag(BUSES[1]), note: expect.stringMatching(/Slurm granted each task one GPU \(SLURM_STEP_GPUS=1\)/) })
+    const unfenced = await rankGpu(shared, {}, machine('unfenced'))
+    expect(unfenced).toMatchObject({ requested: 'shared', note: expect.stringMatching(/may use 5 GPUs and none was fenced onto one/) })
   })
 })
 

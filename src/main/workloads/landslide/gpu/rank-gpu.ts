@@ -18,12 +18,12 @@ export interface RankGpu {
   close(): void
 }
 
-export async function rankGpu(shared: () => Promise<Gpu>, env: NodeJS.ProcessEnv = process.env): Promise<RankGpu> {
+export async function rankGpu(shared: () => Promise<Gpu>, env: NodeJS.ProcessEnv = process.env, roots?: { pci?: string; nvidia?: string }): Promise<RankGpu> {
   const gpu = await shared()
   const own = (requested: string, note?: string): RankGpu => ({ gpu, requested, ...(note && { note }), close() {} })
   const fenced = env[FENCED_VARIABLE]
   if (fenced) return own(fenced)
-  const granted = grantedGpus(env)
+  const granted = grantedGpus(env, roots)
   if (granted?.slurm && granted.tags.length === 1) return own(granted.tags[0], `Slurm granted each task one GPU (${granted.slurm})`)
   const n = granted?.tags.length ?? 0
   return own(SHARED, n > 1 ? `each rank may use ${n} GPUs and none was fenced onto one: each opened the GPU the driver gave it` : undefined)

@@ -19,6 +19,30 @@ export interface DeviceInfo {
   adapter?: AdapterInfo
   features: string[]
   limits: Record<string, number>
+  /** Every GPU of the machine, and which ones Paralab can open separately (a process each). */
+  host?: HostGpus
+}
+
+/** A GPU of the machine as its PCI bus lists it. */
+export interface HostGpu {
+  /** The PCI address, `0000:06:00.0`. */
+  bus: string
+  /** How runs name it: `pci-0000_06_00_0`. */
+  tag: string
+  /** The vendor's name, or its PCI id where unknown. */
+  vendor: string
+  /** Its device node (NVIDIA's /dev/nvidiaN), where the driver lists one. */
+  node?: string
+  /** Whether a process of Paralab's can be given this GPU alone (route). */
+  separate: boolean
+}
+
+export interface HostGpus {
+  /** False when the PCI bus could not be listed (another system, no sysfs). */
+  listed: boolean
+  gpus: HostGpu[]
+  /** How a process is given one GPU alone, or why none can be. */
+  route: string
 }
 
 /** Results of `paralab bench device`; every figure carries its unit in its key. */

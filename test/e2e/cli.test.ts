@@ -122,6 +122,9 @@ describe('paralab CLI', () => {
     expect(env.device.vendor).toBe(info.adapter.vendor)
     expect(info.limits.maxStorageBufferBindingSize).toBeGreaterThan(0)
     expect(info.limits.maxComputeInvocationsPerWorkgroup).toBeGreaterThanOrEqual(256)
+    // Every GPU of the machine as its PCI bus lists them (whatever this machine has), and the route to one alone.
+    expect(info.host).toMatchObject({ listed: expect.any(Boolean), gpus: expect.any(Array), route: expect.any(String) })
+    for (const g of info.host.gpus) expect(g).toMatchObject({ bus: expect.stringMatching(/^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/), separate: expect.any(Boolean) })
   })
 
   it('reports the GPU as unavailable, without failing, when there is none (and names no device)', () => {
@@ -134,6 +137,8 @@ describe('paralab CLI', () => {
     const text = paralab(['device'], { PARALAB_GPU: 'off' })
     expect(text.code).toBe(0)
     expect(text.stdout).toMatch(/^GPU backend unavailable: .*PARALAB_GPU=off\n/)
+    // The machine's GPUs are listed all the same: what Paralab could open, apart from the device it opened.
+    expect(text.stdout).toMatch(/\nGPUs of this machine: (\d+\n(  \S+ .*\n)*separately by: .+|not listed \(.+\))\n/)
   })
 
   it('bench device --json prints the envelope with the figures and a timing per measurement', () => {
@@ -180,7 +185,7 @@ describe('paralab CLI', () => {
     expect(r.stdout).toMatch(/^adapter +SwiftShader/m)
     expect(r.stdout).toMatch(/^read bandwidth +\d+(\.\d)? GB\/s +\(2 MB\)$/m)
     expect(r.stdout).toMatch(/^timing +wall clock to completion, median of 1$/m)
-    expect(readdirSync(out).sort()).toEqual(['device.csv', 'limits.csv', 'results.json', 'roofline.png', 'roofline.svg'])
+    expect(readdirSync(out).sort()).toEqual(['device.csv', 'gpus.csv', 'limits.csv', 'results.json', 'roofline.png', 'roofline.svg'])
     const env = envelopeFile(join(out, 'results.json'))
     expectEnvelope(env, {
       workload: 'device',

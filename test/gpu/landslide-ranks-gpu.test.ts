@@ -69,7 +69,7 @@ describe('landslide gpu ranks', () => {
     const all = await inRanks(2, { precision: 'accurate', exchangeEvery: every })
     for (const r of all) {
       const run = r.runs['gpu/fused']
-      expect(run).toMatchObject({ backend: 'gpu', variant: 'fused', precision: 'double-float', ranks: 2, exchange_every: every, gpus: ['shared', 'shared'] })
+      expect(run).toMatchObject({ backend: 'gpu', variant: 'fused', precision: 'double-float', ranks: 2, exchange_every: every, gpus_requested: ['shared', 'shared'], gpus_observed: ['not observed', 'not observed'] })
       expect(r.reference.backend).toBe('active')
       expect(run.md5).toBe(r.reference.md5)
       expect(r.ranks!.bands.map((b) => [b.r0, b.r1])).toEqual([

@@ -170,7 +170,8 @@ describe('paralab paths --gpus', () => {
       expect(multi.matches).toBe(true)
       expect(multi.gpus).toBe(2)
       // The software adapter is one device: both parts on it, and the run says so.
-      expect(multi.placement).toEqual(['shared', 'shared'])
+      expect(multi).toMatchObject({ gpus_requested: ['shared', 'shared'], gpus_observed: ['not observed', 'not observed'] })
+      expect(multi.gpus_observed_by).toMatch(/software adapter/)
       expect(multi.gpus_note).toMatch(/software/)
       expect(multi.exchange_ms).toBeGreaterThanOrEqual(0)
       expect(multi.exchange_round_ms).toBeCloseTo(multi.exchange_ms! / 3, 6)

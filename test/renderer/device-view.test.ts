@@ -67,6 +67,26 @@ describe('DeviceView', () => {
     expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeUndefined()
   })
 
+  it("lists the machine's GPUs with their bus addresses and which Paralab opens separately", async () => {
+    const api = gpuApi()
+    api.device = {
+      ...api.device,
+      host: {
+        listed: true,
+        gpus: [
+          { bus: '0000:00:06.0', tag: 'pci-0000_00_06_0', vendor: 'NVIDIA', node: '/dev/nvidia0', separate: true },
+          { bus: '0000:00:07.0', tag: 'pci-0000_00_07_0', vendor: 'NVIDIA', node: '/dev/nvidia1', separate: true },
+        ],
+        route: 'a process per GPU, started in a mount namespace of its own (unshare -m, as root)',
+      },
+    }
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    const rows = wrapper.findAll('[data-testid="host-gpus"] tr').map((r) => r.text())
+    expect(rows).toEqual(['0000:00:06.0NVIDIA/dev/nvidia0opened separately', '0000:00:07.0NVIDIA/dev/nvidia1opened separately'])
+    expect(wrapper.get('[data-testid="host-gpus-route"]').text()).toMatch(/unshare -m/)
+  })
+
   it('shows no badge for a hardware adapter', async () => {
     const api = gpuApi()
     api.device = { ...api.device, adapter: { ...swiftshader, isSoftware: false, description: 'NVIDIA H100 80GB HBM3' } }

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { AdapterInfo } from '../../shared/device'
 import { setEnv, withEnv } from './env'
 import { grantedGpus, type GrantedGpus } from './granted'
-import { deviceSelectLayer, loaderFolders, manifests } from './vulkan-manifests'
+import { loaderFolders, manifests } from './vulkan-manifests'
 
 /** The `GPU` object of one Dawn instance plus how it was found; adapters are requested from it per device. */
 export interface Discovery {
@@ -57,11 +57,10 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
   }
   // On x86 every GPU is a PCI device: with none, the drivers' search would only complain.
   const noGpu = !preset && process.arch === 'x64' && granted?.all.length === 0
-  // Under Slurm on a node of several GPUs, the first one granted to the job step (granted.ts), not the node's first.
-  const pin = granted?.slurm && granted.all.length > 1 && deviceSelectLayer() ? granted.tags[0] : undefined
-  const search = () => (pin ? withEnv({ DRI_PRIME: pin, MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE: '1' }, () => searchWith(mod, drivers)) : searchWith(mod, drivers))
-  const first = drivers?.length === 0 ? { error: 'no Vulkan driver for a GPU is installed' } : noGpu ? { error: 'no GPU on the PCI bus' } : await search()
-  const via = `${preset ? ` (Vulkan ICD ${preset})` : ''}${pin ? ` (DRI_PRIME=${pin}, granted by Slurm)` : ''}`
+  // Which GPU of several this is, is no choice made here: one is found where the process can see
+  // one alone (a fence, fence.ts; Slurm's ConstrainDevices), and runs observe where they computed (observe.ts).
+  const first = drivers?.length === 0 ? { error: 'no Vulkan driver for a GPU is installed' } : noGpu ? { error: 'no GPU on the PCI bus' } : await searchWith(mod, drivers)
+  const via = preset ? ` (Vulkan ICD ${preset})` : ''
   if (first.adapter && !isSoftwareAdapter(first.adapter)) return found(first.gpu!, first.adapter, `hardware adapter${via}`)
   if (first.adapter && isSwiftShader(first.adapter)) return found(first.gpu!, first.adapter, `SwiftShader${via || ' (default Vulkan search)'}`)
 

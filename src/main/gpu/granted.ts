@@ -4,8 +4,8 @@
 // CUDA_VISIBLE_DEVICES, which Vulkan (and so Dawn) ignores. Two jobs sharing a node must not both
 // open its first GPUs, and where Slurm fences the devices (cgroups) the others cannot be opened:
 // so each index is mapped to its PCI address — through the NVIDIA driver's own listing of its
-// device minors where it has one, else by bus order — and chosen through Mesa's device-select
-// layer as every other choice of GPU is (device-select.ts). Elsewhere: every GPU of the PCI bus.
+// device minors where it has one, else by bus order — and a rank is put on one by hiding the
+// others' device nodes from it (fence.ts). Elsewhere: every GPU of the PCI bus.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'

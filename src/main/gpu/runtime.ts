@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors'
 import type { DeviceInfo } from '../../shared/device'
 import { discoverAdapter, type DiscoveryResult, requestAdapterQuietly } from './adapter'
 import { Gpu } from './gpu'
+import { hostGpus } from './host-gpus'
 import { registerRelease } from './release'
 
 let discovery: Promise<DiscoveryResult> | null = null
@@ -25,10 +26,11 @@ export function getGpu(): Promise<Gpu> {
 
 /** What the GPU backend is; never throws. `PARALAB_GPU=off` reports it unavailable. */
 export async function gpuInfo(): Promise<DeviceInfo> {
+  const host = hostGpus()
   try {
-    return (await getGpu()).info()
+    return { ...(await getGpu()).info(), host }
   } catch (e) {
-    return { available: false, reason: ApiError.from(e).message, features: [], limits: {} }
+    return { available: false, reason: ApiError.from(e).message, features: [], limits: {}, host }
   }
 }
 

@@ -2,10 +2,12 @@
 // of one command, each with SLURM_PROCID, SLURM_NTASKS, SLURM_JOB_ID (unique to the launch), the
 // job folder, SLURM_LOCALID (its index on this node, which picks its GPU) and the job's key (a
 // fresh one per launch, in the environment only: job-key.ts) in its environment. For tests, and
-// for running a job's script without Slurm.
+// for running a job's script without Slurm. With `fences`, rank k starts where it can see only its
+// GPU's device node (src/main/gpu/fence.ts).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { newRanksKey, RANKS_KEY_VARIABLE } from './job-key'
+import { fencedCommand, type RankFences } from '../gpu/fence'
 import { JOB_DIR_VARIABLE } from './placement'
 
 export interface LaunchOptions {
@@ -17,6 +19,8 @@ export interface LaunchOptions {
   env?: NodeJS.ProcessEnv
   /** The job's id; default a fresh `local-…` one. */
   jobId?: string
+  /** A GPU each: rank k fenced onto fences[k] (rankFences). */
+  fences?: Extract<RankFences, { ok: true }>
 }
 
 export interface RankExit {
@@ -40,10 +44,13 @@ export function launchRanks(opts: LaunchOptions): LaunchedRanks {
   const processes: ChildProcess[] = []
   const exits: Promise<RankExit>[] = []
   for (let rank = 0; rank < opts.ranks; rank++) {
-    const child = spawn(opts.command, opts.args, {
+    const fence = opts.fences && opts.fences.fences[rank]
+    const start = fence ? fencedCommand(fence, opts.fences!.route, opts.command, opts.args) : { command: opts.command, args: opts.args, env: {} }
+    const child = spawn(start.command, start.args, {
       env: {
         ...process.env,
         ...opts.env,
+        ...start.env,
         SLURM_PROCID: String(rank),
         SLURM_LOCALID: String(rank),
         SLURM_NTASKS: String(opts.ranks),

@@ -37,6 +37,16 @@ function deviceTables(r: DeviceResult): ResultTable[] {
         : 'The adapter the GPU runtime chose and how it found it; nothing was measured (run with measure for the ceilings).',
     },
     { name: 'limits', columns: ['limit', 'value'], rows: Object.entries(r.info.limits), note: 'The adapter\'s WebGPU limits as it reports them: the most a kernel may request (bytes, counts or dimensions, by the limit\'s name).' },
+    ...(r.info.host
+      ? [
+          {
+            name: 'gpus',
+            columns: ['bus', 'vendor', 'node', 'separate'],
+            rows: r.info.host.gpus.map((g) => [g.bus, g.vendor, g.node ?? null, g.separate]),
+            note: `Every GPU of the machine by its PCI address; separate: Paralab can give a process this GPU alone, by ${r.info.host.route}.`,
+          },
+        ]
+      : []),
   ]
 }
 

@@ -1,8 +1,18 @@
 // How the device workload reads on a terminal.
-import { adapterName, type DeviceBenchResult, type DeviceInfo } from '../../../shared/device'
+import { adapterName, type DeviceBenchResult, type DeviceInfo, type HostGpus } from '../../../shared/device'
+
+/** Every GPU of the machine: its PCI address, vendor, device node and whether Paralab can give a process it alone. */
+export function describeHostGpus(host: HostGpus): string {
+  if (!host.listed) return `GPUs of this machine: not listed (${host.route})\n`
+  const lines = [`GPUs of this machine: ${host.gpus.length}`]
+  for (const g of host.gpus) lines.push(`  ${g.bus}  ${g.vendor.padEnd(7)} ${(g.node ?? '-').padEnd(13)} ${g.separate ? 'opened separately' : 'not separately'}`)
+  lines.push(`separately by: ${host.route}`)
+  return lines.join('\n') + '\n'
+}
 
 export function describeDevice(info: DeviceInfo): string {
-  if (!info.available) return `GPU backend unavailable: ${info.reason}\nCPU backends keep working.\n`
+  const host = info.host ? describeHostGpus(info.host) : ''
+  if (!info.available) return `GPU backend unavailable: ${info.reason}\nCPU backends keep working.\n${host}`
   const a = info.adapter!
   const lines = [
     `adapter       ${adapterName(a)}${a.isSoftware ? '  (software adapter)' : ''}`,
@@ -15,7 +25,7 @@ export function describeDevice(info: DeviceInfo): string {
     'limits',
     ...Object.entries(info.limits).map(([k, v]) => `  ${k.padEnd(42)} ${v}`),
   ]
-  return lines.join('\n') + '\n'
+  return lines.join('\n') + '\n' + host
 }
 
 export function describeBench(r: DeviceBenchResult): string {

@@ -2,6 +2,7 @@
 import { deviceWorkload, type DeviceResult } from '../../../shared/workloads/device'
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { ApiError } from '../../../shared/errors'
+import { hostGpus } from '../../gpu/host-gpus'
 import type { WorkloadEngine } from '../../engine'
 import { describeBench, describeDevice } from './describe'
 import { benchReadCommand } from './read-sweep'
@@ -15,8 +16,10 @@ export const deviceEngine: WorkloadEngine<'device'> = {
       if (params.measure) throw e
       return ApiError.from(e)
     })
-    if (gpu instanceof ApiError) return { results: { info: { available: false, reason: gpu.message, features: [], limits: {} } }, timings: {} }
-    if (!params.measure) return { results: { info: gpu.info() }, timings: {} }
+    // Every GPU of the machine, whichever one this process's device is on.
+    const host = hostGpus()
+    if (gpu instanceof ApiError) return { results: { info: { available: false, reason: gpu.message, features: [], limits: {}, host } }, timings: {} }
+    if (!params.measure) return { results: { info: { ...gpu.info(), host } }, timings: {} }
     const samples: Record<string, number[]> = {}
     // The measurements (and the GPU runtime they drive) load when a measurement runs.
     const { benchDevice } = await import('./bench')
@@ -26,7 +29,7 @@ export const deviceEngine: WorkloadEngine<'device'> = {
     )
     const timings: Record<string, Timing> = {}
     for (const [m, ms] of Object.entries(samples)) timings[m] = timingOf(ms)
-    const results: DeviceResult = { info: gpu.info(), bench }
+    const results: DeviceResult = { info: { ...gpu.info(), host }, bench }
     return { results, timings }
   },
   cli: {

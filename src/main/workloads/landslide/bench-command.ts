@@ -46,7 +46,7 @@ export const benchLandslideCommand: Command = {
     '                     executor), results under --out DIR (grids from files: no --tile)',
     '  --rank-timeout S   with --ranks 1,2,4: a rank that sends nothing for S seconds is named and the run fails (default 180)',
     '  --rank-task        how the bench\'s own ranks run (started by --ranks, with SLURM_PROCID, SLURM_NTASKS, PARALAB_JOB_DIR)',
-    '  --gpu-bands N      row bands of the gpu backend, one GPU each where there are several (default 1)',
+    '  --gpu-bands N      row bands of the gpu backend in this process, sharing its GPU (default 1)',
     '  --exchange-every S  GPU bands and ranks: steps between halo exchanges',
     '  --repeat R         runs per backend (with --ranks: per count); the median is reported (default 5; with --ranks 3)',
     '  --warmup MS        untimed GPU steps for this long before each GPU kernel\'s runs, so that they find the GPU\'s clock',

@@ -18,6 +18,9 @@ import { landslideWorkload, type LandslideParams } from '../../../shared/workloa
 import { runKey, type GpuVariant, type LandslidePrecision, type LandslideResult } from '../../../shared/workloads/landslide/types'
 import { validateParams } from '../../../shared/workloads/schema'
 import { getGpu } from '../../gpu/runtime'
+import { rankFences } from '../../gpu/fence'
+import { sampleGpus } from '../../gpu/observe'
+import { NOT_OBSERVED, placementOf, type GpuPlacement } from '../../../shared/gpu-placement'
 import { launchRanks } from '../../ranks/launch'
 import { placementFromEnv } from '../../ranks/placement'
 import { readLandslideInput } from './inputs'
@@ -56,7 +59,7 @@ export interface RanksBenchResult {
   launcher: string
   /** Whether the ranks overlapped their exchanges with their steps (run-ranks.ts overlapsExchanges). */
   overlap: boolean
-  counts: {
+  counts: ({
     ranks: number
     exchange_every?: number
     median_ms: number
@@ -72,9 +75,8 @@ export interface RanksBenchResult {
     md5_same_as_1_rank?: boolean
     /** The f64 reference's md5 (f64 and double-float runs must print as it does). */
     md5_matches_reference: boolean
-    gpus?: string[]
     max_abs_dh?: number
-  }[]
+  } & Partial<GpuPlacement>)[]
   notes: string[]
 }
 
@@ -171,11 +173,25 @@ async function runOnce(o: RanksBenchOptions, ranks: number, index: number, scrat
   }
   const folder = join(scratch, `ranks-${ranks}-run-${index}`)
   await mkdir(folder, { recursive: true })
-  const launched = launchRanks({ command: process.execPath, args: [cli, 'bench', 'landslide', '--rank-task', ...rankTaskArgs(o)], ranks, folder })
+  // A GPU each where a fence can show each rank only its own; else they open the GPU they are given, and say so.
+  const fences = o.backend === 'gpu' ? rankFences(ranks) : undefined
+  const launched = launchRanks({ command: process.execPath, args: [cli, 'bench', 'landslide', '--rank-task', ...rankTaskArgs(o)], ranks, folder, ...(fences?.ok && { fences }) })
+  // Watched from outside the ranks' namespaces too: where each rank's process held its memory.
+  const watch = o.backend === 'gpu' ? sampleGpus(launched.processes.map((p) => p.pid ?? -1)) : undefined
   const exits = await launched.exited
+  const watched = await watch?.stop()
   const failed = exits.find((e) => e.code !== 0)
   if (failed) throw new ApiError('io', `bench landslide on ${ranks} ranks: rank ${failed.rank} exited ${failed.code ?? failed.signal}: ${tail(failed.stderr)}`)
-  return JSON.parse(exits[0].stdout.trim().split('\n').at(-1)!) as LandslideResult
+  const result = JSON.parse(exits[0].stdout.trim().split('\n').at(-1)!) as LandslideResult
+  const run = Object.values(result.runs)[0]
+  if (run?.gpus_requested && run.gpus_observed && watched) {
+    // A rank that could not see itself (nvidia-smi inside its namespace) is taken as the launcher saw it.
+    const observed = run.gpus_observed.map((g, k) => (g === NOT_OBSERVED ? watched.gpus[k] : g))
+    const by = observed.some((g, k) => g !== run.gpus_observed![k]) ? `${watched.by} (sampled by the launcher)` : run.gpus_observed_by!
+    Object.assign(run, placementOf(run.gpus_requested, { gpus: observed, by }, 'rank'))
+  }
+  if (run && fences && !fences.ok) run.gpus_note = [run.gpus_note, fences.why].filter(Boolean).join('; ')
+  return result
 }
 
 export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult> {
@@ -221,10 +237,11 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
         md5: run.md5!,
         ...(one && { md5_same_as_1_rank: run.md5 === one.md5 }),
         md5_matches_reference: run.md5 === last!.reference.md5,
-        ...(run.gpus && { gpus: run.gpus }),
+        ...(run.gpus_requested && { gpus_requested: run.gpus_requested, gpus_observed: run.gpus_observed, gpus_observed_by: run.gpus_observed_by, ...(run.gpus_shared && { gpus_shared: run.gpus_shared }) }),
         ...(run.deviation && { max_abs_dh: run.deviation.max_abs }),
       })
       if (run.gpus_note) notes.push(`${ranks} ranks: ${run.gpus_note}`)
+      if (run.gpus_shared) notes.push(`WARNING ${ranks} ranks: ${run.gpus_shared} — computed on one GPU together`)
     }
   } finally {
     await rm(scratch, { recursive: true, force: true })
@@ -252,7 +269,7 @@ export function describeRanks(r: RanksBenchResult): string {
     '  ranks  every       median ms   efficiency   exchange ms (max / mean rank)   md5',
     ...r.counts.map(
       (c) =>
-        `  ${String(c.ranks).padStart(5)}  ${String(c.exchange_every ?? '-').padStart(5)}  ${c.median_ms.toFixed(0).padStart(14)}   ${c.efficiency === undefined ? '         -' : `${(c.efficiency * 100).toFixed(1).padStart(9)}%`}   ${c.exchange_ms_max.toFixed(1).padStart(12)} / ${c.exchange_ms_mean.toFixed(1).padStart(8)}        ${c.md5}${c.md5_matches_reference ? ' (the reference\'s)' : ''}${c.md5_same_as_1_rank === false ? ' DIFFERS from 1 rank' : ''}${c.max_abs_dh === undefined ? '' : `  max |Δh| ${c.max_abs_dh.toExponential(2)} m`}${c.gpus ? `  GPUs ${c.gpus.join(', ')}` : ''}`,
+        `  ${String(c.ranks).padStart(5)}  ${String(c.exchange_every ?? '-').padStart(5)}  ${c.median_ms.toFixed(0).padStart(14)}   ${c.efficiency === undefined ? '         -' : `${(c.efficiency * 100).toFixed(1).padStart(9)}%`}   ${c.exchange_ms_max.toFixed(1).padStart(12)} / ${c.exchange_ms_mean.toFixed(1).padStart(8)}        ${c.md5}${c.md5_matches_reference ? ' (the reference\'s)' : ''}${c.md5_same_as_1_rank === false ? ' DIFFERS from 1 rank' : ''}${c.max_abs_dh === undefined ? '' : `  max |Δh| ${c.max_abs_dh.toExponential(2)} m`}${c.gpus_observed ? `  GPUs requested ${c.gpus_requested!.join(', ')}, observed ${c.gpus_observed.join(', ')}` : ''}`,
     ),
   ]
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'

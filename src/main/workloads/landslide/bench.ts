@@ -1,5 +1,6 @@
 // The landslide bench (`paralab bench landslide`): every backend and GPU kernel on one grid, timed
 // and checked against the f64 reference; loaded when the bench runs.
+import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem, availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -39,10 +40,9 @@ export interface LandslideBenchResult {
       max_abs_dh?: number
       cells_over_1mm?: number
       mass_error?: number
-      /** GPU in bands: each band's GPU, and the steps between halo exchanges. */
-      gpus?: string[]
+      /** GPU in bands: the steps between halo exchanges; where each band was to compute and was seen computing. */
       exchange_every?: number
-    }
+    } & Partial<GpuPlacement>
   >
   notes: string[]
 }
@@ -53,7 +53,7 @@ export async function benchLandslide(opts: {
   backends: LandslideBackend[]
   variants: GpuVariant[]
   ranks?: number
-  /** Row bands of the gpu backend (one GPU each where there are several) and steps between their exchanges. */
+  /** Row bands of the gpu backend (sharing the process's GPU) and steps between their exchanges. */
   gpuBands?: number
   exchangeEvery?: number
   repeat: number
@@ -123,7 +123,7 @@ export async function benchLandslide(opts: {
       ...(serial !== undefined && { ratio_vs_serial: run.ms / serial }),
       ...(run.md5 !== undefined && { md5: run.md5, md5_matches_reference: run.md5 === result.reference.md5 }),
       ...(run.deviation && { max_abs_dh: run.deviation.max_abs, cells_over_1mm: run.deviation.cells_over_1mm, mass_error: run.deviation.mass_error }),
-      ...(run.gpus && { gpus: run.gpus, exchange_every: run.exchange_every }),
+      ...(run.gpus_requested && { exchange_every: run.exchange_every, gpus_requested: run.gpus_requested, gpus_observed: run.gpus_observed, gpus_observed_by: run.gpus_observed_by, ...(run.gpus_shared && { gpus_shared: run.gpus_shared }) }),
     }
   for (const [key, run] of Object.entries(result.runs)) if (run.gpus_note) notes.push(`${key}: ${run.gpus_note}`)
   for (const s of result.skipped) notes.push(`${s.backend} skipped: ${s.reason}`)
@@ -175,7 +175,7 @@ export function describe(r: LandslideBenchResult): string {
         (run.ratio_vs_serial === undefined ? '' : `  ${run.ratio_vs_serial.toFixed(3)}× serial`) +
         (run.md5 ? `  md5 ${run.md5_matches_reference ? 'same' : `${run.precision === 'f64' ? 'DIFFERS' : 'differs'} ${run.md5}`}` : '') +
         (run.max_abs_dh === undefined ? '' : `  max |Δh| ${run.max_abs_dh.toExponential(2)} m, Δmass ${run.mass_error!.toExponential(2)}`) +
-        (run.gpus ? `  ${run.gpus.length} bands on ${run.gpus.join(', ')}, exchange every ${run.exchange_every} steps` : ''),
+        (run.gpus_requested && run.gpus_observed ? `  exchange every ${run.exchange_every} steps\n    ${describePlacement(run as GpuPlacement).replace('\n', '\n    ')}` : ''),
     ),
   ]
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'

@@ -5,6 +5,7 @@ import type { ResultEnvelope } from '../../../shared/workloads/envelope'
 import type { LandslideResult, LandslideRun } from '../../../shared/workloads/landslide/types'
 import { framesNote } from '../../../shared/workloads/landslide/sampling'
 import { maxOf } from '../../../shared/extent'
+import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => maxOf(rows.map((r) => r[i].length)))
@@ -41,7 +42,8 @@ export function describeLandslide(r: LandslideResult, envelope?: ResultEnvelope<
     ]),
   ])
   for (const [key, run] of Object.entries(r.runs))
-    if (run.gpus) out += `\n${key}: ${run.gpus.length} bands, halos exchanged every ${run.exchange_every} steps; ${run.gpus_note ?? `on GPUs ${run.gpus.join(', ')}`}\n`
+    if (run.gpus_requested && run.gpus_observed)
+      out += `\n${key}: ${run.gpus_requested.length} bands, halos exchanged every ${run.exchange_every} steps${run.gpus_note ? `; ${run.gpus_note}` : ''}\n${describePlacement(run as GpuPlacement)}\n`
   for (const [key, run] of Object.entries(r.runs)) if (run.compile_ms !== undefined) out += `\n${key}: kernels compiled in ${ms(run.compile_ms)} ms, before the timed runs\n`
   const thinned = framesNote(r)
   if (thinned) out += `\n${thinned}\n`

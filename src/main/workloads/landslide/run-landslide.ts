@@ -164,6 +164,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
         }
         if (sampling) await sample()
       }
+      if (sim instanceof GpuBandsSimulation) await sim.observe()
       return { ms, grid: (await sim.thickness()).slice(), sim }
     } catch (e) {
       // The reference cancelled midway keeps the steps up to its last sample: a shorter run, marked partial.
@@ -223,7 +224,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       ms_max: timing.max,
       ms_per_step: steps() > 0 ? timing.median / steps() : 0,
       ...((sim instanceof GpuSimulation || sim instanceof GpuBandsSimulation) && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
-      ...(sim instanceof GpuBandsSimulation && { ranks: sim.ranks, gpus: sim.placement, exchange_every: sim.exchangeEvery, ...(sim.note && { gpus_note: sim.note }) }),
+      ...(sim instanceof GpuBandsSimulation && { ranks: sim.ranks, ...sim.observed, exchange_every: sim.exchangeEvery, ...(sim.note && { gpus_note: sim.note }) }),
       ...(md5 !== undefined && { md5 }),
       ...(compile_ms !== undefined && { compile_ms }),
       mass_end: mass,
@@ -266,7 +267,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const debrisCells = meanDebrisCells(series)
   // Not for runs in bands: their rate is several devices' (or one device's with halos), not a kernel's on one roof.
   for (const run of Object.values(runs)) {
-    if (run.gpus) continue
+    if (run.gpus_requested) continue
     const point = rooflinePoint(run, input, debrisCells)
     if (point) run.roofline = point
   }

@@ -36,7 +36,8 @@ import { defaultStepsPerSubmit, altitudeBase } from './gpu/gpu-simulation'
 import { GpuHaloBand } from './gpu/gpu-halo-band'
 import { notInBands } from './gpu/gpu-bands'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
-import { rankGpu, type RankGpu } from './gpu/rank-gpu'
+import { observeRank, rankGpu, type RankGpu } from './gpu/rank-gpu'
+import { placementOf, type GpuPlacement } from '../../../shared/gpu-placement'
 import type { RankArray } from '../../ranks/wire'
 import { hillshadeMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
@@ -90,8 +91,10 @@ export function overlapsExchanges(backend: Plan['backend'], env: NodeJS.ProcessE
 interface RankTimes {
   exchange_ms: number
   ms: number
-  /** A gpu rank's GPU (rank-gpu.ts placement). */
-  gpu?: string
+  /** A gpu rank's GPU as requested, as observed, and how it was observed (rank-gpu.ts). */
+  gpu_requested?: string
+  gpu_observed?: string
+  observed_by?: string
 }
 
 /** Why a gpu run cannot write checkpoints (their rows are f64; see the refusal). */
@@ -226,7 +229,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   let device: RankGpu | undefined
   let band: RankBand
   let warmUpGpu: (() => Promise<void>) | undefined
-  let gpuInfo: Pick<LandslideRun, 'steps_per_submit' | 'passes_per_step' | 'gpus' | 'gpus_note'> = {}
+  let gpuInfo: Pick<LandslideRun, 'steps_per_submit' | 'passes_per_step' | 'gpus_note' | keyof GpuPlacement> = {}
   if (p.backend === 'gpu') {
     ctx.progress({ phase: 'opening the rank\'s GPU', fraction: 0 })
     device = await rankGpu(ctx.gpu)
@@ -244,7 +247,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       }
       const gpuBandOf = await GpuHaloBand.create(device.gpu, sub, p.variant!, stepsPerSubmit, opts)
       band = gpuBand(gpuBandOf, device)
-      gpuInfo = { steps_per_submit: gpuBandOf.stepsPerSubmit, passes_per_step: gpuBandOf.passesPerStep, gpus: [device.placement], ...(device.note && { gpus_note: device.note }) }
+      gpuInfo = { steps_per_submit: gpuBandOf.stepsPerSubmit, passes_per_step: gpuBandOf.passesPerStep, ...(device.note && { gpus_note: device.note }) }
     } catch (e) {
       device.close()
       throw e
@@ -414,9 +417,12 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     if (params.steps === 0 && !sampling) await sample()
 
     // Every rank's exchange time, on rank 0.
-    const mine = new TextEncoder().encode(JSON.stringify({ exchange_ms: exchangeMs, ms, gpu: device?.placement }))
+    // Where this rank computed, asked of the driver while its band still holds its buffers.
+    const seen = device && (await observeRank(device))
+    const myTimes: RankTimes = { exchange_ms: exchangeMs, ms, ...(device && seen && { gpu_requested: device.requested, gpu_observed: seen.gpu, observed_by: seen.by }) }
+    const mine = new TextEncoder().encode(JSON.stringify(myTimes))
     const times = (ranks ? await ranks.gather(mine, Uint8Array) : [mine])?.map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as RankTimes)
-    if (times && device) gpuInfo.gpus = times.map((t) => t.gpu!)
+    if (times && device) Object.assign(gpuInfo, placementOf(times.map((t) => t.gpu_requested!), { gpus: times.map((t) => t.gpu_observed!), by: times[0].observed_by! }, 'rank'))
     let results: LandslideResult | undefined
     if (rank === 0) {
       let reference: Float64Array | undefined

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { median } from '../../../shared/median'
+import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 import type { BLOCK_SIZES, GpuVariant, PathsBackend } from '../../../shared/workloads/paths/types'
 import { GPU_WARMUP_MS, getGpu, type Gpu } from '../../gpu/runtime'
 import { writeGeneratedGraph } from './generate-graph'
@@ -35,7 +36,7 @@ export interface PathsBenchOptions {
   log(line: string): void
 }
 
-export interface PathsBenchRun {
+export interface PathsBenchRun extends Partial<GpuPlacement> {
   median_ms: number
   min_ms: number
   max_ms: number
@@ -43,9 +44,8 @@ export interface PathsBenchRun {
   upload_ms?: number
   readback_ms?: number
   ratio_vs_scipy?: number
-  /** Several GPUs: how many, where (DRI_PRIME tags, or 'shared'), and the host's time exchanging pivot rows in the median computation, in all and per round. */
+  /** Several GPUs: how many, where each part was to compute and was seen computing (GpuPlacement), and the host's time exchanging pivot rows in the median computation, in all and per round. */
   gpus?: number
-  placement?: string[]
   gpus_note?: string
   exchange_ms?: number
   exchange_round_ms?: number
@@ -102,7 +102,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
     let checksum: string | undefined
     for (const spec of specs) {
       const name = runName(spec)
-      let several: Pick<PathsBenchRun, 'gpus' | 'placement' | 'gpus_note' | 'exchange_ms' | 'exchange_round_ms' | 'exchange_copy_ms'> | undefined
+      let several: Pick<PathsBenchRun, 'gpus' | 'gpus_note' | 'exchange_ms' | 'exchange_round_ms' | 'exchange_copy_ms' | keyof GpuPlacement> | undefined
       let solver
       try {
         solver = await createSolver(spec, async () => gpu!)
@@ -124,7 +124,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
           if (solved.gpus !== undefined)
             several = {
               gpus: solved.gpus,
-              ...(solver.placement && { placement: solver.placement.slice(0, solved.gpus) }),
+              ...(solver.observe && (await solver.observe(solved.gpus))),
               ...(solver.gpusNote !== undefined && { gpus_note: solver.gpusNote }),
               exchange_ms: solved.exchange_ms,
               exchange_round_ms: solved.exchange_ms! / (solved.rounds ?? 1),
@@ -144,7 +144,7 @@ export async function benchPaths(o: PathsBenchOptions): Promise<PathsBenchResult
           ...(readbacks.length && { readback_ms: median(readbacks) }),
           ...several,
         }
-        const exchanged = several ? `, pivot rows exchanged in ${several.exchange_ms!.toFixed(1)} ms (${several.exchange_round_ms!.toFixed(3)} ms a round, ${several.exchange_copy_ms?.toFixed(1)} ms of it copying) on ${several.placement?.join(', ')}` : ''
+        const exchanged = several ? `, pivot rows exchanged in ${several.exchange_ms!.toFixed(1)} ms (${several.exchange_round_ms!.toFixed(3)} ms a round, ${several.exchange_copy_ms?.toFixed(1)} ms of it copying); ${describePlacement(several as GpuPlacement, 'part')}` : ''
         o.log(`${name}: ${m.toFixed(1)} ms, ${relaxRate(V ** 3 / (m / 1000))} relax/s${exchanged}`)
       } catch (e) {
         // One failing run (a shape the device rejects, wrong distances) does not lose the others' figures.

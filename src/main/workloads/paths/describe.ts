@@ -1,5 +1,6 @@
 // How shortest-paths results read on a terminal: per graph, its size and checks, the checksum,
 // each run's times and speed, the queried path and what was written; then what was skipped.
+import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 import type { PathsGraphResult, PathsResult } from '../../../shared/workloads/paths/types'
 import { maxOf } from '../../../shared/extent'
 
@@ -37,7 +38,7 @@ function describeGraph(g: PathsGraphResult): string {
   for (const r of g.runs) if (r.compile_ms !== undefined) out += `${r.name}: kernels compiled in ${ms(r.compile_ms)} ms, before the timed runs\n`
   for (const r of g.runs)
     if (r.gpus !== undefined)
-      out += `${r.name}: ${r.gpus} parts on ${r.placement?.join(', ') ?? 'the GPUs'}; pivot rows exchanged in ${ms(r.exchange_ms)} ms of the compute time (${ms(r.exchange_round_ms)} ms a round, overlapped with phase 3)${r.gpus_note ? `; ${r.gpus_note}` : ''}\n`
+      out += `${r.name}: ${r.gpus} parts; pivot rows exchanged in ${ms(r.exchange_ms)} ms of the compute time (${ms(r.exchange_round_ms)} ms a round, overlapped with phase 3)${r.gpus_note ? `; ${r.gpus_note}` : ''}\n${r.gpus_requested && r.gpus_observed ? `${describePlacement(r as GpuPlacement, 'part')}\n` : ''}`
   if (g.checkpoints) {
     const c = g.checkpoints
     out += `checkpoints every ${count(c.every, 'round')} in ${c.folder}: ${c.resumed_from ? `resumed from round ${c.resumed_from}` : 'started from the graph'}; ${count(c.written, 'checkpoint')} written`

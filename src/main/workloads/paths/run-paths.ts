@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import { median } from '../../../shared/median'
+import type { GpuPlacement } from '../../../shared/gpu-placement'
 import type { PathsParams } from '../../../shared/workloads/paths'
 import type { PathQuery, PathsGraphResult, PathsResult, PathsRun } from '../../../shared/workloads/paths/types'
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
@@ -90,7 +91,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       readback: number[]
       compile_ms?: number
       /** On several GPUs: where they are, and each repeat's exchange time and rounds. */
-      several?: Pick<PathsRun, 'gpus' | 'placement' | 'gpus_note'> & { exchange: number[]; rounds: number }
+      several?: Pick<PathsRun, 'gpus' | 'gpus_note' | keyof GpuPlacement> & { exchange: number[]; rounds: number }
     }[] = []
     let checkpoints: PathsGraphResult['checkpoints']
     let reference: Solved | undefined
@@ -134,7 +135,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           }
           const several =
             solved.gpus !== undefined
-              ? { gpus: solved.gpus, placement: solver.placement?.slice(0, solved.gpus), ...(solver.gpusNote !== undefined && { gpus_note: solver.gpusNote }), exchange, rounds: solved.rounds ?? 1 }
+              ? { gpus: solved.gpus, ...(solver.observe && (await solver.observe(solved.gpus))), ...(solver.gpusNote !== undefined && { gpus_note: solver.gpusNote }), exchange, rounds: solved.rounds ?? 1 }
               : undefined
           done.push({ spec, threads: solver.threads, bytes: solved.bytes, matches: !reference || sameResult(solved, reference), samples, upload, readback, compile_ms, ...(several && { several }) })
           reference ??= solved
@@ -173,7 +174,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         ...(bytes !== undefined && { bandwidth_GB_per_s: bytes / (Math.max(compute_ms, 1e-6) / 1000) / 1e9 }),
         ...(several && {
           gpus: several.gpus,
-          ...(several.placement && { placement: several.placement }),
+          ...(several.gpus_requested && { gpus_requested: several.gpus_requested, gpus_observed: several.gpus_observed, gpus_observed_by: several.gpus_observed_by, ...(several.gpus_shared && { gpus_shared: several.gpus_shared }) }),
           ...(several.gpus_note !== undefined && { gpus_note: several.gpus_note }),
           exchange_ms: median(several.exchange),
           exchange_round_ms: median(several.exchange) / several.rounds,

@@ -1,5 +1,6 @@
 // What every shortest-paths backend offers the job: solve a problem (timed), return the V × V
 // distances (and path keys), and release what it holds.
+import type { GpuPlacement } from '../../../shared/gpu-placement'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { GpuVariant, PathsBackend } from '../../../shared/workloads/paths/types'
 import type { RoundCheckpointReport, RoundCheckpointTask } from './checkpoint'
@@ -49,10 +50,11 @@ export interface Solver {
   /** The tuned variant's tile shape, when one was asked for. */
   readonly shape?: string
   readonly threads?: number
-  /** GPUs of a run on several, and where they are (GpuSet.placement, and its note when they share one device). */
+  /** GPUs of a run on several, and the note when they share one device (GpuSet). */
   readonly gpus?: number
-  readonly placement?: string[]
   readonly gpusNote?: string
+  /** On several GPUs: where the first `parts` parts were to compute and are seen computing (while the solver holds its buffers). */
+  observe?(parts: number): Promise<GpuPlacement>
   solve(p: Problem, paths: boolean, opts?: SolveOptions): Promise<Solved>
   /** GPU: compiles the kernels `solve` will use on `p`, so that the job can wait for them before its timed runs. */
   compile?(p: Problem, paths: boolean): Promise<void>

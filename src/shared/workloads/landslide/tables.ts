@@ -11,7 +11,7 @@ const RUN_COLUMNS = [
   'variant',
   'precision',
   'ranks',
-  'gpus',
+  'gpus_observed',
   'exchange_every',
   'steps',
   'ms',
@@ -42,7 +42,7 @@ export function landslideTables(r: LandslideResult): ResultTable[] {
       run.variant ?? null,
       run.precision,
       run.ranks ?? null,
-      run.gpus ? run.gpus.join(' ') : null,
+      run.gpus_observed ? run.gpus_observed.join(' ') : null,
       run.exchange_every ?? null,
       r.steps,
       run.ms,
@@ -63,7 +63,7 @@ export function landslideTables(r: LandslideResult): ResultTable[] {
     ]),
   }
   runs.note = noteWith(
-    `Each run of ${r.steps} steps: ms for all of them over the repeats; md5 of the final grid as the reference program prints it (${r.reference.backend}'s is the reference); GPU runs: max |Δh| in m, cells off by over 1 mm and Σh − Σh(f64) in m against the f64 grid, and the kernel's roofline point.`,
+    `Each run of ${r.steps} steps: ms for all of them over the repeats; md5 of the final grid as the reference program prints it (${r.reference.backend}'s is the reference); GPU runs: max |Δh| in m, cells off by over 1 mm and Σh − Σh(f64) in m against the f64 grid, and the kernel's roofline point; gpus_observed: the GPU each band or rank was seen computing on (the driver's account, or \'not observed\'), never the one asked for.`,
     runs.rows,
     RUN_COLUMNS.indexOf('max_abs_dh'),
     'Empty cells mean the column does not apply to the run (CPU runs have no deviation); max_abs_dh ∞ (null in JSON): a GPU cell became NaN.',

@@ -1,5 +1,6 @@
 // SciddicaT landslide: a debris flow over a DEM, simulated on CPU backends (f64, exact) and GPU
 // kernels (f32 or double-float), timed, the GPU's deviation from the f64 run reported.
+import type { GpuPlacement } from '../../gpu-placement'
 
 export const LANDSLIDE_BACKENDS = ['serial', 'active', 'workers', 'workers-active', 'gpu'] as const
 export type LandslideBackend = (typeof LANDSLIDE_BACKENDS)[number]
@@ -62,15 +63,13 @@ export interface GridDeviation {
 }
 
 /** One backend's (or GPU variant's) run. */
-export interface LandslideRun {
+export interface LandslideRun extends Partial<GpuPlacement> {
   backend: LandslideBackend
   variant?: GpuVariant
   precision: RunArithmetic
   /** Row bands: worker threads of the workers backends, devices of a gpu run in bands. */
   ranks?: number
-  /** GPU in bands: each band's GPU (a DRI_PRIME tag such as pci-0000_01_00_0, or 'shared': the process's device). */
-  gpus?: string[]
-  /** GPU in bands: why they shared one device though several were asked for. */
+  /** GPU in bands or ranks: why they share one device though several were asked for. (gpus_requested, gpus_observed: GpuPlacement.) */
   gpus_note?: string
   /** GPU in bands: steps between halo exchanges. */
   exchange_every?: number

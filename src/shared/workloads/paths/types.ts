@@ -1,5 +1,6 @@
 import type { ApiErrorShape } from '../../errors'
 // All-pairs shortest paths: blocked Floyd–Warshall on CPU and GPU backends, as the course study ran it.
+import type { GpuPlacement } from '../../gpu-placement'
 
 /** Unreachable, as the course's expected outputs write it: 2^30 − 1 (two of them still add up inside int32). */
 export const INF = 1073741823
@@ -20,7 +21,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 export type GraphFormat = 'course' | 'dimacs' | 'csv'
 
 /** One backend (or GPU variant, at one blocking factor) run `repeat` times. */
-export interface PathsRun {
+export interface PathsRun extends Partial<GpuPlacement> {
   /** How timings and tables name it, e.g. `serial`, `blocked B=64`, `gpu shared B=32`. */
   name: string
   backend: PathsBackend
@@ -43,9 +44,8 @@ export interface PathsRun {
   relaxations_per_s: number
   /** GPU: modelled global-memory traffic of the kernels per second of compute time (10^9 bytes). */
   bandwidth_GB_per_s?: number
-  /** GPU on several devices (`gpus`): how many ran it, and where they are (DRI_PRIME tags, or 'shared' for the job's one device). */
+  /** GPU on several devices: how many ran it; where each was to compute and was seen computing (GpuPlacement). */
   gpus?: number
-  placement?: string[]
   /** Why the parts share one device though several were asked for. */
   gpus_note?: string
   /**

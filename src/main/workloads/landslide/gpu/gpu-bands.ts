@@ -10,7 +10,8 @@
 // With the same kernels and the same f32 altitudes, the result is the same bits as one band.
 import { ApiError } from '../../../../shared/errors'
 import { throwIfAborted } from '../../../../shared/cancel'
-import type { GpuSet } from '../../../gpu/device-select'
+import { observeSet, type GpuSet } from '../../../gpu/device-select'
+import type { GpuPlacement } from '../../../../shared/gpu-placement'
 import { stateRows, type InitialState, type Simulation } from '../simulation'
 import { splitRows } from '../workers-simulation'
 import { altitudeBase, type GpuArithmetic, GpuSimulation } from './gpu-simulation'
@@ -64,9 +65,13 @@ export class GpuBandsSimulation implements Simulation {
     return this.bands.length
   }
 
-  /** Each band's GPU (GpuSet.placement). */
-  get placement(): string[] {
-    return this.devices.placement.slice(0, this.bands.length)
+  /** Where the bands were to compute and were seen computing, once observe() has run. */
+  observed?: GpuPlacement
+
+  /** Asks the driver where the bands compute (while they hold their buffers). */
+  async observe(): Promise<GpuPlacement> {
+    this.observed = await observeSet({ ...this.devices, gpus: this.devices.gpus.slice(0, this.bands.length), placement: this.devices.placement.slice(0, this.bands.length) })
+    return this.observed
   }
 
   get note(): string | undefined {

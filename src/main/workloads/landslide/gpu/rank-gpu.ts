@@ -1,35 +1,37 @@
-// The GPU of one rank: SLURM_LOCALID (the rank's index on its node, which the local launcher sets
-// too) picks one of the GPUs the process may use — those Slurm granted the job step, else the
-// node's (src/main/gpu/granted.ts) — through Mesa's device-select layer as GPU bands pick theirs
-// (src/main/gpu/device-select.ts). With one GPU, a software adapter or no layer, the rank uses the
-// process's device, and says why.
+// The GPU of one rank. A rank process opens the GPU Dawn gives it; that is a choice only where the
+// process can see one GPU: the local launcher fences each rank onto its own (src/main/gpu/fence.ts,
+// which sets PARALAB_GPU_FENCED), Slurm's ConstrainDevices gives a task the one it granted.
+// Otherwise the rank takes the device it gets ('shared'), and says why. Where it really computed
+// is observed afterwards (observeRank), never taken from this choice.
 import type { Gpu } from '../../../gpu/runtime'
-import { deviceSelectLayer, openGpuOn } from '../../../gpu/device-select'
+import { FENCED_VARIABLE } from '../../../gpu/fence'
 import { grantedGpus } from '../../../gpu/granted'
+import { observeGpus } from '../../../gpu/observe'
+import { NOT_OBSERVED, SHARED } from '../../../../shared/gpu-placement'
 
 export interface RankGpu {
   gpu: Gpu
-  /** The GPU's DRI_PRIME tag, or 'shared' for the process's device. */
-  placement: string
+  /** The GPU requested for the rank (a PCI tag), or 'shared': the device the process was given. */
+  requested: string
   note?: string
   /** Destroys a device opened for the rank (never the process's). */
   close(): void
 }
 
-/** The node-local index of this rank (SLURM_LOCALID), or undefined outside such a launch. */
-export function localRank(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const text = env.SLURM_LOCALID
-  const n = text === undefined || text === '' ? NaN : Number(text)
-  return Number.isInteger(n) && n >= 0 ? n : undefined
+export async function rankGpu(shared: () => Promise<Gpu>, env: NodeJS.ProcessEnv = process.env, roots?: { pci?: string; nvidia?: string }): Promise<RankGpu> {
+  const gpu = await shared()
+  const own = (requested: string, note?: string): RankGpu => ({ gpu, requested, ...(note && { note }), close() {} })
+  const fenced = env[FENCED_VARIABLE]
+  if (fenced) return own(fenced)
+  const granted = grantedGpus(env, roots)
+  if (granted?.slurm && granted.tags.length === 1) return own(granted.tags[0], `Slurm granted each task one GPU (${granted.slurm})`)
+  const n = granted?.tags.length ?? 0
+  return own(SHARED, n > 1 ? `each rank may use ${n} GPUs and none was fenced onto one: each opened the GPU the driver gave it` : undefined)
 }
 
-export async function rankGpu(shared: () => Promise<Gpu>, local = localRank()): Promise<RankGpu> {
-  const own = async (note?: string): Promise<RankGpu> => ({ gpu: await shared(), placement: 'shared', note, close() {} })
-  if (local === undefined) return own('SLURM_LOCALID is not set: the process\'s device')
-  const granted = grantedGpus()
-  if (!granted || granted.all.length < 2) return own(granted?.all.length === 1 ? 'the node has one GPU' : 'no PCI GPU listed: the process\'s device')
-  if (!deviceSelectLayer()) return own(`${granted.all.length} GPUs, but Mesa's device-select Vulkan layer is not installed or NODEVICE_SELECT=1: the process's device`)
-  const tag = granted.tags[local % granted.tags.length]
-  const gpu = await openGpuOn(tag)
-  return { gpu, placement: tag, ...(granted.slurm && { note: `of the GPUs Slurm granted (${granted.slurm})` }), close: () => gpu.destroy() }
+/** Where this rank computes, by the driver's account: its GPU's tag, or 'not observed' and why. */
+export async function observeRank(device: RankGpu): Promise<{ gpu: string; by: string }> {
+  if (device.gpu.isSoftware) return { gpu: NOT_OBSERVED, by: 'a software adapter: the rank computed on the CPU' }
+  const seen = await observeGpus([process.pid])
+  return { gpu: seen.gpus[0], by: seen.by }
 }

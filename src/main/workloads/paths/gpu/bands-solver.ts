@@ -12,7 +12,7 @@
 // memory at ~1.3 GB/s on an H100 machine, slower than phase 3), and is copied into its pivot buffer
 // at the start of the device's next submit.
 import { ApiError } from '../../../../shared/errors'
-import type { GpuSet } from '../../../gpu/device-select'
+import { observeSet, type GpuSet } from '../../../gpu/device-select'
 import { median, throwIfAborted, warmUp, type Binding, type Dispatch, type Gpu, type Kernel } from '../../../gpu/runtime'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
@@ -123,7 +123,7 @@ export function gpuBandsSolver(devices: GpuSet, options: BandsSolverOptions = {}
     variant: 'tuned',
     block: BS,
     gpus: devices.gpus.length,
-    placement: devices.placement,
+    observe: (parts: number) => observeSet({ ...devices, gpus: devices.gpus.slice(0, parts), placement: devices.placement.slice(0, parts) }, 'part'),
     ...(devices.note !== undefined && { gpusNote: devices.note }),
     ...(options.shape !== undefined && { shape: options.shape }),
     async compile(p: Problem, paths: boolean): Promise<void> {

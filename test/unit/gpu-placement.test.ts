@@ -1,0 +1,232 @@
+// Where GPU work lands, checked rather than assumed. No GPU here: the machine's GPUs are a fake
+// sysfs PCI listing, the NVIDIA driver's procfs and /dev/nvidiaN as plain files, and nvidia-smi a
+// script answering as the real one does (its queries' formats as documented and as seen on a
+// 4-GPU machine). The fences themselves are real: processes started by unshare in mount
+// namespaces of their own, reading the device nodes they were left.
+import { spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { fencedCommand, fenceRoute, FENCED_VARIABLE, rankFences, resetFenceRoute } from '../../src/main/gpu/fence'
+import { hostGpus } from '../../src/main/gpu/host-gpus'
+import { gpuOfEach, observeGpus, parseComputeApps, parseQueryXml, sampleGpus } from '../../src/main/gpu/observe'
+import { busTag } from '../../src/main/gpu/pci'
+import { launchRanks } from '../../src/main/ranks/launch'
+import type { Gpu } from '../../src/main/gpu/gpu'
+import { rankGpu } from '../../src/main/workloads/landslide/gpu/rank-gpu'
+import { describeHostGpus } from '../../src/main/workloads/device/describe'
+import { describePlacement, NOT_OBSERVED, placementOf, sharedGpus } from '../../src/shared/gpu-placement'
+
+const dir = mkdtempSync(join(tmpdir(), 'paralab-placement-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const BUSES = ['0000:06:00.0', '0000:07:00.0', '0000:08:00.0', '0000:09:00.0']
+const tag = (bus: string) => busTag(bus)!
+
+/** A machine: its board's VGA and four NVIDIA GPUs on the PCI bus, the driver's minors, and /dev/nvidiaN holding their names. */
+function machine(name: string, gpus = BUSES): { pci: string; nvidia: string; dev: string } {
+  const roots = { pci: join(dir, name, 'pci'), nvidia: join(dir, name, 'nvidia'), dev: join(dir, name, 'dev') }
+  mkdirSync(join(roots.pci, '0000:02:00.0'), { recursive: true })
+  writeFileSync(join(roots.pci, '0000:02:00.0', 'class'), '0x030000\n')
+  writeFileSync(join(roots.pci, '0000:02:00.0', 'vendor'), '0x1a03\n')
+  mkdirSync(roots.dev, { recursive: true })
+  writeFileSync(join(roots.dev, 'nvidiactl'), 'control')
+  gpus.forEach((bus, minor) => {
+    mkdirSync(join(roots.pci, bus), { recursive: true })
+    writeFileSync(join(roots.pci, bus, 'class'), '0x030200\n')
+    writeFileSync(join(roots.pci, bus, 'vendor'), '0x10de\n')
+    mkdirSync(join(roots.nvidia, bus), { recursive: true })
+    writeFileSync(join(roots.nvidia, bus, 'information'), `Model:\t\t NVIDIA H100 80GB HBM3\nDevice Minor:\t ${minor}\nBus Location:\t ${bus}\n`)
+    writeFileSync(join(roots.dev, `nvidia${minor}`), `gpu ${minor}`)
+  })
+  return roots
+}
+
+/** An nvidia-smi answering its compute-apps query with `apps` and `-q -x` with `xml`. */
+function fakeSmi(name: string, apps: string, xml = '<nvidia_smi_log></nvidia_smi_log>'): string {
+  const folder = join(dir, name)
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'apps.csv'), apps)
+  writeFileSync(join(folder, 'query.xml'), xml)
+  const smi = join(folder, 'nvidia-smi')
+  writeFileSync(smi, `#!/bin/sh\ncase "$1" in\n  --query-compute-apps=*) cat '${folder}/apps.csv' ;;\n  -q) cat '${folder}/query.xml' ;;\n  *) echo "unexpected: $*" >&2; exit 2 ;;\nesac\n`)
+  chmodSync(smi, 0o755)
+  return smi
+}
+
+describe("the driver's account of where processes compute", () => {
+  it('reads nvidia-smi compute apps and its XML process list; bus ids as nvidia-smi writes them', () => {
+    expect(tag('00000000:07:00.0')).toBe('pci-0000_07_00_0')
+    expect(parseComputeApps('4242, 00000000:07:00.0, 1030 MiB\n4242, 00000000:06:00.0, 17 MiB\n99, 00000000:08:00.0, [N/A]\nNo running processes found\n')).toEqual([
+      { pid: 4242, tag: 'pci-0000_07_00_0', usedMiB: 1030 },
+      { pid: 4242, tag: 'pci-0000_06_00_0', usedMiB: 17 },
+    ])
+    const xml = `<nvidia_smi_log><gpu id="00000000:08:00.0"><processes><process_info><pid>77</pid><type>G</type><used_memory>2048 MiB</used_memory></process_info></processes></gpu>
+      <gpu id="00000000:09:00.0"><processes></processes></gpu></nvidia_smi_log>`
+    expect(parseQueryXml(xml)).toEqual([{ pid: 77, tag: 'pci-0000_08_00_0', usedMiB: 2048 }])
+    // A process's GPU is where it holds the most: a stray context elsewhere is not its GPU.
+    expect(gpuOfEach([4242, 5], parseComputeApps('4242, 00000000:06:00.0, 17 MiB\n4242, 00000000:07:00.0, 1030 MiB\n'))).toEqual(['pci-0000_07_00_0', NOT_OBSERVED])
+  })
+
+  it('observes this process through nvidia-smi on PATH, falling back to its XML list for graphics processes', async () => {
+    const smi = fakeSmi('smi-xml', '1, 00000000:06:00.0, 500 MiB\n', `<gpu id="00000000:09:00.0"><processes><process_info><pid>${process.pid}</pid><used_memory>900 MiB</used_memory></process_info></processes></gpu>`)
+    const path = process.env.PATH
+    process.env.PATH = `${join(dir, 'smi-xml')}:${path}`
+    try {
+      expect(await observeGpus([process.pid])).toMatchObject({ gpus: ['pci-0000_09_00_0'], by: expect.stringMatching(/^nvidia-smi/) })
+    } finally {
+      process.env.PATH = path
+    }
+    expect(smi).toMatch(/nvidia-smi$/)
+  })
+
+  it('says "not observed" where nvidia-smi is missing, fails or does not list the process: never the GPU asked for', async () => {
+    const missing = await observeGpus([process.pid], join(dir, 'no-such-nvidia-smi'))
+    expect(missing.gpus).toEqual([NOT_OBSERVED])
+    expect(missing.by).toMatch(/nvidia-smi could not be asked/)
+    const unlisted = await observeGpus([process.pid], fakeSmi('smi-other', '12, 00000000:06:00.0, 1030 MiB\n'))
+    expect(unlisted.gpus).toEqual([NOT_OBSERVED])
+    const failing = join(dir, 'smi-fail')
+    writeFileSync(failing, '#!/bin/sh\necho "NVIDIA-SMI has failed because it couldn\'t communicate with the NVIDIA driver" >&2\nexit 9\n')
+    chmodSync(failing, 0o755)
+    expect((await observeGpus([process.pid], failing)).gpus).toEqual([NOT_OBSERVED])
+    // The placement built from such an observation carries what was asked for apart, and claims no sharing.
+    const p = placementOf(['pci-0000_06_00_0', 'pci-0000_07_00_0'], { gpus: [NOT_OBSERVED, NOT_OBSERVED], by: missing.by }, 'rank')
+    expect(p).toEqual({ gpus_requested: ['pci-0000_06_00_0', 'pci-0000_07_00_0'], gpus_observed: [NOT_OBSERVED, NOT_OBSERVED], gpus_observed_by: missing.by })
+    expect(describePlacement(p, 'rank')).toMatch(/GPUs not observed/)
+  })
+
+  it('says so, in the results and on the terminal, when two bands computed on one GPU', () => {
+    // As seen on a 4-GPU machine: four bands asked for four GPUs, two pairs landed together.
+    const observed = ['pci-0000_08_00_0', 'pci-0000_09_00_0', 'pci-0000_08_00_0', 'pci-0000_09_00_0']
+    const p = placementOf(BUSES.map(tag), { gpus: observed, by: 'nvidia-smi' })
+    expect(p.gpus_shared).toBe('bands 0, 2 on pci-0000_08_00_0; bands 1, 3 on pci-0000_09_00_0')
+    expect(describePlacement(p)).toMatch(/\nWARNING: bands 0, 2 on pci-0000_08_00_0; bands 1, 3 on pci-0000_09_00_0 — computed on one GPU together$/)
+    expect(sharedGpus(BUSES.map(tag))).toBeUndefined()
+    expect(sharedGpus([NOT_OBSERVED, NOT_OBSERVED])).toBeUndefined()
+  })
+
+  it('samples from outside while processes run, keeping where each held the most', async () => {
+    const smi = fakeSmi('smi-sampled', `${process.pid}, 00000000:07:00.0, 1030 MiB\n${process.pid}, 00000000:06:00.0, 17 MiB\n`)
+    const watch = sampleGpus([process.pid, 31337], 50, smi)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await watch.stop()).toMatchObject({ gpus: ['pci-0000_07_00_0', NOT_OBSERVED] })
+  })
+
+  it('lets the launcher that stops sampling go on: a process with nothing else pending gets its answer', () => {
+    // The bench launcher stops its sampler once its ranks have exited, when nothing else keeps its
+    // process alive: a pause between samples that kept nothing alive (or that stop() had to sit out)
+    // ended the process unanswered.
+    const child = join(dir, 'sampler-child.ts')
+    writeFileSync(child, `import { sampleGpus } from '${join(__dirname, '../../src/main/gpu/observe')}'\nconst w = sampleGpus([process.pid], 60_000, process.argv[2])\nawait new Promise((r) => setTimeout(r, 200))\nconsole.log(JSON.stringify(await w.stop()))\n`)
+    const smi = fakeSmi('smi-child', '')
+    const r = spawnSync(process.execPath, [join(__dirname, '../../node_modules/jiti/lib/jiti-cli.mjs'), child, smi], { encoding: 'utf8', timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ gpus: [NOT_OBSERVED] })
+  })
+})
+
+describe('a GPU each for ranks: fences', () => {
+  const four = machine('four')
+
+  it('give rank k the (k mod G)-th GPU, every other device node hidden', () => {
+    const f = rankFences(6, { env: process.env, roots: four })
+    expect(f.ok, f.ok ? '' : f.why).toBe(true)
+    if (!f.ok) return
+    expect(f.fences.map((x) => x.keep)).toEqual([0, 1, 2, 3, 0, 1].map((m) => join(four.dev, `nvidia${m}`)))
+    expect(f.fences[2]).toEqual({ tag: tag(BUSES[2]), keep: join(four.dev, 'nvidia2'), hide: [0, 1, 3].map((m) => join(four.dev, `nvidia${m}`)) })
+  })
+
+  it("keep to Slurm's grant, in its order", () => {
+    const f = rankFences(2, { env: { ...process.env, SLURM_STEP_GPUS: '3,1' }, roots: four })
+    expect(f.ok && f.fences.map((x) => x.tag)).toEqual([tag(BUSES[3]), tag(BUSES[1])])
+    const one = rankFences(2, { env: { ...process.env, SLURM_STEP_GPUS: '2' }, roots: four })
+    expect(one).toEqual({ ok: false, why: `one GPU (${tag(BUSES[2])}): every rank on it` })
+  })
+
+  it('are none, and say why, with one GPU, no device nodes, or the route turned off', () => {
+    expect(rankFences(2, { roots: machine('one', [BUSES[0]]) })).toMatchObject({ ok: false, why: expect.stringMatching(/^one GPU/) })
+    expect(rankFences(2, { roots: { pci: join(dir, 'none', 'pci'), nvidia: join(dir, 'none', 'nvidia'), dev: join(dir, 'none', 'dev') } })).toMatchObject({ ok: false, why: expect.stringMatching(/no NVIDIA GPU with a device node/) })
+    expect(rankFences(2, { env: { ...process.env, PARALAB_GPU_FENCE: 'off' }, roots: four })).toMatchObject({ ok: false, why: expect.stringMatching(/PARALAB_GPU_FENCE=off/) })
+  })
+
+  it('really leave each rank its own node alone: ranks started by the launcher read the nodes they see', async () => {
+    resetFenceRoute()
+    const route = fenceRoute()
+    // CI runs as root on Linux with util-linux: the namespace route must be there.
+    expect(route.ok, route.ok ? '' : route.why).toBe(true)
+    const fences = rankFences(4, { roots: four })
+    if (!fences.ok) throw new Error(fences.why)
+    const launched = launchRanks({
+      command: 'sh',
+      args: ['-c', `for n in ${four.dev}/nvidia0 ${four.dev}/nvidia1 ${four.dev}/nvidia2 ${four.dev}/nvidia3; do printf '%s;' "$(cat $n)"; done; echo "$${FENCED_VARIABLE}"`],
+      ranks: 4,
+      folder: dir,
+      fences,
+    })
+    const exits = await launched.exited
+    expect(exits.map((e) => e.stderr)).toEqual(['', '', '', ''])
+    expect(exits.map((e) => e.stdout.trim())).toEqual([0, 1, 2, 3].map((k) => `${[0, 1, 2, 3].map((m) => (m === k ? `gpu ${m}` : '')).join(';')};${tag(BUSES[k])}`))
+    // The fence outlives nothing: outside, every node is as it was.
+    expect(spawnSync('cat', [join(four.dev, 'nvidia3')], { encoding: 'utf8' }).stdout).toBe('gpu 3')
+  })
+
+  it('take device node paths as arguments, never as script text', () => {
+    if (!fenceRoute().ok) throw new Error('no route')
+    const hostile = join(dir, 'hostile', '$(touch pwned);x')
+    mkdirSync(join(dir, 'hostile'), { recursive: true })
+    writeFileSync(hostile, 'node')
+    const start = fencedCommand({ tag: 't', keep: '/dev/null', hide: [hostile] }, fenceRoute() as Extract<ReturnType<typeof fenceRoute>, { ok: true }>, 'cat', [hostile])
+    const r = spawnSync(start.command, start.args, { encoding: 'utf8', cwd: join(dir, 'hostile') })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(existsSync(join(dir, 'hostile', 'pwned'))).toBe(false)
+  })
+
+  it('stop the rank when a node cannot be hidden', () => {
+    if (!fenceRoute().ok) throw new Error('no route')
+    const start = fencedCommand({ tag: 't', keep: '/dev/null', hide: [join(dir, 'absent-node')] }, fenceRoute() as Extract<ReturnType<typeof fenceRoute>, { ok: true }>, 'echo', ['ran'])
+    const r = spawnSync(start.command, start.args, { encoding: 'utf8' })
+    expect(r.status).toBe(126)
+    expect(r.stdout).toBe('')
+  })
+})
+
+describe("a rank's GPU as requested", () => {
+  // The device itself is not opened here: a stand-in for the process's device (no GPU in CI).
+  const device = { isSoftware: false } as unknown as Gpu
+  const shared = async () => device
+
+  it('is the GPU its fence left it, the one Slurm granted its task, or none chosen', async () => {
+    expect(await rankGpu(shared, { [FENCED_VARIABLE]: 'pci-0000_00_08_0' })).toMatchObject({ gpu: device, requested: 'pci-0000_00_08_0' })
+    // The fake grant of a task on a node whose sysfs lists its GPUs: Slurm's index 1 is the GPU of minor 1.
+    const slurm = await rankGpu(shared, { SLURM_STEP_GPUS: '1' }, machine('slurm-node'))
+    expect(slurm).toMatchObject({ requested: tag(BUSES[1]), note: expect.stringMatching(/Slurm granted each task one GPU \(SLURM_STEP_GPUS=1\)/) })
+    const unfenced = await rankGpu(shared, {}, machine('unfenced'))
+    expect(unfenced).toMatchObject({ requested: 'shared', note: expect.stringMatching(/may use 5 GPUs and none was fenced onto one/) })
+  })
+})
+
+describe("the machine's GPUs for paralab device", () => {
+  it('lists every GPU with its bus address, vendor and node, and which can be opened separately', () => {
+    const host = hostGpus({ roots: machine('listed') })
+    expect(host.listed).toBe(true)
+    expect(host.gpus.map((g) => [g.bus, g.vendor, g.separate])).toEqual([
+      ['0000:02:00.0', 'ASPEED', false],
+      ...BUSES.map((b) => [b, 'NVIDIA', fenceRoute().ok]),
+    ])
+    expect(host.gpus[1].node).toMatch(/nvidia0$/)
+    const text = describeHostGpus(host)
+    expect(text).toMatch(/^GPUs of this machine: 5\n/)
+    expect(text).toMatch(/0000:09:00\.0 {2}NVIDIA .*nvidia3 +opened separately/)
+    expect(text).toMatch(/separately by: a process per GPU, started in .*namespace/)
+  })
+
+  it('opens none separately where the route is off, and says the bus could not be listed where it cannot', () => {
+    const off = hostGpus({ env: { ...process.env, PARALAB_GPU_FENCE: 'off' }, roots: machine('off') })
+    expect(off.gpus.every((g) => !g.separate)).toBe(true)
+    expect(off.route).toMatch(/^none: PARALAB_GPU_FENCE=off/)
+    expect(hostGpus({ roots: { pci: join(dir, 'absent') } })).toMatchObject({ listed: false, gpus: [] })
+  })
+})

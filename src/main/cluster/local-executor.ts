@@ -4,7 +4,8 @@
 // ranks here; the merge script runs once every task has ended. What Slurm would record of each
 // task (state, exit code) goes to tasks/<index>/state.json.
 import { spawn } from 'node:child_process'
-import { open } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../shared/errors'
 import { jobPaths, taskPaths, writeJson, type JobRecord } from './job-folder'
@@ -20,10 +21,29 @@ export interface LocalState {
   signal: number
 }
 
+/**
+ * A task's log, opened to append: never through a symlink, and refused at once when something
+ * other than a regular file (a FIFO would block until a reader came) was put in its place.
+ */
+export async function openTaskLog(path: string): Promise<FileHandle> {
+  const file = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644).catch((e: NodeJS.ErrnoException) => {
+    throw new ApiError('io', e.code === 'ELOOP' ? `${path} is a symbolic link, not a log Paralab wrote` : `cannot open ${path}: ${e.message}`)
+  })
+  const s = await file.stat()
+  if (!s.isFile()) {
+    await file.close()
+    throw new ApiError('io', `${path} is not a regular file, so it is no log Paralab wrote`)
+  }
+  return file
+}
+
 function runScript(script: string, env: NodeJS.ProcessEnv, stdout: string, stderr: string, signal: AbortSignal): Promise<LocalState> {
   return (async () => {
-    const out = await open(stdout, 'a')
-    const err = await open(stderr, 'a')
+    const out = await openTaskLog(stdout)
+    const err = await openTaskLog(stderr).catch(async (e) => {
+      await out.close()
+      throw e
+    })
     try {
       return await new Promise<LocalState>((resolve, reject) => {
         const child = spawn('bash', [script], { env, stdio: ['ignore', out.fd, err.fd] })

@@ -198,7 +198,7 @@ describe('without a GPU', () => {
     process.env.PARALAB_GPU = 'off'
     try {
       const info = await gpuInfo()
-      expect(info).toEqual({ available: false, reason: 'disabled by PARALAB_GPU=off', features: [], limits: {} })
+      expect(info).toEqual({ available: false, reason: 'disabled by PARALAB_GPU=off', features: [], limits: {}, host: expect.objectContaining({ listed: true, gpus: expect.any(Array) }) })
       const err = await failure(getGpu())
       expect(err).toBeInstanceOf(ApiError)
       expect(err.code).toBe('gpu-unavailable')
@@ -259,6 +259,6 @@ if (!info.available) { console.log(JSON.stringify(info)); process.exitCode = 3 }
   it('reports PARALAB_GPU=off without touching the GPU', () => {
     const r = spawnSync(process.execPath, [child], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PARALAB_GPU: 'off' } })
     expect(r.status).toBe(3)
-    expect(JSON.parse(r.stdout.trim())).toEqual({ available: false, reason: 'disabled by PARALAB_GPU=off', features: [], limits: {} })
+    expect(JSON.parse(r.stdout.trim())).toEqual({ available: false, reason: 'disabled by PARALAB_GPU=off', features: [], limits: {}, host: expect.objectContaining({ listed: true, gpus: expect.any(Array) }) })
   })
 })

@@ -32,7 +32,7 @@ async function slurmRank(out: string, rank: number, ms: number): Promise<number>
     for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
       try {
         const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-        if (argv[0] !== process.execPath || !argv.some((a) => a.startsWith(`${out}/`))) continue
+        if (argv[0] !== process.execPath || !argv.some((a) => a.startsWith(`${out}/`) || a.startsWith(`--task-dir=${out}/`))) continue
         if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`SLURM_PROCID=${rank}`)) return Number(pid)
       } catch {
         // gone, or not ours to read

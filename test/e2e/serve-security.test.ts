@@ -212,6 +212,6 @@ describe('paralab serve', () => {
     const device = await call('exportResults', [{ envelope: env, format: 'csv', fileName: 'device.csv' }])
     expect(decode(device.result.base64).split('\n')[0]).toBe('quantity,value,unit')
     const unknownTable = await call('exportResults', [{ envelope: env, format: 'csv', table: 'results', fileName: 'x.csv' }])
-    expect(unknownTable.error).toEqual({ code: 'invalid-argument', message: 'device has no table "results"; tables: device, limits' })
+    expect(unknownTable.error).toEqual({ code: 'invalid-argument', message: 'device has no table "results"; tables: device, limits, gpus' })
   })
 })

@@ -1,0 +1,89 @@
+// Every file format Paralab reads or writes, in one table: `paralab workloads`, each workload's
+// help, the dashboard's chooser and docs/formats.md all speak from it. A file's format is decided
+// by its content (src/main/io/sniff.ts), its extension only where the content cannot tell
+// (text formats).
+import type { WorkloadId } from './workloads'
+
+/** What the first bytes of a file say it is. `text` and `binary` are what no magic matched. */
+export const CONTENT_KINDS = ['tiff', 'parquet', 'arrow', 'hdf5', 'netcdf', 'npy', 'mtx', 'text', 'binary', 'empty'] as const
+export type ContentKind = (typeof CONTENT_KINDS)[number]
+
+export interface FileFormat {
+  id: string
+  /** As people name it. */
+  name: string
+  /** Extensions without dots, lowercase: how the chooser lists files before their content is read. */
+  extensions: readonly string[]
+  /** The content this format's files have: a file whose content says otherwise is not this format. */
+  content: ContentKind
+  /** The workloads that read it, and the roles it can play (input, or output by a flag). */
+  workloads: Partial<Record<WorkloadId, { reads?: string; writes?: string }>>
+  /** The library or module that reads it. */
+  reader: string
+}
+
+// Rows are added as formats are supported; docs/formats.md tells what each refuses.
+export const FILE_FORMATS: readonly FileFormat[] = [
+  {
+    id: 'csv',
+    name: 'CSV',
+    extensions: ['csv'],
+    content: 'text',
+    workloads: { stats: { reads: 'numeric columns under a header' }, correlation: { reads: 'a series per column (or per row)' } },
+    reader: 'src/main/io/csv (streaming, on the loader threads)',
+  },
+  {
+    id: 'npy',
+    name: 'NumPy .npy',
+    extensions: ['npy'],
+    content: 'npy',
+    workloads: { correlation: { reads: '2-D <f4 or <f8 array' }, landslide: { writes: '--npy' } },
+    reader: 'src/main/workloads/correlation/read-npy.ts',
+  },
+  {
+    id: 'course',
+    name: "the course's binary graph",
+    extensions: ['1', 'bin'],
+    content: 'binary',
+    workloads: { paths: { reads: 'int32 V, then V × V weights', writes: '--output' } },
+    reader: 'src/main/workloads/paths/read-course.ts',
+  },
+  {
+    id: 'dimacs',
+    name: 'DIMACS shortest-path graph',
+    extensions: ['gr'],
+    content: 'text',
+    workloads: { paths: { reads: 'p sp V E, then a lines' } },
+    reader: 'src/main/workloads/paths/read-dimacs.ts',
+  },
+  {
+    id: 'csv-edges',
+    name: 'CSV edge list',
+    extensions: ['csv'],
+    content: 'text',
+    workloads: { paths: { reads: 'from,to,weight rows', writes: '--format csv' } },
+    reader: 'src/main/workloads/paths/read-csv-edges.ts',
+  },
+  {
+    id: 'asc',
+    name: 'ESRI ASCII grid',
+    extensions: ['asc', 'txt'],
+    content: 'text',
+    workloads: { landslide: { reads: 'DEM and source with headers, or the study’s header + two grids', writes: '--asc' } },
+    reader: 'src/main/workloads/landslide/esri-grid.ts',
+  },
+]
+
+export function formatById(id: string): FileFormat | undefined {
+  return FILE_FORMATS.find((f) => f.id === id)
+}
+
+/** The formats a workload reads, in table order. */
+export function formatsRead(workload: WorkloadId): FileFormat[] {
+  return FILE_FORMATS.filter((f) => f.workloads[workload]?.reads)
+}
+
+/** The extensions a workload's chooser lists (its formats' extensions, without repeats). */
+export function extensionsRead(workload: WorkloadId): string[] {
+  return [...new Set(formatsRead(workload).flatMap((f) => f.extensions))]
+}

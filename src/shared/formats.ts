@@ -72,6 +72,14 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     workloads: { landslide: { reads: 'DEM and source with headers, or the study’s header + two grids', writes: '--asc' } },
     reader: 'src/main/workloads/landslide/esri-grid.ts',
   },
+  {
+    id: 'geotiff',
+    name: 'GeoTIFF',
+    extensions: ['tif', 'tiff'],
+    content: 'tiff',
+    workloads: { landslide: { reads: 'single-band DEM and source on one grid (int8–32, uint8–32, float32/64; none, deflate, LZW, PackBits; strips or tiles)', writes: '--tif' } },
+    reader: 'src/main/io/geotiff (the geotiff package for the IFD and GeoKeys, bounded block decoding)',
+  },
 ]
 
 export function formatById(id: string): FileFormat | undefined {

@@ -96,6 +96,12 @@ export function parseHeader(file: string, lines: string[]): { header: GridHeader
   }
 }
 
+/** The lower-left corner of an ESRI grid: xllcorner as given, or xllcenter half a cell back. */
+export function ascCorner(header: GridHeader): [number, number] {
+  const centre = (axis: string) => (header.entries.some(([k]) => k.toLowerCase() === `${axis}llcenter`) ? header.cellsize / 2 : 0)
+  return [header.xllcorner - centre('x'), header.yllcorner - centre('y')]
+}
+
 export interface GridReadOptions {
   /** Replaces each value (e.g. NODATA by 0 thickness) or returns an error message for it. */
   check?: (value: number) => number | string

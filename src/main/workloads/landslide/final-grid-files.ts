@@ -1,5 +1,5 @@
-// `paralab landslide --output FILE --asc FILE`: the reference run's final thickness as the study's
-// program writes it (its md5 is the study's check) and as an ESRI ASCII grid. A job's results keep
+// `paralab landslide --output FILE --asc FILE --tif FILE`: the reference run's final thickness as the
+// study's program writes it (its md5 is the study's check), as an ESRI ASCII grid and as a GeoTIFF. A job's results keep
 // no full grid (they go to the dashboard and the history), so the reference run is simulated once
 // more here: deterministic f64, so the same md5 as the job reported, which is checked.
 import { availableParallelism } from 'node:os'
@@ -12,6 +12,7 @@ export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']
   flags: [
     { flag: 'output', help: 'write the reference run\'s final thickness in the reference program\'s format (its md5 is the study\'s check)' },
     { flag: 'asc', help: 'write the reference run\'s final thickness as an ESRI ASCII grid with the DEM\'s header (dry cells 0, walls NODATA_value -9999)' },
+    { flag: 'tif', help: 'write the reference run\'s final thickness as a float64 GeoTIFF with the DEM\'s georeferencing (its GeoKeys when the DEM is a GeoTIFF; dry cells 0, walls NODATA -9999)' },
   ],
   async check(paths, force) {
     for (const path of Object.values(paths)) await checkTarget(path, force)
@@ -30,6 +31,7 @@ export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']
       ranks: availableParallelism(),
       output: paths.output,
       asc: paths.asc,
+      tif: paths.tif,
       force,
     })
     if (written.md5 !== r.reference.md5) throw new ApiError('internal', `the grid written has md5 ${written.md5}, the run's reference ${r.reference.md5}`)

@@ -1,6 +1,9 @@
-// Thickness grids for other tools: an ESRI ASCII grid with the DEM's header (QGIS and GDAL open it
-// as a raster in place over the DEM) and a NumPy .npy array (float64, rows × columns).
-import type { GridHeader } from './esri-grid'
+// Thickness grids for other tools: an ESRI ASCII grid with the DEM's header and a GeoTIFF with the
+// DEM's georeferencing (QGIS and GDAL open both as rasters in place over the DEM), and a NumPy .npy
+// array (float64, rows × columns).
+import { cornerGeoTags, geoTiffPieces } from '../../io/geotiff/write-geotiff'
+import { ascCorner, type GridHeader } from './esri-grid'
+import type { LandslideInput } from './inputs'
 
 /** What a thickness `.asc` writes for walls: a value no thickness (≥ 0) takes. */
 export const ASC_NODATA = -9999
@@ -43,4 +46,15 @@ export function npyBytes(h: Float64Array, rows: number, cols: number): Uint8Arra
   const data = new DataView(out.buffer, 10 + headerText.length)
   for (let k = 0; k < h.length; k++) data.setFloat64(k * 8, h[k], true)
   return out
+}
+
+/**
+ * The grid as a float64 GeoTIFF, in pieces: the DEM's georeferencing tags copied when the DEM was a
+ * GeoTIFF (its CRS with them), else placed by the ESRI header's corner and cell size (no CRS). Dry
+ * cells are 0 and walls NODATA −9999, as in the .asc.
+ */
+export function tifPieces(h: Float64Array, input: Pick<LandslideInput, 'rows' | 'cols' | 'header' | 'walls' | 'geo'>): Generator<Uint8Array> {
+  const { rows, cols, header } = input
+  const geo = input.geo ?? cornerGeoTags(...ascCorner(header), header.cellsize, rows)
+  return geoTiffPieces({ width: cols, height: rows, values: h, mask: input.walls, nodata: ASC_NODATA, geo })
 }

@@ -1,10 +1,14 @@
 // The landslide's input: a DEM and an initial debris thickness of one size, either as two ESRI
-// ASCII grids (.asc, each with its header) or as the study's three files (a header file, then the
-// DEM and the source without headers). The header file is recognised by holding no grid, so it may
-// come anywhere among the three; the DEM comes before the source.
+// ASCII grids (.asc, each with its header), as two GeoTIFF rasters (or one GeoTIFF and one .asc),
+// or as the study's three files (a header file, then the DEM and the source without headers). A
+// file's content decides which it is, not its name. The header file is recognised by holding no
+// grid, so it may come anywhere among the three; the DEM comes before the source.
 import { readFile } from 'node:fs/promises'
+import { extname } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
+import type { GeoTags } from '../../io/geotiff/read-raster'
+import { sniffFile } from '../../io/sniff'
 import { atOnce, inTurns } from '../../workers/in-turns'
 import { gridError, type GridHeader, parseGridRows, parseHeader, splitLines } from './esri-grid'
 
@@ -22,6 +26,8 @@ export interface LandslideInput {
   wallCount: number
   /** Paths by role, as given. */
   files: { dem: string; source: string; header?: string }
+  /** The DEM's georeferencing tags when it is a GeoTIFF, for GeoTIFFs written from the run. */
+  geo?: GeoTags
 }
 
 interface TextFile {
@@ -30,7 +36,10 @@ interface TextFile {
 }
 
 /** Reads `paths` (real paths; `shown` are the names for messages, in the same order). */
-export async function readLandslideInput(shown: string[], paths: string[]): Promise<LandslideInput> {
+export async function readLandslideInput(shown: string[], paths: string[], signal?: AbortSignal): Promise<LandslideInput> {
+  const tiffs: boolean[] = []
+  for (let i = 0; i < paths.length; i++) tiffs.push(await isTiff(shown[i], paths[i]))
+  if (tiffs.some(Boolean)) return readWithRasters(shown, paths, tiffs, signal)
   const texts: TextFile[] = []
   for (let i = 0; i < paths.length; i++) {
     let text: string
@@ -44,6 +53,37 @@ export async function readLandslideInput(shown: string[], paths: string[]): Prom
   }
   // A big grid takes seconds to parse: in slices, so that a server goes on answering meanwhile.
   return inTurns(landslideInputSteps(texts))
+}
+
+/** Whether the file's content is a TIFF; a file named .tif whose content is not is refused. */
+async function isTiff(shown: string, path: string): Promise<boolean> {
+  let kind
+  try {
+    kind = (await sniffFile(path)).kind
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    throw new ApiError('io', `cannot read ${shown}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`)
+  }
+  if (kind === 'tiff') return true
+  if (/^\.tiff?$/i.test(extname(shown))) throw new ApiError('invalid-input', `${shown}: not a TIFF file (its content is ${kind === 'empty' ? 'empty' : kind === 'text' ? 'text' : `not a TIFF's: ${kind}`}), though its name ends in ${extname(shown)}`)
+  return false
+}
+
+/** A GeoTIFF DEM or source: two grids, each a GeoTIFF or an .asc with its header. */
+async function readWithRasters(shown: string[], paths: string[], tiffs: boolean[], signal?: AbortSignal): Promise<LandslideInput> {
+  if (paths.length !== 2)
+    throw new ApiError('invalid-argument', `with a GeoTIFF grid, landslide needs two grids, the DEM and the source (the study's header file is for its text grids); got ${paths.length} files`)
+  // The raster code loads when a GeoTIFF is read.
+  const { ascGrid, rasterGrid, rasterInput } = await import('./raster-input')
+  const grid = async (i: number) => {
+    if (tiffs[i]) return rasterGrid(shown[i], paths[i], signal)
+    const text = await readFile(paths[i], 'utf8').catch((e: NodeJS.ErrnoException) => {
+      throw new ApiError('io', `cannot read ${shown[i]}: ${e.message}`)
+    })
+    return ascGrid(shown[i], splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text))
+  }
+  const dem = await grid(0)
+  return rasterInput(dem, await grid(1))
 }
 
 /** Whether the file holds nothing after its header: the study's header file. */

@@ -1,5 +1,5 @@
 // Files the dashboard asks for after a landslide run: the reference run's final thickness as an
-// ESRI ASCII grid and as a NumPy array (what `landslide simulate --asc/--npy` write), and the final
+// ESRI ASCII grid, a GeoTIFF and a NumPy array (what `landslide simulate --asc/--tif/--npy` write), and the final
 // frame at full resolution as PNG and SVG. The grid stays in the backend (final-grid.ts).
 import { ApiError } from '../../../shared/errors'
 import { landslideWorkload } from '../../../shared/workloads/landslide'
@@ -9,7 +9,7 @@ import type { WorkloadEngine } from '../../engine'
 
 const encode = (text: string) => new TextEncoder().encode(text)
 
-export const RESULT_FILES = ['final.asc', 'final.npy', 'thickness-full.png', 'thickness-full.svg'] as const
+export const RESULT_FILES = ['final.asc', 'final.npy', 'final.tif', 'thickness-full.png', 'thickness-full.svg'] as const
 
 export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resultFiles']> = {
   names: RESULT_FILES,
@@ -19,7 +19,7 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
     // The grid may be simulated again for these steps: they are bounded as a run's are.
     validateParams('landslide', { steps: landslideWorkload.params.steps }, { steps: r.steps })
     // The simulation and the writers load when a file is asked for.
-    const [{ finalGrid }, { ascText, npyBytes }, { fullFrameFile }] = await Promise.all([import('./final-grid'), import('./grid-writers'), import('./thickness-files')])
+    const [{ finalGrid }, { ascText, npyBytes, tifPieces }, { fullFrameFile }] = await Promise.all([import('./final-grid'), import('./grid-writers'), import('./thickness-files')])
     const grid = await finalGrid(r, input, signal)
     const { rows, cols } = grid.input
     switch (name) {
@@ -27,6 +27,8 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
         return { bytes: encode(ascText(grid.h, grid.input.header, grid.input.walls)), mime: 'text/plain' }
       case 'final.npy':
         return { bytes: npyBytes(grid.h, rows, cols), mime: 'application/octet-stream' }
+      case 'final.tif':
+        return { bytes: Buffer.concat([...tifPieces(grid.h, grid.input)]), mime: 'image/tiff' }
       case 'thickness-full.png':
         return { bytes: (await fullFrameFile(r, grid, 'png')) as Uint8Array, mime: 'image/png' }
       case 'thickness-full.svg':

@@ -1,6 +1,6 @@
 // `paralab landslide simulate`: one simulation whose grids are written out, as the study's program
 // did: the final thickness in the reference format (--output, md5-comparable), as an ESRI grid with
-// the DEM's header (--asc) or a NumPy array (--npy), and frames every K steps (--frames K into
+// the DEM's header (--asc), a GeoTIFF placed like the DEM (--tif) or a NumPy array (--npy), and frames every K steps (--frames K into
 // --frames-dir, or drawn over the hillshaded DEM as an animated GIF with --gif); --png draws the final
 // thickness over the relief. Every file is written whole or not at all; the targets are checked before the run.
 import { availableParallelism } from 'node:os'
@@ -17,11 +17,11 @@ export const simulateCommand: Command = {
   name: 'landslide simulate',
   summary: 'Run one landslide simulation and write its grids (reference format, ESRI .asc, .npy, frames) and pictures (PNG, animated GIF).',
   usage:
-    'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--precision P] [--ranks N] [--gpu-bands N [--exchange-every S]] [--output FILE] [--asc FILE] [--npy FILE] [--png FILE] [--frames K [--frames-dir DIR] [--gif FILE]] [--force] [--json]',
+    'paralab landslide simulate --dem FILE [--header FILE] --source FILE [--steps N] [--backend B] [--variant V] [--precision P] [--ranks N] [--gpu-bands N [--exchange-every S]] [--output FILE] [--asc FILE] [--npy FILE] [--tif FILE] [--png FILE] [--frames K [--frames-dir DIR [--frames-as npy|tif]] [--gif FILE]] [--force] [--json]',
   help: [
-    '  --dem FILE          the DEM: an ESRI ASCII grid, or the study\'s grid without header (then --header)',
+    '  --dem FILE          the DEM: an ESRI ASCII grid, a single-band GeoTIFF, or the study\'s grid without header (then --header)',
     '  --header FILE       the study\'s header file, for a DEM and source without headers',
-    '  --source FILE       the initial debris thickness, in the DEM\'s form',
+    '  --source FILE       the initial debris thickness, in the DEM\'s form (a GeoTIFF on the DEM\'s grid)',
     '  --steps N           steps (default 4000)',
     `  --backend B         ${LANDSLIDE_BACKENDS.join(', ')} (default active)`,
     `  --variant V         GPU kernel: ${GPU_VARIANTS.join(', ')} (default fused)`,
@@ -34,9 +34,11 @@ export const simulateCommand: Command = {
     '  --output FILE       the final thickness in the reference program\'s format (its md5 is the check)',
     '  --asc FILE          the final thickness as an ESRI ASCII grid with the DEM\'s header (QGIS, GDAL)',
     '  --npy FILE          the final thickness as a NumPy float64 array, rows × columns',
+    '  --tif FILE          the final thickness as a float64 GeoTIFF with the DEM\'s georeferencing (walls NODATA -9999)',
     '  --png FILE          the final thickness over the hillshaded DEM, with its scale in metres, as PNG',
     '  --frames K          also record the thickness every K steps (and at step 0), for --frames-dir and --gif',
     '  --frames-dir DIR    the existing folder the frames go to, as h-<step>.npy',
+    '  --frames-as F       npy (default) or tif: the frames as GeoTIFFs placed like the DEM, h-<step>.tif',
     '  --gif FILE          the frames drawn over the hillshaded DEM as an animated GIF',
     '  --force             overwrite existing files',
     '  --json              print the summary (md5, mass at start and end, time, files) as JSON',
@@ -56,7 +58,9 @@ export const simulateCommand: Command = {
     output: { type: 'string' },
     asc: { type: 'string' },
     npy: { type: 'string' },
+    tif: { type: 'string' },
     frames: { type: 'string' },
+    'frames-as': { type: 'string' },
     'frames-dir': { type: 'string' },
     png: { type: 'string' },
     gif: { type: 'string' },
@@ -69,6 +73,8 @@ export const simulateCommand: Command = {
     const framesTo = values['frames-dir'] !== undefined || values.gif !== undefined
     if (every !== undefined && !framesTo) throw new UsageError('--frames needs --frames-dir, --gif or both')
     if (every === undefined && framesTo) throw new UsageError(`--${values['frames-dir'] !== undefined ? 'frames-dir' : 'gif'} needs --frames K`)
+    const framesAs = choice(values['frames-as'], 'frames-as', ['npy', 'tif'] as const, 'npy')
+    if (values['frames-as'] !== undefined && values['frames-dir'] === undefined) throw new UsageError('--frames-as needs --frames-dir')
     // The simulation, its writers and the GPU load only when it runs.
     const { simulate } = await import('./simulate')
     const summary = await simulate({
@@ -83,11 +89,12 @@ export const simulateCommand: Command = {
       stepsPerSubmit: intOption(values['steps-per-submit'], 'steps-per-submit', 1, 100_000),
       gpuBands: intOption(values['gpu-bands'], 'gpu-bands', 1, 64),
       exchangeEvery: intOption(values['exchange-every'], 'exchange-every', 1, 100_000),
-      frames: every === undefined ? undefined : { every, dir: values['frames-dir'], gif: values.gif },
+      frames: every === undefined ? undefined : { every, dir: values['frames-dir'], as: framesAs, gif: values.gif },
       png: values.png,
       output: values.output,
       asc: values.asc,
       npy: values.npy,
+      tif: values.tif,
       force: !!values.force,
     })
     if (values.json) writeJson(summary)

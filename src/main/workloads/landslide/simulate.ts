@@ -13,7 +13,7 @@ import { getGpu } from '../../gpu/on-demand'
 import { writeFileAtomic } from '../../io/atomic-write'
 import { checkTarget } from './check-target'
 import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
-import { ascText, npyBytes } from './grid-writers'
+import { ascText, npyBytes, tifPieces } from './grid-writers'
 import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
 import { md5Hex, referenceText } from './reference-format'
@@ -36,13 +36,14 @@ export interface SimulateOptions {
   /** Row bands of the gpu backend, each on its own GPU where there are several (default 1). */
   gpuBands?: number
   exchangeEvery?: number
-  /** Frames every K steps: as .npy files into `dir`, and/or drawn into the animation `gif`. */
-  frames?: { every: number; dir?: string; gif?: string }
+  /** Frames every K steps: as .npy (or GeoTIFF, `as: 'tif'`) files into `dir`, and/or drawn into the animation `gif`. */
+  frames?: { every: number; dir?: string; as?: 'npy' | 'tif'; gif?: string }
   /** The final thickness over the hillshaded DEM. */
   png?: string
   output?: string
   asc?: string
   npy?: string
+  tif?: string
   force: boolean
 }
 
@@ -64,7 +65,7 @@ export interface SimulateSummary {
 const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0)
 
 export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> {
-  for (const target of [opts.output, opts.asc, opts.npy, opts.png, opts.frames?.gif]) if (target) await checkTarget(target, opts.force)
+  for (const target of [opts.output, opts.asc, opts.npy, opts.tif, opts.png, opts.frames?.gif]) if (target) await checkTarget(target, opts.force)
   if (opts.frames?.dir) await checkTarget(opts.frames.dir, opts.force, true)
   const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
   const input = await readLandslideInput(shown, shown)
@@ -78,8 +79,9 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     const h = await sim.thickness()
     if (opts.frames?.gif || (opts.png && sim.done === 0)) drawn.push(snapshot(sim.done, h, input.rows, input.cols))
     if (!opts.frames?.dir) return
-    const path = join(opts.frames.dir, `h-${String(sim.done).padStart(digits, '0')}.npy`)
-    await writeFileAtomic(path, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
+    const tif = opts.frames.as === 'tif'
+    const path = join(opts.frames.dir, `h-${String(sim.done).padStart(digits, '0')}.${tif ? 'tif' : 'npy'}`)
+    await writeFileAtomic(path, tif ? tifPieces(h, input) : npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
     written.push(path)
   }
   let ms = 0
@@ -110,6 +112,10 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   if (opts.npy) {
     await writeFileAtomic(opts.npy, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
     written.push(opts.npy)
+  }
+  if (opts.tif) {
+    await writeFileAtomic(opts.tif, tifPieces(h, input), { overwrite: opts.force })
+    written.push(opts.tif)
   }
   if (drawn.length) {
     // One window and one relief for every frame, as a job's maps have.

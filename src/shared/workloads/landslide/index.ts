@@ -15,12 +15,12 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
     grids: {
       type: 'files',
       label: 'Grids',
-      extensions: ['asc', 'txt'],
-      help: 'the DEM, then the initial debris thickness: two ESRI ASCII grids (.asc), or the study\'s header, DEM and source files (the header, the file without a grid, may come anywhere)',
+      extensions: ['asc', 'txt', 'tif', 'tiff'],
+      help: 'the DEM, then the initial debris thickness: two ESRI ASCII grids (.asc), two single-band GeoTIFFs on one grid (.tif; NODATA makes walls), or the study\'s header, DEM and source files (the header, the file without a grid, may come anywhere)',
       roles: [
         { flag: 'header', help: 'the study\'s header file (ncols, nrows, cellsize, …), for grids without one' },
-        { flag: 'dem', help: 'the DEM: the study\'s grid file or an ESRI ASCII grid (.asc)' },
-        { flag: 'source', help: 'the initial debris thickness, in the DEM\'s format' },
+        { flag: 'dem', help: 'the DEM: the study\'s grid file, an ESRI ASCII grid (.asc) or a single-band GeoTIFF (.tif)' },
+        { flag: 'source', help: 'the initial debris thickness, in the DEM\'s format (a GeoTIFF on the DEM\'s grid)' },
       ],
     },
     steps: { type: 'int', label: 'Steps', min: 0, max: 1_000_000, default: 4000, help: 'steps of the automaton (the study ran 4000)' },

@@ -1,0 +1,107 @@
+// The skeleton of a TIFF file, checked before any library parses it: the header, the first image
+// file directory (IFD) and every entry's values lie inside the file, each entry's field type is
+// known. A TIFF decoder trusts these offsets and counts (and allocates by them); a hostile file
+// is refused here, naming the byte and the tag, before that can happen.
+import type { FileHandle } from 'node:fs/promises'
+import { ApiError } from '../../../shared/errors'
+
+/** Bytes of each TIFF field type (1 BYTE … 18 IFD8). */
+const FIELD_BYTES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4, 16: 8, 17: 8, 18: 8 }
+
+/** Names of the tags messages mention. */
+export const TAG_NAMES: Record<number, string> = {
+  256: 'ImageWidth',
+  257: 'ImageLength',
+  258: 'BitsPerSample',
+  259: 'Compression',
+  273: 'StripOffsets',
+  277: 'SamplesPerPixel',
+  278: 'RowsPerStrip',
+  279: 'StripByteCounts',
+  284: 'PlanarConfiguration',
+  317: 'Predictor',
+  322: 'TileWidth',
+  323: 'TileLength',
+  324: 'TileOffsets',
+  325: 'TileByteCounts',
+  339: 'SampleFormat',
+  33550: 'ModelPixelScale',
+  33922: 'ModelTiepoint',
+  34264: 'ModelTransformation',
+  34735: 'GeoKeyDirectory',
+  34736: 'GeoDoubleParams',
+  34737: 'GeoAsciiParams',
+  42113: 'GDAL_NODATA',
+}
+
+export const tagName = (tag: number) => `${TAG_NAMES[tag] ?? 'tag'} (${tag})`
+
+/** An IFD of more entries than this is no raster's (GDAL writes a few dozen). */
+const MAX_ENTRIES = 4096
+
+export interface TiffStructure {
+  littleEndian: boolean
+  bigTiff: boolean
+  size: number
+  ifdOffset: number
+  /** Each entry: its tag, field type, value count and where its values lie. */
+  entries: { tag: number; type: number; count: number; at: number }[]
+}
+
+/** A message naming the file and the place in it. */
+export function tiffError(file: string, place: string | undefined, message: string): ApiError {
+  return new ApiError('invalid-input', `${file}: ${place ? `${place}: ` : ''}${message}`)
+}
+
+async function readExactly(file: FileHandle, at: number, length: number): Promise<Buffer> {
+  const buf = Buffer.alloc(length)
+  let got = 0
+  while (got < length) {
+    const { bytesRead } = await file.read(buf, got, length - got, at + got)
+    if (bytesRead === 0) break
+    got += bytesRead
+  }
+  return buf.subarray(0, got)
+}
+
+/** Reads and checks the header and the first IFD of `file` (`size` bytes), named `shown` in messages. */
+export async function tiffStructure(shown: string, file: FileHandle, size: number): Promise<TiffStructure> {
+  const head = await readExactly(file, 0, Math.min(16, size))
+  const order = head.subarray(0, 2).toString('latin1')
+  if (head.length < 8 || (order !== 'II' && order !== 'MM')) throw tiffError(shown, undefined, `not a TIFF file (it begins ${JSON.stringify(head.subarray(0, 4).toString('latin1'))}, a TIFF "II*" or "MM*")`)
+  const le = order === 'II'
+  const magic = le ? head.readUInt16LE(2) : head.readUInt16BE(2)
+  if (magic !== 42 && magic !== 43) throw tiffError(shown, 'header', `version ${magic} is neither TIFF (42) nor BigTIFF (43)`)
+  const big = magic === 43
+  if (big && head.length < 16) throw tiffError(shown, 'header', 'the BigTIFF header is cut short (16 bytes)')
+  const u16 = (b: Buffer, at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at))
+  const u32 = (b: Buffer, at: number) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at))
+  const u64 = (b: Buffer, at: number) => Number(le ? b.readBigUInt64LE(at) : b.readBigUInt64BE(at))
+  const ifdOffset = big ? u64(head, 8) : u32(head, 4)
+  const headerBytes = big ? 16 : 8
+  const countBytes = big ? 8 : 2
+  const entryBytes = big ? 20 : 12
+  const place = `IFD at byte ${ifdOffset}`
+  if (ifdOffset < headerBytes || ifdOffset + countBytes > size) throw tiffError(shown, place, `lies ${ifdOffset < headerBytes ? 'inside the header' : `past the end of the file (${size} bytes)`}`)
+  const countBuf = await readExactly(file, ifdOffset, countBytes)
+  const n = big ? u64(countBuf, 0) : u16(countBuf, 0)
+  if (n === 0 || n > MAX_ENTRIES) throw tiffError(shown, place, `announces ${n} entries (a raster's IFD has 1 to ${MAX_ENTRIES})`)
+  const end = ifdOffset + countBytes + n * entryBytes + (big ? 8 : 4)
+  if (end > size) throw tiffError(shown, place, `its ${n} entries run past the end of the file (${end} bytes needed, the file has ${size})`)
+  const table = await readExactly(file, ifdOffset + countBytes, n * entryBytes)
+  const entries: TiffStructure['entries'] = []
+  for (let i = 0; i < n; i++) {
+    const e = i * entryBytes
+    const tag = u16(table, e)
+    const type = u16(table, e + 2)
+    const count = big ? u64(table, e + 4) : u32(table, e + 4)
+    const valueAt = ifdOffset + countBytes + e + (big ? 12 : 8)
+    const bytes = FIELD_BYTES[type]
+    if (bytes === undefined) throw tiffError(shown, `${place}, ${tagName(tag)}`, `unknown field type ${type}`)
+    const length = bytes * count
+    const at = length <= (big ? 8 : 4) ? valueAt : big ? u64(table, e + 12) : u32(table, e + 8)
+    if (at + length > size) throw tiffError(shown, `${place}, ${tagName(tag)}`, `its ${count} values (${length} bytes at byte ${at}) run past the end of the file (${size} bytes)`)
+    entries.push({ tag, type, count, at })
+  }
+  return { littleEndian: le, bigTiff: big, size, ifdOffset, entries }
+}

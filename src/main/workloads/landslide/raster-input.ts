@@ -1,0 +1,103 @@
+// The landslide's input when a grid is a GeoTIFF: the DEM and the source as single-band rasters
+// (or one of them an .asc), which must lie on one grid — the same size, origin and square cells —
+// because the automaton pairs them cell by cell. NODATA in the DEM makes walls, in the source no
+// debris; every message names the file and, for a cell, its row and column.
+import { ApiError } from '../../../shared/errors'
+import { readRaster, type GeoTags, type Raster } from '../../io/geotiff/read-raster'
+import { inTurns } from '../../workers/in-turns'
+import { ascCorner, gridError, MAX_VALUE, parseGridRows, parseHeader, type GridHeader } from './esri-grid'
+import type { LandslideInput } from './inputs'
+
+/** A grid as read, before it becomes a DEM or a source. */
+interface GridFile {
+  shown: string
+  rows: number
+  cols: number
+  /** Lower-left corner and the side of a (square) cell. */
+  west: number
+  south: number
+  cellsize: number
+  nodata: number | null
+  values: Float64Array
+  geo?: GeoTags
+}
+
+/** Cells sizes or corners closer than this (relative to a cell) are the same: GDAL prints 15 digits. */
+const SAME = 1e-9
+
+/** A GeoTIFF as a grid of square cells, or refused naming what it lacks. */
+export async function rasterGrid(shown: string, path: string, signal?: AbortSignal): Promise<GridFile> {
+  const r: Raster = await readRaster(shown, path, { signal })
+  if (!r.placement) throw new ApiError('invalid-input', `${shown}: has no georeferencing (ModelPixelScale and ModelTiepoint, or ModelTransformation), so its cell size is unknown`)
+  const { west, north, cellWidth, cellHeight } = r.placement
+  if (Math.abs(cellWidth - cellHeight) > SAME * Math.max(cellWidth, cellHeight))
+    throw new ApiError('invalid-input', `${shown}: its cells are not square: ${cellWidth} wide and ${cellHeight} high (map units); the automaton needs square cells (gdalwarp -tr makes them)`)
+  return { shown, rows: r.height, cols: r.width, west, south: north - r.height * cellHeight, cellsize: cellWidth, nodata: r.nodata, values: r.values, geo: r.geo }
+}
+
+/** An ESRI ASCII grid (with its header) as a grid, its corner from xllcenter where it gives centres. */
+export async function ascGrid(shown: string, lines: string[]): Promise<GridFile> {
+  const { header, next } = parseHeader(shown, lines)
+  const values = await inTurns(parseGridRows(shown, lines, next, header, { nodata: header.nodata }))
+  const [west, south] = ascCorner(header)
+  return { shown, rows: header.nrows, cols: header.ncols, west, south, cellsize: header.cellsize, nodata: header.nodata, values }
+}
+
+const isNodata = (nodata: number | null) => (nodata === null ? () => false : Number.isNaN(nodata) ? (v: number) => Number.isNaN(v) : (v: number) => v === nodata)
+
+function cellError(file: string, k: number, cols: number, message: string): ApiError {
+  return gridError(file, undefined, `row ${Math.floor(k / cols) + 1}, column ${(k % cols) + 1}: ${message}`)
+}
+
+/** The DEM and the source as the automaton's input; they must share one grid. */
+export function rasterInput(dem: GridFile, source: GridFile): LandslideInput {
+  const differs: string[] = []
+  const tol = SAME * dem.cellsize
+  if (dem.rows !== source.rows || dem.cols !== source.cols) differs.push(`size ${source.rows} × ${source.cols}, the DEM's ${dem.rows} × ${dem.cols} (rows × columns)`)
+  if (Math.abs(dem.west - source.west) > tol || Math.abs(dem.south - source.south) > tol)
+    differs.push(`lower-left corner (${source.west}, ${source.south}), the DEM's (${dem.west}, ${dem.south})`)
+  if (Math.abs(dem.cellsize - source.cellsize) > tol) differs.push(`cell size ${source.cellsize}, the DEM's ${dem.cellsize}`)
+  if (differs.length) throw new ApiError('invalid-input', `the source ${source.shown} does not lie on the DEM ${dem.shown}'s grid: ${differs.join('; ')}`)
+
+  const { rows, cols } = dem
+  const n = rows * cols
+  const z = dem.values
+  const demNodata = isNodata(dem.nodata)
+  let walls: Uint8Array | null = null
+  let wallCount = 0
+  for (let k = 0; k < n; k++) {
+    const v = z[k]
+    if (demNodata(v)) {
+      walls ??= new Uint8Array(n)
+      walls[k] = 1
+      wallCount++
+      // A wall's altitude is never used; a NaN NODATA is kept out of the arithmetic all the same.
+      if (!Number.isFinite(v)) z[k] = 0
+    } else if (!(Math.abs(v) <= MAX_VALUE)) throw cellError(dem.shown, k, cols, `${v} is out of range (at most ${MAX_VALUE} in magnitude)`)
+  }
+  const h = source.values
+  const sourceNodata = isNodata(source.nodata)
+  for (let k = 0; k < n; k++) {
+    const v = h[k]
+    if (sourceNodata(v)) h[k] = 0
+    else if (!(Math.abs(v) <= MAX_VALUE)) throw cellError(source.shown, k, cols, `${v} is out of range (at most ${MAX_VALUE} in magnitude)`)
+    else if (v < 0) throw cellError(source.shown, k, cols, `negative thickness ${v}`)
+  }
+  const header: GridHeader = {
+    ncols: cols,
+    nrows: rows,
+    xllcorner: dem.west,
+    yllcorner: dem.south,
+    cellsize: dem.cellsize,
+    nodata: dem.nodata,
+    entries: [
+      ['ncols', String(cols)],
+      ['nrows', String(rows)],
+      ['xllcorner', String(dem.west)],
+      ['yllcorner', String(dem.south)],
+      ['cellsize', String(dem.cellsize)],
+      ...(dem.nodata !== null ? [['NODATA_value', String(dem.nodata)] as [string, string]] : []),
+    ],
+  }
+  return { rows, cols, header, z, h, walls, wallCount, files: { dem: dem.shown, source: source.shown }, ...(dem.geo && { geo: dem.geo }) }
+}

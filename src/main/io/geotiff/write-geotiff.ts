@@ -27,14 +27,12 @@ const ASCII = 2
 const DOUBLE = 12
 const TYPE_BYTES: Record<number, number> = { [SHORT]: 2, [LONG]: 4, [ASCII]: 1, [DOUBLE]: 8 }
 
-/** The georeferencing of a grid known by its lower-left corner and square cells (an ESRI grid's), with no CRS. */
+/**
+ * The georeferencing of a grid known by its lower-left corner and square cells (an ESRI grid's):
+ * no GeoKeys, so no CRS (as GDAL writes an .asc without .prj); cells are areas by default.
+ */
 export function cornerGeoTags(west: number, south: number, cellsize: number, rows: number): GeoTags {
-  return {
-    pixelScale: [cellsize, cellsize, 0],
-    tiepoint: [0, 0, 0, west, south + rows * cellsize, 0],
-    // GeoKey directory 1.1.0 of one key: GTRasterTypeGeoKey = RasterPixelIsArea (cells are areas, as in an ESRI grid).
-    geoKeyDirectory: [1, 1, 0, 1, 1025, 0, 1, 1],
-  }
+  return { pixelScale: [cellsize, cellsize, 0], tiepoint: [0, 0, 0, west, south + rows * cellsize, 0] }
 }
 
 /** The file's bytes, in pieces (the header and directory, then the strips a piece at a time). */

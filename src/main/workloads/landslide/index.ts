@@ -5,6 +5,7 @@ import type { WorkloadEngine } from '../../engine'
 import { benchLandslideCommand } from './bench-command'
 import { describeLandslide, landslideFailures } from './describe'
 import { finalGridFlags } from './final-grid-files'
+import { generateSlopeCommand } from './generate-command'
 import { landslideResultFiles } from './result-files'
 import { simulateCommand } from './simulate-command'
 
@@ -24,7 +25,7 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
   cli: {
     describe: describeLandslide,
     failures: landslideFailures,
-    commands: [simulateCommand, benchLandslideCommand],
+    commands: [simulateCommand, benchLandslideCommand, generateSlopeCommand],
     // The thickness over the relief: the last frame as PNG and SVG, the animation as GIF.
     outputFiles: async (results) => (await import('./thickness-files')).thicknessFiles(results),
     fileFlags: finalGridFlags,

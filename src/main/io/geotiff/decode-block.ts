@@ -154,7 +154,9 @@ function lzw(data: Uint8Array, expected: number): Uint8Array {
 /**
  * Undoes a TIFF predictor in place over `rows` rows of `width` samples of `bytes` bytes each:
  * 2 adds each integer sample to the one before it (in the file's byte order); 3 (floating point)
- * adds byte to byte, then regathers each sample's bytes, which it leaves little-endian.
+ * adds byte to byte, then regathers each sample's bytes from their planes, last plane first, which
+ * leaves them in the file's byte order (libtiff, and so GDAL, split them in that order: checked on
+ * big- and little-endian files).
  */
 export function unpredict(block: Uint8Array, predictor: number, width: number, rows: number, bytes: number, littleEndian: boolean): void {
   const rowBytes = width * bytes

@@ -12,7 +12,7 @@ import { ApiError } from '../../../shared/errors'
 import { Turns } from '../../workers/in-turns'
 import { notAFile } from '../file-kind'
 import { BlockError, COMPRESSIONS, decompress, EXPANSION, unpredict } from './decode-block'
-import { tagName, tiffError, tiffStructure, type TiffStructure } from './tiff-structure'
+import { entryIntegers, tagName, tiffError, tiffStructure, type TiffStructure } from './tiff-structure'
 
 /** At most this many cells a raster (2 GiB as float64). */
 export const MAX_RASTER_CELLS = 2 ** 28
@@ -173,8 +173,14 @@ async function readImage(shown: string, file: FileHandle, s: TiffStructure, opts
     if (n === undefined) throw tiffError(shown, ifd, `has no ${tagName(tag)}`)
     if (n !== blocks) throw tiffError(shown, at(tag), `${n} values for the ${blocks} ${unit}s of ${width} × ${height} cells in ${blockWidth} × ${blockHeight} ${unit}s`)
   }
-  const offsets = (await numbers(fd, tiled ? 'TileOffsets' : 'StripOffsets'))!
-  const counts = (await numbers(fd, tiled ? 'TileByteCounts' : 'StripByteCounts'))!
+  let offsets: number[]
+  let counts: number[]
+  try {
+    offsets = (await entryIntegers(file, s, offsetsTag))!
+    counts = (await entryIntegers(file, s, countsTag))!
+  } catch (e) {
+    throw tiffError(shown, ifd, (e as Error).message)
+  }
   const blockRows = (b: number) => (tiled ? blockHeight : Math.min(blockHeight, height - b * blockHeight))
   const name = COMPRESSIONS[compression]
   // Before anything is allocated: every block lies in the file and can expand to what it must.
@@ -230,7 +236,7 @@ async function readImage(shown: string, file: FileHandle, s: TiffStructure, opts
       throw e
     }
     const view = new DataView(block.buffer, block.byteOffset, block.byteLength)
-    const read = sampleReader(view, sampleType, predictor === 3 || littleEndian)
+    const read = sampleReader(view, sampleType, littleEndian)
     const row0 = Math.floor(b / across) * blockHeight
     const col0 = (b % across) * blockWidth
     const cols = Math.min(blockWidth, width - col0)

@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDeflate } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Backend } from '../../src/main/backend/backend'
 import { readRaster } from '../../src/main/io/geotiff/read-raster'
+import { ENGINES } from '../../src/main/workloads'
+import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 import { readLandslideInput } from '../../src/main/workloads/landslide/inputs'
 import { simulate } from '../../src/main/workloads/landslide/simulate'
 import { DATA, floatRaster, LONG, tiffBytes } from '../helpers/tiff-bytes'
@@ -114,6 +117,22 @@ describe('--tif: the final thickness as a GeoTIFF that GDAL reads back', () => {
     const r = await readRaster('out.tif', at('out.tif'))
     expect(Array.from(r.values)).toEqual(values(readFileSync(at('out.asc'), 'utf8')))
   }, 30_000)
+
+  it('the dashboard\'s download of a job on GeoTIFF inputs: final.tif on the DEM\'s grid and CRS, the values of final.asc', async () => {
+    const backend = new Backend({ engines: ENGINES })
+    const grids = [at('dem-utm.tif'), at('source-utm.tif')]
+    const env = await backend.jobs.result(backend.startJob('landslide', { grids, steps: STEPS, backends: ['active'], repeat: 1 } as never))
+    const r = env.results as LandslideResult
+    expect(r.reference.md5).toBe(textMd5)
+    expect(r.grid).toMatchObject({ rows: 610, cols: 496, cellsize: 10, xllcorner: 1700000, yllcorner: 5100000 })
+    const file = (name: string) => backend.renderResultFile({ workload: 'landslide', results: r, file: name, fileName: name })
+    const tif = await file('final.tif')
+    expect(tif.mime).toBe('image/tiff')
+    writeFileSync(at('download.tif'), tif.bytes)
+    expect(gdalinfo(at('download.tif')).geoTransform).toEqual(gdalinfo(at('dem-utm.tif')).geoTransform)
+    expect(gdalinfo(at('download.tif')).stac['proj:epsg']).toBe(32632)
+    expect(values(ascOf(at('download.tif')))).toEqual(values(new TextDecoder().decode((await file('final.asc')).bytes)))
+  }, 60_000)
 
   it('frames as GeoTIFFs (--frames-as tif): each read back by GDAL on the DEM\'s grid', async () => {
     const frames = at('frames')

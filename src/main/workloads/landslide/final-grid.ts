@@ -47,7 +47,7 @@ export async function finalGrid(r: LandslideResult, input: (path: string) => Pro
   const shown = [...(f.header ? [f.header] : []), f.dem, f.source]
   const real: string[] = []
   for (const path of shown) real.push(await input(path))
-  const grids = await readLandslideInput(shown, real)
+  const grids = await readLandslideInput(shown, real, signal)
   const sim = new WorkersSimulation(initialState(grids), availableParallelism(), true)
   let h: Float64Array
   try {

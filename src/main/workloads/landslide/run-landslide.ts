@@ -304,7 +304,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 async function readInput(grids: string[], ctx: JobContext): Promise<LandslideInput> {
   const real: string[] = []
   for (const path of grids) real.push(await ctx.input(path))
-  return readLandslideInput(grids, real)
+  return readLandslideInput(grids, real, ctx.signal)
 }
 
 /** A GPU run's kernels, compiled on the job's device ahead of its simulations (bands on other devices compile theirs as they open). */

@@ -207,7 +207,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   if (!input) {
     const real: string[] = []
     for (const path of params.grids) real.push(await ctx.input(path))
-    input = await readLandslideInput(params.grids, real)
+    input = await readLandslideInput(params.grids, real, ctx.signal)
   }
   const state = initialState(input)
   const p = plan(params, placement, state)

@@ -7,28 +7,12 @@ import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
-import type { GeoTags } from '../../io/geotiff/read-raster'
 import { sniffFile } from '../../io/sniff'
 import { atOnce, inTurns } from '../../workers/in-turns'
 import { gridError, type GridHeader, parseGridRows, parseHeader, splitLines } from './esri-grid'
+import type { LandslideInput } from './landslide-input'
 
-export interface LandslideInput {
-  rows: number
-  cols: number
-  /** The DEM's header (the header file's in the study's form). */
-  header: GridHeader
-  /** Elevations as read (the source is carved out of them when a simulation starts). */
-  z: Float64Array
-  /** Debris thickness; NODATA cells of the source read as 0. */
-  h: Float64Array
-  /** 1 where the DEM holds NODATA: walls. Null when there are none. */
-  walls: Uint8Array | null
-  wallCount: number
-  /** Paths by role, as given. */
-  files: { dem: string; source: string; header?: string }
-  /** The DEM's georeferencing tags when it is a GeoTIFF, for GeoTIFFs written from the run. */
-  geo?: GeoTags
-}
+export type { LandslideInput } from './landslide-input'
 
 interface TextFile {
   shown: string

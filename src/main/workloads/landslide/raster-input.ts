@@ -6,7 +6,7 @@ import { ApiError } from '../../../shared/errors'
 import { readRaster, type GeoTags, type Raster } from '../../io/geotiff/read-raster'
 import { inTurns } from '../../workers/in-turns'
 import { ascCorner, gridError, MAX_VALUE, parseGridRows, parseHeader, type GridHeader } from './esri-grid'
-import type { LandslideInput } from './inputs'
+import type { LandslideInput } from './landslide-input'
 
 /** A grid as read, before it becomes a DEM or a source. */
 interface GridFile {

@@ -26,16 +26,17 @@ afterEach(() => {
 })
 
 describe('the landslide\'s final grid downloads', () => {
-  it('ask the backend for the final grid as .asc and .npy and the full-resolution frame', async () => {
+  it('ask the backend for the final grid as .asc, GeoTIFF and .npy and the full-resolution frame', async () => {
     const api = new FakeApi()
     const view = mount(LandslideResults, { props: { result, timings: {} }, global: { provide: dashboardProvides(api, createErrorLog()) }, attachTo: document.body })
     await flushPromises()
-    for (const file of ['final.asc', 'final.npy', 'thickness-full.png', 'thickness-full.svg']) {
+    for (const file of ['final.asc', 'final.tif', 'final.npy', 'thickness-full.png', 'thickness-full.svg']) {
       await view.get(`[data-testid="landslide-download-${file}"]`).trigger('click')
       await flushPromises()
     }
     expect(api.resultFileExports.map((r) => [r.workload, r.file, r.fileName])).toEqual([
       ['landslide', 'final.asc', 'landslide-final-4000.asc'],
+      ['landslide', 'final.tif', 'landslide-final-4000.tif'],
       ['landslide', 'final.npy', 'landslide-final-4000.npy'],
       ['landslide', 'thickness-full.png', 'landslide-thickness-full.png'],
       ['landslide', 'thickness-full.svg', 'landslide-thickness-full.svg'],

@@ -11,11 +11,12 @@ import { createDeflate } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Backend } from '../../src/main/backend/backend'
 import { readRaster } from '../../src/main/io/geotiff/read-raster'
+import { cornerGeoTags, geoTiffPieces } from '../../src/main/io/geotiff/write-geotiff'
 import { ENGINES } from '../../src/main/workloads'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 import { readLandslideInput } from '../../src/main/workloads/landslide/inputs'
 import { simulate } from '../../src/main/workloads/landslide/simulate'
-import { DATA, floatRaster, LONG, tiffBytes } from '../helpers/tiff-bytes'
+import { DATA, DOUBLE, floatRaster, LONG, tiffBytes } from '../helpers/tiff-bytes'
 
 const STUDY = join(__dirname, '../../../shared/data/landslide')
 const TESSINA_MD5_4000 = '8ed78fa13180c12b4d8aeec7ce6a362a'
@@ -235,6 +236,26 @@ describe('hostile GeoTIFFs: refused naming the file and the place', () => {
     await expect(refused(at('lzw.tif'))).rejects.toThrow(/lzw\.tif: IFD at byte 8, strip 0 \(8 bytes at byte \d+\): /)
     writeFileSync(at('zip.tif'), tiffBytes(floatRaster(4, 4, 32, 8, 8), Buffer.from('notzlib!')))
     await expect(refused(at('zip.tif'))).rejects.toThrow(/zip\.tif: IFD at byte 8, strip 0 \(8 bytes at byte \d+\): is not valid deflate data/)
+  })
+
+  it('a ModelTransformation places the grid; a rotated one is refused', async () => {
+    const placed = (matrix: number[]) => [...floatRaster(2, 2, 64, 1, 32).filter((e) => e.tag < 33000), { tag: 34264, type: DOUBLE, values: matrix }]
+    const cells = new Uint8Array(new Float64Array([5, 4, 3, 2]).buffer)
+    writeFileSync(at('matrix.tif'), tiffBytes(placed([5, 0, 0, 100, 0, -5, 0, 210, 0, 0, 1, 0, 0, 0, 0, 1]), cells))
+    expect((await readRaster('matrix.tif', at('matrix.tif'))).placement).toEqual({ west: 100, north: 210, cellWidth: 5, cellHeight: 5 })
+    writeFileSync(at('rotated.tif'), tiffBytes(placed([5, 1, 0, 100, 1, -5, 0, 210, 0, 0, 1, 0, 0, 0, 0, 1]), cells))
+    await expect(readRaster('rotated.tif', at('rotated.tif'))).rejects.toThrow('rotated.tif: IFD at byte 8, ModelTransformation (34264): the grid is rotated or sheared; a north-up grid is read')
+  })
+
+  it('a NaN NODATA (as GDAL writes float grids) makes walls', async () => {
+    const text = await readLandslideInput(study, study)
+    const z = text.z.map((v, k) => (text.walls![k] ? NaN : v))
+    writeFileSync(at('nan.tif'), Buffer.concat([...geoTiffPieces({ width: 496, height: 610, values: z, mask: null, nodata: NaN, geo: cornerGeoTags(0, 0, 10, 610) })]))
+    expect(gdalinfo(at('nan.tif')).bands[0].noDataValue).toBe('NaN')
+    const input = await readLandslideInput([at('nan.tif'), at('source.asc')], [at('nan.tif'), at('source.asc')])
+    expect(input.wallCount).toBe(text.wallCount)
+    expect(input.z.every(Number.isFinite)).toBe(true)
+    expect(await md5(at('nan.tif'), at('source.asc'))).toBe(textMd5)
   })
 
   it('wrong-typed values: a negative thickness names its cell', async () => {

@@ -157,6 +157,11 @@ describe('hostile GeoTIFFs: refused naming the file and the place', () => {
     await expect(refused(at('text.tif'))).rejects.toThrow('text.tif: not a TIFF file (its content is text), though its name ends in .tif')
   })
 
+  it('a GeoTIFF among three files (the study\'s header is for its text grids)', async () => {
+    const files = [study[0], at('dem-float64-strips-uncompressed.tif'), study[2]]
+    await expect(readLandslideInput(files, files)).rejects.toThrow('with a GeoTIFF grid, landslide needs two grids, the DEM and the source (the study\'s header file is for its text grids); got 3 files')
+  })
+
   it('an IFD offset past the end of the file', async () => {
     writeFileSync(at('ifd.tif'), tiffBytes(floatRaster(2, 2, 32, 1, 16), new Uint8Array(16), { ifdOffset: 99_999 }))
     await expect(refused(at('ifd.tif'))).rejects.toThrow(/ifd\.tif: IFD at byte 99999: lies past the end of the file \(\d+ bytes\)/)

@@ -67,7 +67,7 @@ async function readWithRasters(shown: string[], paths: string[], tiffs: boolean[
     return ascGrid(shown[i], splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text))
   }
   const dem = await grid(0)
-  return rasterInput(dem, await grid(1))
+  return rasterInput(dem, await grid(1), signal)
 }
 
 /** Whether the file holds nothing after its header: the study's header file. */

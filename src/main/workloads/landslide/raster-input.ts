@@ -49,8 +49,12 @@ function cellError(file: string, k: number, cols: number, message: string): ApiE
   return gridError(file, undefined, `row ${Math.floor(k / cols) + 1}, column ${(k % cols) + 1}: ${message}`)
 }
 
-/** The DEM and the source as the automaton's input; they must share one grid. */
-export function rasterInput(dem: GridFile, source: GridFile): LandslideInput {
+/** The DEM and the source as the automaton's input; they must share one grid. In slices (a row each), so a server goes on answering. */
+export function rasterInput(dem: GridFile, source: GridFile, signal?: AbortSignal): Promise<LandslideInput> {
+  return inTurns(rasterInputRows(dem, source), signal)
+}
+
+function* rasterInputRows(dem: GridFile, source: GridFile): Generator<void, LandslideInput> {
   const differs: string[] = []
   const tol = SAME * dem.cellsize
   if (dem.rows !== source.rows || dem.cols !== source.cols) differs.push(`size ${source.rows} × ${source.cols}, the DEM's ${dem.rows} × ${dem.cols} (rows × columns)`)
@@ -66,6 +70,7 @@ export function rasterInput(dem: GridFile, source: GridFile): LandslideInput {
   let walls: Uint8Array | null = null
   let wallCount = 0
   for (let k = 0; k < n; k++) {
+    if (k % cols === 0) yield
     const v = z[k]
     if (demNodata(v)) {
       walls ??= new Uint8Array(n)
@@ -78,6 +83,7 @@ export function rasterInput(dem: GridFile, source: GridFile): LandslideInput {
   const h = source.values
   const sourceNodata = isNodata(source.nodata)
   for (let k = 0; k < n; k++) {
+    if (k % cols === 0) yield
     const v = h[k]
     if (sourceNodata(v)) h[k] = 0
     else if (!(Math.abs(v) <= MAX_VALUE)) throw cellError(source.shown, k, cols, `${v} is out of range (at most ${MAX_VALUE} in magnitude)`)

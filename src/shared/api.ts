@@ -111,6 +111,11 @@ export interface ParalabApi {
   deviceInfo(): Promise<DeviceInfo>
   /** Starts a job running `workload`; the parameters are validated against its definition. */
   startJob<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string>
+  /**
+   * Starts a job that looks at a run rather than making one (a heatmap's pair, a zoom, a path
+   * query): as startJob, but the history does not keep it, since the History lists runs.
+   */
+  startView<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string>
   cancelJob(jobId: string): Promise<boolean>
   exportChart(req: ChartExportRequest): Promise<ExportResult>
   exportResults(req: ResultsExportRequest): Promise<ExportResult>
@@ -146,5 +151,5 @@ export interface ParalabApi {
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

@@ -92,21 +92,22 @@ function clusterRequest(v: unknown): void {
  */
 export const MAX_REQUEST_FILES = 1000
 
+/** A job's workload and parameters, as startJob and startView take them. */
+function checkStart([id, params]: unknown[]): void {
+  const w = workload(id)
+  validateParams(w.id, w.params, params)
+  for (const [name, spec] of Object.entries(w.params) as [string, { type: string }][]) {
+    const files = (params as Record<string, unknown>)[name]
+    if (spec.type === 'files' && Array.isArray(files) && files.length > MAX_REQUEST_FILES)
+      fail(`${w.id}: parameter ${name} names ${files.length} files; a job started from the dashboard takes at most ${MAX_REQUEST_FILES} (the command line takes more)`)
+  }
+}
+
 /** Per method: its arity and the checks of its arguments. */
 const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }> = {
   deviceInfo: { arity: 0 },
-  startJob: {
-    arity: 2,
-    check([id, params]) {
-      const w = workload(id)
-      validateParams(w.id, w.params, params)
-      for (const [name, spec] of Object.entries(w.params) as [string, { type: string }][]) {
-        const files = (params as Record<string, unknown>)[name]
-        if (spec.type === 'files' && Array.isArray(files) && files.length > MAX_REQUEST_FILES)
-          fail(`${w.id}: parameter ${name} names ${files.length} files; a job started from the dashboard takes at most ${MAX_REQUEST_FILES} (the command line takes more)`)
-      }
-    },
-  },
+  startJob: { arity: 2, check: checkStart },
+  startView: { arity: 2, check: checkStart },
   cancelJob: {
     arity: 1,
     check([jobId]) {

@@ -50,6 +50,9 @@ export class FakeApi implements DashboardApi {
     this.started.push({ workload, params, jobId })
     return jobId
   }
+  async startView<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string> {
+    return this.startJob(workload, params)
+  }
   async cancelJob(jobId: string): Promise<boolean> {
     this.cancelled.push(jobId)
     return true

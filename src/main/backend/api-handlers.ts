@@ -17,6 +17,7 @@ export function apiHandlers(backend: Backend, signal?: AbortSignal): ApiHandlers
   return {
     deviceInfo: () => backend.deviceInfo(),
     startJob: async (workload, params) => backend.startJob(workload, params),
+    startView: async (workload, params) => backend.startJob(workload, params, { view: true }),
     cancelJob: async (jobId) => backend.cancelJob(jobId),
     exportChart: async (req) => asDownload(await backend.renderChart(req)),
     exportResults: async (req) => asDownload(backend.renderResults(req)),

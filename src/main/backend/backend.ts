@@ -80,8 +80,11 @@ export class Backend {
     return gpuInfo()
   }
 
-  /** Validates `params` against the workload's definition (filling defaults) and starts its job. */
-  startJob<Id extends WorkloadId>(id: Id, params: InputOf<Id>): string {
+  /**
+   * Validates `params` against the workload's definition (filling defaults) and starts its job.
+   * `view`: the job looks at a run (a pair, a zoom, a path query) and is not kept as a run of its own.
+   */
+  startJob<Id extends WorkloadId>(id: Id, params: InputOf<Id>, opts: { view?: boolean } = {}): string {
     const engine = this.engine(id)
     const def = engine.definition
     const valid = this.validParams(engine, params)
@@ -112,7 +115,7 @@ export class Backend {
         const outcome: EngineOutcome<unknown> = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
         const result = envelope(def.id, recordedParams(def.params as ParamSchema, valid), outcome, { createdAt, inputs, adapter })
         // Kept before the job's 'done' event, so a dashboard that lists runs then finds it.
-        await this.keep(result)
+        if (!opts.view) await this.keep(result)
         return result
       },
     })

@@ -151,6 +151,17 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       fileName(r.fileName)
     },
   },
+  exportRunFile: {
+    arity: 1,
+    check([req]) {
+      const r = object(req, 'request')
+      // A run id and a name the engine offers, never a path.
+      if (typeof r.run !== 'string' || !RUN_ID_PATTERN.test(r.run)) fail(`run must be a run id from listRuns; got ${quote(r.run)}`)
+      if (typeof r.file !== 'string' || !/^[a-z0-9][a-z0-9.-]{0,99}$/.test(r.file)) fail(`file must be a result file's name; got ${quote(r.file)}`)
+      fileName(r.fileName)
+      for (const k of Object.keys(r)) if (!['run', 'file', 'fileName'].includes(k)) fail(`a run file request has no ${quote(k)}; it takes run, file and fileName`)
+    },
+  },
   listDataFiles: { arity: 0 },
   openFiles: { arity: 0 },
   browseData: {

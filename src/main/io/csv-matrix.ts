@@ -32,10 +32,12 @@ export function csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { byt
       for (let j = 0; j < m.cols; j++) text += ',' + csvCell(m.colName(j))
       text += '\n'
     }
+    // A row's cells joined at once: one flat string, not a chain of thousands of short-lived pieces.
+    const cells = new Array<string>(m.cols + 1)
     for (let i = 0; i < m.rows; i++) {
-      let line = csvCell(m.rowName(i))
-      for (let j = 0; j < m.cols; j++) line += ',' + m.cell(i, j)
-      text += line + '\n'
+      cells[0] = csvCell(m.rowName(i))
+      for (let j = 0; j < m.cols; j++) cells[j + 1] = m.cell(i, j)
+      text += cells.join(',') + '\n'
       if (text.length >= pieceChars) {
         const piece = encoder.encode(text)
         counted.bytes += piece.length

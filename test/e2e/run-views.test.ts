@@ -1,4 +1,5 @@
-// Views of a run in Chromium against `paralab serve`: a heatmap click's pair, a zoom and a path
+// Views of a run in Chromium against `paralab serve`: a heatmap click's pair, a zoom (of the
+// correlation matrix, and of the distances read from the matrix the paths run kept) and a path
 // query show their answers without adding runs to the History, which lists runs only.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
@@ -67,7 +68,7 @@ describe('views of a run in Chromium', () => {
     await expect.poll(historyRuns).toBe(1)
   })
 
-  it('a path query of a paths run adds no History entry', async () => {
+  it('a path query and a zoom of a paths run add no History entry; the zoom reads the kept distances', async () => {
     await page.getByTestId('nav-paths').click()
     await page.getByTestId('paths-file-g300.bin').check()
     await page.getByTestId('paths-repeat').fill('1')
@@ -79,6 +80,13 @@ describe('views of a run in Chromium', () => {
     await page.getByTestId('paths-query-to').fill('299')
     await page.getByTestId('paths-query-run').click()
     await page.getByTestId('paths-query-result').waitFor({ timeout: 60_000 })
+    // A zoom at full resolution, read from the distances the run kept.
+    await page.getByTestId('paths-zoom-rows').fill('0:99')
+    await page.getByTestId('paths-zoom-cols').fill('200:299')
+    await page.getByTestId('paths-zoom').click()
+    await page.getByTestId('paths-chart-zoom').locator('canvas').waitFor({ timeout: 60_000 })
+    expect(await page.getByTestId('paths-zoom-source').innerText()).toMatch(/^Read from the distance matrix this run kept\./)
+    expect(await page.getByTestId('paths-chart-zoom').innerText()).not.toMatch(/error/i)
     // A reload lists what the backend keeps, afresh.
     await page.reload()
     await page.getByTestId('history').waitFor()

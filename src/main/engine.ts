@@ -8,6 +8,8 @@ import type { ParamsOf, ResultsOf, WorkloadId, WorkloadOf } from '../shared/work
 import type { Gpu } from './gpu/runtime'
 import type { Command } from './cli/command'
 import type { RankPlacement } from './ranks/placement'
+import type { FileHandle } from 'node:fs/promises'
+import type { FileData } from './io/atomic-write'
 
 /** What a running job may use. */
 export interface JobContext {
@@ -24,7 +26,19 @@ export interface JobContext {
    * across ranks ignores it.
    */
   ranks?: RankPlacement
+  /**
+   * Keeps a file of this run (`bytes` long, written from `data`) beside its history entry, for
+   * downloads and zooms after the job (backend/kept-files.ts); resolves to its path, or null when it
+   * is larger than the bound on kept files. Absent where runs are not kept (the CLI, views of a run).
+   */
+  keep?(name: string, bytes: number, data: FileData): Promise<string | null>
 }
+
+/** A file an engine makes on request: whole, or in pieces (of a file too large to hold, e.g. a 2 GiB matrix). */
+export type MadeFile = { bytes: Uint8Array; mime: string } | { pieces: AsyncIterable<Uint8Array>; mime: string; /** When known ahead. */ size?: number }
+
+/** A kept file of the run asked about, opened for reading (the caller of `make` closes nothing: the pieces do). */
+export type KeptFileOpener = (name: string) => Promise<{ file: FileHandle; size: number }>
 
 export interface EngineOutcome<R> {
   results: R
@@ -106,13 +120,14 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
   checkpoints?(params: ParamsOf<Id>): boolean
   /**
    * Files made on request from a finished run's results, by name (the landslide's final grid as
-   * .asc and .npy): the backend hands them to the dashboard. `input` checks and resolves an input
-   * path as a job's reads are checked.
+   * .asc and .npy, the correlation matrix from the run's kept files): the backend hands them to the
+   * dashboard. `input` checks and resolves an input path as a job's reads are checked; `kept` opens
+   * the run's kept files, given when the file is asked of a run in the history (exportRunFile).
    */
   resultFiles?: {
     names: readonly string[]
-    /** `signal`: the asker is gone (a closed connection), so work such as simulating again stops. */
-    make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal): Promise<{ bytes: Uint8Array; mime: string }>
+    /** `signal`: the asker is gone (a closed connection), so work such as simulating again, or streaming, stops. */
+    make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal, kept?: KeptFileOpener): Promise<MadeFile>
   }
 }
 

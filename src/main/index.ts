@@ -51,19 +51,34 @@ const host = new BackendHost()
 /** The `paralab serve` the window talks to instead of the backend process, when connected to one. */
 const connection = new ServerConnection()
 
-async function saveExport(sender: WebContents, made: ExportResult): Promise<ExportResult> {
+/** The save dialog for `fileName`: the chosen path, or null when the user cancelled. */
+async function askWhere(sender: WebContents, fileName: string): Promise<string | null> {
   const owner = BrowserWindow.fromWebContents(sender)
-  const ext = made.fileName.split('.').pop() ?? ''
+  const ext = fileName.split('.').pop() ?? ''
   const options: Electron.SaveDialogOptions = {
-    defaultPath: made.fileName,
+    defaultPath: fileName,
     filters: [{ name: ext.toUpperCase(), extensions: [ext] }],
     properties: ['showOverwriteConfirmation', 'createDirectory'],
   }
   const choice = await (owner ? dialog.showSaveDialog(owner, options) : dialog.showSaveDialog(options))
-  if (choice.canceled || !choice.filePath) return { fileName: made.fileName, mime: made.mime, cancelled: true }
+  return choice.canceled || !choice.filePath ? null : choice.filePath
+}
+
+async function saveExport(sender: WebContents, made: ExportResult): Promise<ExportResult> {
+  const path = await askWhere(sender, made.fileName)
+  if (!path) return { fileName: made.fileName, mime: made.mime, cancelled: true }
   // The dialog has asked before overwriting.
-  await writeFileAtomic(choice.filePath, Buffer.from(made.base64 ?? '', 'base64'), { overwrite: true })
-  return { fileName: made.fileName, mime: made.mime, savedPath: choice.filePath }
+  await writeFileAtomic(path, Buffer.from(made.base64 ?? '', 'base64'), { overwrite: true })
+  return { fileName: made.fileName, mime: made.mime, savedPath: path }
+}
+
+/** A run's file: checked by the backend process, then written by it, as it is read, where the user chose. */
+async function saveRunFile(sender: WebContents, args: unknown[]): Promise<ExportResult> {
+  const checked = (await host.call('exportRunFile', args)) as ExportResult
+  const path = await askWhere(sender, checked.fileName)
+  if (!path) return { fileName: checked.fileName, mime: checked.mime, cancelled: true }
+  await host.call('writeRunFile', [args[0], path])
+  return { fileName: checked.fileName, mime: checked.mime, savedPath: path }
 }
 
 async function openFiles(sender: WebContents): Promise<DataFile[]> {
@@ -122,6 +137,8 @@ async function route(sender: WebContents, method: ApiMethod, args: unknown[]): P
     case 'exportResults':
     case 'exportResultFile':
       return saveExport(sender, (await host.call(method, args)) as ExportResult)
+    case 'exportRunFile':
+      return saveRunFile(sender, args)
     case 'openFiles':
       return openFiles(sender)
     default:

@@ -8,11 +8,14 @@ import { extname, join, normalize, resolve, sep } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { ApiError } from '../shared/errors'
+import { validateRequest } from '../shared/validate'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import type { JobEvent } from '../shared/jobs'
 import { replyTo } from '../shared/rpc'
 import { MAX_REQUEST_BYTES, peekRequestId, replyText, sizeText, WIRE_PATH, type WireMessage, type WireReply, type WireRequest } from '../shared/wire'
 import { Backend } from './backend/backend'
-import { apiHandlers, handleRequest } from './backend/api-handlers'
+import { apiHandlers, closePieces, handleRequest, RUN_FILE_PATH } from './backend/api-handlers'
 import { defaultClusterRunsDir } from './backend/cluster-runs'
 import { defaultHistoryDir } from './backend/history'
 import { CONTENT_SECURITY_POLICY } from './csp'
@@ -98,6 +101,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     } catch {
       return send(res, 400, TEXT, 'Bad request: malformed percent-encoding\n')
     }
+    if (path.startsWith(`${RUN_FILE_PATH}/`)) return streamRunFile(backend, req, res, path.slice(RUN_FILE_PATH.length + 1), url.searchParams.get('name'))
     const file = normalize(join(root, path === '' ? 'index.html' : path))
     if (path.includes('\0') || (file !== root && !file.startsWith(root + sep))) return send(res, 404, TEXT, 'Not found\n')
     try {
@@ -186,6 +190,45 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       server.closeAllConnections()
       await new Promise<void>((ok) => server.close(() => ok()))
     },
+  }
+}
+
+/**
+ * `runs/<run id>/<file>?name=<file name>`: a run's file written to the connection as it is read
+ * (Backend.runFile), so a 2 GiB matrix or its larger CSV costs a block of memory, not the file. The
+ * run and the names are checked as exportRunFile's request is; a closed connection stops the reading,
+ * and a failure midway breaks the connection rather than end a half file as if it were whole.
+ */
+async function streamRunFile(backend: Backend, req: IncomingMessage, res: ServerResponse, rest: string, name: string | null): Promise<void> {
+  const closed = new AbortController()
+  res.on('close', () => closed.abort(new ApiError('cancelled', 'the connection closed')))
+  const parts = rest.split('/')
+  let file
+  try {
+    if (parts.length !== 2) throw new ApiError('invalid-argument', 'a run\'s file is runs/<run id>/<file>')
+    const request = { run: parts[0], file: parts[1], fileName: name ?? parts[1] }
+    validateRequest('exportRunFile', [request])
+    file = await backend.runFile(request, closed.signal)
+  } catch (e) {
+    const err = ApiError.from(e)
+    return send(res, err.code === 'internal' ? 500 : err.code === 'io' ? 500 : 404, TEXT, `${err.message}\n`)
+  }
+  res.writeHead(200, {
+    'Content-Type': file.mime,
+    'Content-Disposition': `attachment; filename="${file.fileName}"`,
+    ...(file.size !== undefined && { 'Content-Length': file.size }),
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-store',
+  })
+  if (req.method === 'HEAD') {
+    await closePieces(file.pieces)
+    return void res.end()
+  }
+  try {
+    await pipeline(Readable.from(file.pieces, { objectMode: false }), res)
+  } catch {
+    res.destroy()
   }
 }
 

@@ -20,3 +20,14 @@ export function downloadBytes(data: Uint8Array | string, fileName: string, mime:
   // The download has started from the click; the next task may let the bytes go.
   setTimeout(() => URL.revokeObjectURL(url), 0)
 }
+
+/** Downloads what the server sends at `url` (a file it streams, too large for a reply): the browser writes it as it comes. */
+export function downloadUrl(url: string, fileName: string): void {
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.style.display = 'none'
+  document.body.append(link)
+  link.click()
+  link.remove()
+}

@@ -34,6 +34,8 @@ export interface ExportResult {
   savedPath?: string
   /** File content, base64, when the transport hands the file to the browser. */
   base64?: string
+  /** `serve`: where the browser downloads a file too large to carry in a reply, relative to the dashboard's page. */
+  url?: string
   cancelled?: boolean
 }
 
@@ -54,6 +56,19 @@ export interface ResultFileRequest {
   workload: WorkloadId
   results: unknown
   /** One of the names the workload's engine offers (its `resultFiles`). */
+  file: string
+  fileName: string
+}
+
+/**
+ * A file made from a run in the history and the files the backend kept of it (the full correlation
+ * matrix as `.npy` or `.csv`), written as it is read: `serve` answers with a download address, the
+ * desktop app saves it where the user chooses.
+ */
+export interface RunFileRequest {
+  /** The run's id (listRuns, or its envelope's `kept.run`). */
+  run: string
+  /** One of the names its workload's engine offers. */
   file: string
   fileName: string
 }
@@ -111,11 +126,18 @@ export interface ParalabApi {
   deviceInfo(): Promise<DeviceInfo>
   /** Starts a job running `workload`; the parameters are validated against its definition. */
   startJob<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string>
+  /**
+   * Starts a job that looks at a run rather than making one (a heatmap's pair, a zoom, a path
+   * query): as startJob, but the history does not keep it, since the History lists runs.
+   */
+  startView<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string>
   cancelJob(jobId: string): Promise<boolean>
   exportChart(req: ChartExportRequest): Promise<ExportResult>
   exportResults(req: ResultsExportRequest): Promise<ExportResult>
   /** A file made from a run's results by its workload's engine (see ResultFileRequest). */
   exportResultFile(req: ResultFileRequest): Promise<ExportResult>
+  /** A file of a run in the history, streamed from its kept files (see RunFileRequest). */
+  exportRunFile(req: RunFileRequest): Promise<ExportResult>
   /** Files the dashboard may offer: `serve`'s --data folders, or what the user opened in the app. */
   listDataFiles(): Promise<DataFile[]>
   /** Desktop app: the open-file dialog (returns the chosen files, now readable). `serve` has no dialog: see browseData. */
@@ -146,5 +168,5 @@ export interface ParalabApi {
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'exportRunFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

@@ -92,21 +92,22 @@ function clusterRequest(v: unknown): void {
  */
 export const MAX_REQUEST_FILES = 1000
 
+/** A job's workload and parameters, as startJob and startView take them. */
+function checkStart([id, params]: unknown[]): void {
+  const w = workload(id)
+  validateParams(w.id, w.params, params)
+  for (const [name, spec] of Object.entries(w.params) as [string, { type: string }][]) {
+    const files = (params as Record<string, unknown>)[name]
+    if (spec.type === 'files' && Array.isArray(files) && files.length > MAX_REQUEST_FILES)
+      fail(`${w.id}: parameter ${name} names ${files.length} files; a job started from the dashboard takes at most ${MAX_REQUEST_FILES} (the command line takes more)`)
+  }
+}
+
 /** Per method: its arity and the checks of its arguments. */
 const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }> = {
   deviceInfo: { arity: 0 },
-  startJob: {
-    arity: 2,
-    check([id, params]) {
-      const w = workload(id)
-      validateParams(w.id, w.params, params)
-      for (const [name, spec] of Object.entries(w.params) as [string, { type: string }][]) {
-        const files = (params as Record<string, unknown>)[name]
-        if (spec.type === 'files' && Array.isArray(files) && files.length > MAX_REQUEST_FILES)
-          fail(`${w.id}: parameter ${name} names ${files.length} files; a job started from the dashboard takes at most ${MAX_REQUEST_FILES} (the command line takes more)`)
-      }
-    },
-  },
+  startJob: { arity: 2, check: checkStart },
+  startView: { arity: 2, check: checkStart },
   cancelJob: {
     arity: 1,
     check([jobId]) {
@@ -148,6 +149,17 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       // A name the engine offers, never a path: it checks the name against its list.
       if (typeof r.file !== 'string' || !/^[a-z0-9][a-z0-9.-]{0,99}$/.test(r.file)) fail(`file must be a result file's name; got ${quote(r.file)}`)
       fileName(r.fileName)
+    },
+  },
+  exportRunFile: {
+    arity: 1,
+    check([req]) {
+      const r = object(req, 'request')
+      // A run id and a name the engine offers, never a path.
+      if (typeof r.run !== 'string' || !RUN_ID_PATTERN.test(r.run)) fail(`run must be a run id from listRuns; got ${quote(r.run)}`)
+      if (typeof r.file !== 'string' || !/^[a-z0-9][a-z0-9.-]{0,99}$/.test(r.file)) fail(`file must be a result file's name; got ${quote(r.file)}`)
+      fileName(r.fileName)
+      for (const k of Object.keys(r)) if (!['run', 'file', 'fileName'].includes(k)) fail(`a run file request has no ${quote(k)}; it takes run, file and fileName`)
     },
   },
   listDataFiles: { arity: 0 },

@@ -51,6 +51,21 @@ describe('paralab paths', () => {
     expect(g.runs[1].upload_ms).toBeGreaterThan(0)
   })
 
+  it('--zoom gives a block range of the distances at full resolution: the course\'s expected output there', () => {
+    const graph = join(DATA, 'c05.1')
+    const expected = new Int32Array(readFileSync(join(DATA, 'c05.1.out')).buffer.slice(0))
+    const V = Math.sqrt(expected.length)
+    const r = paralab(['paths', graph, '--repeat', '1', '--zoom', '3:12,60:69', '--json'])
+    const zoom = jsonOf(r).results.zoom
+    expect(zoom).toMatchObject({ path: graph, vertices: V, rows: [3, 12], cols: [60, 69], block: 1, kept: false })
+    for (let i = 0; i < 10; i++)
+      for (let j = 0; j < 10; j++) {
+        const x = expected[(3 + i) * V + 60 + j]
+        expect(zoom.min[i * 10 + j]).toBe(x === INF ? null : x)
+      }
+    expect(paralab(['paths', graph, '--repeat', '1', '--zoom', '0:9,0:19']).stderr).toMatch(/the rows and the columns span as many vertices \(10 and 20\)/)
+  })
+
   it('refuses bad input with exit 1, naming the place, and writes nothing', () => {
     const bad = join(dir, 'short.1')
     writeFileSync(bad, Buffer.from(Int32Array.of(5, 3, 0, 1, 2, 1, 2).buffer))

@@ -13,6 +13,8 @@ export interface ServeProcess {
   /** The API socket's address, without the token. */
   api: string
   token: string
+  /** The server's process id (for its memory and open files under /proc). */
+  pid: number
   stop(): Promise<void>
   stderr(): string
 }
@@ -44,6 +46,7 @@ export async function startServe(args: string[] = [], env: NodeJS.ProcessEnv = {
     base: u.origin + u.pathname,
     api: (u.origin + u.pathname).replace(/^http/, 'ws') + 'api',
     token: u.searchParams.get('token')!,
+    pid: child.pid!,
     stderr: () => err,
     stop: () =>
       new Promise((ok) => {

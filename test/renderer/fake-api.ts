@@ -1,6 +1,7 @@
 // An in-memory stand-in for the backend, implementing the dashboard's API: it records calls and lets
 // a test play job events. The end-to-end tests drive the real backend; these check the dashboard.
-import type { ChartExportRequest, DataFile, DataFolder, ExampleSetup, ExportResult, ResultFileRequest, ResultsExportRequest, RunSummary } from '../../src/shared/api'
+import type { ChartExportRequest, DataFile, DataFolder, ExampleSetup, ExportResult, ResultFileRequest,
+  RunFileRequest, ResultsExportRequest, RunSummary } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
 import type { ClusterInfo, ClusterRequest, ClusterRun, ClusterSubmission } from '../../src/shared/cluster'
 import type { JobEvent } from '../../src/shared/jobs'
@@ -50,6 +51,9 @@ export class FakeApi implements DashboardApi {
     this.started.push({ workload, params, jobId })
     return jobId
   }
+  async startView<Id extends WorkloadId>(workload: Id, params: InputOf<Id>): Promise<string> {
+    return this.startJob(workload, params)
+  }
   async cancelJob(jobId: string): Promise<boolean> {
     this.cancelled.push(jobId)
     return true
@@ -65,6 +69,11 @@ export class FakeApi implements DashboardApi {
   readonly resultFileExports: ResultFileRequest[] = []
   async exportResultFile(req: ResultFileRequest): Promise<ExportResult> {
     this.resultFileExports.push(req)
+    return this.exportAnswer
+  }
+  readonly runFileExports: RunFileRequest[] = []
+  async exportRunFile(req: RunFileRequest): Promise<ExportResult> {
+    this.runFileExports.push(req)
     return this.exportAnswer
   }
   async listDataFiles(): Promise<DataFile[]> {

@@ -3,14 +3,16 @@
 import { access, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { checkClusterRequest, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
-import type { ChartExportRequest, DataFile, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunSummary } from '../../shared/api'
+import type { ChartExportRequest, DataFile, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunFileRequest, RunSummary } from '../../shared/api'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
 import type { InputFile, ResultEnvelope } from '../../shared/workloads/envelope'
 import { recordedParams, validateParams, type ParamSchema, type ParamValues } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
-import type { AnyEngine, EngineOutcome, JobContext } from '../engine'
+import type { AnyEngine, EngineOutcome, JobContext, KeptFileOpener, MadeFile } from '../engine'
+import type { FileData } from '../io/atomic-write'
+import { KeptFiles } from './kept-files'
 import { getGpu, gpuInfo } from '../gpu/on-demand'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 import { renderChartInWorker } from '../charts/render-in-worker'
@@ -20,6 +22,15 @@ import { envelope, inputFile } from './envelope'
 import { defaultExampleDir } from './examples'
 import { RunHistory } from './history'
 import { JobManager } from './jobs'
+
+/** A file written as it is made (a run's kept matrix as CSV): its pieces stop when the asker leaves. */
+export interface StreamedFile {
+  fileName: string
+  mime: string
+  /** Bytes, when known ahead (an HTTP Content-Length). */
+  size?: number
+  pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
+}
 
 /** A file produced in memory, ready to be saved or handed to the browser. */
 export interface RenderedFile {
@@ -61,6 +72,8 @@ export class Backend {
   private readonly exampleDir: string
   private readonly examples = new Map<string, Promise<string[]>>()
   private readonly history?: RunHistory
+  /** Files runs keep beside their history entries (backend/kept-files.ts); none where no history is kept. */
+  private readonly kept?: KeptFiles
   private readonly ranks: BackendOptions['ranks']
   private readonly clusterRunsDir?: string
   /** Loaded with the first cluster request: a backend that submits none never loads the cluster code. */
@@ -71,8 +84,10 @@ export class Backend {
     this.files = new DataAccess(opts.dataDirs)
     this.engines = new Map(opts.engines.map((e) => [e.definition.id, e]))
     this.exampleDir = opts.exampleDir ?? defaultExampleDir()
-    if (opts.historyDir !== undefined)
-      this.history = new RunHistory(opts.historyDir, undefined, opts.historyScope && { folders: opts.historyScope, examples: this.exampleDir })
+    if (opts.historyDir !== undefined) {
+      const kept = (this.kept = new KeptFiles(join(opts.historyDir, 'kept')))
+      this.history = new RunHistory(opts.historyDir, undefined, opts.historyScope && { folders: opts.historyScope, examples: this.exampleDir }, undefined, (id) => kept.drop(id))
+    }
     this.clusterRunsDir = opts.clusterRunsDir
   }
 
@@ -80,8 +95,11 @@ export class Backend {
     return gpuInfo()
   }
 
-  /** Validates `params` against the workload's definition (filling defaults) and starts its job. */
-  startJob<Id extends WorkloadId>(id: Id, params: InputOf<Id>): string {
+  /**
+   * Validates `params` against the workload's definition (filling defaults) and starts its job.
+   * `view`: the job looks at a run (a pair, a zoom, a path query) and is not kept as a run of its own.
+   */
+  startJob<Id extends WorkloadId>(id: Id, params: InputOf<Id>, opts: { view?: boolean } = {}): string {
     const engine = this.engine(id)
     const def = engine.definition
     const valid = this.validParams(engine, params)
@@ -108,11 +126,26 @@ export class Backend {
         }
         const ranks = this.ranks === undefined ? placementFromEnv(process.env) : this.ranks
         if (ranks) ctx.ranks = ranks
-        // The registry pairs each engine with its definition, so `valid` fits this engine's run.
-        const outcome: EngineOutcome<unknown> = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
+        // A run the history keeps has its id from the start, so its files can be kept under it as it ends.
+        const kept = this.history && this.kept && !opts.view ? { run: RunHistory.newId(def.id, createdAt), files: [] as string[], into: this.kept } : undefined
+        if (kept)
+          ctx.keep = async (name: string, bytes: number, data: FileData) => {
+            if (!(await kept.into.write(kept.run, name, bytes, data))) return null
+            if (!kept.files.includes(name)) kept.files.push(name)
+            return kept.into.path(kept.run, name)
+          }
+        let outcome: EngineOutcome<unknown>
+        try {
+          // The registry pairs each engine with its definition, so `valid` fits this engine's run.
+          outcome = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
+        } catch (e) {
+          if (kept) await kept.into.drop(kept.run)
+          throw e
+        }
         const result = envelope(def.id, recordedParams(def.params as ParamSchema, valid), outcome, { createdAt, inputs, adapter })
+        if (kept?.files.length) result.kept = { run: kept.run, files: kept.files }
         // Kept before the job's 'done' event, so a dashboard that lists runs then finds it.
-        await this.keep(result)
+        if (!opts.view) await this.keep(result, kept?.run)
         return result
       },
     })
@@ -173,17 +206,36 @@ export class Backend {
 
   /** A file the run's engine makes from its results (e.g. the landslide's final grid), reading only what jobs may read. */
   async renderResultFile(req: ResultFileRequest, signal?: AbortSignal): Promise<RenderedFile> {
-    const engine = this.engine(req.workload)
+    const made = await this.makeFile(req.workload, req.results, req.file, signal)
+    if ('pieces' in made) throw new ApiError('invalid-argument', `${req.file} is made from a run's kept files: ask for it by the run's id (exportRunFile)`)
+    return { fileName: req.fileName, mime: made.mime, bytes: made.bytes }
+  }
+
+  /**
+   * A file of a run in the history, made by its engine from the run's results and kept files, in
+   * pieces: `run` names a run this backend lists (scope included), `file` one its engine offers.
+   */
+  async runFile(req: RunFileRequest, signal?: AbortSignal): Promise<StreamedFile> {
+    if (!this.history || !this.kept) throw new ApiError('invalid-argument', 'this backend keeps no run history')
+    const envelope = await this.history.open(req.run)
+    const kept = this.kept
+    const made = await this.makeFile(envelope.workload, envelope.results, req.file, signal, (name) => kept.open(req.run, name))
+    if ('pieces' in made) return { fileName: req.fileName, mime: made.mime, pieces: made.pieces, ...(made.size !== undefined && { size: made.size }) }
+    return { fileName: req.fileName, mime: made.mime, size: made.bytes.byteLength, pieces: [made.bytes] }
+  }
+
+  private async makeFile(workload: unknown, results: unknown, file: string, signal?: AbortSignal, kept?: KeptFileOpener): Promise<MadeFile> {
+    const engine = this.engine(workload)
     const files = engine.resultFiles
-    if (!files?.names.includes(req.file))
-      throw new ApiError('invalid-argument', `${engine.definition.id} makes no file ${JSON.stringify(req.file)}; it makes: ${files?.names.join(', ') || 'none'}`)
-    const made = await (files.make as (r: unknown, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal) => Promise<{ bytes: Uint8Array; mime: string }>)(
-      req.results,
-      req.file,
+    if (!files?.names.includes(file))
+      throw new ApiError('invalid-argument', `${engine.definition.id} makes no file ${JSON.stringify(file)}; it makes: ${files?.names.join(', ') || 'none'}`)
+    return (files.make as (r: unknown, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal, kept?: KeptFileOpener) => Promise<MadeFile>)(
+      results,
+      file,
       (path) => this.files.check(path),
       signal,
+      kept,
     )
-    return { fileName: req.fileName, mime: made.mime, bytes: made.bytes }
   }
 
   listDataFiles(): Promise<DataFile[]> {
@@ -234,10 +286,11 @@ export class Backend {
   }
 
   /** The history is a convenience: a full disk or a read-only folder must not fail the job. */
-  private async keep(result: ResultEnvelope): Promise<void> {
+  private async keep(result: ResultEnvelope, id?: string): Promise<void> {
     try {
-      await this.history?.save(result)
+      await this.history?.save(result, id)
     } catch (e) {
+      if (id) await this.kept?.drop(id)
       console.error(`paralab: the run was not kept in the history (${this.history?.dir}): ${e instanceof Error ? e.message : String(e)}`)
     }
   }

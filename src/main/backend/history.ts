@@ -51,20 +51,26 @@ export class RunHistory {
     private readonly limit = HISTORY_LIMIT,
     private readonly scope?: HistoryScope,
     private readonly maxBytes = HISTORY_MAX_BYTES,
+    /** Told of each run the bounds drop (its kept files go with it). */
+    private readonly dropped?: (id: string) => Promise<void>,
   ) {}
+
+  /** A fresh run id: it sorts by start time, so listing needs no file's content or modification time. */
+  static newId(workload: string, createdAt: string | Date): string {
+    const stamp = new Date(createdAt).toISOString().replace(/[-:.]/g, '')
+    const slug = workload.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)
+    return `${stamp}-${slug}-${randomBytes(4).toString('hex')}`
+  }
 
   /**
    * Writes the envelope whole (temporary file, then rename) and drops the oldest runs beyond the
    * limits of count and bytes. An envelope over MAX_RUN_BYTES is refused.
    */
-  async save(envelope: ResultEnvelope): Promise<string> {
+  async save(envelope: ResultEnvelope, id = RunHistory.newId(envelope.workload, envelope.createdAt)): Promise<string> {
     const text = JSON.stringify(envelope)
     const bytes = Buffer.byteLength(text)
     if (bytes > MAX_RUN_BYTES) throw new ApiError('invalid-input', `the run's envelope takes ${mb(bytes)}; runs of at most ${mb(MAX_RUN_BYTES)} are kept`)
-    // The id sorts by start time, so listing needs no file's content or modification time.
-    const stamp = new Date(envelope.createdAt).toISOString().replace(/[-:.]/g, '')
-    const slug = envelope.workload.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)
-    const id = `${stamp}-${slug}-${randomBytes(4).toString('hex')}`
+    if (!RUN_ID_PATTERN.test(id)) throw new ApiError('internal', `not a run id: ${JSON.stringify(id)}`)
     await mkdir(this.dir, { recursive: true })
     await writeFileAtomic(this.file(id), text)
     this.saved.add(id)
@@ -74,6 +80,7 @@ export class RunHistory {
       if (i < this.limit && total <= this.maxBytes) continue
       this.summaries.delete(old)
       await unlink(this.file(old)).catch(() => {})
+      await this.dropped?.(old)
     }
     return id
   }

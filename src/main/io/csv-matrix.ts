@@ -1,6 +1,8 @@
 // A labelled matrix as CSV, streamed: rows of text gathered into pieces of about PIECE_CHARS and
 // handed to writeFileAtomic's iterable form one at a time, so a 16 384 × 16 384 correlation matrix
 // (several GB of text) or a V = 40 000 distance matrix is written holding one piece, never the file.
+import type { FileHandle } from 'node:fs/promises'
+import { ApiError } from '../../shared/errors'
 import { csvCell } from '../../shared/csv'
 
 /** Characters of text gathered before they go to the file. */
@@ -11,6 +13,8 @@ export interface CsvMatrix {
   cols: number
   /** The top-left cell, saying what the rows and columns are. */
   corner: string
+  /** Rows that follow earlier ones of the same file (a block read from a larger matrix): no header line. */
+  headless?: boolean
   /** Names of the rows and of the columns (as text, escaped here). */
   rowName(i: number): string
   colName(j: number): string
@@ -22,13 +26,18 @@ export interface CsvMatrix {
 export function csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { bytes: 0 }, pieceChars = PIECE_CHARS): Generator<Uint8Array> {
   return (function* () {
     const encoder = new TextEncoder()
-    let text = csvCell(m.corner)
-    for (let j = 0; j < m.cols; j++) text += ',' + csvCell(m.colName(j))
-    text += '\n'
+    let text = ''
+    if (!m.headless) {
+      text = csvCell(m.corner)
+      for (let j = 0; j < m.cols; j++) text += ',' + csvCell(m.colName(j))
+      text += '\n'
+    }
+    // A row's cells joined at once: one flat string, not a chain of thousands of short-lived pieces.
+    const cells = new Array<string>(m.cols + 1)
     for (let i = 0; i < m.rows; i++) {
-      let line = csvCell(m.rowName(i))
-      for (let j = 0; j < m.cols; j++) line += ',' + m.cell(i, j)
-      text += line + '\n'
+      cells[0] = csvCell(m.rowName(i))
+      for (let j = 0; j < m.cols; j++) cells[j + 1] = m.cell(i, j)
+      text += cells.join(',') + '\n'
       if (text.length >= pieceChars) {
         const piece = encoder.encode(text)
         counted.bytes += piece.length
@@ -42,4 +51,52 @@ export function csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { byt
       yield piece
     }
   })()
+}
+
+/** Bytes of a matrix file read at a time by csvMatrixFromFile. */
+export const BLOCK_BYTES = 8 * 2 ** 20
+
+export interface MatrixFile {
+  file: FileHandle
+  /** Where the first row starts, and each cell's width in bytes (rows follow each other, C order). */
+  dataOffset: number
+  bytesPerCell: number
+  /** The cells of a block of whole rows (its bytes, aligned for any typed array). */
+  cells(block: ArrayBuffer, count: number): ArrayLike<number>
+  /** A cell's text ('' for none). */
+  text(v: number): string
+}
+
+/**
+ * A matrix on disk as CSV pieces, read a block of rows at a time (at most BLOCK_BYTES): memory stays
+ * a block and a piece whatever the matrix's size. Stops at `signal` (the asker left); the caller
+ * closes the file, which it may do as soon as the generator is returned early.
+ */
+export async function* csvMatrixFromFile(
+  m: Omit<CsvMatrix, 'cell' | 'headless'>,
+  source: MatrixFile,
+  signal?: AbortSignal,
+): AsyncGenerator<Uint8Array> {
+  const rowBytes = m.cols * source.bytesPerCell
+  const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / Math.max(1, rowBytes)))
+  if (m.rows === 0) return yield* csvMatrixPieces({ ...m, cell: () => '' })
+  const buffer = new ArrayBuffer(Math.min(m.rows, perBlock) * rowBytes)
+  for (let first = 0; first < m.rows; first += perBlock) {
+    if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
+    const rows = Math.min(perBlock, m.rows - first)
+    const bytes = new Uint8Array(buffer, 0, rows * rowBytes)
+    for (let at = 0; at < bytes.length; ) {
+      const { bytesRead } = await source.file.read(bytes, at, bytes.length - at, source.dataOffset + first * rowBytes + at)
+      if (bytesRead === 0) throw new ApiError('io', `the matrix file ends before row ${first + Math.floor(at / rowBytes)} of ${m.rows}`)
+      at += bytesRead
+    }
+    const cells = source.cells(buffer, rows * m.cols)
+    yield* csvMatrixPieces({
+      ...m,
+      rows,
+      headless: first > 0,
+      rowName: (i) => m.rowName(first + i),
+      cell: (i, j) => source.text(cells[i * m.cols + j]),
+    })
+  }
 }

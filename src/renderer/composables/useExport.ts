@@ -4,7 +4,7 @@ import type { ExportFormat, ExportResult } from '../../shared/api'
 import type { WorkloadId } from '../../shared/workloads'
 import type { ChartSpec } from '../../shared/charts/spec'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import { downloadBase64 } from '../download'
+import { downloadBase64, downloadUrl } from '../download'
 import { useApi } from './api'
 import { useErrorLog } from './errors'
 import { usePartialRun } from './usePartialRun'
@@ -25,6 +25,7 @@ export function useExport() {
       const out = await produce()
       if (out.cancelled) return
       if (out.base64 !== undefined) downloadBase64(out.base64, out.fileName, out.mime)
+      else if (out.url !== undefined) downloadUrl(out.url, out.fileName)
       else if (out.savedPath) savedTo.value = out.savedPath
     } catch (e) {
       errors.report(e, `Export of ${what} failed`)
@@ -48,6 +49,11 @@ export function useExport() {
     resultFile: (workload: WorkloadId, results: unknown, file: string, name: string) => {
       const fileName = partialFileName(name, partialRun.value)
       return run(fileName, () => api.exportResultFile({ workload, results, file, fileName }))
+    },
+    /** A file of a run the backend kept (the full matrix), written as it is read. */
+    runFile: (runId: string, file: string, name: string) => {
+      const fileName = partialFileName(name, partialRun.value)
+      return run(fileName, () => api.exportRunFile({ run: runId, file, fileName }))
     },
   }
 }

@@ -7,7 +7,8 @@ import type { JobEvent, JobProgress } from '../../shared/jobs'
 import type { InputOf, ResultsOf, WorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 
-export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
+/** `view`: the jobs look at a run (a pair, a zoom, a path query), so the history does not list them. */
+export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id, opts: { view?: boolean } = {}) {
   const jobId = ref<string | null>(null)
   const running = ref(false)
   const cancelling = ref(false)
@@ -61,7 +62,7 @@ export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id) {
     starting = true
     early = []
     try {
-      const id = await api.startJob(workload, params)
+      const id = await (opts.view ? api.startView(workload, params) : api.startJob(workload, params))
       jobId.value = id
       for (const event of early) if (event.jobId === id) apply(event)
     } catch (e) {

@@ -53,6 +53,11 @@ export interface ResultEnvelope<R = unknown, P = unknown> {
   partial?: boolean
   /** With `partial`: the runs that had not finished (backends, variants, files, `file: backend`), as the timings name them. */
   missing?: string[]
+  /**
+   * Files the dashboard's backend keeps of this run beside its history entry (the full matrix),
+   * by the run's id: downloaded by name (exportRunFile) while the bound on kept files leaves them.
+   */
+  kept?: { run: string; files: string[] }
   results: R
 }
 

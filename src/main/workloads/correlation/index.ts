@@ -6,6 +6,7 @@ import type { WorkloadEngine } from '../../engine'
 import { benchCorrelationCommand } from './bench-command'
 import { describeCorrelation } from './describe'
 import { generateWalksCommand } from './generate-command'
+import { MATRIX_FILES } from './matrix-files'
 
 /** The example: a cluster of 48 walks of 1000 samples, 3 of them disturbed. */
 export const EXAMPLE_WALKS = { series: 48, length: 1000, start: 100, eps: 0.01, seed: 1, anomalies: 3 }
@@ -29,4 +30,9 @@ export const correlationEngine: WorkloadEngine<'correlation'> = {
   },
   // A run reads one file: on a cluster, several files are as many runs, each with its result set.
   cluster: { split: 'file' },
+  // The full matrix of a run the dashboard kept, as .npy and .csv (kept-matrix.ts).
+  resultFiles: {
+    names: MATRIX_FILES,
+    make: async (results, name, _input, signal, kept) => (await import('./kept-matrix')).keptMatrixFile(results, name, kept, signal),
+  },
 }

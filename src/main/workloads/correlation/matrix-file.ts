@@ -24,18 +24,31 @@ export async function writeMatrixFile(path: string, matrix: Float64Array | Float
 }
 
 export async function writeMatrixNpy(path: string, matrix: Float64Array | Float32Array, m: number, overwrite = false): Promise<WrittenMatrix> {
+  const npy = npyPieces(matrix, m)
+  await writeFileAtomic(path, npy.pieces, { overwrite })
+  return { path, bytes: npy.bytes, dtype: npy.dtype }
+}
+
+/** The matrix as a .npy file's bytes, in pieces straight from its memory, and their total. */
+export function npyPieces(matrix: Float64Array | Float32Array, m: number): { pieces: Generator<Uint8Array>; bytes: number; dtype: '<f8' | '<f4' } {
   const dtype = matrix instanceof Float64Array ? '<f8' : '<f4'
   const header = npyHeader(dtype, [m, m])
   const data = new Uint8Array(matrix.buffer, matrix.byteOffset, m * m * matrix.BYTES_PER_ELEMENT)
-  await writeFileAtomic(path, (function* () {
+  const pieces = (function* () {
     yield header
     for (let at = 0; at < data.length; at += PIECE_BYTES) yield data.subarray(at, at + PIECE_BYTES)
-  })(), { overwrite })
-  return { path, bytes: header.length + data.length, dtype }
+  })()
+  return { pieces, bytes: header.length + data.length, dtype }
+}
+
+/** A cell's text in the CSV: empty where r is undefined, f32 values as their shortest decimal. */
+export function matrixCellText(f32: boolean): (r: number) => string {
+  return (r) => (r !== r ? '' : f32 ? shortestF32(r) : String(r))
 }
 
 export async function writeMatrixCsv(path: string, matrix: Float64Array | Float32Array, m: number, names: readonly string[], overwrite = false): Promise<WrittenMatrix> {
   const f32 = matrix instanceof Float32Array
+  const text = matrixCellText(f32)
   const counted = { bytes: 0 }
   const pieces = csvMatrixPieces(
     {
@@ -44,10 +57,7 @@ export async function writeMatrixCsv(path: string, matrix: Float64Array | Float3
       corner: 'r',
       rowName: (i) => names[i],
       colName: (j) => names[j],
-      cell: (i, j) => {
-        const r = matrix[i * m + j]
-        return r !== r ? '' : f32 ? shortestF32(r) : String(r)
-      },
+      cell: (i, j) => text(matrix[i * m + j]),
     },
     counted,
   )

@@ -28,6 +28,7 @@ import { compileAhead } from '../../gpu/compile'
 import { meansUnavailable } from './gpu/kernels'
 import { checkMatrixWritable } from './limits'
 import { keepSeries, keptSeries } from './kept-series'
+import { keepMatrix } from './kept-matrix'
 import { loadSeries } from './load-series'
 import { matrixFormatOf, writeMatrixFile } from './matrix-file'
 import { pairIndices, pairOverlay } from './pair'
@@ -168,6 +169,11 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const alone = params.order === 'ranking' ? result.ranking.filter((e) => e.flagged).length : 0
   result.heatmap = heatmapOf(ranked, series.m, series.names, heatmapOrder(params.order, result.ranking), params.order, undefined, alone)
   result.histogram = histogramOf(ranked, series.m)
+  // The dashboard's backends keep the full matrix on disk for its downloads (the CLI has --matrix).
+  if (ctx.keep) {
+    ctx.progress({ phase: 'keeping the matrix', fraction: 1 })
+    await keepMatrix(ctx.keep, ranked, series.m, series.names)
+  }
   if (matrixPath && !partial) {
     // f64: the exact reference; f32: the first backend's f32 matrix.
     const written = params.precision === 'f64' ? ranked : firstMatrix!

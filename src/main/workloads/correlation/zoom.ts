@@ -5,29 +5,17 @@
 import { ApiError } from '../../../shared/errors'
 import type { HeatmapZoom } from '../../../shared/workloads/correlation/types'
 import { HEATMAP_CELLS } from './ranking'
+import { parseZoomRange, ZOOM_MAX_SIDE, type ZoomRange } from '../../../shared/workloads/zoom-range'
 import type { SeriesMatrix } from './series-matrix'
 
-/** Series a side a zoom may span: a few blocks of the chart's cells, seconds of arithmetic at N = 4 096. */
-export const ZOOM_MAX_SERIES = 4 * HEATMAP_CELLS
+/** Series a side a zoom may span (the grammar is the heatmaps' own: shared/workloads/zoom-range.ts). */
+export const ZOOM_MAX_SERIES = ZOOM_MAX_SIDE
 
-type Range = [number, number]
+type Range = ZoomRange
 
 /** `FIRST:LAST` or `FIRST:LAST,FIRST:LAST` (rows, then columns of as many series; columns default to the rows), checked against m. */
 export function parseZoom(text: string, m: number): { rows: Range; cols: Range } {
-  const parts = text.split(',').map((p) => p.trim())
-  const ranges = parts.map((p) => {
-    const match = /^(\d+):(\d+)$/.exec(p)
-    if (!match) throw new ApiError('invalid-argument', `zoom ${JSON.stringify(text)}: give series positions FIRST:LAST (from 0), or FIRST:LAST,FIRST:LAST for rows and columns`)
-    const range: Range = [Number(match[1]), Number(match[2])]
-    if (range[0] > range[1] || range[1] >= m) throw new ApiError('invalid-argument', `zoom ${p}: positions run from 0 to ${m - 1}, first ≤ last`)
-    if (range[1] - range[0] + 1 > ZOOM_MAX_SERIES) throw new ApiError('invalid-argument', `zoom ${p}: at most ${ZOOM_MAX_SERIES} series a side (${range[1] - range[0] + 1} asked)`)
-    return range
-  })
-  if (ranges.length > 2) throw new ApiError('invalid-argument', `zoom ${JSON.stringify(text)}: one range for rows and columns, or two`)
-  const [rows, cols = rows] = ranges
-  // Square cells on a square chart: as many columns as rows.
-  if (cols[1] - cols[0] !== rows[1] - rows[0]) throw new ApiError('invalid-argument', `zoom ${JSON.stringify(text)}: the rows and the columns span as many series (${rows[1] - rows[0] + 1} and ${cols[1] - cols[0] + 1})`)
-  return { rows, cols }
+  return parseZoomRange(text, m, 'series')
 }
 
 /** Each series of `range` centred, and the norm of its deviations (0 for a constant series). */

@@ -56,7 +56,11 @@ function describeGraph(g: PathsGraphResult): string {
 
 export function describePaths(result: PathsResult): string {
   const skipped = result.skipped.map((s) => `skipped ${s.backend}: ${s.reason}\n`).join('')
-  return result.graphs.map(describeGraph).join('') + (skipped && `\n${skipped}`)
+  const z = result.zoom
+  const zoom = z
+    ? `\nzoom: vertices ${z.rows[0]}–${z.rows[1]} × ${z.cols[0]}–${z.cols[1]}, ${z.block > 1 ? `${Math.ceil((z.rows[1] - z.rows[0] + 1) / z.block)} × ${Math.ceil((z.cols[1] - z.cols[0] + 1) / z.block)} cells of ${z.block} × ${z.block} vertices` : 'every pair'} (the heatmap: --out)\n`
+    : ''
+  return result.graphs.map(describeGraph).join('') + zoom + (skipped && `\n${skipped}`)
 }
 
 /** Runs whose results differ from the first run's: the CLI exits 1 on them. */

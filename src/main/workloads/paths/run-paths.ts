@@ -25,6 +25,9 @@ import { createSolver } from './solvers'
 import { summarize } from './summary'
 import { checkOutput, writeMatrices } from './write-matrix'
 import { maxOf, minOf } from '../../../shared/extent'
+import { parseZoomRange } from '../../../shared/workloads/zoom-range'
+import { keepDistances, keptDistances, zoomKept } from './kept-distances'
+import { rowsOf, zoomDistances } from './zoom'
 
 /** Shares of a graph's progress bar. */
 const READ_SHARE = 0.03
@@ -32,7 +35,9 @@ const WRITE_SHARE = 0.03
 
 export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise<EngineOutcome<PathsResult>> {
   const { signal } = ctx
-  const { from, to, output } = params
+  const { from, to, output, zoom } = params
+  // Its grammar now; its range once the graph's vertices are known.
+  if (zoom !== undefined) parseZoomRange(zoom, Number.MAX_SAFE_INTEGER, 'vertices')
   if ((from === undefined) !== (to === undefined)) throw new ApiError('invalid-argument', 'a path query needs both --from and --to')
   if (output !== undefined && params.files.length > 1) throw new ApiError('invalid-argument', `--output takes one graph; got ${params.files.length}`)
   if (from !== undefined && params.files.length > 1)
@@ -56,6 +61,20 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   for (const shown of params.files) {
     const path = await ctx.input(shown)
     inputs.push({ shown, path, bytes: (await stat(path)).size })
+  }
+
+  // A zoom of a graph whose run the dashboard kept reads the block range from that matrix: no solving.
+  if (zoom !== undefined) {
+    if (inputs.length !== 1) throw new ApiError('invalid-argument', `--zoom reads one graph; got ${inputs.length}`)
+    const found = await keptDistances(inputs[0].path)
+    if (found) {
+      const { rows, cols } = parseZoomRange(zoom, found.V, 'vertices')
+      ctx.progress({ phase: 'zoom', fraction: 0 })
+      const cells = await zoomKept(found.file, found.V, rows, cols, signal)
+      result.zoom = { path: inputs[0].shown, vertices: found.V, ...cells, kept: true }
+      ctx.progress({ phase: 'zoom', fraction: 1 })
+      return { results: result, timings: {} }
+    }
   }
 
   const timings: Record<string, Timing> = {}
@@ -209,6 +228,15 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       const t1 = performance.now()
       const written = await writeMatrices(output, params.format, V, (v) => vertexName(graph, v), d, next, params.force ?? false)
       graphResult.output = { path: output, format: params.format, ...written, write_ms: performance.now() - t1 }
+    }
+    if (zoom !== undefined) {
+      const { rows, cols } = parseZoomRange(zoom, V, 'vertices')
+      result.zoom = { path: input.shown, vertices: V, ...(await zoomDistances(rowsOf(d, V, cols), rows, cols, signal)), kept: false }
+    }
+    // The dashboard's backends keep the distances on disk for the zooms of this run.
+    if (ctx.keep) {
+      report(1, `keeping the distances · ${name}`)
+      await keepDistances(ctx.keep, input.path, n, d, V)
     }
     result.graphs.push(graphResult)
     report(1, `done · ${name}`)

@@ -18,7 +18,8 @@ export function successorPath(output: string): string {
   return m ? `${m[1]}.next${m[2]}` : `${output}.next`
 }
 
-function npyHeader(V: number): Uint8Array {
+/** The .npy header of a V × V int32 matrix. */
+export function npyHeader(V: number): Uint8Array {
   // Version 1.0 header, padded with spaces so that the data starts on a multiple of 64.
   let dict = `{'descr': '<i4', 'fortran_order': False, 'shape': (${V}, ${V}), }`
   const pad = 64 - ((10 + dict.length + 1) % 64)

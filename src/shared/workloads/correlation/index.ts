@@ -123,6 +123,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
     GPU_COMPILE_PHASE,
     { id: 'computing', summary: 'each backend, repeated: means, squares, cross-products, coefficients' },
     { id: 'ranking', summary: 'mean and median r of each series, robust z-scores, heatmap and histogram' },
+    { id: 'keeping', summary: 'the dashboard keeps the full matrix on disk, for its downloads as .npy and .csv' },
   ],
   backends: [
     { id: 'serial', summary: 'one thread, TypeScript, f64 two-pass: the reference' },

@@ -4,7 +4,7 @@
 import { finiteExtent } from '../../extent'
 import type { ChartSpec } from '../../charts/spec'
 import type { NamedChart } from '../definition'
-import type { DistanceAggregate, PathsGraphResult, PathsResult, PathsRun } from './types'
+import type { DistanceAggregate, DistanceZoom, PathsGraphResult, PathsResult, PathsRun } from './types'
 
 export interface PathsChartSpecs {
   steps: ChartSpec
@@ -124,11 +124,44 @@ export function pathsChartSpecs(g: PathsGraphResult, aggregate: DistanceAggregat
   return { steps, ...(blocks && { blocks }), split, heatmap, histogram }
 }
 
+/** A block range of the distances at full resolution (or in blocks as fine as the chart shows), in the aggregate asked for. */
+export function distanceZoomChart(z: DistanceZoom, aggregate: DistanceAggregate = 'min'): ChartSpec {
+  const shown: DistanceAggregate = z.block > 1 && z[aggregate] ? aggregate : 'min'
+  const cells = z[shown] ?? z.min
+  const extent = finiteExtent(cells)
+  const lo = extent?.min ?? 0
+  const hi = extent?.max ?? 1
+  const span = ([a, b]: [number, number]) => `${a}–${b}`
+  const labels = ([a, b]: [number, number]) =>
+    Array.from({ length: Math.ceil((b - a + 1) / z.block) }, (_, i) => (z.block > 1 ? `${a + i * z.block}…${Math.min(b, a + (i + 1) * z.block - 1)}` : String(a + i)))
+  const rows = labels(z.rows)
+  const cols = labels(z.cols)
+  const first = (l: string[]) => l.map((x) => x.split('…')[0])
+  return {
+    kind: 'heatmap',
+    data: {
+      title: `Distances — ${baseName(z.path)}, vertices ${span(z.rows)} × ${span(z.cols)}${z.block > 1 ? ` (${AGGREGATE_NAMES[shown]} of ${z.block} × ${z.block} blocks)` : ', full resolution'} (grey: no path)`,
+      size: rows.length,
+      values: cells,
+      labels: rows,
+      ticks: first(rows),
+      columnLabels: cols,
+      columnTicks: first(cols),
+      note: `colours: ${z.block > 1 ? `each block's ${AGGREGATE_NAMES[shown]} distance` : 'distance'} ${lo}…${hi}`,
+      axisLabel: `vertex (positions ${span(z.rows)} down, ${span(z.cols)} across)`,
+      scale: 'sequential',
+      min: lo,
+      max: hi > lo ? hi : lo + 1,
+      valueLabel: 'distance',
+    },
+  }
+}
+
 /** Every graph's charts, named `<file stem>-steps|blocks|split|heatmap|histogram`; inputs sharing a name get numbered stems. */
 export function pathsCharts(result: PathsResult): NamedChart[] {
   const stems = result.graphs.map((g) => baseName(g.path).replace(/\.[^.]*$/, ''))
   return result.graphs.flatMap((g, i) => {
     const stem = stems.indexOf(stems[i]) === stems.lastIndexOf(stems[i]) ? stems[i] : `${i + 1}-${stems[i]}`
     return Object.entries(pathsChartSpecs(g)).map(([chart, spec]) => ({ name: `${stem}-${chart}`, spec }))
-  })
+  }).concat(result.zoom ? [{ name: `${baseName(result.zoom.path).replace(/\.[^.]*$/, '')}-zoom`, spec: distanceZoomChart(result.zoom) }] : [])
 }

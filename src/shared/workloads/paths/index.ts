@@ -61,6 +61,13 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
     },
     from: { type: 'text', label: 'From', optional: true, arg: 'VERTEX', help: 'a vertex (its name, or its number as the file numbers them): report the shortest path from it to --to' },
     to: { type: 'text', label: 'To', optional: true, arg: 'VERTEX', help: 'the vertex the queried path ends at' },
+    zoom: {
+      type: 'text',
+      label: 'Zoom',
+      optional: true,
+      arg: 'FIRST:LAST[,FIRST:LAST]',
+      help: 'vertex positions (from 0) of the rows and of the columns (as many; default the rows): the distance heatmap of that block range at full resolution, at most 1024 a side (the dashboard reads it from the matrix its run kept)',
+    },
     format: {
       type: 'choice',
       label: 'Output format',
@@ -105,6 +112,8 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
     GPU_COMPILE_PHASE,
     { id: 'computing', summary: 'each backend, variant and blocking factor, repeated, checked against the first' },
     { id: 'writing', summary: 'the distance (and successor) matrix to --output' },
+    { id: 'zoom', summary: 'a block range of the distances at full resolution, read from the matrix the run kept (or computed again)' },
+    { id: 'keeping', summary: 'the dashboard keeps the distance matrix on disk, for zooms' },
   ],
   backends: [
     { id: 'serial', summary: 'one thread, TypeScript, the plain triple loop: the reference' },

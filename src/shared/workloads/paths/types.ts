@@ -80,6 +80,25 @@ export interface DistanceHeatmap {
   mean?: (number | null)[]
 }
 
+/**
+ * A block range of one graph's distances at full resolution (`zoom`): rows and columns are vertex
+ * positions (from 0, in the file's numbering); beyond 256 a side, blocks of `block` × `block`
+ * vertices with their least, greatest and mean finite distance (null: no path in the cell).
+ */
+export interface DistanceZoom {
+  /** The graph, as given. */
+  path: string
+  vertices: number
+  rows: [number, number]
+  cols: [number, number]
+  block: number
+  min: (number | null)[]
+  max?: (number | null)[]
+  mean?: (number | null)[]
+  /** Read from the matrix the run kept on disk, rather than computed again. */
+  kept: boolean
+}
+
 /** A shortest path between two vertices, by name (null when there is none). */
 export interface PathQuery {
   from: string
@@ -131,4 +150,6 @@ export interface PathsResult {
   skipped: { backend: string; reason: string }[]
   /** Graphs of a cluster run whose task failed or was cancelled, with its error. */
   failed?: { path: string; error: ApiErrorShape }[]
+  /** Present when a block range was asked for (`zoom`): that range at full resolution. */
+  zoom?: DistanceZoom
 }

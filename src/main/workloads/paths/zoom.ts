@@ -1,0 +1,52 @@
+// A block range of a distance matrix at full resolution: rows FIRST:LAST and columns FIRST:LAST of
+// the vertices, each cell one pair's distance; beyond ZOOM_CELLS a side, blocks as fine as the chart
+// shows, with their least, greatest and mean finite distance. The rows come from wherever the
+// matrix is: in memory after a run, or read from the copy a dashboard's run kept (kept-distances.ts).
+import { throwIfAborted } from '../../../shared/cancel'
+import { INF, type DistanceZoom } from '../../../shared/workloads/paths/types'
+import type { ZoomRange } from '../../../shared/workloads/zoom-range'
+
+/** Cells a side of the chart: the distance heatmap's. */
+export const ZOOM_CELLS = 256
+
+export type ZoomCells = Pick<DistanceZoom, 'rows' | 'cols' | 'block' | 'min' | 'max' | 'mean'>
+
+/** `row(i)`: row i's distances from column cols[0] to cols[1]. */
+export async function zoomDistances(row: (i: number) => Int32Array | Promise<Int32Array>, rows: ZoomRange, cols: ZoomRange, signal?: AbortSignal, cells = ZOOM_CELLS): Promise<ZoomCells> {
+  const kr = rows[1] - rows[0] + 1
+  const kc = cols[1] - cols[0] + 1
+  const block = Math.max(1, Math.ceil(Math.max(kr, kc) / cells))
+  const sizeR = Math.ceil(kr / block)
+  const sizeC = Math.ceil(kc / block)
+  const min = new Float64Array(sizeR * sizeC).fill(INF)
+  const max = new Float64Array(sizeR * sizeC).fill(-1)
+  const sums = new Float64Array(sizeR * sizeC)
+  const counts = new Float64Array(sizeR * sizeC)
+  for (let i = 0; i < kr; i++) {
+    throwIfAborted(signal)
+    const values = await row(rows[0] + i)
+    const at = Math.floor(i / block) * sizeC
+    for (let j = 0; j < kc; j++) {
+      const x = values[j]
+      if (x === INF) continue
+      const c = at + Math.floor(j / block)
+      if (x < min[c]) min[c] = x
+      if (x > max[c]) max[c] = x
+      sums[c] += x
+      counts[c]++
+    }
+  }
+  const reached = (x: number, c: number) => (counts[c] ? x : null)
+  return {
+    rows,
+    cols,
+    block,
+    min: Array.from(min, reached),
+    ...(block > 1 && { max: Array.from(max, reached), mean: Array.from(sums, (s, c) => reached(Math.round((s / counts[c]) * 10) / 10, c)) }),
+  }
+}
+
+/** Rows of a V × V matrix in memory, as zoomDistances reads them. */
+export function rowsOf(d: Int32Array, V: number, cols: ZoomRange): (i: number) => Int32Array {
+  return (i) => d.subarray(i * V + cols[0], i * V + cols[1] + 1)
+}

@@ -201,7 +201,8 @@ describe('ranks of a job script run with --executor local', () => {
   async function runJob(name: string, script: string, ranksEnv: Record<string, string>): Promise<string> {
     const job = join(dir, name)
     mkdirSync(join(job, 'tasks', '0'), { recursive: true })
-    writeFileSync(join(job, 'job.sbatch'), `#!/bin/bash\n${script}\n`)
+    // As the generated scripts do: unset variables are errors.
+    writeFileSync(join(job, 'job.sbatch'), `#!/bin/bash\nset -euo pipefail\n${script}\n`)
     writeFileSync(join(job, 'merge.sbatch'), '#!/bin/bash\ntrue\n')
     const record = { tasks: [{ index: 0, files: [] }] } as unknown as JobRecord
     let state = ''

@@ -21,10 +21,10 @@ import { deviceNodes, FENCE_SCRIPT, FENCED_VARIABLE, fenceableGpus, type Fenceab
  */
 const LOCAL_SRUN = `() { local n=1; while [[ $1 == -* ]]; do case $1 in --ntasks=*) n=\${1#--ntasks=};; esac; shift; done
 local pids=() i rc=0 keep=() tags=() all=()
-if [[ -n $PARALAB_SRUN_FENCE_FLAGS ]]; then mapfile -t keep <<<"$PARALAB_SRUN_FENCE_KEEP"; mapfile -t tags <<<"$PARALAB_SRUN_FENCE_TAGS"; mapfile -t all <<<"$PARALAB_SRUN_FENCE_NODES"; fi
+if [[ -n \${PARALAB_SRUN_FENCE_FLAGS:-} ]]; then mapfile -t keep <<<"$PARALAB_SRUN_FENCE_KEEP"; mapfile -t tags <<<"$PARALAB_SRUN_FENCE_TAGS"; mapfile -t all <<<"$PARALAB_SRUN_FENCE_NODES"; fi
 for ((i = 0; i < n; i++)); do
 if ((\${#keep[@]} > 0)); then local g=$((i % \${#keep[@]})) hide=() x; for x in "\${all[@]}"; do if [[ $x != "\${keep[g]}" ]]; then hide+=("$x"); fi; done
-SLURM_PROCID=$i SLURM_NTASKS=$n SLURM_LOCALID=$i ${FENCED_VARIABLE}=\${tags[g]} unshare $PARALAB_SRUN_FENCE_FLAGS -- sh -c "$PARALAB_SRUN_FENCE_SCRIPT" paralab-gpu-fence "\${hide[@]}" -- "$@" &
+SLURM_PROCID=$i SLURM_NTASKS=$n SLURM_LOCALID=$i ${FENCED_VARIABLE}=\${tags[g]} unshare \${PARALAB_SRUN_FENCE_FLAGS} -- sh -c "\${PARALAB_SRUN_FENCE_SCRIPT}" paralab-gpu-fence "\${hide[@]}" -- "$@" &
 else SLURM_PROCID=$i SLURM_NTASKS=$n SLURM_LOCALID=$i "$@" & fi; pids+=($!); done
 for i in "\${pids[@]}"; do wait "$i" || rc=$?; done; return $rc; }`
 

@@ -256,6 +256,8 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
     await rm(scratch, { recursive: true, force: true })
   }
   if (!o.counts.includes(1)) notes.push('no 1-rank run: no efficiency')
+  if (counts.some((c) => c.pipelined))
+    notes.push('blocks pipelined: a rank waits for its own edge rows behind its GPU\'s steps, so its exchange time includes waiting for the GPU (each rank\'s phases say where)')
   return {
     machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: availableParallelism(), memory_GB: Math.round(totalmem() / 2 ** 30) },
     input: { files: o.files, ...(o.tile && { tile: `${o.tile.rows}x${o.tile.cols}` }), ...grid },

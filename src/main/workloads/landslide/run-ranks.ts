@@ -431,9 +431,9 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
           blockEnd = Math.min(params.steps, band.done + p.every)
           if (overlap && blockEnd < params.steps) {
             // The neighbours' rows at the block's end first, sent while this band's steps run.
-            const tq = performance.now()
             // Pipelined, at most one earlier block still runs: the host stays a block ahead of the GPU.
             if (pipeline) await drain(1)
+            const tq = performance.now()
             const block = await band.block(blockEnd - band.done, Math.min(stop, blockEnd) - band.done, edges, signal)
             const queued = performance.now()
             phases.queue_ms += queued - tq

@@ -28,6 +28,9 @@ describe('bench landslide --ranks', () => {
     expect(out.counts[1]).toMatchObject({ exchange_every: 4, md5_same_as_1_rank: true })
     expect(out.counts[1].efficiency).toBeCloseTo(out.counts[0].median_ms / (2 * out.counts[1].median_ms), 10)
     expect(out.counts[1].exchange_ms_max).toBeGreaterThan(0)
+    // Each rank of the median run: its time, exchange time and phases (CPU ranks exchange between the steps: no blocks).
+    expect(out.counts[1].per_rank.map((b: { rank: number }) => b.rank)).toEqual([0, 1])
+    for (const b of out.counts[1].per_rank) expect(b).toMatchObject({ ms: expect.any(Number), exchange_ms: expect.any(Number), phases: { blocks: 0 } })
   })
 
   it('through the cluster mode (--executor local) makes its --out folder and gives the same md5 on each count', () => {

@@ -11,7 +11,7 @@ import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { writeRanksKey } from '../../src/main/ranks/job-key'
 import { GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
-import { GPU_CHECKPOINTS_REFUSED, runLandslideRanks } from '../../src/main/workloads/landslide/run-ranks'
+import { defaultExchangeEvery, GPU_CHECKPOINTS_REFUSED, GPU_EXCHANGE_EVERY_MOST, runLandslideRanks } from '../../src/main/workloads/landslide/run-ranks'
 import { initialState } from '../../src/main/workloads/landslide/simulation'
 import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
 import { validateParams } from '../../src/shared/workloads/schema'
@@ -58,15 +58,20 @@ async function inRanks(size: number, extra: Record<string, unknown>): Promise<La
 describe('landslide gpu ranks', () => {
   afterEach(() => {
     delete process.env.PARALAB_RANKS_OVERLAP
+    delete process.env.PARALAB_RANKS_PIPELINE
   })
 
   it.each([
-    [2, 'on'],
-    [5, 'on'],
-    [5, 'off'],
-  ])('double-float on 2 ranks exchanging every %i steps (overlap %s) gives the f64 reference md5 on every rank', async (every, overlap) => {
+    [2, 'on', 'on'],
+    [5, 'on', 'on'],
+    [5, 'on', 'off'],
+    [5, 'off', 'on'],
+  ])('double-float on 2 ranks exchanging every %i steps (overlap %s, blocks pipelined %s) gives the f64 reference md5 on every rank', async (every, overlap, pipeline) => {
     process.env.PARALAB_RANKS_OVERLAP = overlap
+    process.env.PARALAB_RANKS_PIPELINE = pipeline
     const all = await inRanks(2, { precision: 'accurate', exchangeEvery: every })
+    // Where each rank's time went: a block per exchange interval when overlapping.
+    for (const b of all[0].ranks!.bands) expect(b.phases!.blocks).toBe(overlap === 'on' ? Math.ceil(STEPS / every) - 1 : 0)
     for (const r of all) {
       const run = r.runs['gpu/fused']
       expect(run).toMatchObject({ backend: 'gpu', variant: 'fused', precision: 'double-float', ranks: 2, exchange_every: every, gpus_requested: ['shared', 'shared'], gpus_observed: ['not observed', 'not observed'] })
@@ -98,6 +103,14 @@ describe('landslide gpu ranks', () => {
     expect(run.deviation!.max_abs).toBeGreaterThan(0)
     expect(run.deviation!.max_abs).toBeLessThan(5e-6)
     expect(run.deviation!.cells_over_1mm).toBe(0)
+  })
+
+  it('exchanges every eighth of the thinnest band by default, gpu ranks at most every GPU_EXCHANGE_EVERY_MOST steps', () => {
+    // Tessina tiled 12 × 14 on 4 ranks: bands of 1 830 rows.
+    expect(defaultExchangeEvery(1830, 'active')).toBe(114)
+    expect(defaultExchangeEvery(1830, 'gpu')).toBe(GPU_EXCHANGE_EVERY_MOST)
+    expect(defaultExchangeEvery(160, 'gpu')).toBe(10)
+    expect(defaultExchangeEvery(3, 'gpu')).toBe(1)
   })
 
   it('refuses checkpoints, the active kernel and several kernels, before any rank connects', async () => {

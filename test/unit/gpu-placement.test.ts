@@ -4,7 +4,7 @@
 // 4-GPU machine). The fences themselves are real: processes started by unshare in mount
 // namespaces of their own, reading the device nodes they were left.
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -13,6 +13,8 @@ import { hostGpus } from '../../src/main/gpu/host-gpus'
 import { gpuOfEach, observeGpus, parseComputeApps, parseQueryXml, sampleGpus } from '../../src/main/gpu/observe'
 import { busTag } from '../../src/main/gpu/pci'
 import { launchRanks } from '../../src/main/ranks/launch'
+import { localRankGpus, runLocally } from '../../src/main/cluster/local-executor'
+import type { JobRecord } from '../../src/main/cluster/job-folder'
 import type { Gpu } from '../../src/main/gpu/gpu'
 import { rankGpu } from '../../src/main/workloads/landslide/gpu/rank-gpu'
 import { describeHostGpus } from '../../src/main/workloads/device/describe'
@@ -190,6 +192,58 @@ describe('a GPU each for ranks: fences', () => {
     const r = spawnSync(start.command, start.args, { encoding: 'utf8' })
     expect(r.status).toBe(126)
     expect(r.stdout).toBe('')
+  })
+})
+
+describe('ranks of a job script run with --executor local', () => {
+  const four = machine('local-four')
+  /** A job folder whose one task runs `script` (its srun is the local executor's), and what its task wrote on stdout. */
+  async function runJob(name: string, script: string, ranksEnv: Record<string, string>): Promise<string> {
+    const job = join(dir, name)
+    mkdirSync(join(job, 'tasks', '0'), { recursive: true })
+    // As the generated scripts do: unset variables are errors.
+    writeFileSync(join(job, 'job.sbatch'), `#!/bin/bash\nset -euo pipefail\n${script}\n`)
+    writeFileSync(join(job, 'merge.sbatch'), '#!/bin/bash\ntrue\n')
+    const record = { tasks: [{ index: 0, files: [] }] } as unknown as JobRecord
+    let state = ''
+    await runLocally(job, record, 1, new AbortController().signal, (_, s) => (state = s.state), ranksEnv)
+    expect(state, readFileSync(join(job, 'tasks', '0', 'stderr.log'), 'utf8')).toBe('COMPLETED')
+    return readFileSync(join(job, 'tasks', '0', 'stdout.log'), 'utf8')
+  }
+  const nodes = [0, 1, 2, 3].map((m) => join(four.dev, `nvidia${m}`)).join(' ')
+  // Each rank prints its rank, the nodes it can read (a hidden one reads empty) and the GPU it was told.
+  const show = `srun --ntasks=5 sh -c 'l="$SLURM_PROCID:"; for n in ${nodes}; do l="$l$(cat $n);"; done; echo "$l$${FENCED_VARIABLE}"'`
+
+  it('are each fenced onto one GPU, rank k on the (k mod G)-th, when the job asks for GPUs', async () => {
+    const gpus = localRankGpus(1, { roots: four })
+    expect(gpus.note).toMatch(/each rank fenced onto one of 4 GPUs/)
+    const lines = (await runJob('local-fenced', show, gpus.env)).trim().split('\n').sort()
+    expect(lines).toEqual([0, 1, 2, 3, 4].map((k) => `${k}:${[0, 1, 2, 3].map((m) => (m === k % 4 ? `gpu ${m}` : '')).join(';')};${tag(BUSES[k % 4])}`))
+    // Outside the ranks every node is as it was.
+    expect(readFileSync(join(four.dev, 'nvidia0'), 'utf8')).toBe('gpu 0')
+  })
+
+  it('are not fenced, and the run says why, without GPUs asked for, with one GPU or with the route off', async () => {
+    expect(localRankGpus(undefined, { roots: four })).toEqual({ env: {} })
+    expect(localRankGpus(1, { roots: machine('local-one', [BUSES[0]]) })).toMatchObject({ env: {}, note: expect.stringMatching(/not fenced.*one GPU/) })
+    expect(localRankGpus(1, { env: { ...process.env, PARALAB_GPU_FENCE: 'off' }, roots: four })).toMatchObject({ env: {}, note: expect.stringMatching(/PARALAB_GPU_FENCE=off/) })
+    // Unfenced ranks see every node, as they did before fences existed.
+    const lines = (await runJob('local-open', show, {})).trim().split('\n').sort()
+    expect(lines).toEqual([0, 1, 2, 3, 4].map((k) => `${k}:gpu 0;gpu 1;gpu 2;gpu 3;`))
+  })
+
+  it('take their fence from the run, never from the environment the run was started in', async () => {
+    // A planted fence list (hiding a file the job must read) is dropped: only localRankGpus' env fences.
+    const victim = join(dir, 'local-victim')
+    writeFileSync(victim, 'kept')
+    const planted = { PARALAB_SRUN_FENCE_FLAGS: '-Urm', PARALAB_SRUN_FENCE_NODES: victim, PARALAB_SRUN_FENCE_KEEP: '/nonexistent', PARALAB_SRUN_FENCE_TAGS: 'x', PARALAB_SRUN_FENCE_SCRIPT: 'touch /tmp/pwned-by-fence; exit 3' }
+    const saved = { ...process.env }
+    Object.assign(process.env, planted)
+    try {
+      expect((await runJob('local-planted', `srun --ntasks=2 cat ${victim}`, {})).trim()).toBe('keptkept')
+    } finally {
+      for (const k of Object.keys(planted)) if (saved[k] === undefined) delete process.env[k]
+    }
   })
 })
 

@@ -5,7 +5,7 @@ import type { ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { ParamSpec } from '../../shared/workloads/schema'
-import { runLocally } from '../cluster/local-executor'
+import { localRankGpus, runLocally } from '../cluster/local-executor'
 import { type MergeOutcome } from '../cluster/merge'
 import { readMerged } from '../cluster/merged'
 import { commandLine, commentText } from '../cluster/script-words'
@@ -66,8 +66,15 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
   try {
     if (mode.executor === 'local') {
       process.stderr.write(`paralab: running ${tasks} task${tasks === 1 ? '' : 's'} of ${dir}/job.sbatch here (--executor local)\n`)
-      await runLocally(dir, record, mode.request.arrayParallelism, controller.signal, (index, s) =>
-        process.stderr.write(`paralab: task ${index} (${commentText(record.tasks[index].files.join(' '))}) ${s.state}${s.exit_code ? ` exit ${s.exit_code}` : ''}\n`),
+      const gpus = localRankGpus(mode.request.gpusPerTask)
+      if (gpus.note) process.stderr.write(`paralab: ${gpus.note}\n`)
+      await runLocally(
+        dir,
+        record,
+        mode.request.arrayParallelism,
+        controller.signal,
+        (index, s) => process.stderr.write(`paralab: task ${index} (${commentText(record.tasks[index].files.join(' '))}) ${s.state}${s.exit_code ? ` exit ${s.exit_code}` : ''}\n`),
+        gpus.env,
       )
     } else {
       if (!mode.wait) {

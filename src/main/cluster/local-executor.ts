@@ -2,18 +2,57 @@
 // cluster is at hand. Each array task is the tasks' script run by bash with the variables Slurm
 // would set, its output in the same log files; `srun` becomes a shell function that starts the
 // ranks here; the merge script runs once every task has ended. What Slurm would record of each
-// task (state, exit code) goes to tasks/<index>/state.json.
+// task (state, exit code) goes to tasks/<index>/state.json. A job that asks for GPUs on a machine
+// of several has each rank fenced onto one (src/main/gpu/fence.ts), as the bench's own ranks are:
+// the srun function starts rank k where only the (k mod G)-th GPU's device node is left.
 import { spawn } from 'node:child_process'
 import { constants } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../shared/errors'
 import { jobPaths, taskPaths, writeJson, type JobRecord } from './job-folder'
+import { deviceNodes, FENCE_SCRIPT, FENCED_VARIABLE, fenceableGpus, type FenceableGpus } from '../gpu/fence'
 
-/** srun for local ranks: `--ntasks=R` copies of the command, each told its rank; fails when one fails. */
+/**
+ * srun for local ranks: `--ntasks=R` copies of the command, each told its rank; fails when one fails.
+ * With PARALAB_SRUN_FENCE_FLAGS set (localRankGpus), rank k starts under `unshare FLAGS` with every
+ * node of PARALAB_SRUN_FENCE_NODES but the (k mod G)-th of PARALAB_SRUN_FENCE_KEEP hidden by
+ * FENCE_SCRIPT; the lists are lines of the environment, never text of the function.
+ */
 const LOCAL_SRUN = `() { local n=1; while [[ $1 == -* ]]; do case $1 in --ntasks=*) n=\${1#--ntasks=};; esac; shift; done
-local pids=() i rc=0; for ((i = 0; i < n; i++)); do SLURM_PROCID=$i SLURM_NTASKS=$n SLURM_LOCALID=$i "$@" & pids+=($!); done
+local pids=() i rc=0 keep=() tags=() all=()
+if [[ -n \${PARALAB_SRUN_FENCE_FLAGS:-} ]]; then mapfile -t keep <<<"$PARALAB_SRUN_FENCE_KEEP"; mapfile -t tags <<<"$PARALAB_SRUN_FENCE_TAGS"; mapfile -t all <<<"$PARALAB_SRUN_FENCE_NODES"; fi
+for ((i = 0; i < n; i++)); do
+if ((\${#keep[@]} > 0)); then local g=$((i % \${#keep[@]})) hide=() x; for x in "\${all[@]}"; do if [[ $x != "\${keep[g]}" ]]; then hide+=("$x"); fi; done
+SLURM_PROCID=$i SLURM_NTASKS=$n SLURM_LOCALID=$i ${FENCED_VARIABLE}=\${tags[g]} unshare \${PARALAB_SRUN_FENCE_FLAGS} -- sh -c "\${PARALAB_SRUN_FENCE_SCRIPT}" paralab-gpu-fence "\${hide[@]}" -- "$@" &
+else SLURM_PROCID=$i SLURM_NTASKS=$n SLURM_LOCALID=$i "$@" & fi; pids+=($!); done
 for i in "\${pids[@]}"; do wait "$i" || rc=$?; done; return $rc; }`
+
+/**
+ * How the ranks of a local job get GPUs: for a job asking for GPUs (`gpusPerTask` ≥ 1) on a machine
+ * where several can be fenced, the srun function's environment that fences rank k onto the
+ * (k mod G)-th (one GPU a rank: a process opens one); else none, and why, when GPUs were asked for.
+ */
+export function localRankGpus(gpusPerTask: number | undefined, opts: { env?: NodeJS.ProcessEnv; roots?: { pci?: string; nvidia?: string; dev?: string } } = {}): { env: Record<string, string>; note?: string } {
+  if (!gpusPerTask) return { env: {} }
+  const f: FenceableGpus = fenceableGpus(opts)
+  if (!f.ok) return { env: {}, note: `the ranks are not fenced onto GPUs of their own: ${f.why}` }
+  const all = deviceNodes(opts.roots?.dev)
+  const lines = [...all, ...f.gpus.map((g) => g.node), ...f.gpus.map((g) => g.tag)]
+  // One path a line: a node path holding a line break could not travel so (and names no device node Paralab lists).
+  if (lines.some((l) => /[\n\r]/.test(l))) return { env: {}, note: 'the ranks are not fenced onto GPUs of their own: a device node path holds a line break' }
+  const many = gpusPerTask > 1 ? ` (${gpusPerTask} GPUs per rank asked for: a process opens one)` : ''
+  return {
+    env: {
+      PARALAB_SRUN_FENCE_FLAGS: f.route.flags.join(' '),
+      PARALAB_SRUN_FENCE_SCRIPT: FENCE_SCRIPT,
+      PARALAB_SRUN_FENCE_NODES: all.join('\n'),
+      PARALAB_SRUN_FENCE_KEEP: f.gpus.map((g) => g.node).join('\n'),
+      PARALAB_SRUN_FENCE_TAGS: f.gpus.map((g) => g.tag).join('\n'),
+    },
+    note: `each rank fenced onto one of ${f.gpus.length} GPUs (rank k on the (k mod ${f.gpus.length})-th), in ${f.route.how}${many}`,
+  }
+}
 
 export interface LocalState {
   state: 'COMPLETED' | 'FAILED' | 'CANCELLED'
@@ -63,13 +102,23 @@ function runScript(script: string, env: NodeJS.ProcessEnv, stdout: string, stder
   })()
 }
 
-/** Runs every task (at most `parallelism` at once, default one per core), then the merge script. */
-export async function runLocally(dir: string, record: JobRecord, parallelism: number | undefined, signal: AbortSignal, onTaskEnd?: (index: number, s: LocalState) => void): Promise<void> {
+/** Runs every task (at most `parallelism` at once, default one per core), then the merge script; `ranksEnv`: localRankGpus' env. */
+export async function runLocally(
+  dir: string,
+  record: JobRecord,
+  parallelism: number | undefined,
+  signal: AbortSignal,
+  onTaskEnd?: (index: number, s: LocalState) => void,
+  ranksEnv: Record<string, string> = {},
+): Promise<void> {
   const paths = jobPaths(dir)
   // A job id of its own, so that the ranks of one run never meet those of another; no node name,
   // so that ranks meet on this host's loopback address rather than asking Slurm for a node.
   const id = `local-${process.pid}-${Date.now()}`
   const base: NodeJS.ProcessEnv = { ...process.env, SLURM_JOB_ID: id, SLURM_ARRAY_JOB_ID: id, 'BASH_FUNC_srun%%': LOCAL_SRUN }
+  // Fences come from this run's decision only, never from the environment it was started in.
+  for (const k of Object.keys(base)) if (k.startsWith('PARALAB_SRUN_FENCE_')) delete base[k]
+  Object.assign(base, ranksEnv)
   delete base.SLURMD_NODENAME
   const queue = [...record.tasks]
   const worker = async () => {

@@ -113,19 +113,22 @@ export function fenceFor(gpu: NodeGpu, dev?: string): GpuFence {
  * the first failure, and execs the command, which keeps the pid the launcher was given. Node paths
  * and the command travel as arguments, never inside the script's text.
  */
+export const FENCE_SCRIPT = 'while [ "$1" != -- ]; do mount --bind /dev/null "$1" || exit 126; shift; done; shift; exec "$@"'
+
 export function fencedCommand(fence: GpuFence, route: Extract<FenceRoute, { ok: true }>, command: string, args: string[]): { command: string; args: string[]; env: Record<string, string> } {
-  const script = 'while [ "$1" != -- ]; do mount --bind /dev/null "$1" || exit 126; shift; done; shift; exec "$@"'
   return {
     command: 'unshare',
-    args: [...route.flags, '--', 'sh', '-c', script, 'paralab-gpu-fence', ...fence.hide, '--', command, ...args],
+    args: [...route.flags, '--', 'sh', '-c', FENCE_SCRIPT, 'paralab-gpu-fence', ...fence.hide, '--', command, ...args],
     env: { [FENCED_VARIABLE]: fence.tag },
   }
 }
 
-/** How `ranks` processes of this machine each get a GPU: rank k fenced onto the (k mod G)-th, or why they cannot be. */
-export type RankFences = { ok: true; fences: GpuFence[]; route: Extract<FenceRoute, { ok: true }> } | { ok: false; why: string }
+/** The GPUs processes of this machine can each be fenced onto, in the order they are handed out, or why none can. */
+export type FenceableGpus = { ok: true; gpus: NodeGpu[]; route: Extract<FenceRoute, { ok: true }> } | { ok: false; why: string }
 
-export function rankFences(ranks: number, opts: { env?: NodeJS.ProcessEnv; roots?: { pci?: string; nvidia?: string; dev?: string } } = {}): RankFences {
+type FenceOptions = { env?: NodeJS.ProcessEnv; roots?: { pci?: string; nvidia?: string; dev?: string } }
+
+export function fenceableGpus(opts: FenceOptions = {}): FenceableGpus {
   const env = opts.env ?? process.env
   const roots = opts.roots ?? {}
   let granted: string[] | undefined
@@ -141,5 +144,14 @@ export function rankFences(ranks: number, opts: { env?: NodeJS.ProcessEnv; roots
   if (gpus.length === 1) return { ok: false, why: `one GPU (${gpus[0].tag}): every rank on it` }
   const route = fenceRoute(env)
   if (!route.ok) return { ok: false, why: `${gpus.length} GPUs, but no route shows a process only one of them (${route.why}): the ranks open the GPU they are given` }
-  return { ok: true, fences: Array.from({ length: ranks }, (_, k) => fenceFor(gpus[k % gpus.length], roots.dev)), route }
+  return { ok: true, gpus, route }
+}
+
+/** How `ranks` processes of this machine each get a GPU: rank k fenced onto the (k mod G)-th, or why they cannot be. */
+export type RankFences = { ok: true; fences: GpuFence[]; route: Extract<FenceRoute, { ok: true }> } | { ok: false; why: string }
+
+export function rankFences(ranks: number, opts: FenceOptions = {}): RankFences {
+  const f = fenceableGpus(opts)
+  if (!f.ok) return f
+  return { ok: true, fences: Array.from({ length: ranks }, (_, k) => fenceFor(f.gpus[k % f.gpus.length], opts.roots?.dev)), route: f.route }
 }

@@ -25,7 +25,7 @@ export function hostGpus(opts: { env?: NodeJS.ProcessEnv; roots?: { pci?: string
     : nodes.length < 2
       ? `none needed or none known: ${nodes.length === 1 ? 'one NVIDIA GPU with a device node' : 'no NVIDIA GPU with a device node (/dev/nvidiaN); other GPUs are not chosen between'}; a process opens the GPU the driver gives it`
       : route.ok
-        ? `a process per GPU, started in ${route.how} where the other GPUs' device nodes are /dev/null (ranks: bench landslide --ranks)`
+        ? `a process per GPU, started in ${route.how} where the other GPUs' device nodes are /dev/null (the ranks of bench landslide --ranks and of a job run with --executor local --gpus-per-task G)`
         : `none: ${route.why}; every process opens the GPU the driver gives it`
   return { listed: true, gpus, route: text }
 }

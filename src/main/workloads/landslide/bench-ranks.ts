@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import { median } from '../../../shared/median'
 import { landslideWorkload, type LandslideParams } from '../../../shared/workloads/landslide'
-import { runKey, type GpuVariant, type LandslidePrecision, type LandslideResult } from '../../../shared/workloads/landslide/types'
+import { runKey, type RankPhases, type GpuVariant, type LandslidePrecision, type LandslideResult } from '../../../shared/workloads/landslide/types'
 import { validateParams } from '../../../shared/workloads/schema'
 import { getGpu } from '../../gpu/runtime'
 import { rankFences } from '../../gpu/fence'
@@ -25,7 +25,7 @@ import { launchRanks } from '../../ranks/launch'
 import { placementFromEnv } from '../../ranks/placement'
 import { readLandslideInput } from './inputs'
 import type { GivenToJob } from './run-landslide'
-import { overlapsExchanges, runLandslideRanks } from './run-ranks'
+import { overlapsExchanges, pipelinesBlocks, runLandslideRanks } from './run-ranks'
 import { tiledReference, tileInput, type Tiling } from './tiled-grid'
 import { maxOf, minOf } from '../../../shared/extent'
 
@@ -76,6 +76,10 @@ export interface RanksBenchResult {
     /** The f64 reference's md5 (f64 and double-float runs must print as it does). */
     md5_matches_reference: boolean
     max_abs_dh?: number
+    /** The median run's ranks: each one's time, exchange time and where its time went (run-ranks.ts RankPhases). */
+    per_rank?: { rank: number; ms?: number; exchange_ms: number; phases?: RankPhases }[]
+    /** Whether gpu ranks queued each block without waiting for the last (run-ranks.ts pipelinesBlocks). */
+    pipelined?: boolean
   } & Partial<GpuPlacement>)[]
   notes: string[]
 }
@@ -207,6 +211,7 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
       const maxEx: number[] = []
       const meanEx: number[] = []
       let last: LandslideResult | undefined
+      const all: LandslideResult[] = []
       const md5s = new Set<string>()
       for (let k = 0; k < o.repeat; k++) {
         o.log(`${key} on ${ranks} rank${ranks === 1 ? '' : 's'}, run ${k + 1} of ${o.repeat}`)
@@ -218,6 +223,7 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
         meanEx.push(ex.reduce((s, v) => s + v, 0) / ex.length)
         md5s.add(run.md5!)
         last = r
+        all.push(r)
       }
       const run = last!.runs[key]
       grid = { rows: last!.grid.rows, cols: last!.grid.cols }
@@ -225,6 +231,7 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
       if (md5s.size > 1) notes.push(`${ranks} ranks: the runs' md5s differ (${[...md5s].join(', ')})`)
       const one = counts.find((c) => c.ranks === 1)
       const med = median(times)
+      const middle = all[times.indexOf(times.slice().sort((x, y) => x - y)[Math.floor((times.length - 1) / 2)])]
       counts.push({
         ranks,
         ...(run.exchange_every !== undefined && { exchange_every: run.exchange_every }),
@@ -239,6 +246,8 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
         md5_matches_reference: run.md5 === last!.reference.md5,
         ...(run.gpus_requested && { gpus_requested: run.gpus_requested, gpus_observed: run.gpus_observed, gpus_observed_by: run.gpus_observed_by, ...(run.gpus_shared && { gpus_shared: run.gpus_shared }) }),
         ...(run.deviation && { max_abs_dh: run.deviation.max_abs }),
+        ...(middle?.ranks && { per_rank: middle.ranks.bands.map((b) => ({ rank: b.rank, ...(b.ms !== undefined && { ms: b.ms }), exchange_ms: b.exchange_ms, ...(b.phases && { phases: b.phases }) })) }),
+        ...(o.backend === 'gpu' && ranks > 1 && overlapsExchanges(o.backend) && { pipelined: pipelinesBlocks() }),
       })
       if (run.gpus_note) notes.push(`${ranks} ranks: ${run.gpus_note}`)
       if (run.gpus_shared) notes.push(`WARNING ${ranks} ranks: ${run.gpus_shared} — computed on one GPU together`)
@@ -247,6 +256,8 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
     await rm(scratch, { recursive: true, force: true })
   }
   if (!o.counts.includes(1)) notes.push('no 1-rank run: no efficiency')
+  if (counts.some((c) => c.pipelined))
+    notes.push('blocks pipelined: a rank waits for its own edge rows behind its GPU\'s steps, so its exchange time includes waiting for the GPU (each rank\'s phases say where)')
   return {
     machine: { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: availableParallelism(), memory_GB: Math.round(totalmem() / 2 ** 30) },
     input: { files: o.files, ...(o.tile && { tile: `${o.tile.rows}x${o.tile.cols}` }), ...grid },
@@ -272,5 +283,12 @@ export function describeRanks(r: RanksBenchResult): string {
         `  ${String(c.ranks).padStart(5)}  ${String(c.exchange_every ?? '-').padStart(5)}  ${c.median_ms.toFixed(0).padStart(14)}   ${c.efficiency === undefined ? '         -' : `${(c.efficiency * 100).toFixed(1).padStart(9)}%`}   ${c.exchange_ms_max.toFixed(1).padStart(12)} / ${c.exchange_ms_mean.toFixed(1).padStart(8)}        ${c.md5}${c.md5_matches_reference ? ' (the reference\'s)' : ''}${c.md5_same_as_1_rank === false ? ' DIFFERS from 1 rank' : ''}${c.max_abs_dh === undefined ? '' : `  max |Δh| ${c.max_abs_dh.toExponential(2)} m`}${c.gpus_observed ? `  GPUs requested ${c.gpus_requested!.join(', ')}, observed ${c.gpus_observed.join(', ')}` : ''}`,
     ),
   ]
+  for (const c of r.counts)
+    for (const b of c.per_rank ?? [])
+      if (b.phases && b.phases.blocks > 0) {
+        const f = (v: number) => v.toFixed(0)
+        const ph = b.phases
+        lines.push(`    ${c.ranks} ranks${c.exchange_every ? `, every ${c.exchange_every}` : ''}${c.pipelined ? ', pipelined' : ''}, rank ${b.rank}: ${b.ms === undefined ? '' : `${f(b.ms)} ms; `}${ph.blocks} blocks; queue ${f(ph.queue_ms)}, readback ${f(ph.readback_ms)} (overlapped), send ${f(ph.send_ms)}, wait own edges ${f(ph.edges_wait_ms)}, wait neighbours ${f(ph.wait_ms)}, upload ${f(ph.upload_ms)}, wait device ${f(ph.compute_wait_ms)} ms`)
+      }
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
 }

@@ -47,14 +47,25 @@ import { initialState, stateRows, ThreadSimulation, type InitialState } from './
 import { splitRows } from './workers-simulation'
 import { MAX_THICKNESS_MAPS } from '../../../shared/workloads/landslide/types'
 import { minOf } from '../../../shared/extent'
+import type { RankPhases } from '../../../shared/workloads/landslide/types'
 
 /** Message tags of the halo exchange. */
 const HALO = 1
 const SAMPLE = 2
 
-/** Steps between exchanges by default: halos of an eighth of the thinnest band. */
-function defaultExchangeEvery(thinnest: number): number {
-  return Math.max(1, Math.floor(thinnest / 16))
+/** GPU ranks exchange at least this often by default (see defaultExchangeEvery). */
+export const GPU_EXCHANGE_EVERY_MOST = 30
+
+/**
+ * Steps between exchanges by default: halos of an eighth of the thinnest band; for gpu ranks at
+ * most GPU_EXCHANGE_EVERY_MOST steps. A gpu rank recomputes 6·S rows for each neighbour's edges
+ * (its strips) besides its 2·S halo rows a side, so its work grows with S, while each exchange
+ * costs its host a few ms: on 4 × H200 (Tessina tiled 12 × 14, 4000 steps, pipelined), S = 50, 30
+ * and 20 gave 916, 909, 939 ms on 2 ranks and 974, 927, 1 171 ms on 4.
+ */
+export function defaultExchangeEvery(thinnest: number, backend: Plan['backend']): number {
+  const eighth = Math.max(1, Math.floor(thinnest / 16))
+  return backend === 'gpu' ? Math.min(eighth, GPU_EXCHANGE_EVERY_MOST) : eighth
 }
 
 /** Whether a landslide job runs here rather than in runLandslideJob: in ranks, or with checkpoints. */
@@ -87,10 +98,20 @@ export function overlapsExchanges(backend: Plan['backend'], env: NodeJS.ProcessE
   return backend === 'gpu'
 }
 
+/**
+ * Whether gpu ranks queue a block's steps without waiting for the last block's to finish (the
+ * neighbours' rows are written behind them in the device's queue, so the GPU never waits on the
+ * host between blocks): on unless PARALAB_RANKS_PIPELINE=off, for comparison.
+ */
+export function pipelinesBlocks(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.PARALAB_RANKS_PIPELINE !== 'off'
+}
+
 /** What each rank reports to rank 0 at the end. */
 interface RankTimes {
   exchange_ms: number
   ms: number
+  phases: RankPhases
   /** A gpu rank's GPU as requested, as observed, and how it was observed (rank-gpu.ts). */
   gpu_requested?: string
   gpu_observed?: string
@@ -121,7 +142,7 @@ function plan(params: LandslideParams, placement: RankPlacement, state: InitialS
   if (size > interior) throw new ApiError('invalid-argument', `${size} ranks need a row each, and this grid has ${interior} interior rows (${rows} in all): use at most ${Math.max(1, interior)} ranks`)
   const bands = splitRows(rows, cols, state.mask, size)
   const thinnest = minOf(bands.map((b) => b.r1 - b.r0))
-  const every = params.exchangeEvery ?? defaultExchangeEvery(thinnest)
+  const every = params.exchangeEvery ?? defaultExchangeEvery(thinnest, backend)
   if (size > 1 && 2 * every > thinnest)
     throw new ApiError(
       'invalid-argument',
@@ -308,6 +329,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     }
 
     let exchangeMs = 0
+    const phases: RankPhases = { blocks: 0, queue_ms: 0, readback_ms: 0, send_ms: 0, edges_wait_ms: 0, wait_ms: 0, upload_ms: 0, compute_wait_ms: 0 }
     const exchange = async () => {
       if (!ranks) return
       const t = performance.now()
@@ -369,13 +391,27 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     const receive = async () => {
       const t = performance.now()
       await sending
+      const t1 = performance.now()
       const type = p.backend === 'gpu' ? Uint8Array : Float64Array
       const [fromNorth, fromSouth] = await Promise.all([
         north === undefined ? undefined : ranks!.recv(north, HALO, type as typeof Float64Array),
         south === undefined ? undefined : ranks!.recv(south, HALO, type as typeof Float64Array),
       ])
+      const t2 = performance.now()
       await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
-      exchangeMs += performance.now() - t
+      const t3 = performance.now()
+      phases.edges_wait_ms += t1 - t
+      phases.wait_ms += t2 - t1
+      phases.upload_ms += t3 - t2
+      exchangeMs += t3 - t
+    }
+    const pipeline = overlap && p.backend === 'gpu' && pipelinesBlocks()
+    /** Pipeline: the steps of blocks queued and not yet awaited, oldest first. */
+    const inFlight: Promise<void>[] = []
+    const drain = async (keep: number) => {
+      const t = performance.now()
+      while (inFlight.length > keep) await inFlight.shift()
+      phases.compute_wait_ms += performance.now() - t
     }
     await warmUpGpu?.()
     // Every rank starts its clock together.
@@ -395,18 +431,33 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
           blockEnd = Math.min(params.steps, band.done + p.every)
           if (overlap && blockEnd < params.steps) {
             // The neighbours' rows at the block's end first, sent while this band's steps run.
+            // Pipelined, at most one earlier block still runs: the host stays a block ahead of the GPU.
+            if (pipeline) await drain(1)
+            const tq = performance.now()
             const block = await band.block(blockEnd - band.done, Math.min(stop, blockEnd) - band.done, edges, signal)
+            const queued = performance.now()
+            phases.queue_ms += queued - tq
+            phases.blocks++
             sending = block.edges.then((rows) => {
+              const ts = performance.now()
+              phases.readback_ms += ts - queued
               if (rows[0]) ranks!.send(north!, HALO, rows[0])
               if (rows[1]) ranks!.send(south!, HALO, rows[1])
+              phases.send_ms += performance.now() - ts
             })
             sending.catch(() => {})
-            await block.done
+            if (pipeline) inFlight.push(block.done)
+            else {
+              const tw = performance.now()
+              await block.done
+              phases.compute_wait_ms += performance.now() - tw
+            }
             ms += performance.now() - t
             progress(ms)
             continue
           }
         }
+        if (pipeline) await drain(0)
         await band.advance(Math.min(stop, size > 1 ? blockEnd : stop) - band.done, signal)
         ms += performance.now() - t
         progress(ms)
@@ -419,7 +470,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     // Every rank's exchange time, on rank 0.
     // Where this rank computed, asked of the driver while its band still holds its buffers.
     const seen = device && (await observeRank(device))
-    const myTimes: RankTimes = { exchange_ms: exchangeMs, ms, ...(device && seen && { gpu_requested: device.requested, gpu_observed: seen.gpu, observed_by: seen.by }) }
+    const myTimes: RankTimes = { exchange_ms: exchangeMs, ms, phases, ...(device && seen && { gpu_requested: device.requested, gpu_observed: seen.gpu, observed_by: seen.by }) }
     const mine = new TextEncoder().encode(JSON.stringify(myTimes))
     const times = (ranks ? await ranks.gather(mine, Uint8Array) : [mine])?.map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as RankTimes)
     if (times && device) Object.assign(gpuInfo, placementOf(times.map((t) => t.gpu_requested!), { gpus: times.map((t) => t.gpu_observed!), by: times[0].observed_by! }, 'rank'))
@@ -543,6 +594,6 @@ function finish(
     sampling: { every, maps_every: every * stride },
     ...(hillshade && { hillshade }),
     skipped: [],
-    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms })) } }),
+    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms, ms: times[rank].ms, phases: times[rank].phases })) } }),
   }
 }

@@ -181,7 +181,24 @@ export interface LandslideRanks {
   size: number
   exchange_every: number
   /** Each rank's own rows r0 … r1−1, and the milliseconds it spent in halo exchanges (sending and waiting). */
-  bands: { rank: number; r0: number; r1: number; exchange_ms: number }[]
+  bands: { rank: number; r0: number; r1: number; exchange_ms: number; ms?: number; phases?: RankPhases }[]
+}
+
+/**
+ * Where a rank's time went, summed over its blocks of steps (ms, host clock): queueing a block;
+ * from queued to its edge rows on the host (readback, overlapped); handing them to the sockets;
+ * waiting for its own sends' rows, then for the neighbours' rows; writing them to the device; and
+ * waiting for the device to finish blocks' steps.
+ */
+export interface RankPhases {
+  blocks: number
+  queue_ms: number
+  readback_ms: number
+  send_ms: number
+  edges_wait_ms: number
+  wait_ms: number
+  upload_ms: number
+  compute_wait_ms: number
 }
 
 /** The key of a run in `runs` and in the timings. */

@@ -56,9 +56,11 @@ function cli(args: string[]) {
 }
 
 async function run(id: WorkloadId, params: Record<string, unknown>): Promise<ResultEnvelope> {
+  const t0 = performance.now()
   const jobId = await api.call<string>('startJob', id, params)
   const e = await api.event((e) => e.jobId === jobId && (e.type === 'done' || e.type === 'failed'), 280_000)
   expect(e.type, JSON.stringify(e.error)).toBe('done')
+  console.log(`${id}: the run took ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   return e.envelope
 }
 

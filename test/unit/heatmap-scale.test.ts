@@ -147,7 +147,8 @@ describe('heatmap titles', () => {
   }
 
   it('are drawn at their font\'s width, never squeezed into the square plot\'s width, wrapped where the canvas is narrow', () => {
-    const long = { ...correlation(tight), input: { ...correlation(tight).input, path: '/data/accelerometer_walks_of_the_study.npy', series: 4096 }, heatmap: { ...correlation(tight).heatmap, block: 1024 } }
+    const base = correlation(tight)
+    const long: CorrelationResult = { ...base, input: { ...base.input, path: '/data/accelerometer_walks_of_the_study.npy', series: 4096 }, heatmap: { ...base.heatmap!, block: 1024 } }
     for (const [w, h] of [[960, 600], [640, 400], [360, 300]]) {
       const chart = drawnChart(heatmapChart(long)!, w, h)
       const lines = titleLines(chart)
@@ -170,7 +171,7 @@ describe('heatmap titles', () => {
     for (const [w, h] of [[960, 600], [480, 300]]) {
       const chart = drawnChart(heatmapChart(c5)!, w, h)
       const x = chart.scales.x
-      chart.ctx.font = toFont(x.options.ticks.font as object).string
+      chart.ctx.font = toFont((x.options as unknown as { ticks: { font: object } }).ticks.font).string
       const spans = x.ticks.map((t) => {
         const half = chart.ctx.measureText(String(t.label)).width / 2
         const at = x.getPixelForValue(t.value)

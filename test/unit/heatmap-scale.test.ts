@@ -135,6 +135,29 @@ describe('heatmap ticks and labels', () => {
   })
 })
 
+describe('a heatmap drawn for export', () => {
+  it('paints its cells without an element each, the same picture as the dashboard\'s elements', () => {
+    const spec = heatmapChart(correlation([1, -0.4, 0.2, 0.9, -0.4, 1, 0.1, 0.2, 0.2, 0.1, 1, 0.3, 0.9, 0.2, 0.3, 1]))!
+    const draw = (interactive: boolean) => {
+      const config = chartConfig(spec, { animation: false, responsive: false, interactive })
+      const canvas = createCanvas(480, 300)
+      const chart = new chartjs.Chart(canvas as unknown as HTMLCanvasElement, { ...config, platform: chartjs.BasicPlatform } as never)
+      const elements = chart.getDatasetMeta(0).data.length
+      const pixels = canvas.getContext('2d').getImageData(0, 0, 480, 300).data
+      chart.destroy()
+      return { elements, pixels }
+    }
+    const shown = draw(true)
+    const painted = draw(false)
+    expect(shown.elements).toBe(16)
+    expect(painted.elements).toBe(0)
+    let differ = 0
+    for (let i = 0; i < shown.pixels.length; i += 4) if (Math.abs(shown.pixels[i] - painted.pixels[i]) + Math.abs(shown.pixels[i + 1] - painted.pixels[i + 1]) + Math.abs(shown.pixels[i + 2] - painted.pixels[i + 2]) > 24) differ++
+    // The same picture, but for anti-aliasing along the cells' edges.
+    expect(differ / (480 * 300)).toBeLessThan(0.01)
+  })
+})
+
 describe('heatmap titles', () => {
   /** Each title and subtitle line as drawn, its width in the block's font, and the width the block gives it. */
   function titleLines(chart: chartjs.Chart) {

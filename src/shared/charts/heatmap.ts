@@ -108,9 +108,11 @@ interface Cell {
 export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
   validate(data)
   const { size, values, labels, min, max } = data
-  const cells: Cell[] = new Array(size * size)
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) cells[y * size + x] = { x, y, v: values[y * size + x] }
   const color = (v: number | null) => (v === null ? EMPTY_CELL_COLOR : heatColor((v - min) / (max - min), data.scale))
+  const interactive = opts.interactive ?? true
+  // Elements for the pointer to find (tooltips, clicks); a chart drawn once has its cells painted instead (paintCells).
+  const cells: Cell[] = interactive ? new Array(size * size) : []
+  if (interactive) for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) cells[y * size + x] = { x, y, v: values[y * size + x] }
   const frame = frameOptions(data.title, opts, heatmapNote(data))
   const rowNames = data.ticks ?? labels
   const columnLabels = data.columnLabels ?? labels
@@ -180,7 +182,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
       },
       scales: { x: axis(false, columnNames), y: axis(true, rowNames) },
     } as ChartConfiguration<'matrix', Cell[]>['options'],
-    plugins: [squareCells, fitTitles(data.title, heatmapNote(data)), colorBar(data)],
+    plugins: [squareCells, fitTitles(data.title, heatmapNote(data)), ...(interactive ? [] : [paintCells(data, color)]), colorBar(data)],
   }
   return asLineConfig(config)
 }
@@ -282,6 +284,35 @@ function fitTitles(title: string, note: string | undefined): Plugin {
 /** The plot's padding plus `x` on the left and right and `y` above and below (Chart.js's resolved options take the assignment). */
 function setPadding(chart: Chart, x: number, y: number): void {
   chart.options.layout = { ...chart.options.layout, padding: { top: PADDING.top + y, bottom: PADDING.bottom + y, left: PADDING.left + x, right: PADDING.right + x } }
+}
+
+/**
+ * The cells painted straight onto the canvas where the matrix elements would be drawn, as they
+ * would be drawn: each centred on its value, reaching half a pixel into its neighbours.
+ */
+function paintCells(data: HeatmapChartData, color: (v: number | null) => string): Plugin {
+  return {
+    id: 'paralabPaintCells',
+    beforeDatasetsDraw(chart) {
+      const { ctx, chartArea, scales } = chart
+      if (!chartArea) return
+      const { size, values } = data
+      const w = chartArea.width / size + 1
+      const h = chartArea.height / size + 1
+      ctx.save()
+      ctx.beginPath()
+      ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height)
+      ctx.clip()
+      for (let y = 0; y < size; y++) {
+        const cy = scales.y.getPixelForValue(y)
+        for (let x = 0; x < size; x++) {
+          ctx.fillStyle = color(values[y * size + x])
+          ctx.fillRect(scales.x.getPixelForValue(x) - w / 2, cy - h / 2, w, h)
+        }
+      }
+      ctx.restore()
+    },
+  }
 }
 
 /** The colour scale beside the plot, with its ends and middle labelled. */

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { createCanvas } from '@napi-rs/canvas'
 import * as chartjs from 'chart.js'
+import { toFont } from 'chart.js/helpers'
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix'
 import { chartConfig } from '../../src/shared/charts'
 import { cellsBeyondScale, heatColor, tickStep } from '../../src/shared/charts/heatmap'
@@ -131,6 +132,77 @@ describe('heatmap ticks and labels', () => {
     // The name's baseline lies above the top label's top (half a tick line above the bar).
     expect(chart.chartArea.top).toBeGreaterThanOrEqual(4 + 10 + 11)
     chart.destroy()
+  })
+})
+
+describe('a heatmap drawn for export', () => {
+  it('paints its cells without an element each, the same picture as the dashboard\'s elements', () => {
+    const spec = heatmapChart(correlation([1, -0.4, 0.2, 0.9, -0.4, 1, 0.1, 0.2, 0.2, 0.1, 1, 0.3, 0.9, 0.2, 0.3, 1]))!
+    const draw = (interactive: boolean) => {
+      const config = chartConfig(spec, { animation: false, responsive: false, interactive })
+      const canvas = createCanvas(480, 300)
+      const chart = new chartjs.Chart(canvas as unknown as HTMLCanvasElement, { ...config, platform: chartjs.BasicPlatform } as never)
+      const elements = chart.getDatasetMeta(0).data.length
+      const pixels = canvas.getContext('2d').getImageData(0, 0, 480, 300).data
+      chart.destroy()
+      return { elements, pixels }
+    }
+    const shown = draw(true)
+    const painted = draw(false)
+    expect(shown.elements).toBe(16)
+    expect(painted.elements).toBe(0)
+    let differ = 0
+    for (let i = 0; i < shown.pixels.length; i += 4) if (Math.abs(shown.pixels[i] - painted.pixels[i]) + Math.abs(shown.pixels[i + 1] - painted.pixels[i + 1]) + Math.abs(shown.pixels[i + 2] - painted.pixels[i + 2]) > 24) differ++
+    // The same picture, but for anti-aliasing along the cells' edges.
+    expect(differ / (480 * 300)).toBeLessThan(0.01)
+  })
+})
+
+describe('heatmap titles', () => {
+  /** Each title and subtitle line as drawn, its width in the block's font, and the width the block gives it. */
+  function titleLines(chart: chartjs.Chart) {
+    const blocks = chart.boxes.filter((b) => 'text' in ((b as { options?: object }).options ?? {})) as unknown as { left: number; right: number; options: { text: string | string[]; font: object } }[]
+    const ctx = chart.ctx
+    return blocks.flatMap((b) => {
+      ctx.font = toFont(b.options.font).string
+      return ([] as string[]).concat(b.options.text).map((line) => ({ line, width: ctx.measureText(line).width, room: b.right - b.left }))
+    })
+  }
+
+  it('are drawn at their font\'s width, never squeezed into the square plot\'s width, wrapped where the canvas is narrow', () => {
+    const base = correlation(tight)
+    const long: CorrelationResult = { ...base, input: { ...base.input, path: '/data/accelerometer_walks_of_the_study.npy', series: 4096 }, heatmap: { ...base.heatmap!, block: 1024 } }
+    for (const [w, h] of [[960, 600], [640, 400], [360, 300]]) {
+      const chart = drawnChart(heatmapChart(long)!, w, h)
+      const lines = titleLines(chart)
+      expect(lines.length, `${w} × ${h}`).toBeGreaterThanOrEqual(2)
+      for (const l of lines) expect(l.width, `${w} × ${h}: "${l.line}" (${Math.round(l.width)} px) in ${Math.round(l.room)} px`).toBeLessThanOrEqual(l.room + 0.5)
+      // The whole title is there, in order (a name wider than a line broken inside it).
+      expect(lines.map((l) => l.line).join('').replace(/\s/g, '')).toContain('Pearsonr—accelerometer_walks_of_the_study.npy,4096series(meanof1024×1024blocks)')
+      chart.destroy()
+    }
+  })
+
+  it('five long series names across the x axis do not run together', () => {
+    const five = ['walk_alpha_long', 'walk_bravo_long', 'walk_charlie_lo', 'walk_delta_long', 'walk_echo_longer']
+    const c5: CorrelationResult = {
+      ...correlation(tight),
+      input: { ...correlation(tight).input, series: 5 },
+      ranking: five.map((name, index) => ({ name, index, meanR: 0.9, medianR: 0.9, z: 0, flagged: false })),
+      heatmap: { size: 5, block: 1, order: 'given', values: Array.from({ length: 25 }, () => 0.9), labels: five, series: five.map((_, i) => [i]) },
+    }
+    for (const [w, h] of [[960, 600], [480, 300]]) {
+      const chart = drawnChart(heatmapChart(c5)!, w, h)
+      const x = chart.scales.x
+      chart.ctx.font = toFont((x.options as unknown as { ticks: { font: object } }).ticks.font).string
+      const spans = x.ticks.map((t) => {
+        const half = chart.ctx.measureText(String(t.label)).width / 2
+        const at = x.getPixelForValue(t.value)
+        return [at - half, at + half]
+      })
+      for (let i = 1; i < spans.length; i++) expect(spans[i][0], `${w} × ${h}: tick ${i}`).toBeGreaterThan(spans[i - 1][1])
+      chart.destroy()
+    }
   })
 })
 

@@ -17,6 +17,7 @@ import type { LandslideParams } from '../../src/shared/workloads/landslide'
 import type { LandslideResult, ThicknessMap } from '../../src/shared/workloads/landslide/types'
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { hillshadeMap, hornShade } from '../../src/main/workloads/landslide/hillshade'
+import { carve } from '../../src/main/workloads/landslide/sciddica'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
 import { simulate } from '../../src/main/workloads/landslide/simulate'
 import { simulateCommand } from '../../src/main/workloads/landslide/simulate-command'
@@ -49,6 +50,22 @@ describe('hillshade (Horn)', () => {
     // The cell size scales the gradient: 10 m a cell over cells 20 m wide is a gradient of ½, facing
     // east: 255·(cos 45°·cos 26.57° − sin 45°·sin 26.57°·cos 45°).
     expect(hornShade(dem(5, 5, (_, j) => -j * 10), 5, 5, null, 20, 2, 2)).toBeCloseTo(104.2566, 3)
+  })
+
+  it('carves the source out a band of rows at a time, as a carved copy of the whole grid would', () => {
+    const rows = 23
+    const cols = 19
+    const z = dem(rows, cols, (i, j) => Math.sin(i * 0.7 + j * 0.3) * 15 + i * 4 + j)
+    const h = new Float64Array(rows * cols)
+    for (let k = 0; k < h.length; k++) h[k] = k % 7 === 0 ? 2.5 : k % 5 === 0 ? 0.7 : 0
+    const walls = new Uint8Array(rows * cols)
+    walls[5 * cols + 6] = walls[5 * cols + 7] = walls[17 * cols + 3] = 1
+    const carved = z.slice()
+    carve(carved, h, rows, cols)
+    for (const window of [{ row0: 0, col0: 0, size: 23, block: 1 }, { row0: 2, col0: 3, size: 5, block: 3 }, { row0: -1, col0: 0, size: 7, block: 4 }])
+      expect(hillshadeMap(z, rows, cols, walls, 10, window, h), JSON.stringify(window)).toEqual(hillshadeMap(carved, rows, cols, walls, 10, window))
+    // The DEM as read is left as it was.
+    expect(z).toEqual(dem(rows, cols, (i, j) => Math.sin(i * 0.7 + j * 0.3) * 15 + i * 4 + j))
   })
 
   it('takes a missing neighbour (beyond the edge, or a wall) as the cell itself', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseGrid, parseHeader, splitLines } from '../../src/main/workloads/landslide/esri-grid'
-import { ascText, npyBytes } from '../../src/main/workloads/landslide/grid-writers'
+import { ascBytes, ascText, npyBytes } from '../../src/main/workloads/landslide/grid-writers'
 import { parseLandslideInput, readLandslideInput } from '../../src/main/workloads/landslide/inputs'
 import { formatF, md5Hex, referenceText } from '../../src/main/workloads/landslide/reference-format'
 
@@ -117,6 +117,8 @@ describe('writing grids for other tools', () => {
     const input = parseLandslideInput([text('dem.asc', dem), text('src.asc', asc('0 0 0\n0 0 0\n0 0 0\n'))])
     const h = new Float64Array([0, 0.1 + 0.2, 1 / 3, 1e-20, 0, 5, 1234.5678, 0, 2])
     const out = ascText(h, input.header, input.walls)
+    // The dashboard's download: the same text, encoded a row at a time.
+    expect(new TextDecoder().decode(ascBytes(h, input.header, input.walls))).toBe(out)
     expect(out.split('\n').slice(0, 6)).toEqual(['ncols        3', 'nrows        3', 'xllcorner    0.0', 'yllcorner    0.0', 'cellsize     10.0', 'NODATA_value -9999'])
     const lines = splitLines(out)
     const { header, next } = parseHeader('out.asc', lines)

@@ -97,7 +97,7 @@ export async function renderChart(spec: ChartSpec, format: ChartImageFormat, siz
       throw new ApiError('invalid-argument', `chart ${name} must be a whole number of pixels in 1…${MAX_SIDE}, got ${v}`)
   }
   if (format !== 'png' && format !== 'svg') throw new ApiError('invalid-argument', `chart format must be png or svg, got ${String(format)}`)
-  const config = chartConfig(spec, { animation: false, responsive: false })
+  const config = chartConfig(spec, { animation: false, responsive: false, interactive: false })
   const { canvas: skia, chartjs } = await loadRuntime()
 
   if (format === 'svg') {

@@ -13,6 +13,12 @@ export interface ChartConfigOptions {
    * the headless renderer passes false and draws at the canvas's own size.
    */
   responsive?: boolean
+  /**
+   * False for a chart drawn once with no pointer over it (exports): a heatmap then paints its cells
+   * straight onto the canvas instead of making a Chart.js element of each (65 536 of them at
+   * 256 × 256, some 70 MB). Default true.
+   */
+  interactive?: boolean
 }
 
 /** Width / height of a chart on screen; the export default size keeps it. */

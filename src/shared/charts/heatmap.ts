@@ -108,9 +108,11 @@ interface Cell {
 export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
   validate(data)
   const { size, values, labels, min, max } = data
-  const cells: Cell[] = new Array(size * size)
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) cells[y * size + x] = { x, y, v: values[y * size + x] }
   const color = (v: number | null) => (v === null ? EMPTY_CELL_COLOR : heatColor((v - min) / (max - min), data.scale))
+  const interactive = opts.interactive ?? true
+  // Elements for the pointer to find (tooltips, clicks); a chart drawn once has its cells painted instead (paintCells).
+  const cells: Cell[] = interactive ? new Array(size * size) : []
+  if (interactive) for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) cells[y * size + x] = { x, y, v: values[y * size + x] }
   const frame = frameOptions(data.title, opts, heatmapNote(data))
   const rowNames = data.ticks ?? labels
   const columnLabels = data.columnLabels ?? labels
@@ -180,7 +182,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
       },
       scales: { x: axis(false, columnNames), y: axis(true, rowNames) },
     } as ChartConfiguration<'matrix', Cell[]>['options'],
-    plugins: [squareCells, colorBar(data)],
+    plugins: [squareCells, fitTitles(data.title, heatmapNote(data)), ...(interactive ? [] : [paintCells(data, color)]), colorBar(data)],
   }
   return asLineConfig(config)
 }
@@ -216,9 +218,101 @@ const squareCells: Plugin = {
   },
 }
 
+/** Room left and right of a title: the frame's padding. */
+const TITLE_MARGIN = { left: 8, right: 16 }
+
+/** Chart.js's title and subtitle blocks: the layout boxes whose options hold a text. */
+function titleBlocks(chart: Chart): { left: number; right: number; width: number; options: { text: string | string[]; font: object } }[] {
+  return chart.boxes.filter((b) => 'text' in ((b as { options?: object }).options ?? {})) as never
+}
+
+/** `text` in lines no wider than `width` as `measure` measures them: broken at spaces, a word wider than a line at a character. */
+export function wrapText(text: string, width: number, measure: (s: string) => number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    const joined = line ? `${line} ${word}` : word
+    if (measure(joined) <= width || !line) line = joined
+    else {
+      lines.push(line)
+      line = word
+    }
+    // A word wider than a line of its own: broken where it no longer fits.
+    while (measure(line) > width && line.length > 1) {
+      let cut = line.length - 1
+      while (cut > 1 && measure(line.slice(0, cut)) > width) cut--
+      lines.push(line.slice(0, cut))
+      line = line.slice(cut)
+    }
+  }
+  if (line) lines.push(line)
+  return lines
+}
+
+/**
+ * Titles at their font's own width: Chart.js squeezes a title wider than its block (canvas text's
+ * maxWidth), and the square plot's padding narrows the block to the plot's width. So the title and
+ * the note are wrapped to the canvas's width before the layout, and their blocks span that width
+ * after it, whatever padding squared the plot.
+ */
+function fitTitles(title: string, note: string | undefined): Plugin {
+  return {
+    id: 'paralabFitTitles',
+    beforeLayout(chart: Chart) {
+      const room = chart.width - TITLE_MARGIN.left - TITLE_MARGIN.right
+      const { ctx } = chart
+      for (const block of titleBlocks(chart)) {
+        const text = block === (chart as { titleBlock?: unknown }).titleBlock ? title : note
+        if (text === undefined) continue
+        ctx.save()
+        ctx.font = toFont(block.options.font).string
+        const lines = wrapText(text, room, (s) => ctx.measureText(s).width)
+        ctx.restore()
+        block.options.text = lines.length === 1 ? lines[0] : lines
+      }
+    },
+    afterLayout(chart: Chart) {
+      for (const block of titleBlocks(chart)) {
+        block.left = TITLE_MARGIN.left
+        block.right = chart.width - TITLE_MARGIN.right
+        block.width = block.right - block.left
+      }
+    },
+  }
+}
+
 /** The plot's padding plus `x` on the left and right and `y` above and below (Chart.js's resolved options take the assignment). */
 function setPadding(chart: Chart, x: number, y: number): void {
   chart.options.layout = { ...chart.options.layout, padding: { top: PADDING.top + y, bottom: PADDING.bottom + y, left: PADDING.left + x, right: PADDING.right + x } }
+}
+
+/**
+ * The cells painted straight onto the canvas where the matrix elements would be drawn, as they
+ * would be drawn: each centred on its value, reaching half a pixel into its neighbours.
+ */
+function paintCells(data: HeatmapChartData, color: (v: number | null) => string): Plugin {
+  return {
+    id: 'paralabPaintCells',
+    beforeDatasetsDraw(chart) {
+      const { ctx, chartArea, scales } = chart
+      if (!chartArea) return
+      const { size, values } = data
+      const w = chartArea.width / size + 1
+      const h = chartArea.height / size + 1
+      ctx.save()
+      ctx.beginPath()
+      ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height)
+      ctx.clip()
+      for (let y = 0; y < size; y++) {
+        const cy = scales.y.getPixelForValue(y)
+        for (let x = 0; x < size; x++) {
+          ctx.fillStyle = color(values[y * size + x])
+          ctx.fillRect(scales.x.getPixelForValue(x) - w / 2, cy - h / 2, w, h)
+        }
+      }
+      ctx.restore()
+    },
+  }
 }
 
 /** The colour scale beside the plot, with its ends and middle labelled. */

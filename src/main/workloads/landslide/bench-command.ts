@@ -30,7 +30,8 @@ export const benchLandslideCommand: Command = {
   summary: 'Benchmark the landslide workload: every backend and GPU kernel, medians and ratios against serial.',
   usage:
     'paralab bench landslide [--header F] [--dem F --source F] [--steps N] [--backend B,…|all] [--variant V,…|all] [--precision P] [--tile RxC] [--ranks N] [--gpu-bands N [--exchange-every S]] [--repeat R] [--warmup MS] [--json] [--save FILE [--force]]\n' +
-    '       paralab bench landslide … --backend serial|active|gpu --ranks 1,2,4 [--exchange-every S] [--rank-timeout S] [--slurm | --executor local --out DIR]',
+    '       paralab bench landslide … --backend serial|active|gpu --ranks 1,2,4 [--exchange-every S] [--rank-timeout S] [--slurm | --executor local --out DIR]\n' +
+    '       paralab bench landslide … --baseline c [--steps N] [--tile RxC] [--repeat R]',
   help: [
     '  --header F, --dem F, --source F   the grids (the study\'s three files, or two .asc); default the example\'s slope',
     '  --steps N          steps (default 4000)',
@@ -51,6 +52,9 @@ export const benchLandslideCommand: Command = {
     '  --repeat R         runs per backend (with --ranks: per count); the median is reported (default 5; with --ranks 3)',
     '  --warmup MS        untimed GPU steps for this long before each GPU kernel\'s runs, so that they find the GPU\'s clock',
     `                     up rather than idle (default ${GPU_WARMUP_MS}; 0: none)`,
+    '  --baseline c       the study\'s serial program (bench/sciddicat.c), built here with the C compiler ($CC, cc, gcc or',
+    '                     clang) into a temporary folder, against the serial backend: runs alternated, wall and CPU medians,',
+    '                     the ratio serial ÷ C, and both outputs\' md5 (no other backend runs)',
     '  --json             print the figures as one JSON object on stdout',
     ...SAVE_HELP,
   ].join('\n'),
@@ -71,6 +75,7 @@ export const benchLandslideCommand: Command = {
     'gpu-bands': { type: 'string' },
     'exchange-every': { type: 'string' },
     tile: { type: 'string' },
+    baseline: { type: 'string' },
     repeat: { type: 'string' },
     warmup: { type: 'string' },
     json: { type: 'boolean' },
@@ -117,6 +122,20 @@ export const benchLandslideCommand: Command = {
       return 0
     }
     if (values.slurm || values.executor || values.out) throw new UsageError('--slurm, --executor and --out go with --ranks 1,2,… (the job in ranks)')
+    if (values.baseline !== undefined) {
+      if (values.baseline !== 'c') throw new UsageError(`--baseline must be c (the study's program), got "${values.baseline}"`)
+      if (values.backend !== undefined && values.backend !== 'serial') throw new UsageError('--baseline c runs against the serial backend: leave out --backend, or give --backend serial')
+      const { benchC } = await import('./bench')
+      const { describeC } = await import('./c-baseline')
+      const result = await benchC({ files, tile, steps, repeat: intOption(values.repeat, 'repeat', 1, 100) ?? 5, log: (line) => process.stderr.write(`${line}\n`) })
+      await saveJson(values.save, result, !!values.force)
+      if (values.json) writeJson(result)
+      else {
+        const { input } = result
+        process.stdout.write(`input     ${input.files.join(', ')}${input.tile ? ` tiled ${input.tile}` : ''}: ${input.rows} × ${input.cols} cells, ${input.walls} walls\n` + describeC(result.baseline, steps))
+      }
+      return 0
+    }
     const result = await benchLandslide({
       files,
       steps,

@@ -18,6 +18,7 @@ import { writeExample } from './example'
 import { readLandslideInput } from './inputs'
 import { runLandslideJob, type GivenToJob } from './run-landslide'
 import { tiledReference, tileInput, type Tiling } from './tiled-grid'
+import type { CBaselineResult } from './c-baseline'
 
 export interface LandslideBenchResult {
   machine: { cpu: string; cores: number; memory_GB: number; gpu: string }
@@ -162,6 +163,31 @@ async function tiled(files: string[], tile: Tiling, steps: number, backends: Lan
   }
   notes.push(`reference: active on the tiled grid (${ref.touching}, so the copies may touch)`)
   return { input }
+}
+
+/** `bench landslide --baseline c`: the study's program against `serial` on the bench's grid (c-baseline.ts). */
+export async function benchC(opts: { files?: string[]; tile?: Tiling; steps: number; repeat: number; log: (line: string) => void }): Promise<{ input: LandslideBenchResult['input']; steps: number; baseline: CBaselineResult }> {
+  const { compareWithC } = await import('./c-baseline')
+  let temp: string | undefined
+  let files = opts.files
+  try {
+    if (!files) {
+      temp = await mkdtemp(join(tmpdir(), 'paralab-bench-landslide-'))
+      files = landslideWorkload.example.files.map((f) => join(temp!, f))
+      await writeExample(temp, landslideWorkload.example.files)
+    }
+    opts.log('loading grids')
+    let input = await readLandslideInput(files, files)
+    if (opts.tile) input = tileInput(input, opts.tile)
+    const baseline = await compareWithC(input, opts.steps, opts.repeat, opts.log)
+    return {
+      input: { files: opts.files ?? ['(example)'], ...(opts.tile && { tile: `${opts.tile.rows}x${opts.tile.cols}` }), rows: input.rows, cols: input.cols, walls: input.wallCount },
+      steps: opts.steps,
+      baseline,
+    }
+  } finally {
+    if (temp) await rm(temp, { recursive: true, force: true })
+  }
 }
 
 export function describe(r: LandslideBenchResult): string {

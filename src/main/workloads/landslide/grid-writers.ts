@@ -15,12 +15,34 @@ export const ASC_NODATA = -9999
  * cell as no data.
  */
 export function ascText(h: Float64Array, header: GridHeader, walls: Uint8Array | null): string {
+  return [...ascLines(h, header, walls)].join('')
+}
+
+/**
+ * ascText's bytes, encoded a row at a time: no text of the whole grid is made, so a grid of
+ * millions of cells costs its file's bytes and one row's text.
+ */
+export function ascBytes(h: Float64Array, header: GridHeader, walls: Uint8Array | null): Uint8Array {
+  const encoder = new TextEncoder()
+  const rows: Uint8Array[] = []
+  for (const text of ascLines(h, header, walls)) rows.push(encoder.encode(text))
+  const out = new Uint8Array(rows.reduce((n, r) => n + r.length, 0))
+  let at = 0
+  for (const r of rows) {
+    out.set(r, at)
+    at += r.length
+  }
+  return out
+}
+
+/** The header, then each row's line, made as they are asked for. */
+function* ascLines(h: Float64Array, header: GridHeader, walls: Uint8Array | null): Generator<string> {
   const { nrows, ncols } = header
   const isNodata = (k: string) => k.toLowerCase() === 'nodata_value'
   const entries = header.entries.map(([k, v]): [string, string] => [k, isNodata(k) ? String(ASC_NODATA) : v])
   if (!entries.some(([k]) => isNodata(k))) entries.push(['NODATA_value', String(ASC_NODATA)])
   const keyWidth = Math.max(...entries.map(([k]) => k.length)) + 1
-  let out = entries.map(([k, v]) => `${k.padEnd(keyWidth)}${v}\n`).join('')
+  yield entries.map(([k, v]) => `${k.padEnd(keyWidth)}${v}\n`).join('')
   const nodata = String(ASC_NODATA)
   const row: string[] = new Array(ncols)
   for (let i = 0; i < nrows; i++) {
@@ -28,9 +50,8 @@ export function ascText(h: Float64Array, header: GridHeader, walls: Uint8Array |
       const k = i * ncols + j
       row[j] = walls?.[k] ? nodata : String(h[k])
     }
-    out += row.join(' ') + '\n'
+    yield row.join(' ') + '\n'
   }
-  return out
 }
 
 /** A C-ordered little-endian float64 .npy (format 1.0) of shape (rows, cols). */

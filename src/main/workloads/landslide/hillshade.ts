@@ -45,26 +45,28 @@ function wallNear(walls: Uint8Array, k: number, cols: number): boolean {
   return (walls[k - cols - 1] | walls[k - cols] | walls[k - cols + 1] | walls[k - 1] | walls[k + 1] | walls[k + cols - 1] | walls[k + cols] | walls[k + cols + 1]) !== 0
 }
 
-function shadeAt(z: ArrayLike<number>, rows: number, cols: number, walls: Uint8Array | null, scale: number, i: number, j: number, t: ReturnType<typeof sunTerms>): number {
+/** `z` may hold rows from `first` on only (z[0] is row `first`'s first cell): the rows around i. */
+function shadeAt(z: ArrayLike<number>, rows: number, cols: number, walls: Uint8Array | null, scale: number, i: number, j: number, t: ReturnType<typeof sunTerms>, first = 0): number {
   const k = i * cols + j
+  const o = k - first * cols
   let a: number, b: number, c: number, d: number, f: number, g: number, h: number, n: number
   if (i > 0 && i < rows - 1 && j > 0 && j < cols - 1 && !(walls && wallNear(walls, k, cols))) {
     // Inside the grid away from walls: every neighbour exists (the common case, kept fast).
-    a = z[k - cols - 1]
-    b = z[k - cols]
-    c = z[k - cols + 1]
-    d = z[k - 1]
-    f = z[k + 1]
-    g = z[k + cols - 1]
-    h = z[k + cols]
-    n = z[k + cols + 1]
+    a = z[o - cols - 1]
+    b = z[o - cols]
+    c = z[o - cols + 1]
+    d = z[o - 1]
+    f = z[o + 1]
+    g = z[o + cols - 1]
+    h = z[o + cols]
+    n = z[o + cols + 1]
   } else {
     const at = (di: number, dj: number): number => {
       const ii = i + di
       const jj = j + dj
-      if (ii < 0 || ii >= rows || jj < 0 || jj >= cols) return z[k]
+      if (ii < 0 || ii >= rows || jj < 0 || jj >= cols) return z[o]
       const kk = ii * cols + jj
-      return walls?.[kk] ? z[k] : z[kk]
+      return walls?.[kk] ? z[o] : z[kk - first * cols]
     }
     a = at(-1, -1)
     b = at(-1, 0)
@@ -93,12 +95,26 @@ export function hillshadeMap(
   walls: Uint8Array | null,
   cellsize: number,
   window: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>,
+  /** The initial thickness, when `z` is the DEM as read: it is carved out (z − h where h > 0, interior cells) a band of rows at a time, no copy of the grid. */
+  source?: Float64Array,
 ): LandslideHillshade {
   const { row0, col0, size, block } = window
   const sun = sunTerms(SUN)
   const scale = 1 / (8 * cellsize)
   const values: (number | null)[] = new Array(size * size).fill(null)
-  for (let r = 0; r < size; r++)
+  let band: Float64Array | null = null
+  for (let r = 0; r < size; r++) {
+    // The carved rows around this row of blocks (one beyond on each side), when carving.
+    const first = Math.max(0, row0 + r * block - 1)
+    let zr: ArrayLike<number> = z
+    if (source) {
+      const last = Math.min(rows, row0 + (r + 1) * block + 1)
+      band = band && band.length >= (last - first) * cols ? band : new Float64Array((last - first) * cols)
+      band.set((z as Float64Array).subarray(first * cols, last * cols))
+      for (let i = Math.max(1, first); i < Math.min(rows - 1, last); i++)
+        for (let k = i * cols + 1, end = i * cols + cols - 1; k < end; k++) if (source[k] > 0) band[k - first * cols] -= source[k]
+      zr = band
+    }
     for (let c = 0; c < size; c++) {
       let sum = 0
       let count = 0
@@ -107,10 +123,11 @@ export function hillshadeMap(
       for (let i = Math.max(0, row0 + r * block); i < i1; i++)
         for (let j = Math.max(0, col0 + c * block); j < j1; j++) {
           if (walls?.[i * cols + j]) continue
-          sum += shadeAt(z, rows, cols, walls, scale, i, j, sun)
+          sum += shadeAt(zr, rows, cols, walls, scale, i, j, sun, source ? first : 0)
           count++
         }
       if (count > 0) values[r * size + c] = Math.round(sum / count)
     }
+  }
   return { row0, col0, size, block, azimuth: SUN.azimuth, altitude: SUN.altitude, values }
 }

@@ -19,12 +19,12 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
     // The grid may be simulated again for these steps: they are bounded as a run's are.
     validateParams('landslide', { steps: landslideWorkload.params.steps }, { steps: r.steps })
     // The simulation and the writers load when a file is asked for.
-    const [{ finalGrid }, { ascText, npyBytes, tifPieces }, { fullFrameFile }] = await Promise.all([import('./final-grid'), import('./grid-writers'), import('./thickness-files')])
+    const [{ finalGrid }, { ascBytes, npyBytes, tifPieces }, { fullFrameFile }] = await Promise.all([import('./final-grid'), import('./grid-writers'), import('./thickness-files')])
     const grid = await finalGrid(r, input, signal)
     const { rows, cols } = grid.input
     switch (name) {
       case 'final.asc':
-        return { bytes: encode(ascText(grid.h, grid.input.header, grid.input.walls)), mime: 'text/plain' }
+        return { bytes: ascBytes(grid.h, grid.input.header, grid.input.walls), mime: 'text/plain' }
       case 'final.npy':
         return { bytes: npyBytes(grid.h, rows, cols), mime: 'application/octet-stream' }
       case 'final.tif':

@@ -12,7 +12,6 @@ import type { loadCanvas } from '../../charts/render'
 import { type FinalGrid, keptFinalGrid } from './final-grid'
 import { thicknessMapIn } from './grid-stats'
 import { hillshadeMap } from './hillshade'
-import { initialState } from './simulation'
 
 /** Map cells a side at most at full resolution: beyond, blocks again (a 1024-cell map is 2048 PNG pixels). */
 export const FULL_SIDE = 1024
@@ -63,7 +62,8 @@ export function fullResolutionFrame(r: LandslideResult, grid: FinalGrid): { fram
   const window = { row0: last.row0, col0: last.col0, size: Math.ceil(side / block), block }
   const { input, h } = grid
   const map = thicknessMapIn(r.steps, h, input.rows, input.cols, window)
-  const hillshade = hillshadeMap(initialState(input).z, input.rows, input.cols, input.walls, input.header.cellsize, window)
+  // The relief carved as a run's first step finds it, a band of rows at a time (no copy of the grid).
+  const hillshade = hillshadeMap(input.z, input.rows, input.cols, input.walls, input.header.cellsize, window, input.h)
   return { frames: { steps: r.steps, grid: r.grid, maps: [map], hillshade }, scale: thicknessScale(r.maps) }
 }
 

@@ -59,26 +59,42 @@ const ANCHOR = { left: 'start', center: 'middle', right: 'end' } as const
 const BASELINE = { top: 'text-before-edge', middle: 'central', alphabetic: 'alphabetic' } as const
 
 /** Collects the drawing as SVG elements: rectangles stay rectangles and text stays text, editable in Inkscape or Illustrator. */
+/** SVG elements joined into one string at a time. */
+const SVG_CHUNK = 4096
+
 export class SvgPainter implements Painter {
+  /** The elements so far, joined a few thousand at a time: a map of a million cells keeps a few hundred strings, not a million. */
   private readonly parts: string[] = []
+  private pending: string[] = []
+
+  private add(element: string): void {
+    this.pending.push(element)
+    if (this.pending.length >= SVG_CHUNK) this.flush()
+  }
+
+  private flush(): void {
+    if (this.pending.length) this.parts.push(this.pending.join('\n'))
+    this.pending = []
+  }
 
   rect(x: number, y: number, w: number, h: number, color: string): void {
-    this.parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${color}"/>`)
+    this.add(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${color}"/>`)
   }
 
   outline(x: number, y: number, w: number, h: number, color: string, lineWidth: number): void {
-    this.parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="none" stroke="${color}" stroke-width="${lineWidth}"/>`)
+    this.add(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="none" stroke="${color}" stroke-width="${lineWidth}"/>`)
   }
 
   text(text: string, x: number, y: number, s: TextStyle): void {
     const weight = s.bold ? ' font-weight="bold"' : ''
-    this.parts.push(
+    this.add(
       `<text x="${x}" y="${y}" font-family="${escapeXml(FONT_FAMILY)}" font-size="${s.size}"${weight} fill="${s.color}" text-anchor="${ANCHOR[s.align ?? 'left']}" dominant-baseline="${BASELINE[s.baseline ?? 'alphabetic']}">${escapeXml(text)}</text>`,
     )
   }
 
   /** The document; crisp edges keep neighbouring cells free of hairline seams. */
   document(width: number, height: number): string {
+    this.flush()
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
       `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" shape-rendering="crispEdges">`,

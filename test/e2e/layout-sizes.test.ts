@@ -1,0 +1,164 @@
+// The dashboard and its exports at the studies' sizes: correlation of 4 096 series, shortest paths on
+// a sparse graph of PATHS_V vertices and the landslide on the Tessina grid tiled. Each run is made
+// once (the fixtures all cases share), through `paralab serve` as the dashboard starts it, then
+// reopened from the history in Chromium and judged as test/e2e/layout.test.ts judges the examples
+// (nothing sideways, no text overlapping or cut, screenful by screenful) at 800×600 and 2560×1440.
+// Every export the dashboard offers for it (each chart as PNG and SVG, each table as CSV, the
+// envelope as JSON, the landslide's result files) is then asked of the server, and the server's
+// resident memory may grow by each at most a quarter of the data's size and HEAP_SLACK (a result
+// file, made whole before it is sent as base64, also by five times its own size).
+//
+// The sizes are the cheapest that keep the studies' shapes: 4 096 series of 32 samples (the matrix,
+// the heatmap's blocks and the ranking are those of any length), one run of the fastest CPU backend
+// each, 20 landslide steps. PATHS_V and the tiling are the largest that fit about a minute on the
+// 2-core CI machine; docs/benchmarks.md ("Layout at the studies' sizes") gives the times measured.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { WorkloadId } from '../../src/shared/workloads'
+import { workload } from '../../src/shared/workloads'
+import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
+import { writeStudyFiles } from '../../src/main/workloads/landslide/c-baseline'
+import { readLandslideInput } from '../../src/main/workloads/landslide/inputs'
+import { tileInput } from '../../src/main/workloads/landslide/tiled-grid'
+import { RESULT_FILES } from '../../src/main/workloads/landslide/result-files'
+import { type ApiClient, connectApi, serveRss } from '../helpers/api-client'
+import { launchChromium } from '../helpers/browser'
+import { judge } from '../helpers/layout'
+import { CLI, startServe, type ServeProcess } from '../helpers/serve'
+
+vi.setConfig({ testTimeout: 300_000 })
+
+const SHOTS = resolve(__dirname, '../../test-output/layout-sizes')
+const TESSINA = ['header', 'dem', 'source'].map((f) => join(__dirname, '../../../shared/data/landslide', `tessina_${f}.txt`))
+const SERIES = 4096
+const PATHS_V = 4000
+const TILE = { rows: 3, cols: 3 }
+/** RSS that comes and goes with the JavaScript heap's growth and its collections, whatever the export. */
+const HEAP_SLACK = 32 * 2 ** 20
+const SIZES = [
+  { width: 800, height: 600 },
+  { width: 2560, height: 1440 },
+] as const
+
+/** Each workload's run: its envelope, its id in the history, and the bytes of the data it stands for. */
+const runs = {} as Record<'correlation' | 'paths' | 'landslide', { envelope: ResultEnvelope; id: string; dataBytes: number }>
+let dir: string
+let serve: ServeProcess
+let api: ApiClient
+let browser: Browser
+let page: Page
+const pageErrors: string[] = []
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 })
+  expect(r.status, r.stderr).toBe(0)
+}
+
+async function run(id: WorkloadId, params: Record<string, unknown>): Promise<ResultEnvelope> {
+  const t0 = performance.now()
+  const jobId = await api.call<string>('startJob', id, params)
+  const e = await api.event((e) => e.jobId === jobId && (e.type === 'done' || e.type === 'failed'), 280_000)
+  expect(e.type, JSON.stringify(e.error)).toBe('done')
+  console.log(`${id}: the run took ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  return e.envelope
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paralab-e2e-sizes-'))
+  const data = join(dir, 'data')
+  mkdirSync(join(data, 'tiled'), { recursive: true })
+  mkdirSync(SHOTS, { recursive: true })
+  cli(['generate', 'walks', join(data, `w${SERIES}.npy`), '--series', String(SERIES), '--length', '32'])
+  cli(['generate', 'graph', join(data, `g${PATHS_V}.1`), '--vertices', String(PATHS_V), '--edges', String(8 * PATHS_V)])
+  const tessina = await readLandslideInput(TESSINA, TESSINA)
+  const tiled = await writeStudyFiles(tileInput(tessina, TILE), join(data, 'tiled'))
+  serve = await startServe(['--data', data], { PARALAB_HISTORY: join(dir, 'history'), PARALAB_EXAMPLES: join(dir, 'examples'), PARALAB_GPU: 'off' })
+  api = await connectApi(serve)
+  const made = {
+    correlation: { envelope: await run('correlation', { files: [join(data, `w${SERIES}.npy`)], backends: ['workers-simd'], repeat: 1 }), dataBytes: SERIES * SERIES * 8 },
+    paths: { envelope: await run('paths', { files: [join(data, `g${PATHS_V}.1`)], backends: ['workers-simd'], repeat: 1 }), dataBytes: PATHS_V * PATHS_V * 4 },
+    landslide: {
+      envelope: await run('landslide', { grids: [tiled.header, tiled.dem, tiled.source], steps: 20, backends: ['active'], repeat: 1 }),
+      dataBytes: tessina.rows * TILE.rows * tessina.cols * TILE.cols * 8,
+    },
+  }
+  const listed = await api.call<{ id: string; workload: string }[]>('listRuns')
+  for (const [w, m] of Object.entries(made)) runs[w as keyof typeof runs] = { ...m, id: listed.find((r) => r.workload === w)!.id }
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.on('pageerror', (e) => pageErrors.push(e.message))
+  await page.goto(serve.url)
+}, 900_000)
+
+afterAll(async () => {
+  api?.close()
+  await browser?.close()
+  await serve?.stop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+const VIEWS = ['correlation', 'paths', 'landslide'] as const
+
+describe.each(SIZES)('at $width×$height', (size) => {
+  it.each(VIEWS)('%s at the study\'s size, reopened from the history: no sideways overflow, no text cut or overlapping', async (view) => {
+    await page.setViewportSize(size)
+    // Narrow windows keep the history behind a button.
+    const toggle = page.getByTestId('side-toggle')
+    const open = page.getByTestId(`history-open-${runs[view].id}`)
+    const expanded = async () => (await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'true'
+    if (!(await open.isVisible())) await toggle.click()
+    await open.click()
+    await page.getByTestId(`${view}-results`).waitFor({ timeout: 60_000 })
+    if (await expanded()) await toggle.click()
+    await expect.poll(expanded).toBe(false)
+    await judge(page, `${view}-${SIZES.indexOf(size) ? 'large' : 'small'}`, size, SHOTS)
+  })
+})
+
+describe('exports at the study\'s sizes', () => {
+  // What is loaded once, on the first export of each kind (the chart renderer in its thread, the
+  // canvas in the server's own for the landslide's frame), is no export's growth: loaded first.
+  beforeAll(async () => {
+    const { envelope } = runs.landslide
+    const [chart] = workload('landslide').charts(envelope.results as never, envelope as never)
+    await api.call('exportChart', { chart: chart.spec, format: 'png', fileName: 'warm.png' })
+    await api.call('exportResultFile', { workload: 'landslide', results: envelope.results, file: 'thickness-full.png', fileName: 'warm.png' })
+  })
+
+  /** Asks for one export; the server's resident memory afterwards, against before. */
+  async function measured(method: string, req: object): Promise<{ growth: number; bytes: number }> {
+    const before = serveRss()
+    const out = await api.call<{ base64?: string }>(method, req)
+    const growth = serveRss() - before
+    return { growth, bytes: out.base64 ? Buffer.byteLength(out.base64, 'base64') : 0 }
+  }
+
+  it.each(VIEWS)('%s: every chart (PNG, SVG), every table (CSV), the envelope (JSON) and its result files, each within a fraction of the data\'s size', async (view) => {
+    const { envelope, dataBytes } = runs[view]
+    const def = workload(view)
+    const asked: { what: string; growth: number; bytes: number; file?: boolean }[] = []
+    for (const chart of def.charts(envelope.results as never, envelope as never))
+      for (const format of ['png', 'svg'] as const) asked.push({ what: `${chart.name}.${format}`, ...(await measured('exportChart', { chart: chart.spec, format, fileName: `${chart.name}.${format}` })) })
+    for (const table of def.tables(envelope.results as never)) asked.push({ what: `${table.name}.csv`, ...(await measured('exportResults', { envelope, format: 'csv', table: table.name, fileName: `${table.name}.csv` })) })
+    asked.push({ what: 'results.json', ...(await measured('exportResults', { envelope, format: 'json', fileName: 'results.json' })) })
+    if (view === 'landslide')
+      for (const file of RESULT_FILES) asked.push({ what: file, file: true, ...(await measured('exportResultFile', { workload: view, results: envelope.results, file, fileName: file })) })
+    console.log(`${view} exports (${(dataBytes / 2 ** 20).toFixed(0)} MiB of data): ${asked.map((a) => `${a.what} ${(a.bytes / 2 ** 20).toFixed(1)} MiB, +${(a.growth / 2 ** 20).toFixed(1)} MiB`).join('; ')}`)
+    for (const a of asked) {
+      expect(a.bytes, a.what).toBeGreaterThan(0)
+      // A quarter of the data, and room for the heap's own steps and a collection not yet run; a
+      // result file is made whole and sent as base64 in a JSON message (no streamed download yet):
+      // its bytes, and a third more each as base64, in the message and in the socket's frame.
+      const bound = dataBytes / 4 + HEAP_SLACK + (a.file ? 5 * a.bytes : 0)
+      expect(a.growth, `${view} ${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB for ${(dataBytes / 2 ** 20).toFixed(0)} MiB of data`).toBeLessThan(bound)
+    }
+  })
+})
+
+it('raised no page errors', () => {
+  expect(pageErrors).toEqual([])
+})

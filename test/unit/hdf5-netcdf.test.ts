@@ -3,7 +3,7 @@
 // CDF-2, CDF-5) copy of a .npy data set gives the .npy's result, statistics on copies of the
 // accelerometer CSV give the CSV's; and every bad input is refused naming the file and the dataset.
 // The HDF5 reader runs on a worker thread: `npm run build` first.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,6 +20,7 @@ import { generateWalks } from '../../src/main/workloads/correlation/walks'
 import { writeSeries } from '../../src/main/workloads/correlation/write-walks'
 import { sniffFile } from '../../src/main/io/sniff'
 import { failure } from '../helpers/failure'
+import { CLI } from '../helpers/serve'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-hdf5-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -263,4 +264,26 @@ describe('bad HDF5 and NetCDF input', () => {
     controller.abort()
     expect((await failure(loadSeries('walks.h5', h5(), { layout: 'columns', precision: 'f64', dataset: '/cluster/walks', signal: controller.signal }))).code).toBe('cancelled')
   })
+})
+
+describe('paralab generate walks x.h5, and the CLI on it', () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir })
+
+  it('writes a chunked float32 dataset h5py reads as the .npy of the same seed, which correlation reads with --dataset', () => {
+    for (const out of ['gen.h5', 'gen.npy']) expect(cli('generate', 'walks', out, '--series', '9', '--length', '200', '--anomalies', '1', '--seed', '4').status).toBe(0)
+    const check = execFileSync('/usr/bin/python3', ['-c', "import h5py, numpy as np; d = h5py.File('gen.h5')['walks']; print(d.shape, d.dtype, d.compression, np.array_equal(d[:], np.load('gen.npy')))"], { cwd: dir, encoding: 'utf8' })
+    expect(check.trim()).toBe('(200, 9) float32 gzip True')
+    // No dataset named: the listing, and a failure exit.
+    const listed = cli('correlation', 'gen.h5', '--backend', 'serial')
+    expect(listed.status).not.toBe(0)
+    expect(listed.stderr).toContain('gen.h5: an HDF5 file; name one with --dataset. Its datasets: /walks float32 200 × 9')
+    const h5 = JSON.parse(cli('correlation', 'gen.h5', '--dataset', '/walks', '--backend', 'serial', '--json').stdout)
+    const npy = JSON.parse(cli('correlation', 'gen.npy', '--backend', 'serial', '--json').stdout)
+    expect(h5.results.input.format).toBe('hdf5')
+    expectClose(h5.results.ranking, npy.results.ranking)
+    // Not over an existing file.
+    const again = cli('generate', 'walks', 'gen.h5', '--series', '9', '--length', '200')
+    expect(again.status).not.toBe(0)
+    expect(again.stderr).toContain('gen.h5 already exists (use --force to overwrite)')
+  }, 60_000)
 })

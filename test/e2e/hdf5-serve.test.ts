@@ -79,4 +79,15 @@ describe('HDF5 and NetCDF under serve', () => {
     const none = await pinging('correlation', { files: [join(root, 'big.h5')], repeat: 1 })
     expect(none.end.error.message).toContain('big.h5: an HDF5 file; name one with --dataset. Its datasets: /huge float64 1000000 × 1000000; /run/series float64 12000 × 256')
   }, 60_000)
+
+  it('lists a file\'s datasets for the dashboard\'s chooser, only inside the data folders', async () => {
+    expect(await api.call('listDatasets', join(root, 'big.h5'))).toEqual([
+      { path: '/huge', shape: [1e6, 1e6], dtype: 'float64' },
+      { path: '/run/series', shape: [12000, 256], dtype: 'float64' },
+    ])
+    expect(await api.call('listDatasets', join(root, 'big.nc'))).toEqual([{ path: '/series', shape: [12000, 256], dtype: 'float64' }])
+    expect(await api.call('listDatasets', join(root, 'make.py'))).toEqual([])
+    await expect(api.call('listDatasets', '/etc/passwd')).rejects.toThrow('/etc/passwd is outside the data folders')
+    await expect(api.call('listDatasets', 42)).rejects.toThrow('path must be a file path; got 42')
+  })
 })

@@ -1,19 +1,13 @@
 // What an HDF5 or NetCDF file holds, as Paralab lists it: each dataset (variable) with its shape
 // and element type, and whether its elements are numbers Paralab reads.
+import type { DatasetEntry } from '../../../shared/api'
 
 /** Element types read as numbers (converted to f64; 64-bit integers beyond 2^53 round, as a CSV's digits would). */
 export const NUMERIC_DTYPES = ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64'] as const
 export type NumericDtype = (typeof NUMERIC_DTYPES)[number]
 
-export interface DatasetInfo {
-  /** `/group/name` (HDF5) or `/name` (a NetCDF variable). */
-  path: string
-  /** Lengths of its dimensions; [] for a scalar. */
-  shape: number[]
-  /** A numeric dtype, or what the file says it is otherwise (string, compound, enum, …). */
-  dtype: string
-  /** Set when the elements are not numbers Paralab reads: why. */
-  unreadable?: string
+/** `path`: `/group/name` (HDF5) or `/name` (a NetCDF variable); `shape` [] for a scalar. */
+export interface DatasetInfo extends DatasetEntry {
   /** HDF5, chunked: the chunks' extent along the first dimension (pieces aligned to it decompress each chunk once). */
   chunkRows?: number
 }

@@ -59,12 +59,22 @@ export async function listHdf5(payload: { path: string }): Promise<DatasetInfo[]
         if (isLink(group, `${prefix}${name}`)) continue
         const entity = group.get(name)
         if (entity instanceof lib.Group) walk(entity, `${prefix}${name}/`)
-        else if (entity instanceof lib.Dataset) out.push(describe(lib, entity, `${prefix}${name}`))
+        else if (entity instanceof lib.Dataset && !netcdfDimension(entity)) out.push(describe(lib, entity, `${prefix}${name}`))
       }
     }
     walk(file, '/')
     return out
   })
+}
+
+/** NetCDF-4 keeps a dimension without a variable as an empty dataset so named: no data. */
+function netcdfDimension(d: InstanceType<H5['Dataset']>): boolean {
+  try {
+    const name = 'NAME' in d.attrs ? d.get_attribute('NAME', true) : null
+    return typeof name === 'string' && name.startsWith('This is a netCDF dimension but not a netCDF variable')
+  } catch {
+    return false
+  }
 }
 
 /** A soft or external link (h5wasm's lookups follow both). */

@@ -5,14 +5,22 @@ import { randomBytes } from 'node:crypto'
 import { rename, stat, unlink } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
-import type { WriteSeriesOptions } from './write-walks'
+import type { Layout } from '../../../shared/workloads/correlation/types'
+
+/** As write-walks.ts takes them (which imports this module). */
+export interface WriteHdf5Options {
+  layout: Layout
+  force?: boolean
+  signal?: AbortSignal
+  progress?: (fraction: number) => void
+}
 
 /** The dataset `paralab generate walks x.h5` writes, to name with --dataset. */
 export const WALKS_DATASET = '/walks'
 
 const BLOCK_VALUES = 2 * 1024 * 1024
 
-export async function writeSeriesHdf5(path: string, values: Float32Array, m: number, n: number, opts: WriteSeriesOptions): Promise<number> {
+export async function writeSeriesHdf5(path: string, values: Float32Array, m: number, n: number, opts: WriteHdf5Options): Promise<number> {
   throwIfAborted(opts.signal)
   if (!opts.force && (await stat(path).then(() => true, () => false))) throw new ApiError('invalid-argument', `${path} already exists (use --force to overwrite)`)
   const h5 = (await import('h5wasm/node')).default

@@ -51,6 +51,12 @@ with h5py.File(d + '/walks.h5', 'w') as f:
     bad = w64.copy(); bad[5, 3] = np.nan
     f.create_dataset('/withnan', data=bad)
     f['/outside'] = h5py.ExternalLink(d + '/other.h5', '/secret')
+    # raw data kept in another file, and a dataset mapped from another file's
+    open(d + '/other.bin', 'wb').write(np.arange(3, dtype='<f8').tobytes())
+    f.create_dataset('/stored_outside', shape=(3,), dtype='<f8', external=[(d + '/other.bin', 0, 24)])
+    lay = h5py.VirtualLayout(shape=(3, 3), dtype='<f8')
+    lay[:] = h5py.VirtualSource(d + '/other.h5', 'secret', shape=(3, 3))
+    f.create_virtual_dataset('/virtual', lay)
 with h5py.File(d + '/other.h5', 'w') as f:
     f.create_dataset('/secret', data=np.ones((3, 3)))
 with h5py.File(d + '/acc.h5', 'w') as f:
@@ -208,8 +214,13 @@ describe('bad HDF5 and NetCDF input', () => {
     expect(s.message).toMatch(/dataset \/hugecolumn announces 1000000000000 = 1\.000e\+12 elements \(8000\.0 GB as f64\)/)
   })
 
-  it('refuses a link to another file', async () => {
+  it('reads nothing from another file: an external link, external raw storage, a virtual dataset', async () => {
     expect((await failure(load(h5(), '/outside'))).message).toMatch(/^walks\.h5: no dataset \/outside/)
+    expect((await failure(load(h5(), '/virtual'))).message).toBe(
+      'walks.h5: dataset /virtual (float64, 3 × 3): a virtual dataset, mapped from other files; numbers (int8–64, uint8–64, float32, float64) are read',
+    )
+    const stored = await failure(stats([h5()], { columns: ['/stored_outside'] }))
+    expect(stored.message).toMatch(/walks\.h5: dataset \/stored_outside, rows 0–2 cannot be read \(/)
   })
 
   it('refuses NaN as the CSV reader does, naming the element', async () => {

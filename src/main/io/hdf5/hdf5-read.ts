@@ -2,12 +2,36 @@
 // Node's fs). It runs synchronously, so it runs on a worker thread (hdf5-worker.ts): the main
 // thread, which answers the dashboard, only waits for pieces. Each task opens the file, reads what
 // it was asked (the tree, or a block of rows through a hyperslab) and closes it again.
+import fs from 'node:fs'
+import { resolve } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import type { DatasetInfo, NumericDtype } from './datasets'
 
 type H5 = typeof import('h5wasm/node').default
 
 let library: Promise<H5> | undefined
+
+// The library opens files through this thread's own `fs` (Node's raw file system): an HDF5 file
+// can name others to read from (external links, external raw storage, virtual datasets), and a
+// hostile one would name a private file. This thread opens only the file of its current task.
+let allowed: string | null = null
+const openSync = fs.openSync
+fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+  if (allowed === null || resolve(String(path)) !== allowed)
+    throw Object.assign(new Error(`${String(path)}: only the file being read may be opened`), { code: 'EACCES' })
+  return (openSync as (...a: unknown[]) => number)(path, ...rest)
+}) as typeof fs.openSync
+// What the library prints of an error stack it does not throw (a failed read) is kept for the
+// message rather than written to the process's stderr.
+let printed = ''
+const writeSync = fs.writeSync
+fs.writeSync = ((fd: number, data: unknown, ...rest: unknown[]) => {
+  if (fd !== 2) return (writeSync as (...a: unknown[]) => number)(fd, data, ...rest)
+  const bytes = data as Uint8Array
+  const [offset = 0, length = bytes.length - offset] = rest as number[]
+  printed = (printed + Buffer.from(bytes.buffer, bytes.byteOffset + offset, length).toString('utf8')).slice(-16_384)
+  return length
+}) as typeof fs.writeSync
 
 function h5(): Promise<H5> {
   library ??= import('h5wasm/node').then(async (m) => {
@@ -28,6 +52,8 @@ function reason(e: unknown): string {
 }
 
 function withFile<T>(lib: H5, path: string, use: (file: InstanceType<H5['File']>) => T): T {
+  allowed = resolve(path)
+  printed = ''
   let file: InstanceType<H5['File']>
   try {
     file = new lib.File(path, 'r')
@@ -132,7 +158,7 @@ export async function readHdf5Rows(req: RowsRequest): Promise<Float64Array> {
     try {
       got = info.shape.length === 0 ? d.value : d.slice([[req.first, req.first + req.count]])
     } catch (e) {
-      const why = reason(e)
+      const why = reason(printed || e)
       throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset}, rows ${req.first}–${req.first + req.count - 1} cannot be read (${why})`)
     }
     return toF64(got)

@@ -13,11 +13,15 @@ let library: Promise<H5> | undefined
 
 // The library opens files through this thread's own `fs` (Node's raw file system): an HDF5 file
 // can name others to read from (external links, external raw storage, virtual datasets), and a
-// hostile one would name a private file. This thread opens only the file of its current task.
+// hostile one would name a private file. This thread opens only the file of its current task, and
+// files it creates anew (the library formats its error stack through tmpfile()), which hold nothing.
 let allowed: string | null = null
 const openSync = fs.openSync
+const CREATE_NEW = fs.constants.O_CREAT | fs.constants.O_EXCL
 fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
-  if (allowed === null || resolve(String(path)) !== allowed)
+  const flags = rest[0]
+  const createsNew = typeof flags === 'number' && (flags & CREATE_NEW) === CREATE_NEW
+  if (!createsNew && (allowed === null || resolve(String(path)) !== allowed))
     throw Object.assign(new Error(`${String(path)}: only the file being read may be opened`), { code: 'EACCES' })
   return (openSync as (...a: unknown[]) => number)(path, ...rest)
 }) as typeof fs.openSync

@@ -59,6 +59,17 @@ with h5py.File(d + '/walks.h5', 'w') as f:
     f.create_virtual_dataset('/virtual', lay)
 with h5py.File(d + '/other.h5', 'w') as f:
     f.create_dataset('/secret', data=np.ones((3, 3)))
+# Larger than one piece (2 MiB of f64): read in several, across chunk boundaries.
+big = np.cumsum(np.random.default_rng(3).standard_normal((3001, 120)), axis=0)
+np.save(d + '/big.npy', big)
+with h5py.File(d + '/big.h5', 'w') as f:
+    f.create_dataset('/big', data=big, chunks=(37, 5), compression='gzip', shuffle=True)
+    f.create_dataset('/big_rows', data=np.ascontiguousarray(big.T), chunks=(7, 1000), compression='gzip')
+with netCDF4.Dataset(d + '/big.nc', 'w', format='NETCDF3_64BIT_DATA') as nc:
+    nc.createDimension('t', None)
+    nc.createDimension('s', 120)
+    nc.createVariable('big', 'f8', ('t', 's'))[:] = big
+    nc.createVariable('flag', 'i1', ('t',))[:] = np.arange(3001) % 2
 with h5py.File(d + '/acc.h5', 'w') as f:
     for k in ('acc_x', 'acc_y', 'acc_z'):
         f.create_dataset('/acc/' + k, data=acc[k].astype('<i2'), chunks=(16,), compression='gzip')
@@ -138,6 +149,18 @@ describe('correlation of an HDF5 or NetCDF copy of a .npy data set', () => {
       expectClose(got.results.heatmap, original.results.heatmap)
       expectClose(got.results.histogram, original.results.histogram)
     }, 30_000)
+
+  it('reads a dataset of several pieces, across chunks and interleaved records, value for value', async () => {
+    const npy = (await loadSeries('big.npy', at('big.npy'), { layout: 'columns', precision: 'f64' })).series
+    const h5 = (await loadSeries('big.h5', at('big.h5'), { layout: 'columns', precision: 'f64', dataset: '/big' })).series
+    const rows = (await loadSeries('big.h5', at('big.h5'), { layout: 'rows', precision: 'f64', dataset: '/big_rows' })).series
+    const nc = (await loadSeries('big.nc', at('big.nc'), { layout: 'columns', precision: 'f64', dataset: 'big' })).series
+    expect([npy.m, npy.n]).toEqual([120, 3001])
+    for (const got of [h5, rows, nc]) {
+      expect([got.m, got.n]).toEqual([120, 3001])
+      expect(got.values).toEqual(npy.values)
+    }
+  }, 30_000)
 
   it('reads every integer type as numbers', async () => {
     const i8 = await loadSeries('w.h5', at('walks.h5'), { layout: 'columns', precision: 'f64', dataset: '/ints/i8' })

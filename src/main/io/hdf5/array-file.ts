@@ -13,8 +13,9 @@ import { checkInFile, type NetcdfHeader, type NetcdfVariable, readNetcdfHeader, 
 
 export type ArrayFormat = 'hdf5' | 'netcdf'
 
-/** Bytes of f64 values a piece holds at most (a piece is whole rows, at least one, and whole chunks). */
-export const PIECE_BYTES = 8 * 1024 * 1024
+/** Bytes of f64 values a piece holds at most (a piece is whole rows, at least one, and whole chunks):
+ * small enough that placing it (on the main thread) takes milliseconds. */
+export const PIECE_BYTES = 2 * 1024 * 1024
 
 export interface ArrayFile {
   format: ArrayFormat

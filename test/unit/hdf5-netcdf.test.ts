@@ -51,6 +51,9 @@ with h5py.File(d + '/walks.h5', 'w') as f:
     bad = w64.copy(); bad[5, 3] = np.nan
     f.create_dataset('/withnan', data=bad)
     f['/outside'] = h5py.ExternalLink(d + '/other.h5', '/secret')
+    # a group hard-linked inside itself: a cycle
+    loop = f.create_group('/loop')
+    loop['self'] = loop
     # raw data kept in another file, and a dataset mapped from another file's
     open(d + '/other.bin', 'wb').write(np.arange(3, dtype='<f8').tobytes())
     f.create_dataset('/stored_outside', shape=(3,), dtype='<f8', external=[(d + '/other.bin', 0, 24)])
@@ -211,6 +214,7 @@ describe('bad HDF5 and NetCDF input', () => {
     expect(e.message).toContain('/cluster/walks float64 301 × 12')
     expect(e.message).toContain('/names string 2 (not numeric)')
     expect(e.message).not.toContain('/outside')
+    expect(e.message).not.toContain('/loop')
     const nc = await failure(loadSeries('w.nc', at('walks-cdf1.nc'), { layout: 'columns', precision: 'f64' }))
     expect(nc.message).toContain('/walks float64 301 × 12; /step int16 301; /fixedwalks float32 301 × 12')
     expect(nc.message).toContain('/label char 12 (text, not numbers)')

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError } from '../../../shared/errors'
-import type { DatasetInfo, NumericDtype } from './datasets'
+import { type DatasetInfo, isNumeric } from './datasets'
 
 type H5 = typeof import('h5wasm/node').default
 
@@ -74,25 +74,30 @@ function withFile<T>(lib: H5, path: string, use: (file: InstanceType<H5['File']>
   }
 }
 
-/** Objects listed at most: a file of a million groups is not walked to the end. */
+/** Datasets listed at most, objects visited at most and groups nested at most: a file of a million
+ * groups, or a group hard-linked inside itself (a cycle), is not walked without end. */
 const MAX_LISTED = 10_000
+const MAX_VISITED = 100_000
+const MAX_DEPTH = 32
 
 export async function listHdf5(payload: { path: string }): Promise<DatasetInfo[]> {
   const lib = await h5()
   return withFile(lib, payload.path, (file) => {
     const out: DatasetInfo[] = []
-    const walk = (group: InstanceType<H5['Group']>, prefix: string) => {
+    let visited = 0
+    const walk = (group: InstanceType<H5['Group']>, prefix: string, depth: number) => {
       for (const name of group.keys()) {
-        if (out.length >= MAX_LISTED) return
+        if (out.length >= MAX_LISTED || ++visited > MAX_VISITED) return
         // Links are not followed: one to another file would read that file, and what a soft link
         // names inside this file is listed under its own path.
         if (isLink(group, `${prefix}${name}`)) continue
         const entity = group.get(name)
-        if (entity instanceof lib.Group) walk(entity, `${prefix}${name}/`)
-        else if (entity instanceof lib.Dataset && !netcdfDimension(entity)) out.push(describe(lib, entity, `${prefix}${name}`))
+        if (entity instanceof lib.Group) {
+          if (depth < MAX_DEPTH) walk(entity, `${prefix}${name}/`, depth + 1)
+        } else if (entity instanceof lib.Dataset && !netcdfDimension(entity)) out.push(describe(entity, `${prefix}${name}`))
       }
     }
-    walk(file, '/')
+    walk(file, '/', 0)
     return out
   })
 }
@@ -116,22 +121,17 @@ function isLink(group: InstanceType<H5['Group']>, path: string): boolean {
   }
 }
 
-function describe(lib: H5, d: InstanceType<H5['Dataset']>, path: string): DatasetInfo {
+function describe(d: InstanceType<H5['Dataset']>, path: string): DatasetInfo {
   const meta = d.metadata
   const shape = meta.shape ?? []
   const dtype = dtypeOf(meta)
   const unreadable =
     meta.virtual_sources?.length ? 'a virtual dataset, mapped from other files' :
     meta.shape === null ? 'no dataspace' :
-    dtype.startsWith('float') || dtype.startsWith('int') || dtype.startsWith('uint') ? (isReadable(dtype) ? undefined : `${dtype} is not read`) :
+    /^(u?int|float)\d+$/.test(dtype) ? (isNumeric(dtype) ? undefined : `${dtype} is not read`) :
     'not numeric'
-  void lib
   const chunkRows = meta.chunks?.[0]
   return { path, shape, dtype, ...(unreadable && { unreadable }), ...(chunkRows && { chunkRows }) }
-}
-
-function isReadable(dtype: string): dtype is NumericDtype {
-  return ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64'].includes(dtype)
 }
 
 /** HDF5 type classes: 0 integer, 1 float, 3 string, 6 compound, 8 enum, 9 vlen, 10 array. */
@@ -156,7 +156,7 @@ export async function readHdf5Rows(req: RowsRequest): Promise<Float64Array> {
     const linked = parts.some((_, i) => isLink(file, '/' + parts.slice(0, i + 1).join('/')))
     const d = linked ? null : file.get(req.dataset)
     if (!(d instanceof lib.Dataset)) throw new ApiError('invalid-input', `${req.path}: no dataset ${req.dataset}`)
-    const info = describe(lib, d, req.dataset)
+    const info = describe(d, req.dataset)
     if (info.unreadable) throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset} (${info.dtype}): ${info.unreadable}`)
     let got: unknown
     try {

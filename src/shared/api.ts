@@ -105,6 +105,17 @@ export interface DataFolder {
   truncated: boolean
 }
 
+/** A dataset (variable) of an HDF5 or NetCDF file, as the dashboard offers it to choose. */
+export interface DatasetEntry {
+  /** `/group/name`. */
+  path: string
+  shape: number[]
+  /** int8–64, uint8–64, float32, float64, or what else the file says (string, compound, …). */
+  dtype: string
+  /** Why its elements are not read as numbers, when they are not. */
+  unreadable?: string
+}
+
 /** One run in the history: a finished job's envelope, kept in the user's data folder. */
 export interface RunSummary {
   id: string
@@ -144,6 +155,8 @@ export interface ParalabApi {
   openFiles(): Promise<DataFile[]>
   /** `serve`: one folder of the --data folders (null: the data folders themselves), for the dashboard's chooser. */
   browseData(folder: string | null): Promise<DataFolder>
+  /** The datasets of an HDF5 or NetCDF file the backend may read (none for any other file). */
+  listDatasets(path: string): Promise<DatasetEntry[]>
   /** The workload's example (its input made on first use and made readable). */
   example(workload: WorkloadId): Promise<ExampleSetup>
   /** The runs in the history, newest first (`paralab serve` and the desktop app keep them; the CLI does not). */
@@ -168,5 +181,5 @@ export interface ParalabApi {
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'exportRunFile', 'listDataFiles', 'openFiles', 'browseData', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'exportRunFile', 'listDataFiles', 'openFiles', 'browseData', 'listDatasets', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

@@ -41,6 +41,25 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     reader: 'src/main/workloads/correlation/read-npy.ts',
   },
   {
+    id: 'hdf5',
+    name: 'HDF5 (NetCDF-4 included)',
+    extensions: ['h5', 'hdf5', 'he5', 'nc', 'nc4'],
+    content: 'hdf5',
+    workloads: {
+      correlation: { reads: 'a 2-D numeric dataset named with --dataset', writes: 'paralab generate walks x.h5' },
+      stats: { reads: '1-D numeric datasets named with --columns' },
+    },
+    reader: 'src/main/io/hdf5 (h5wasm, on a worker thread)',
+  },
+  {
+    id: 'netcdf',
+    name: 'classic NetCDF (CDF-1, CDF-2, CDF-5)',
+    extensions: ['nc', 'cdf'],
+    content: 'netcdf',
+    workloads: { correlation: { reads: 'a 2-D numeric variable named with --dataset' }, stats: { reads: '1-D numeric variables named with --columns' } },
+    reader: 'src/main/io/hdf5/netcdf-classic.ts',
+  },
+  {
     id: 'course',
     name: "the course's binary graph",
     extensions: ['1', 'bin'],

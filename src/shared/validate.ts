@@ -172,6 +172,13 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
         fail(`folder must be null or a folder path; got ${quote(folder)}`)
     },
   },
+  listDatasets: {
+    arity: 1,
+    check([path]) {
+      // A path the backend confines to the readable files (DataAccess.check); here only its shape.
+      if (typeof path !== 'string' || path.length === 0 || path.length > 4096 || path.includes('\0')) fail(`path must be a file path; got ${quote(path)}`)
+    },
+  },
   example: {
     arity: 1,
     check([id]) {

@@ -73,7 +73,7 @@ describe('paralab CLI', () => {
       [['stats', 'a.csv', '--backend', 'cuda'], 'paralab: --backend must be serial, simd, workers, workers-simd, gpu or all, got "cuda"\n'],
       [['stats', 'a.csv', '--precision', 'f16'], 'paralab: --precision must be one of f64, f32, got "f16"\n'],
       [['stats', 'a.csv', '--repeat', '0'], 'paralab: --repeat must be an integer in 1…1000, got "0"\n'],
-      [['stats'], 'paralab: stats needs at least one csv file or folder (or --example)\n'],
+      [['stats'], 'paralab: stats needs at least one csv or h5 or hdf5 or he5 or nc or nc4 file or folder (or --example)\n'],
       [['stats', '--example', 'a.csv'], 'paralab: --example brings its own input; drop a.csv\n'],
     ]
     for (const [args, message] of cases) {
@@ -104,7 +104,7 @@ describe('paralab CLI', () => {
     expect(device.example).toMatchObject({ files: [], params: { measure: true, readMb: 16, repeat: 3 } })
     expect(stats.backends.map((b: { id: string }) => b.id)).toEqual(['serial', 'simd', 'workers', 'workers-simd', 'gpu'])
     expect(stats.params.backends).toMatchObject({ type: 'choices', flag: 'backend', default: ['workers-simd'] })
-    expect(stats.params.files).toMatchObject({ type: 'files', extensions: ['csv'] })
+    expect(stats.params.files).toMatchObject({ type: 'files', extensions: ['csv', 'h5', 'hdf5', 'he5', 'nc', 'nc4'] })
     expect(stats.example.files).toEqual(['acc-example.csv'])
   })
 

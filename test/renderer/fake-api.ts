@@ -1,6 +1,6 @@
 // An in-memory stand-in for the backend, implementing the dashboard's API: it records calls and lets
 // a test play job events. The end-to-end tests drive the real backend; these check the dashboard.
-import type { ChartExportRequest, DataFile, DataFolder, ExampleSetup, ExportResult, ResultFileRequest,
+import type { ChartExportRequest, DataFile, DataFolder, DatasetEntry, ExampleSetup, ExportResult, ResultFileRequest,
   RunFileRequest, ResultsExportRequest, RunSummary } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
 import type { ClusterInfo, ClusterRequest, ClusterRun, ClusterSubmission } from '../../src/shared/cluster'
@@ -81,6 +81,11 @@ export class FakeApi implements DashboardApi {
   }
   async openFiles(): Promise<DataFile[]> {
     return this.opened
+  }
+  /** The datasets listDatasets answers, by file path. */
+  datasets = new Map<string, DatasetEntry[]>()
+  async listDatasets(path: string): Promise<DatasetEntry[]> {
+    return this.datasets.get(path) ?? []
   }
   /** The data folders as browseData answers them: by folder path, null for the top. */
   folders = new Map<string | null, DataFolder>()

@@ -34,6 +34,7 @@ export function apiHandlers(backend: Backend, signal?: AbortSignal): ApiHandlers
       throw new ApiError('invalid-argument', 'this backend has no file dialog: choose files in the data folders (browseData)')
     },
     browseData: (folder) => backend.files.folder(folder),
+    listDatasets: (path) => backend.listDatasets(path),
     example: (workload) => backend.example(workload),
     listRuns: () => backend.listRuns(),
     openRun: (id) => backend.openRun(id),

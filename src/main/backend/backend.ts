@@ -3,7 +3,7 @@
 import { access, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { checkClusterRequest, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
-import type { ChartExportRequest, DataFile, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunFileRequest, RunSummary } from '../../shared/api'
+import type { ChartExportRequest, DataFile, DatasetEntry, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunFileRequest, RunSummary } from '../../shared/api'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
@@ -240,6 +240,20 @@ export class Backend {
 
   listDataFiles(): Promise<DataFile[]> {
     return this.files.list()
+  }
+
+  /** The datasets of an HDF5 or NetCDF file this backend may read; none for another kind of file. */
+  async listDatasets(path: string): Promise<DatasetEntry[]> {
+    const real = await this.files.check(path)
+    const { arrayFormatOf, openArrayFile } = await import('../io/hdf5/array-file')
+    const format = await arrayFormatOf(path, real)
+    if (!format) return []
+    const file = await openArrayFile(path, real, format)
+    try {
+      return file.datasets.map(({ path, shape, dtype, unreadable }) => ({ path, shape, dtype, ...(unreadable && { unreadable }) }))
+    } finally {
+      await file.close()
+    }
   }
 
   allowFiles(paths: string[]): Promise<DataFile[]> {

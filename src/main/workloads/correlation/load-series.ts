@@ -7,6 +7,8 @@ import { nameList } from '../../io/csv/errors'
 import { checkMatrixFits } from './limits'
 import { chooseSeriesColumns, readCsvColumns, readCsvRows } from './read-csv'
 import { readNpy, readNpyShape } from './read-npy'
+import { arrayFormatOf } from '../../io/hdf5/array-file'
+import { readDatasetSeries } from './read-dataset'
 import type { SeriesMatrix } from './series-matrix'
 
 export interface LoadedSeries {
@@ -23,6 +25,8 @@ export interface LoadSeriesOptions {
   precision: Precision
   /** Columns layout of a CSV: the columns to read (default: those a sample of rows shows numeric). */
   columns?: string[]
+  /** An HDF5 or NetCDF file's 2-D dataset (variable), `/group/name`. */
+  dataset?: string
   signal?: AbortSignal
   progress?: (fraction: number) => void
 }
@@ -34,6 +38,10 @@ export function formatOf(path: string): InputFormat {
 /** `shown` names the file in messages; `path` is where it is read. */
 export async function loadSeries(shown: string, path: string, opts: LoadSeriesOptions): Promise<LoadedSeries> {
   const t0 = performance.now()
+  // HDF5 and NetCDF are known by their content, whatever their name.
+  const arrays = await arrayFormatOf(shown, path)
+  if (arrays) return loadDatasetSeries(shown, path, arrays, opts, t0)
+  if (opts.dataset) throw new ApiError('invalid-argument', `${shown}: --dataset names a dataset of an HDF5 or NetCDF file; this file is neither`)
   const format = formatOf(path)
   // What the header tells is checked before the data is read.
   if (format === 'npy') {
@@ -59,6 +67,12 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
   }
   checkShape(shown, series.m, series.n, opts)
   return { series, format, bytes: (await stat(path)).size, load_ms: performance.now() - t0, leftOut }
+}
+
+async function loadDatasetSeries(shown: string, path: string, format: 'hdf5' | 'netcdf', opts: LoadSeriesOptions, t0: number): Promise<LoadedSeries> {
+  if (opts.columns) throw new ApiError('invalid-argument', `${shown}: --columns chooses columns of a CSV; name the dataset of this ${format === 'hdf5' ? 'HDF5' : 'NetCDF'} file with --dataset`)
+  const series = await readDatasetSeries(shown, path, format, { ...opts, checkShape: (where, m, n) => checkShape(where, m, n, opts) })
+  return { series, format, bytes: (await stat(path)).size, load_ms: performance.now() - t0, leftOut: [] }
 }
 
 function checkShape(shown: string, m: number, n: number, opts: LoadSeriesOptions, leftOut: string[] = []): void {

@@ -57,6 +57,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       layout: params.layout,
       precision: params.precision,
       columns: params.columns,
+      dataset: params.dataset,
       signal,
       progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
     })

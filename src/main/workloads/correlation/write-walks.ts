@@ -1,6 +1,7 @@
 // Writes generated series as CSV (a series per column under s0, s1, … or a series per line, its
-// name first) or as a .npy array of <f4 (N × M for columns, M × N for rows). Values are written as
-// the shortest text that reads back as the same double, so a CSV holds exactly the f32 values.
+// name first) or as a .npy array of <f4 (N × M for columns, M × N for rows); HDF5 is
+// write-walks-hdf5.ts. Values are written as the shortest text that reads back as the same double,
+// so a CSV holds exactly the f32 values.
 // Streamed into a temporary file beside the target and renamed at the end: a reader never sees a
 // partial file, and a failure leaves nothing behind.
 import { randomBytes } from 'node:crypto'
@@ -25,7 +26,8 @@ const BLOCK = 8 * 1024 * 1024
 /** Writes m series of n f32 values (series after series) to `path` (.csv or .npy); returns the bytes written. */
 export async function writeSeries(path: string, values: Float32Array, m: number, n: number, opts: WriteSeriesOptions): Promise<number> {
   const npy = path.toLowerCase().endsWith('.npy')
-  if (!npy && !path.toLowerCase().endsWith('.csv')) throw new ApiError('invalid-argument', `${path}: the output must end in .csv or .npy`)
+  if (/\.(h5|hdf5)$/i.test(path)) return (await import('./write-walks-hdf5')).writeSeriesHdf5(path, values, m, n, opts)
+  if (!npy && !path.toLowerCase().endsWith('.csv')) throw new ApiError('invalid-argument', `${path}: the output must end in .csv, .npy or .h5`)
   return atomically(path, opts, (file) => (npy ? writeNpy(file, values, m, n, opts) : writeCsv(file, values, m, n, opts)))
 }
 

@@ -30,6 +30,8 @@ import type { CpuStatsBackend, PreparedColumn } from './cpu-engine'
 import { CpuHeadStart } from './cpu-head-start'
 import type { GpuHeadStart } from './gpu/head-start'
 import { failureText } from './describe'
+import { type ArrayFormat, arrayFormatOf } from '../../io/hdf5/array-file'
+import { readDatasetColumns } from './read-datasets'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
 const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
@@ -114,7 +116,9 @@ async function statsForFile(
   ctx: JobContext,
   report: Report,
 ): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean; missing: string[] }> {
-  const columns = await chooseColumns(shown, path, params.columns)
+  // HDF5 and NetCDF (known by content): each column a 1-D dataset, named with --columns.
+  const arrays = await arrayFormatOf(shown, path)
+  const columns = arrays ? (params.columns ?? []).map((c) => '/' + c.replace(/^\/+/, '')) : await chooseColumns(shown, path, params.columns)
   // The gpu backend's device, kernels and upload, and the first CPU backend's threads and
   // WebAssembly, start with the load, overlapping it. The GPU code is loaded only when it runs.
   const gpu = params.backends.includes('gpu') ? await import('./gpu/head-start') : undefined
@@ -122,7 +126,7 @@ async function statsForFile(
   const firstCpu = params.precision !== 'f64' ? REFERENCE_BACKEND : params.backends.find((b) => b !== 'gpu')
   const cpuStart = firstCpu && firstCpu !== 'gpu' ? new CpuHeadStart(firstCpu, ctx.signal) : undefined
   try {
-    return await statsForTable(shown, path, label, columns, params, ctx, report, { gpu: headStart, cpu: cpuStart, loaderThreads: gpu?.loaderThreadsBesideGpu })
+    return await statsForTable(shown, path, label, columns, params, ctx, report, { gpu: headStart, cpu: cpuStart, loaderThreads: gpu?.loaderThreadsBesideGpu, arrays })
   } finally {
     await Promise.all([headStart?.cancel(), cpuStart?.cancel()])
   }
@@ -134,6 +138,8 @@ interface HeadStarts {
   cpu?: CpuHeadStart
   /** The loader's threads beside a GPU head start. */
   loaderThreads?: () => number
+  /** The file is HDF5 or NetCDF: its columns are datasets. */
+  arrays?: ArrayFormat
 }
 
 async function statsForTable(
@@ -149,7 +155,16 @@ async function statsForTable(
   const { signal } = ctx
   const headStart = starts.gpu
   const t0 = performance.now()
-  const table = await loadCsv(path, {
+  const table = starts.arrays
+    ? await readDatasetColumns(shown, path, starts.arrays, params.columns, {
+        signal,
+        progress: (f) => {
+          headStart?.loading()
+          starts.cpu?.loading()
+          report(LOAD_SHARE * f, `loading ${label}`)
+        },
+      })
+    : await loadCsv(path, {
     columns,
     signal,
     ...(headStart && starts.loaderThreads && { threads: starts.loaderThreads() }),

@@ -15,21 +15,28 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
     files: {
       type: 'files',
       label: 'File',
-      extensions: ['csv', 'npy'],
-      help: 'one CSV file (a series per column under a header, or per row with --layout rows) or a 2-D .npy file (<f4 or <f8)',
+      extensions: ['csv', 'npy', 'h5', 'hdf5', 'he5', 'nc', 'nc4'],
+      help: 'one CSV file (a series per column under a header, or per row with --layout rows), a 2-D .npy file (<f4 or <f8), or an HDF5 or NetCDF file with --dataset',
     },
     layout: {
       type: 'choice',
       label: 'Layout',
       choices: LAYOUTS,
       default: 'columns',
-      help: 'columns: a series per column (.npy: shape N × M); rows: a series per row, its name first (.npy: shape M × N)',
+      help: 'columns: a series per column (.npy, HDF5, NetCDF: shape N × M); rows: a series per row, its name first (.npy, HDF5, NetCDF: shape M × N)',
     },
     columns: {
       type: 'names',
       label: 'Columns',
       optional: true,
       help: 'the columns layout of a CSV: the series to correlate, by header name (default: every numeric column, judged from a sample of its rows; columns of text, such as a timestamp, are left out and named in the results, and a stray text cell in a numeric column is an error naming its line and column)',
+    },
+    dataset: {
+      type: 'text',
+      label: 'Dataset',
+      optional: true,
+      arg: '/GROUP/NAME',
+      help: 'an HDF5 or NetCDF file: the 2-D dataset (NetCDF variable) holding the series, of integers or floats; without it the file\'s datasets are listed',
     },
     backends: {
       type: 'choices',
@@ -118,7 +125,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
     },
   },
   phases: [
-    { id: 'loading', summary: 'reading the series from CSV or .npy' },
+    { id: 'loading', summary: 'reading the series from CSV, .npy, HDF5 or NetCDF' },
     { id: 'reference', summary: 'the f64 reference, when no backend computes it' },
     GPU_COMPILE_PHASE,
     { id: 'computing', summary: 'each backend, repeated: means, squares, cross-products, coefficients' },

@@ -12,12 +12,17 @@ export const statsWorkload = defineWorkload<StatsResult>()({
   title: 'Statistics',
   summary: 'Coefficient of variation and median absolute deviation of CSV columns, on CPU and GPU backends.',
   params: {
-    files: { type: 'files', label: 'Files', extensions: ['csv'], help: 'CSV files with a header row; a folder stands for every *.csv in it' },
+    files: {
+      type: 'files',
+      label: 'Files',
+      extensions: ['csv', 'h5', 'hdf5', 'he5', 'nc', 'nc4'],
+      help: 'CSV files with a header row, or HDF5 and NetCDF files with --columns naming their 1-D datasets; a folder stands for every such file in it',
+    },
     columns: {
       type: 'names',
       label: 'Columns',
       optional: true,
-      help: `columns to analyse (default: ${DEFAULT_STATS_COLUMNS.join(', ')}, those the file has)`,
+      help: `columns to analyse (default: ${DEFAULT_STATS_COLUMNS.join(', ')}, those the file has); in an HDF5 or NetCDF file, 1-D datasets (variables) by path, e.g. /acc/x,/acc/y (none named: the file's datasets are listed)`,
     },
     backends: {
       type: 'choices',

@@ -1,23 +1,14 @@
 // Loads numeric columns of a Parquet file as the CSV loader does (the same table, so statistics
 // and correlation treat both alike): the footer is read and checked here, then the loader's threads
-// read row groups, each straight into its rows of the shared columns. Results come back in row
-// group order, so the first problem in the file is the one reported; nulls skipped in a row group
-// are closed up as its turn comes.
-import { availableParallelism } from 'node:os'
+// read row groups, each straight into its rows of the shared columns (table-parts.ts).
 import { throwIfAborted } from '../../../shared/cancel'
-import { withPool } from '../../workers/pool'
-import type { CsvColumn, CsvTable, LoadCsvOptions } from '../csv-loader'
+import type { CsvTable } from '../csv-loader'
 import { nameList, quoteText } from '../csv/errors'
-import { Growable, MAX_COLUMN_BYTES } from '../csv/ordered-columns'
+import { loadParts, type LoadTableOptions } from '../table-parts'
 import { codecSupported, SUPPORTED_CODECS } from './codecs'
 import { parquetError, readParquetFooter, type ParquetFooter } from './footer'
-import type { ChunkTask, RowGroupResult, RowGroupTask } from './row-group'
+import type { ChunkTask, RowGroupTask } from './row-group'
 import { parquetColumns, type NumericColumn, type ParquetColumns } from './schema'
-
-export interface LoadParquetOptions extends LoadCsvOptions {
-  /** Nulls are missing values (skipped and counted, as a CSV's empty cells are for statistics) or errors. */
-  nulls?: 'missing' | 'refuse'
-}
 
 /** The file's column names and which of them hold numbers. */
 export async function readParquetColumns(path: string): Promise<ParquetColumns> {
@@ -35,63 +26,28 @@ export function numericColumnsNamed(path: string, cols: ParquetColumns, wanted: 
   })
 }
 
-export async function loadParquet(path: string, opts: LoadParquetOptions): Promise<CsvTable> {
-  const t0 = performance.now()
-  const { signal, progress } = opts
-  throwIfAborted(signal)
+export async function loadParquet(path: string, opts: LoadTableOptions): Promise<CsvTable> {
+  throwIfAborted(opts.signal)
   const footer = await readParquetFooter(path)
   const schema = parquetColumns(footer.meta)
-  const wanted = [...new Set(opts.columns)]
-  const cols = numericColumnsNamed(path, schema, wanted)
-  const groups = planGroups(path, footer, cols, opts.nulls ?? 'missing')
-  const rows = groups.reduce((n, g) => n + g.rows, 0)
-  if (rows * 8 > MAX_COLUMN_BYTES) throw parquetError(path, undefined, `${rows} rows: a column holds at most ${MAX_COLUMN_BYTES / 8} values`)
-  // Memory is committed as the threads write values: a footer announcing rows that its pages do
-  // not hold costs address space only, and is refused when the pages are read.
-  const columns = cols.map(() => {
-    const buffer = new Growable(0, { maxByteLength: Math.max(rows, 1) * 8 })
-    buffer.grow(rows * 8)
-    return new Float64Array(buffer)
+  const cols = numericColumnsNamed(path, schema, [...new Set(opts.columns)])
+  const nulls = opts.nulls ?? 'missing'
+  return loadParts({
+    ...opts,
+    path,
+    bytes: footer.bytes,
+    header: schema.names,
+    worker: 'parquet-worker',
+    task: 'readRowGroup',
+    parts: planGroups(path, footer, cols),
+    payload: (g) => ({ ...g, path, nulls }),
   })
-  const counts = cols.map(() => 0)
-  const missing = cols.map(() => 0)
-  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), groups.length))
-  let bytesRead = 0
-  let rowsRead = 0
-  progress?.({ bytesRead, totalBytes: footer.bytes, rows: 0 })
-  if (groups.length > 0) {
-    await withPool('parquet-worker', threads, signal, async (pool) => {
-      const results = groups.map((g) => pool.run<RowGroupResult>('readRowGroup', { ...g, path, columns }).then((ok) => ({ ok }), (error: unknown) => ({ error })))
-      for (const [k, pending] of results.entries()) {
-        const settled = await pending
-        throwIfAborted(signal)
-        if ('error' in settled) throw settled.error
-        const g = groups[k]
-        cols.forEach((_, s) => {
-          const n = settled.ok.counts[s]
-          // Nulls leave the group's values short of its rows: close them up behind the values before.
-          if (counts[s] !== g.rowStart) columns[s].copyWithin(counts[s], g.rowStart, g.rowStart + n)
-          counts[s] += n
-          missing[s] += settled.ok.missing[s]
-        })
-        bytesRead += g.bytes
-        rowsRead += g.rows
-        progress?.({ bytesRead, totalBytes: footer.bytes, rows: rowsRead })
-        opts.placed?.(columns.map((c, s) => c.subarray(0, counts[s])))
-      }
-    })
-  }
-  throwIfAborted(signal)
-  if (rows === 0) throw parquetError(path, undefined, 'no data rows')
-  const table: Record<string, CsvColumn> = {}
-  wanted.forEach((name, s) => (table[name] = { values: columns[s].subarray(0, counts[s]), missing: missing[s] }))
-  return { path, bytes: footer.bytes, rows, header: schema.names, columns: table, load_ms: performance.now() - t0, threads, rangeBytes: 0 }
 }
 
-type GroupPlan = Omit<RowGroupTask, 'path' | 'columns'> & { bytes: number }
+type GroupPlan = Omit<RowGroupTask, 'path' | 'columns' | 'nulls'> & { bytes: number }
 
 /** Each row group's chunks of the wanted columns, each checked to lie within the file's data and to use a codec read here. */
-function planGroups(path: string, footer: ParquetFooter, cols: NumericColumn[], nulls: 'missing' | 'refuse'): GroupPlan[] {
+function planGroups(path: string, footer: ParquetFooter, cols: NumericColumn[]): GroupPlan[] {
   const plans: GroupPlan[] = []
   let rowStart = 0
   footer.meta.row_groups.forEach((group, g) => {
@@ -114,14 +70,8 @@ function planGroups(path: string, footer: ParquetFooter, cols: NumericColumn[], 
       bytes += size
       return { column, slot, start, end, codec: meta.codec }
     })
-    plans.push({ group: g, rowStart, rows, chunks, nulls, bytes })
+    plans.push({ group: g, rowStart, rows, chunks, bytes })
     rowStart += rows
   })
   return plans
 }
-
-/** Refused columns for messages: those of `cols` that hold no numbers. */
-export function leftOutColumns(cols: ParquetColumns): string[] {
-  return cols.other.map((c) => c.name)
-}
-

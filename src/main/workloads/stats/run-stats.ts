@@ -23,7 +23,8 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { compileAhead } from '../../gpu/compile'
-import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
+import type { CsvTable } from '../../io/csv-loader'
+import { loadTable, readTableHeader } from '../../io/table-loader'
 import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 import type { CpuStatsBackend, PreparedColumn } from './cpu-engine'
@@ -149,7 +150,7 @@ async function statsForTable(
   const { signal } = ctx
   const headStart = starts.gpu
   const t0 = performance.now()
-  const table = await loadCsv(path, {
+  const table = await loadTable(path, {
     columns,
     signal,
     ...(headStart && starts.loaderThreads && { threads: starts.loaderThreads() }),
@@ -229,7 +230,7 @@ async function statsForTable(
 /** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */
 async function chooseColumns(shown: string, path: string, requested?: string[]): Promise<string[]> {
   if (requested?.length) return [...new Set(requested)]
-  const header = await readCsvHeader(path)
+  const header = await readTableHeader(path)
   const present = DEFAULT_STATS_COLUMNS.filter((c) => header.includes(c))
   if (present.length === 0)
     throw new ApiError('invalid-input', `${shown}: none of the default columns ${DEFAULT_STATS_COLUMNS.join(', ')}; columns are: ${nameList(header)} (choose with --columns)`)

@@ -4,6 +4,7 @@
 // then read one by one, each as its own small stream (schema message + batch), by the loader's
 // threads.
 import { Message, MessageHeader, type Field, type Schema, Type } from 'apache-arrow'
+import { Footer } from 'apache-arrow/ipc/metadata/file'
 import { ApiError } from '../../../shared/errors'
 import { openForReading } from '../csv/errors'
 
@@ -50,6 +51,7 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
     }
     let start = 0
     let dataEnd = size
+    let footerSchema: Schema | undefined
     const head = await read(0, Math.min(8, size))
     if (head.toString('latin1', 0, 6) === FILE_MAGIC) {
       // The file format: magic, padding, the stream, the footer, its length, magic.
@@ -60,6 +62,12 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
       if (footer < 0 || 8 + footer + 10 > size) throw arrowError(path, 'footer', `the footer announces ${footer} bytes; the file holds ${size}`)
       start = 8
       dataEnd = size - 10 - footer
+      if (footer > MAX_MESSAGE_METADATA) throw arrowError(path, 'footer', `the footer announces ${footer} bytes, more than the ${MAX_MESSAGE_METADATA} read`)
+      try {
+        footerSchema = Footer.decode(await read(dataEnd, footer)).schema
+      } catch (e) {
+        throw arrowError(path, 'footer', `the footer cannot be read (${(e as Error).message})`)
+      }
     }
     let schemaBytes: Uint8Array | undefined
     let schema: Schema | undefined
@@ -90,7 +98,7 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
         schema = message.header() as Schema
         schemaBytes = new Uint8Array(await read(pos, hdr + length))
       } else if (message.headerType === MessageHeader.RecordBatch) {
-        if (!schema) throw arrowError(path, where, 'a record batch before the schema')
+        if (!schema && !footerSchema) throw arrowError(path, where, 'a record batch before the schema')
         const batch = message.header() as { length: number | bigint; compression: unknown }
         const rows = Number(batch.length)
         if (!Number.isSafeInteger(rows) || rows < 0) throw arrowError(path, where, `the record batch announces ${batch.length} rows`)
@@ -98,7 +106,10 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
       }
       pos = end
     }
-    if (!schema || !schemaBytes) throw arrowError(path, undefined, 'no schema message: not an Arrow IPC file or stream')
+    // A file's schema is in its footer; its stream may leave the schema message out.
+    schema ??= footerSchema
+    if (!schema) throw arrowError(path, undefined, 'no schema message: not an Arrow IPC file or stream')
+    schemaBytes ??= schemaMessage(schema)
     return { bytes: size, schemaBytes, fields: schema.fields, batches }
   } catch (e) {
     if (e instanceof ApiError) throw e
@@ -106,6 +117,18 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
   } finally {
     await file.close()
   }
+}
+
+/** A schema as a stream's first message (continuation, length, metadata padded to 8 bytes). */
+function schemaMessage(schema: Schema): Uint8Array {
+  const metadata = Message.encode(Message.from(schema))
+  const padded = (metadata.length + 7) & ~7
+  const out = new Uint8Array(8 + padded)
+  const view = new DataView(out.buffer)
+  view.setUint32(0, 0xffffffff, true)
+  view.setInt32(4, padded, true)
+  out.set(metadata, 8)
+  return out
 }
 
 /** Whether a field holds numbers this loader reads, or what it holds. */

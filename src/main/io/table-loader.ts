@@ -7,9 +7,19 @@ import type { LoadTableOptions } from './table-parts'
 
 export type TableFormat = 'csv' | 'parquet' | 'arrow'
 
+/**
+ * Parquet or Arrow by their magic bytes; text is CSV. Binary content of no known kind goes to the
+ * reader its name claims (.parquet, .arrow, .feather), which refuses it naming the magic it lacks.
+ */
 export async function tableFormat(path: string): Promise<TableFormat> {
   const { kind } = await sniffFile(path).catch(() => ({ kind: 'text' as const }))
-  return kind === 'parquet' || kind === 'arrow' ? kind : 'csv'
+  if (kind === 'parquet' || kind === 'arrow') return kind
+  if (kind !== 'text') {
+    const lower = path.toLowerCase()
+    if (lower.endsWith('.parquet')) return 'parquet'
+    if (lower.endsWith('.arrow') || lower.endsWith('.feather')) return 'arrow'
+  }
+  return 'csv'
 }
 
 /** The file's numeric columns, and those left out as not numbers (null for a CSV: its kinds come from sampling its rows). */

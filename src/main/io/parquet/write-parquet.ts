@@ -102,16 +102,62 @@ const PLAIN = 0
 const RLE = 3
 const CODEC = { uncompressed: 0, gzip: 2 } as const
 
-interface ChunkMeta {
+export interface ChunkMeta {
+  /** Where its page header starts, its bytes (header and page as stored), and its bytes uncompressed. */
   offset: number
   size: number
   raw: number
 }
 
+export interface RowGroupMeta {
+  rows: number
+  chunks: ChunkMeta[]
+}
+
+/** The header of a PLAIN data page of `values` non-null values. */
+export function pageHeader(uncompressed: number, compressed: number, values: number): Buffer {
+  return new Thrift()
+    .int(1, 0)
+    .int(2, uncompressed)
+    .int(3, compressed)
+    .struct(5, (t) => t.int(1, values).int(2, PLAIN).int(3, RLE).int(4, RLE))
+    .end()
+}
+
+/** The footer's metadata (FileMetaData) of REQUIRED columns, each stored as one data page per row group. */
+export function footerMetadata(columns: ParquetColumnSpec[], groups: RowGroupMeta[], compression: ParquetCompression): Buffer {
+  return new Thrift()
+    .int(1, 1)
+    .list(2, 12, [undefined, ...columns], (t, col) => {
+      if (!col) t.int(3, 0).string(4, 'schema').int(5, columns.length)
+      else if (col.type === 'double') t.int(1, DOUBLE).int(3, 0).string(4, col.name)
+      else t.int(1, INT64).int(3, 0).string(4, col.name).int(6, 10).struct(10, (l) => l.struct(8, (ts) => ts.bool(1, false).struct(2, (u) => u.struct(2, () => {}))))
+    })
+    .long(3, groups.reduce((n, g) => n + g.rows, 0))
+    .list(4, 12, groups, (t, g) => {
+      t.list(1, 12, g.chunks, (cc, chunk) => {
+        const c = g.chunks.indexOf(chunk)
+        cc.long(2, chunk.offset).struct(3, (m) =>
+          m
+            .int(1, columns[c].type === 'double' ? DOUBLE : INT64)
+            .list(2, 5, [PLAIN, RLE], (l, e) => l.rawInt(e))
+            .list(3, 8, [columns[c].name], (l, name) => l.rawString(name))
+            .int(4, CODEC[compression])
+            .long(5, g.rows)
+            .long(6, chunk.raw)
+            .long(7, chunk.size)
+            .long(9, chunk.offset),
+        )
+      })
+      t.long(2, g.chunks.reduce((n, ch) => n + ch.raw, 0)).long(3, g.rows)
+    })
+    .string(6, 'paralab')
+    .end()
+}
+
 export class ParquetWriter {
   private offset = 4
-  private rows = 0
-  private readonly groups: { rows: number; chunks: ChunkMeta[] }[] = []
+  private readonly groups: RowGroupMeta[] = []
 
   constructor(
     private readonly file: FileHandle,
@@ -135,12 +181,7 @@ export class ParquetWriter {
         for (let i = 0; i < rows; i++) page.writeBigInt64LE(BigInt(column[i]), 8 * i)
       }
       const body = this.compression === 'gzip' ? gzipSync(page, { level: 1 }) : page
-      const header = new Thrift()
-        .int(1, 0)
-        .int(2, page.length)
-        .int(3, body.length)
-        .struct(5, (t) => t.int(1, rows).int(2, PLAIN).int(3, RLE).int(4, RLE))
-        .end()
+      const header = pageHeader(page.length, body.length, rows)
       const offset = this.offset
       await this.file.write(header, 0, header.length, this.offset)
       await this.file.write(body, 0, body.length, this.offset + header.length)
@@ -148,38 +189,11 @@ export class ParquetWriter {
       chunks.push({ offset, size: header.length + body.length, raw: header.length + page.length })
     }
     this.groups.push({ rows, chunks })
-    this.rows += rows
   }
 
   /** Writes the footer; returns the file's size. */
   async finish(): Promise<number> {
-    const footer = new Thrift()
-      .int(1, 1)
-      .list(2, 12, [undefined, ...this.columns], (t, col) => {
-        if (!col) t.int(3, 0).string(4, 'schema').int(5, this.columns.length)
-        else if (col.type === 'double') t.int(1, DOUBLE).int(3, 0).string(4, col.name)
-        else t.int(1, INT64).int(3, 0).string(4, col.name).int(6, 10).struct(10, (l) => l.struct(8, (ts) => ts.bool(1, false).struct(2, (u) => u.struct(2, () => {}))))
-      })
-      .long(3, this.rows)
-      .list(4, 12, this.groups, (t, g) => {
-        t.list(1, 12, g.chunks, (cc, chunk) => {
-          const c = g.chunks.indexOf(chunk)
-          cc.long(2, chunk.offset).struct(3, (m) =>
-            m
-              .int(1, this.columns[c].type === 'double' ? DOUBLE : INT64)
-              .list(2, 5, [PLAIN, RLE], (l, e) => l.rawInt(e))
-              .list(3, 8, [this.columns[c].name], (l, s) => l.rawString(s))
-              .int(4, CODEC[this.compression])
-              .long(5, g.rows)
-              .long(6, chunk.raw)
-              .long(7, chunk.size)
-              .long(9, chunk.offset),
-          )
-        })
-        t.long(2, g.chunks.reduce((n, ch) => n + ch.raw, 0)).long(3, g.rows)
-      })
-      .string(6, 'paralab')
-      .end()
+    const footer = footerMetadata(this.columns, this.groups, this.compression)
     const tail = Buffer.alloc(8)
     tail.writeUInt32LE(footer.length, 0)
     tail.write('PAR1', 4, 'latin1')

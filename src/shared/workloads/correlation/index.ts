@@ -15,8 +15,8 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
     files: {
       type: 'files',
       label: 'File',
-      extensions: ['csv', 'npy'],
-      help: 'one CSV file (a series per column under a header, or per row with --layout rows) or a 2-D .npy file (<f4 or <f8)',
+      extensions: ['csv', 'npy', 'parquet', 'arrow', 'feather'],
+      help: 'one CSV file (a series per column under a header, or per row with --layout rows), a 2-D .npy file (<f4 or <f8), or a Parquet or Arrow table (a series per numeric column)',
     },
     layout: {
       type: 'choice',

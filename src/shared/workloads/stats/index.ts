@@ -12,7 +12,7 @@ export const statsWorkload = defineWorkload<StatsResult>()({
   title: 'Statistics',
   summary: 'Coefficient of variation and median absolute deviation of CSV columns, on CPU and GPU backends.',
   params: {
-    files: { type: 'files', label: 'Files', extensions: ['csv'], help: 'CSV files with a header row; a folder stands for every *.csv in it' },
+    files: { type: 'files', label: 'Files', extensions: ['csv', 'parquet', 'arrow', 'feather'], help: 'CSV files with a header row, or Parquet or Arrow (.arrow, .feather) tables; a folder stands for every such file in it' },
     columns: {
       type: 'names',
       label: 'Columns',

@@ -1,5 +1,11 @@
 // Worker thread entry: reads row groups of a Parquet file into the loader's shared columns.
 import { serveTasks } from '../../workers/serve-tasks'
-import { readRowGroup } from './row-group'
+import { codecsReady } from './codecs'
+import { readRowGroup, type RowGroupTask } from './row-group'
 
-serveTasks({ readRowGroup })
+serveTasks({
+  readRowGroup: async (task: RowGroupTask) => {
+    await codecsReady()
+    return readRowGroup(task)
+  },
+})

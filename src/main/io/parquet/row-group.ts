@@ -11,7 +11,7 @@ import { ApiError } from '../../../shared/errors'
 import { quoteText } from '../csv/errors'
 import { PageError, decompress } from './codecs'
 import type { NumericColumn } from './schema'
-import { plainWidth, readHybrid, readPlain, readValues } from './values'
+import { countDefined, plainWidth, readHybrid, readPlain, readValues } from './values'
 
 export interface ChunkTask {
   column: NumericColumn
@@ -82,6 +82,8 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
   let at = task.rowStart
   let nulls = 0
   let dictionary: Float64Array | undefined
+  // A dictionary of finite values makes its pages' values finite: no check per value.
+  let dictionaryFinite = false
   let pos = 0
   try {
     while (row < task.rows) {
@@ -107,6 +109,7 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
         const data = decompress(chunk.codec, body, usize)
         dictionary = new Float64Array(n)
         readPlain(col, data, 0, data.length, n, dictionary, 0)
+        dictionaryFinite = dictionary.every((v) => v - v === 0)
       } else if (header.type === 'DATA_PAGE' || header.type === 'DATA_PAGE_V2') {
         const v2 = header.data_page_header_v2
         const n = v2 ? v2.num_values : (header.data_page_header?.num_values ?? -1)
@@ -139,7 +142,7 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
         }
         if (defined === n) {
           readValues(col, encoding, data, p, data.length, n, dictionary, out, at)
-          checkFinite(out, at, n, (i) => task.rowStart + row + i + 1, fail)
+          if (!(dictionaryFinite && encoding.endsWith('_DICTIONARY'))) checkFinite(out, at, n, (i) => task.rowStart + row + i + 1, fail)
           at += n
         } else {
           if (task.nulls === 'refuse') {
@@ -171,12 +174,13 @@ function bound(announced: number, most: number): void {
   if (announced > most) throw new PageError(`the page announces ${announced} bytes uncompressed; its values take at most ${most}`)
 }
 
-/** Decodes n definition levels (0 null, 1 a value) into `levels`; returns how many are values. */
+/** Counts n definition levels' values; where some are null, decodes them (0 null, 1 a value) into `levels`. */
 function readLevels(bytes: Uint8Array, p: number, end: number, n: number): number {
-  if (levels.length < n) levels = new Uint8Array(n)
-  readHybrid(bytes, p, end, 1, n, levels)
-  let defined = 0
-  for (let i = 0; i < n; i++) defined += levels[i]
+  const defined = countDefined(bytes, p, end, n)
+  if (defined < n) {
+    if (levels.length < n) levels = new Uint8Array(n)
+    readHybrid(bytes, p, end, 1, n, levels)
+  }
   return defined
 }
 

@@ -177,7 +177,109 @@ export function readHybrid(bytes: Uint8Array, p: number, end: number, width: num
   return p
 }
 
-let indexes = new Int32Array(0)
+/**
+ * Dictionary-encoded values: `count` indexes (RLE/bit-packed hybrid of `width` bits) looked up in
+ * the dictionary straight into out[t…], a run of one index as one fill.
+ */
+function readDictionaryIndexes(bytes: Uint8Array, p: number, end: number, width: number, count: number, dictionary: Float64Array, out: Float64Array, t: number): void {
+  if (width > 32) throw new PageError(`a bit width of ${width}`)
+  const size = dictionary.length
+  const mask = width === 32 ? 0xffffffff : 2 ** width - 1
+  const past = (k: number): never => {
+    throw new PageError(`dictionary index ${k} past the dictionary's ${size} entries`)
+  }
+  let i = 0
+  while (i < count) {
+    let header: number
+    ;[header, p] = varint(bytes, p, end)
+    if (header % 2 === 1) {
+      const values = Math.floor(header / 2) * 8
+      const take = Math.min(values, count - i)
+      if (p + Math.ceil((take * width) / 8) > end) short()
+      let q = p
+      if (width === 8) {
+        for (let k = 0; k < take; k++) {
+          const x = bytes[q++]
+          if (x >= size) past(x)
+          out[t + i + k] = dictionary[x]
+        }
+      } else if (width <= 24) {
+        let acc = 0
+        let bits = 0
+        for (let k = 0; k < take; k++) {
+          while (bits < width) {
+            acc |= bytes[q++] << bits
+            bits += 8
+          }
+          const x = acc & mask
+          if (x >= size) past(x)
+          out[t + i + k] = dictionary[x]
+          acc >>>= width
+          bits -= width
+        }
+      } else {
+        const scratch = new Int32Array(take)
+        readHybrid(bytes, p - varintBytes(header), end, width, take, scratch)
+        for (let k = 0; k < take; k++) {
+          if (scratch[k] >= size || scratch[k] < 0) past(scratch[k])
+          out[t + i + k] = dictionary[scratch[k]]
+        }
+      }
+      p = Math.min(end, p + (values * width) / 8)
+      i += take
+    } else {
+      const run = Math.floor(header / 2)
+      const valueBytes = (width + 7) >> 3
+      if (p + valueBytes > end) short()
+      let x = 0
+      for (let k = 0; k < valueBytes; k++) x += bytes[p + k] * 2 ** (8 * k)
+      p += valueBytes
+      if (x >= size) past(x)
+      const take = Math.min(run, count - i)
+      out.fill(dictionary[x], t + i, t + i + take)
+      i += take
+    }
+  }
+}
+
+function varintBytes(v: number): number {
+  let n = 1
+  while (v >= 128) {
+    v = Math.floor(v / 128)
+    n++
+  }
+  return n
+}
+
+/**
+ * How many of n definition levels (bit width 1, RLE/bit-packed hybrid) are 1, without writing
+ * them out: a page without nulls needs no level array.
+ */
+export function countDefined(bytes: Uint8Array, p: number, end: number, n: number): number {
+  let i = 0
+  let defined = 0
+  while (i < n) {
+    let header: number
+    ;[header, p] = varint(bytes, p, end)
+    if (header % 2 === 1) {
+      const values = Math.floor(header / 2) * 8
+      const take = Math.min(values, n - i)
+      if (p + Math.ceil(take / 8) > end) short()
+      for (let k = 0; k < take; k++) defined += (bytes[p + (k >> 3)] >> (k & 7)) & 1
+      p = Math.min(end, p + values / 8)
+      i += take
+    } else {
+      const run = Math.floor(header / 2)
+      if (p + 1 > end) short()
+      const take = Math.min(run, n - i)
+      if (bytes[p] & 1) defined += take
+      p += 1
+      i += take
+    }
+  }
+  return defined
+}
+
 let split = new Uint8Array(0)
 
 /** Decodes `count` values in `encoding` from bytes[p…end) into out[t…]. */
@@ -201,15 +303,7 @@ export function readValues(
       if (!dictionary) throw new PageError('a dictionary-encoded page comes before any dictionary page')
       if (count === 0) return
       if (p >= end) short()
-      const width = bytes[p]
-      if (indexes.length < count) indexes = new Int32Array(count)
-      readHybrid(bytes, p + 1, end, width, count, indexes)
-      const size = dictionary.length
-      for (let i = 0; i < count; i++) {
-        const k = indexes[i]
-        if (k >= size || k < 0) throw new PageError(`dictionary index ${k} past the dictionary's ${size} entries`)
-        out[t + i] = dictionary[k]
-      }
+      readDictionaryIndexes(bytes, p + 1, end, bytes[p], count, dictionary, out, t)
       return
     }
     case 'BYTE_STREAM_SPLIT': {

@@ -33,6 +33,13 @@ beforeAll(async () => {
   tail.writeUInt32LE(footer.length, 0)
   tail.write('PAR1', 4, 'latin1')
   writeFileSync(join(data, 'bomb.parquet'), Buffer.concat([Buffer.from('PAR1'), header, body, footer, tail]))
+  // A footer of 160 000 column chunks (about 5 MB: seconds to parse), all past the file's data.
+  const groups = Array.from({ length: 40_000 }, () => ({ rows: 10, chunks: [0, 1, 2, 3].map(() => ({ offset: 4, size: 100, raw: 100 })) }))
+  const wide = footerMetadata(['datetime', 'acc_x', 'acc_y', 'acc_z'].map((name) => ({ name, type: 'double' as const })), groups, 'uncompressed')
+  const wideTail = Buffer.alloc(8)
+  wideTail.writeUInt32LE(wide.length, 0)
+  wideTail.write('PAR1', 4, 'latin1')
+  writeFileSync(join(data, 'footer.parquet'), Buffer.concat([Buffer.from('PAR1'), wide, wideTail]))
   serve = await startServe(['--data', data])
   api = await connectApi(serve)
 }, 180_000)
@@ -58,6 +65,13 @@ async function whilePinging(workload: string, params: Record<string, unknown>): 
 }
 
 describe('Parquet tables under serve', () => {
+  it('a footer of megabytes is parsed on a loader thread: pings answered meanwhile, then its chunks refused', async () => {
+    const { end, worst } = await whilePinging('stats', { files: [join(data, 'footer.parquet')], backends: ['workers'], repeat: 1 })
+    expect(end.type).toBe('failed')
+    expect(end.error).toEqual({ code: 'invalid-input', message: `${join(data, 'footer.parquet')} (row group 0, column "acc_x"): the column chunk announces bytes 4–104, past the file's data (bytes 4–4)` })
+    expect(worst).toBeLessThan(1000)
+  }, 60_000)
+
   it.each(['big.parquet', 'big-zstd.parquet'])('%s loads and is analysed while pings are answered within 1 s', async (name) => {
     const { end, worst } = await whilePinging('stats', { files: [join(data, name)], backends: ['workers'], repeat: 1 })
     expect(end.type).toBe('done')

@@ -28,7 +28,7 @@ export async function binaryTableColumns(path: string): Promise<{ format: 'parqu
   if (format === 'parquet') {
     const { readParquetColumns } = await import('./parquet/load-parquet')
     const cols = await readParquetColumns(path)
-    return { format, names: cols.names, numeric: cols.numeric.map((c) => c.name), other: cols.other.map((c) => c.name) }
+    return { format, names: cols.names, numeric: cols.numeric, other: cols.other.map((c) => c.name) }
   }
   if (format === 'arrow') {
     const { readArrowColumns } = await import('./arrow/load-arrow')

@@ -1,30 +1,44 @@
 // The footer of a Parquet file (its schema and where each row group's column chunks lie), read and
-// checked before any data: the metadata must fit inside the file and under a bound, every chunk a
-// column needs must lie between the leading magic and the footer, and the rows it announces must
-// fit in memory. A file that fails is refused naming the file and the place.
+// checked before any data: the magics, and a metadata length that fits inside the file and under a
+// bound. The metadata's bytes are read here; they are parsed on a loader thread (parseFooter), since
+// a footer of megabytes takes seconds to parse and a server must go on answering meanwhile.
 import { parquetMetadata } from 'hyparquet'
 import type { FileMetaData } from 'hyparquet'
 import { ApiError } from '../../../shared/errors'
 import { openForReading } from '../csv/errors'
 
-/** Footers longer than this are refused: 64 MiB of metadata describes millions of chunks. */
-export const MAX_FOOTER_BYTES = 64 * 1024 * 1024
+/** Footers longer than this are refused: 16 MiB of metadata describes some 200 000 column chunks. */
+export const MAX_FOOTER_BYTES = 16 * 1024 * 1024
 
 const MAGIC = 'PAR1'
 
-export interface ParquetFooter {
-  meta: FileMetaData
+export interface ParquetFooterBytes {
+  /** The metadata, its length and the closing magic. */
+  footer: Uint8Array
   /** File size. */
   bytes: number
   /** Where the footer starts: every column chunk ends at or before it. */
   dataEnd: number
 }
 
+export interface ParquetFooter extends Omit<ParquetFooterBytes, 'footer'> {
+  meta: FileMetaData
+}
+
+/** The metadata of a footer read by readParquetFooterBytes. */
+export function parseFooter(path: string, f: ParquetFooterBytes): ParquetFooter {
+  try {
+    return { meta: parquetMetadata(f.footer, { geoparquet: false }), bytes: f.bytes, dataEnd: f.dataEnd }
+  } catch (e) {
+    throw parquetError(path, 'footer', `the metadata cannot be read: ${(e as Error).message}`)
+  }
+}
+
 export function parquetError(path: string, where: string | undefined, message: string): ApiError {
   return new ApiError('invalid-input', `${path}${where ? ` (${where})` : ''}: ${message}`)
 }
 
-export async function readParquetFooter(path: string): Promise<ParquetFooter> {
+export async function readParquetFooterBytes(path: string): Promise<ParquetFooterBytes> {
   const file = await openForReading(path)
   try {
     const { size } = await file.stat()
@@ -39,15 +53,9 @@ export async function readParquetFooter(path: string): Promise<ParquetFooter> {
     const dataEnd = size - 8 - length
     if (dataEnd < 4) throw parquetError(path, 'footer', `the footer announces ${length} bytes of metadata; the file holds only ${size} bytes (truncated?)`)
     if (length > MAX_FOOTER_BYTES) throw parquetError(path, 'footer', `the footer announces ${length} bytes of metadata, more than the ${MAX_FOOTER_BYTES} read`)
-    const footer = Buffer.alloc(length + 8)
+    const footer = new Uint8Array(length + 8)
     await file.read(footer, 0, footer.length, dataEnd)
-    let meta: FileMetaData
-    try {
-      meta = parquetMetadata(footer, { geoparquet: false })
-    } catch (e) {
-      throw parquetError(path, 'footer', `the metadata cannot be read: ${(e as Error).message}`)
-    }
-    return { meta, bytes: size, dataEnd }
+    return { footer, bytes: size, dataEnd }
   } catch (e) {
     if (e instanceof ApiError) throw e
     throw new ApiError('io', `cannot read ${path}: ${(e as Error).message}`)

@@ -1,77 +1,38 @@
 // Loads numeric columns of a Parquet file as the CSV loader does (the same table, so statistics
-// and correlation treat both alike): the footer is read and checked here, then the loader's threads
-// read row groups, each straight into its rows of the shared columns (table-parts.ts).
+// and correlation treat both alike): the footer's bytes are read here and parsed and checked on a
+// loader thread (plan.ts), then the loader's threads read row groups, each straight into its rows
+// of the shared columns (table-parts.ts).
 import { throwIfAborted } from '../../../shared/cancel'
 import type { CsvTable } from '../csv-loader'
-import { nameList, quoteText } from '../csv/errors'
 import { loadParts, type LoadTableOptions } from '../table-parts'
-import { codecSupported, SUPPORTED_CODECS } from './codecs'
-import { parquetError, readParquetFooter, type ParquetFooter } from './footer'
-import type { ChunkTask, RowGroupTask } from './row-group'
-import { parquetColumns, type NumericColumn, type ParquetColumns } from './schema'
+import { withPool } from '../../workers/pool'
+import { readParquetFooterBytes } from './footer'
+import type { ParquetPlan } from './plan'
 
-/** The file's column names and which of them hold numbers. */
-export async function readParquetColumns(path: string): Promise<ParquetColumns> {
-  return parquetColumns((await readParquetFooter(path)).meta)
+/** The footer's plan, made on a thread of its own. */
+async function plan(path: string, wanted: string[], signal?: AbortSignal): Promise<ParquetPlan> {
+  const footer = await readParquetFooterBytes(path)
+  return withPool('parquet-worker', 1, signal, (pool) => pool.run<ParquetPlan>('planParquet', { ...footer, path, wanted }))
 }
 
-/** The columns asked for, each checked to exist and to hold numbers. */
-export function numericColumnsNamed(path: string, cols: ParquetColumns, wanted: string[]): NumericColumn[] {
-  return wanted.map((name) => {
-    const col = cols.numeric.find((c) => c.name === name)
-    if (col) return col
-    const other = cols.other.find((c) => c.name === name)
-    if (other) throw parquetError(path, undefined, `column ${quoteText(name)} holds ${other.holds}, not numbers`)
-    throw parquetError(path, undefined, `no column ${quoteText(name)}; columns are: ${nameList(cols.names)}`)
-  })
+/** The file's column names and which of them hold numbers. */
+export async function readParquetColumns(path: string): Promise<ParquetPlan> {
+  return plan(path, [])
 }
 
 export async function loadParquet(path: string, opts: LoadTableOptions): Promise<CsvTable> {
   throwIfAborted(opts.signal)
-  const footer = await readParquetFooter(path)
-  const schema = parquetColumns(footer.meta)
-  const cols = numericColumnsNamed(path, schema, [...new Set(opts.columns)])
+  const planned = await plan(path, [...new Set(opts.columns)], opts.signal)
   const nulls = opts.nulls ?? 'missing'
   return loadParts({
     ...opts,
     path,
-    bytes: footer.bytes,
-    header: schema.names,
+    bytes: planned.bytes,
+    header: planned.names,
     worker: 'parquet-worker',
     task: 'readRowGroup',
-    parts: planGroups(path, footer, cols),
+    parts: planned.groups,
     payload: (g) => ({ ...g, path, nulls }),
   })
 }
 
-type GroupPlan = Omit<RowGroupTask, 'path' | 'columns' | 'nulls'> & { bytes: number }
-
-/** Each row group's chunks of the wanted columns, each checked to lie within the file's data and to use a codec read here. */
-function planGroups(path: string, footer: ParquetFooter, cols: NumericColumn[]): GroupPlan[] {
-  const plans: GroupPlan[] = []
-  let rowStart = 0
-  footer.meta.row_groups.forEach((group, g) => {
-    const rows = Number(group.num_rows)
-    if (!Number.isSafeInteger(rows) || rows < 0) throw parquetError(path, `row group ${g}`, `announces ${group.num_rows} rows`)
-    let bytes = 0
-    const chunks: ChunkTask[] = cols.map((column, slot) => {
-      const where = `row group ${g}, column ${quoteText(column.name)}`
-      const chunk = group.columns[column.chunk]
-      const meta = chunk?.meta_data
-      if (!meta) throw parquetError(path, where, 'the column chunk has no metadata (an encrypted file?)')
-      if (chunk.file_path) throw parquetError(path, where, `the column chunk is in another file (${quoteText(chunk.file_path)})`)
-      if (!codecSupported(meta.codec))
-        throw parquetError(path, where, `compression ${meta.codec} is not supported; Paralab reads ${SUPPORTED_CODECS.join(', ').toLowerCase()} (e.g. DuckDB: COPY (FROM 'in.parquet') TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd))`)
-      const start = Number(meta.dictionary_page_offset || meta.data_page_offset)
-      const size = Number(meta.total_compressed_size)
-      const end = start + size
-      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(size) || start < 4 || size < 0 || end > footer.dataEnd)
-        throw parquetError(path, where, `the column chunk announces bytes ${start}–${end}, past the file's data (bytes 4–${footer.dataEnd})`)
-      bytes += size
-      return { column, slot, start, end, codec: meta.codec }
-    })
-    plans.push({ group: g, rowStart, rows, chunks, bytes })
-    rowStart += rows
-  })
-  return plans
-}

@@ -185,35 +185,34 @@ function readDictionaryIndexes(bytes: Uint8Array, p: number, end: number, width:
   if (width > 32) throw new PageError(`a bit width of ${width}`)
   const size = dictionary.length
   const mask = width === 32 ? 0xffffffff : 2 ** width - 1
-  const past = (k: number): never => {
-    throw new PageError(`dictionary index ${k} past the dictionary's ${size} entries`)
-  }
-  let i = 0
-  while (i < count) {
-    let header: number
-    ;[header, p] = varint(bytes, p, end)
-    if (header % 2 === 1) {
-      const values = Math.floor(header / 2) * 8
-      const take = Math.min(values, count - i)
+  const valueBytes = (width + 7) >> 3
+  let i = t
+  const stop = t + count
+  while (i < stop) {
+    // The run's header, a varint read in place (this loop runs once per run of a few values).
+    let header = 0
+    for (let shift = 0; ; shift += 7) {
+      if (p >= end || shift > 28) short()
+      const b = bytes[p++]
+      header += (b & 0x7f) * 2 ** shift
+      if (b < 0x80) break
+    }
+    if (header & 1) {
+      const values = (header - 1) * 4
+      const take = Math.min(values, stop - i)
       if (p + Math.ceil((take * width) / 8) > end) short()
       let q = p
-      if (width === 8) {
-        for (let k = 0; k < take; k++) {
-          const x = bytes[q++]
-          if (x >= size) past(x)
-          out[t + i + k] = dictionary[x]
-        }
-      } else if (width <= 24) {
+      if (width <= 24) {
         let acc = 0
         let bits = 0
-        for (let k = 0; k < take; k++) {
+        for (let k = i, last = i + take; k < last; k++) {
           while (bits < width) {
             acc |= bytes[q++] << bits
             bits += 8
           }
           const x = acc & mask
-          if (x >= size) past(x)
-          out[t + i + k] = dictionary[x]
+          if (x >= size) pastDictionary(x, size)
+          out[k] = dictionary[x]
           acc >>>= width
           bits -= width
         }
@@ -221,25 +220,32 @@ function readDictionaryIndexes(bytes: Uint8Array, p: number, end: number, width:
         const scratch = new Int32Array(take)
         readHybrid(bytes, p - varintBytes(header), end, width, take, scratch)
         for (let k = 0; k < take; k++) {
-          if (scratch[k] >= size || scratch[k] < 0) past(scratch[k])
-          out[t + i + k] = dictionary[scratch[k]]
+          if (scratch[k] >= size || scratch[k] < 0) pastDictionary(scratch[k], size)
+          out[i + k] = dictionary[scratch[k]]
         }
       }
       p = Math.min(end, p + (values * width) / 8)
       i += take
     } else {
-      const run = Math.floor(header / 2)
-      const valueBytes = (width + 7) >> 3
+      const run = (header - (header & 1)) / 2
       if (p + valueBytes > end) short()
-      let x = 0
-      for (let k = 0; k < valueBytes; k++) x += bytes[p + k] * 2 ** (8 * k)
+      let x = bytes[p]
+      for (let k = 1; k < valueBytes; k++) x += bytes[p + k] * 2 ** (8 * k)
       p += valueBytes
-      if (x >= size) past(x)
-      const take = Math.min(run, count - i)
-      out.fill(dictionary[x], t + i, t + i + take)
-      i += take
+      if (x >= size) pastDictionary(x, size)
+      const v = dictionary[x]
+      const last = Math.min(i + run, stop)
+      if (last - i < 32) for (; i < last; i++) out[i] = v
+      else {
+        out.fill(v, i, last)
+        i = last
+      }
     }
   }
+}
+
+function pastDictionary(k: number, size: number): never {
+  throw new PageError(`dictionary index ${k} past the dictionary's ${size} entries`)
 }
 
 function varintBytes(v: number): number {

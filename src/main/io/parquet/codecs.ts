@@ -1,10 +1,10 @@
 // Page decompression, bounded by what the page header announces: the output buffer is the
 // announced size and never grows, a stream that would expand past it is refused, and one whose
 // own header (snappy's length, zstd's frame content size) or whose output disagrees with the page
-// header is refused too. Snappy in JavaScript (hyparquet), zstd in WebAssembly (zstddec: the zstd
-// library itself, five times fzstd's speed here), gzip through zlib.
+// header is refused too. Snappy and zstd in WebAssembly (hysnappy through hyparquet-compressors;
+// zstddec, the zstd library itself, five times fzstd's speed here), gzip through zlib.
 import { gunzipSync } from 'node:zlib'
-import { snappyUncompress } from 'hyparquet'
+import { compressors } from 'hyparquet-compressors'
 import { ZSTDDecoder } from 'zstddec'
 
 const zstd = new ZSTDDecoder()
@@ -34,13 +34,12 @@ export function decompress(codec: string, input: Uint8Array, size: number): Uint
     case 'SNAPPY': {
       const said = snappyLength(input)
       if (said !== size) throw new PageError(`the snappy stream says it expands to ${said} bytes; the page header announces ${size}`)
-      const out = new Uint8Array(size)
+      // The stream's own length, checked above, is the output room the decoder is given.
       try {
-        snappyUncompress(input, out)
+        return compressors.SNAPPY!(input, size)
       } catch (e) {
         throw new PageError(`snappy data is corrupt: ${(e as Error).message}`)
       }
-      return out
     }
     case 'GZIP': {
       let out: Buffer

@@ -51,7 +51,8 @@ export async function loadParts<P extends TablePart>(opts: LoadPartsOptions<P>):
   const columns = wanted.map(() => {
     const buffer = new Growable(0, { maxByteLength: rows * 8 })
     buffer.grow(rows * 8)
-    return new Float64Array(buffer)
+    // A view of fixed length: element access on a length-tracking view of a growable buffer is slow.
+    return new Float64Array(buffer, 0, rows)
   })
   const counts = wanted.map(() => 0)
   const missing = wanted.map(() => 0)

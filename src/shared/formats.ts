@@ -33,6 +33,28 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     reader: 'src/main/io/csv (streaming, on the loader threads)',
   },
   {
+    id: 'parquet',
+    name: 'Apache Parquet',
+    extensions: ['parquet'],
+    content: 'parquet',
+    workloads: {
+      stats: { reads: 'numeric columns by name (int, float, double, decimal), row group by row group', writes: 'paralab generate acc out.parquet' },
+      correlation: { reads: 'a series per numeric column', writes: 'paralab generate walks out.parquet' },
+    },
+    reader: 'src/main/io/parquet (hyparquet for the footer and page headers; pages decoded on the loader threads)',
+  },
+  {
+    id: 'arrow',
+    name: 'Apache Arrow IPC (Feather v2)',
+    extensions: ['arrow', 'feather'],
+    content: 'arrow',
+    workloads: {
+      stats: { reads: 'numeric columns by name (int, float, decimal), record batch by record batch', writes: 'paralab generate acc out.arrow' },
+      correlation: { reads: 'a series per numeric column', writes: 'paralab generate walks out.arrow' },
+    },
+    reader: 'src/main/io/arrow (apache-arrow, a record batch at a time on the loader threads)',
+  },
+  {
     id: 'npy',
     name: 'NumPy .npy',
     extensions: ['npy'],

@@ -10,8 +10,8 @@ import { MAX_EPS, MIN_EPS, generateWalks, quantizeEps } from './walks'
 
 export const generateWalksCommand: Command = {
   name: 'generate walks',
-  summary: 'Write a cluster of series measuring one random walk, some disturbed, as CSV, .npy or HDF5, for the correlation workload.',
-  usage: 'paralab generate walks <out.csv|out.npy|out.h5> --series M --length N [--start V] [--eps E] [--seed S] [--anomalies K] [--layout columns|rows] [--gpu] [--workgroup W] [--force] [--json]',
+  summary: 'Write a cluster of series measuring one random walk, some disturbed, as CSV, .npy, Parquet, Arrow or HDF5, for the correlation workload.',
+  usage: 'paralab generate walks <out.csv|out.npy|out.parquet|out.arrow|out.h5> --series M --length N [--start V] [--eps E] [--seed S] [--anomalies K] [--layout columns|rows] [--gpu] [--workgroup W] [--force] [--json]',
   help: [
     '  --series M       series to write (at least 2)',
     '  --length N       samples per series (at least 2)',
@@ -19,7 +19,7 @@ export const generateWalksCommand: Command = {
     `  --eps E          largest relative step of the common walk, ${MIN_EPS}…${MAX_EPS} (default 0.01); rounded to 8 significant bits`,
     '  --seed S         seed of the generator (default 1); the same seed gives the same values on CPU and GPU',
     '  --anomalies K    series disturbed: their noise accumulates into a walk of its own (default 0, at most M/2); listed in the output',
-    '  --layout L       columns (default: a series per column, .npy and .h5 shape N × M) or rows (a series per line, .npy and .h5 shape M × N)',
+    '  --layout L       columns (default: a series per column, .npy and .h5 shape N × M) or rows (a series per line, .npy and .h5 shape M × N); Parquet and Arrow hold columns',
     '                   (.h5: float32 dataset /walks, chunked and deflated; read it with --dataset /walks)',
     '  --gpu            make the values with the GPU generator (K1), timed',
     `  --workgroup W    invocations per workgroup of K1: ${GENERATOR_WORKGROUPS.join(', ')} (default 64)`,

@@ -9,6 +9,8 @@ import { chooseSeriesColumns, readCsvColumns, readCsvRows } from './read-csv'
 import { readNpy, readNpyShape } from './read-npy'
 import { arrayFormatOf } from '../../io/hdf5/array-file'
 import { readDatasetSeries } from './read-dataset'
+import { chooseTableColumns, readTableColumns } from './read-table'
+import { tableFormat } from '../../io/table-loader'
 import type { SeriesMatrix } from './series-matrix'
 
 export interface LoadedSeries {
@@ -16,7 +18,7 @@ export interface LoadedSeries {
   format: InputFormat
   bytes: number
   load_ms: number
-  /** Columns of text left out of a CSV read in the columns layout without --columns. */
+  /** Columns that hold no numbers (text, timestamps) left out of a table read in the columns layout without --columns. */
   leftOut: string[]
 }
 
@@ -31,8 +33,10 @@ export interface LoadSeriesOptions {
   progress?: (fraction: number) => void
 }
 
-export function formatOf(path: string): InputFormat {
-  return path.toLowerCase().endsWith('.npy') ? 'npy' : 'csv'
+/** A .npy array by its name; a Parquet or Arrow table by its content; else CSV text. */
+export async function formatOf(path: string): Promise<InputFormat> {
+  if (path.toLowerCase().endsWith('.npy')) return 'npy'
+  return tableFormat(path)
 }
 
 /** `shown` names the file in messages; `path` is where it is read. */
@@ -42,23 +46,25 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
   const arrays = await arrayFormatOf(shown, path)
   if (arrays) return loadDatasetSeries(shown, path, arrays, opts, t0)
   if (opts.dataset) throw new ApiError('invalid-argument', `${shown}: --dataset names a dataset of an HDF5 or NetCDF file; this file is neither`)
-  const format = formatOf(path)
+  const format = await formatOf(path)
+  const table = format === 'parquet' || format === 'arrow'
   // What the header tells is checked before the data is read.
   if (format === 'npy') {
     const { m, n } = await readNpyShape(path, opts.layout)
     checkShape(shown, m, n, opts)
   }
+  if (table && opts.layout !== 'columns') throw new ApiError('invalid-argument', `${shown}: a ${format === 'parquet' ? 'Parquet' : 'Arrow'} table holds a series per column; the rows layout reads CSV text only`)
   if (opts.columns && (format === 'npy' || opts.layout !== 'columns'))
     throw new ApiError('invalid-argument', `${shown}: --columns chooses columns of a CSV in the columns layout; this input is ${format === 'npy' ? 'a .npy file' : 'in the rows layout'}`)
   let series: SeriesMatrix
   let leftOut: string[] = []
   try {
-    if (format === 'csv' && opts.layout === 'columns') {
-      const chosen = await chooseSeriesColumns(path, opts.columns)
+    if (table || (format === 'csv' && opts.layout === 'columns')) {
+      const chosen = table ? await chooseTableColumns(path, opts.columns) : await chooseSeriesColumns(path, opts.columns)
       leftOut = chosen.leftOut
       // The header gives the matrix's side: a file of 100 000 columns is refused before it is read.
       checkShape(shown, chosen.names.length, 2, opts, leftOut)
-      series = await readCsvColumns(path, { ...opts, columns: chosen.names })
+      series = table ? await readTableColumns(path, { ...opts, columns: chosen.names }) : await readCsvColumns(path, { ...opts, columns: chosen.names })
     } else series = format === 'npy' ? await readNpy(path, opts) : await readCsvRows(path, opts)
   } catch (e) {
     // Messages name the path read; the user gave `shown`.

@@ -10,6 +10,7 @@ import { csvCell } from '../../../shared/csv'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { Layout } from '../../../shared/workloads/correlation/types'
+import { tableFileFormat, writeTableFile } from '../../io/write-table'
 import { npyHeader } from './npy'
 import { indexNames } from './series-matrix'
 
@@ -25,10 +26,28 @@ const BLOCK = 8 * 1024 * 1024
 
 /** Writes m series of n f32 values (series after series) to `path` (.csv or .npy); returns the bytes written. */
 export async function writeSeries(path: string, values: Float32Array, m: number, n: number, opts: WriteSeriesOptions): Promise<number> {
+  if (tableFileFormat(path)) return writeTable(path, values, m, n, opts)
   const npy = path.toLowerCase().endsWith('.npy')
   if (/\.(h5|hdf5)$/i.test(path)) return (await import('./write-walks-hdf5')).writeSeriesHdf5(path, values, m, n, opts)
-  if (!npy && !path.toLowerCase().endsWith('.csv')) throw new ApiError('invalid-argument', `${path}: the output must end in .csv, .npy or .h5`)
+  if (!npy && !path.toLowerCase().endsWith('.csv')) throw new ApiError('invalid-argument', `${path}: the output must end in .csv, .npy, .parquet, .arrow, .feather or .h5`)
   return atomically(path, opts, (file) => (npy ? writeNpy(file, values, m, n, opts) : writeCsv(file, values, m, n, opts)))
+}
+
+/** Rows per Parquet row group or Arrow record batch. */
+const TABLE_BLOCK_VALUES = 1 << 22
+
+/** A series per column (s0, s1, …) of doubles holding the f32 values, as Parquet or Arrow. */
+async function writeTable(path: string, values: Float32Array, m: number, n: number, opts: WriteSeriesOptions): Promise<number> {
+  if (opts.layout !== 'columns') throw new ApiError('invalid-argument', `${path}: a Parquet or Arrow table holds a series per column; use --layout columns`)
+  const rowsPerBlock = Math.max(1, Math.floor(TABLE_BLOCK_VALUES / m))
+  function* blocks(): Generator<Float64Array[]> {
+    for (let k0 = 0; k0 < n; k0 += rowsPerBlock) {
+      const rows = Math.min(rowsPerBlock, n - k0)
+      yield Array.from({ length: m }, (_, s) => Float64Array.from(values.subarray(s * n + k0, s * n + k0 + rows)))
+      opts.progress?.((k0 + rows) / n)
+    }
+  }
+  return writeTableFile(path, indexNames(m).map((name) => ({ name, type: 'double' as const })), blocks(), { force: opts.force, signal: opts.signal })
 }
 
 async function atomically(path: string, opts: WriteSeriesOptions, write: (file: FileHandle) => Promise<number>): Promise<number> {

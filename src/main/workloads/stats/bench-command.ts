@@ -12,7 +12,7 @@ export const benchStatsCommand: Command = {
   usage: 'paralab bench stats [--rows N] [--file PATH] [--backend B,…] [--repeat R] [--load-repeat L] [--no-duckdb] [--no-polars] [--json] [--save FILE [--force]]',
   help: [
     `  --rows N          rows of the generated file (default ${BENCH_ROWS}, the size of the dataset's ACC_001)`,
-    '  --file PATH       use this CSV instead of the generated one',
+    '  --file PATH       use this CSV, Parquet or Arrow file instead of the generated CSV',
     `  --backend B,…     backends to time (default: all; gpu when a GPU is available)`,
     '  --repeat R        computations per backend; the median is reported (default 10)',
     '  --load-repeat L   loads (Paralab and Polars in turn) and end-to-end runs; the median is reported (default 3)',

@@ -10,7 +10,8 @@ import { ApiError } from '../../../shared/errors'
 import { DEFAULT_STATS_COLUMNS, type StatsBackend } from '../../../shared/workloads/stats/types'
 import { adapterName } from '../../../shared/device'
 import { GPU_WARMUP_MS, gpuInfo, warmUp } from '../../gpu/runtime'
-import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
+import { readCsvHeader, type CsvTable } from '../../io/csv-loader'
+import { loadTable, tableFormat } from '../../io/table-loader'
 import { generateAccCsv } from './generate-acc'
 import { createStatsEngine } from './stats-engine'
 import type { GpuStatsEngine, KernelTime } from './gpu/gpu-engine'
@@ -141,7 +142,9 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
     bytes = (await generateAccCsv(path, { rows: opts.rows, seed: BENCH_SEED })).bytes
   }
   const gpu = await gpuInfo()
-  const sql = (s: string) => s.replaceAll('$FILE', path.replaceAll("'", "''"))
+  // DuckDB reads the file as what its content is: CSV text or Parquet (an Arrow file it cannot read).
+  const format = await tableFormat(path)
+  const sql = (s: string) => s.replaceAll('$FILE', path.replaceAll("'", "''")).replaceAll('read_csv(', format === 'parquet' ? 'read_parquet(' : 'read_csv(')
 
   // Load: the parallel loader against Polars and DuckDB reading the same file (warm page cache).
   // Paralab and Polars take turns, so that a busy moment of the machine weighs on both alike.
@@ -151,7 +154,7 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
   if (polars && !/\.(csv|tsv)$/i.test(path)) notes.push('Polars reads only files named *.csv or *.tsv by path: comparisons with it were skipped')
   const usePolars = polars && polarsNames && /\.(csv|tsv)$/i.test(path)
   let table!: CsvTable
-  await loadCsv(path, { columns: DEFAULT_STATS_COLUMNS })
+  await loadTable(path, { columns: DEFAULT_STATS_COLUMNS })
   const loadSamples: number[] = []
   const polarsSamples: number[] = []
   let polarsPeak = 0
@@ -170,7 +173,7 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
   }
   async function timeLoad(): Promise<number> {
     const t = performance.now()
-    table = await loadCsv(path, { columns: DEFAULT_STATS_COLUMNS })
+    table = await loadTable(path, { columns: DEFAULT_STATS_COLUMNS })
     return performance.now() - t
   }
   const loadMs = median(loadSamples)
@@ -178,8 +181,8 @@ export async function benchStats(opts: StatsBenchOptions): Promise<StatsBenchRes
   opts.log(`load: paralab ${loadMs.toFixed(0)} ms (${table.threads} threads, ranges of ${(table.rangeBytes / 2 ** 20).toFixed(1)} MiB)`)
   const polarsMs = polarsSamples.length ? median(polarsSamples) : undefined
   if (polarsMs !== undefined) opts.log(`load: polars ${polarsMs.toFixed(0)} ms (nodejs-polars ${polars!.version})`)
-  const duck = opts.duckdb ? await openDuckDb() : undefined
-  if (opts.duckdb && !duck) notes.push('DuckDB (@duckdb/node-api) is not installed: comparisons with it were skipped')
+  const duck = opts.duckdb && format !== 'arrow' ? await openDuckDb() : undefined
+  if (opts.duckdb && !duck) notes.push(format === 'arrow' ? 'DuckDB does not read Arrow IPC files: comparisons with it were skipped' : 'DuckDB (@duckdb/node-api) is not installed: comparisons with it were skipped')
   let duckLoadMs: number | undefined
   if (duck) {
     duckLoadMs = await medianMs(opts.loadRepeat, async () => {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { open, rename, stat, unlink } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
+import { tableFileFormat, writeTableFile } from '../../io/write-table'
 
 export interface GenerateAccOptions {
   rows: number
@@ -36,6 +37,7 @@ const WORD_SLACK = 8
 export async function generateAccCsv(outPath: string, opts: GenerateAccOptions): Promise<GenerateAccResult> {
   const { rows, signal, progress } = opts
   if (!Number.isSafeInteger(rows) || rows < 1) throw new ApiError('invalid-argument', `rows must be a positive integer, got ${rows}`)
+  if (tableFileFormat(outPath)) return generateAccTable(outPath, opts)
   const blockRows = Math.max(1, Math.floor(opts.blockRows ?? 65_536))
   throwIfAborted(signal)
   if (!opts.force && (await exists(outPath))) throw new ApiError('invalid-argument', `${outPath} already exists (use --force to overwrite)`)
@@ -81,6 +83,53 @@ export async function generateAccCsv(outPath: string, opts: GenerateAccOptions):
     throw new ApiError('io', `cannot write ${outPath}: ${(e as Error).message}`)
   }
 }
+
+/** Rows per row group (Parquet) or record batch (Arrow). */
+const TABLE_BLOCK_ROWS = 1 << 20
+
+/**
+ * The same rows as a Parquet or Arrow table (by the output's extension): datetime as microsecond
+ * timestamps, the counts as doubles, read back from the CSV text the generator makes, so that
+ * both files hold the same values.
+ */
+async function generateAccTable(outPath: string, opts: GenerateAccOptions): Promise<GenerateAccResult> {
+  const { rows } = opts
+  const blockRows = Math.max(1, Math.floor(opts.blockRows ?? TABLE_BLOCK_ROWS))
+  function* blocks(): Generator<Float64Array[]> {
+    const source = new AccRows(opts.seed ?? 1)
+    const text = Buffer.allocUnsafe(blockRows * MAX_ROW_BYTES + WORD_SLACK)
+    const view = new DataView(text.buffer, text.byteOffset, text.byteLength)
+    for (let done = 0; done < rows; ) {
+      const n = Math.min(blockRows, rows - done)
+      const length = source.fill(view, n)
+      const columns = [0, 1, 2, 3].map(() => new Float64Array(n))
+      let p = 0
+      for (let i = 0; i < n; i++) {
+        columns[0][i] = START * 1000 + Math.round(((done + i) * 1_000_000) / HZ)
+        p += 26 // the timestamp
+        for (let a = 1; a <= 3; a++) {
+          p++ // the comma
+          const negative = text[p] === 45
+          if (negative) p++
+          let v = 0
+          while (text[p] !== 46) v = v * 10 + text[p++] - 48
+          p += 2 // ".0"
+          columns[a][i] = negative ? -v : v
+        }
+        p++ // the line feed
+      }
+      if (p !== length) throw new ApiError('internal', 'accelerometer rows were not read back as written')
+      done += n
+      opts.progress?.({ rows: done, total: rows })
+      yield columns
+    }
+  }
+  const columns = ACC_COLUMNS.map((name, c) => ({ name, type: c === 0 ? ('timestamp-micros' as const) : ('double' as const) }))
+  const bytes = await writeTableFile(outPath, columns, blocks(), { force: opts.force, signal: opts.signal })
+  return { rows, bytes }
+}
+
+const ACC_COLUMNS = ['datetime', 'acc_x', 'acc_y', 'acc_z']
 
 // The signal, in counts. Gravity means per axis are near those of the dataset's wrist sensor.
 const MEAN = [-30, 10, 45]

@@ -5,9 +5,10 @@ import { progressBar } from '../../cli/progress'
 
 export const generateAccCommand: Command = {
   name: 'generate acc',
-  summary: 'Write a synthetic accelerometer CSV in the BIG IDEAs dataset layout, for tests and benchmarks.',
-  usage: 'paralab generate acc <out.csv> --rows N [--seed S] [--force] [--json]',
+  summary: 'Write a synthetic accelerometer CSV (or the same rows as Parquet or Arrow) in the BIG IDEAs dataset layout, for tests and benchmarks.',
+  usage: 'paralab generate acc <out.csv|out.parquet|out.arrow> --rows N [--seed S] [--force] [--json]',
   help: [
+    '  <out>       .csv, or .parquet / .arrow / .feather for the same rows as a table (datetime as timestamps, counts as doubles)',
     '  --rows N    data rows to write (32 per second of recording)',
     '  --seed S    seed of the generator (default 1); the same seed gives the same file',
     '  --force     replace <out.csv> if it exists',

@@ -23,7 +23,8 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { compileAhead } from '../../gpu/compile'
-import { loadCsv, readCsvHeader, type CsvTable } from '../../io/csv-loader'
+import type { CsvTable } from '../../io/csv-loader'
+import { loadTable, readTableHeader } from '../../io/table-loader'
 import { nameList } from '../../io/csv/errors'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 import type { CpuStatsBackend, PreparedColumn } from './cpu-engine'
@@ -164,18 +165,18 @@ async function statsForTable(
           report(LOAD_SHARE * f, `loading ${label}`)
         },
       })
-    : await loadCsv(path, {
-    columns,
-    signal,
-    ...(headStart && starts.loaderThreads && { threads: starts.loaderThreads() }),
-    progress: (p) => {
-      headStart?.loading()
-      starts.cpu?.loading()
-      const s = (performance.now() - t0) / 1000
-      report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
-    },
-    placed: headStart && ((prefixes) => headStart.grow(prefixes)),
-  })
+    : await loadTable(path, {
+        columns,
+        signal,
+        ...(headStart && starts.loaderThreads && { threads: starts.loaderThreads() }),
+        progress: (p) => {
+          headStart?.loading()
+          starts.cpu?.loading()
+          const s = (performance.now() - t0) / 1000
+          report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
+        },
+        placed: headStart && ((prefixes) => headStart.grow(prefixes)),
+      })
 
   // Every backend is exact in f64, so an f64 run is itself the reference; f32 runs need one.
   const needReference = params.precision !== 'f64'
@@ -244,7 +245,7 @@ async function statsForTable(
 /** The requested columns, or the dataset's acc_x, acc_y, acc_z that the file has. */
 async function chooseColumns(shown: string, path: string, requested?: string[]): Promise<string[]> {
   if (requested?.length) return [...new Set(requested)]
-  const header = await readCsvHeader(path)
+  const header = await readTableHeader(path)
   const present = DEFAULT_STATS_COLUMNS.filter((c) => header.includes(c))
   if (present.length === 0)
     throw new ApiError('invalid-input', `${shown}: none of the default columns ${DEFAULT_STATS_COLUMNS.join(', ')}; columns are: ${nameList(header)} (choose with --columns)`)

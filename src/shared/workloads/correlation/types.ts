@@ -44,7 +44,7 @@ export const STAGE_SUMMARIES: Record<Stage, string> = {
 export const HEATMAP_ORDERS = ['given', 'ranking'] as const
 export type HeatmapOrder = (typeof HEATMAP_ORDERS)[number]
 
-export const INPUT_FORMATS = ['csv', 'npy', 'hdf5', 'netcdf'] as const
+export const INPUT_FORMATS = ['csv', 'npy', 'parquet', 'arrow', 'hdf5', 'netcdf'] as const
 export type InputFormat = (typeof INPUT_FORMATS)[number]
 
 /** Median, min and max milliseconds of the repeats. */

@@ -15,8 +15,8 @@ export const statsWorkload = defineWorkload<StatsResult>()({
     files: {
       type: 'files',
       label: 'Files',
-      extensions: ['csv', 'h5', 'hdf5', 'he5', 'nc', 'nc4'],
-      help: 'CSV files with a header row, or HDF5 and NetCDF files with --columns naming their 1-D datasets; a folder stands for every such file in it',
+      extensions: ['csv', 'parquet', 'arrow', 'feather', 'h5', 'hdf5', 'he5', 'nc', 'nc4'],
+      help: 'CSV files with a header row, Parquet or Arrow (.arrow, .feather) tables, or HDF5 and NetCDF files with --columns naming their 1-D datasets; a folder stands for every such file in it',
     },
     columns: {
       type: 'names',

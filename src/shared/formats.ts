@@ -45,7 +45,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     name: "the course's binary graph",
     extensions: ['1', 'bin'],
     content: 'binary',
-    workloads: { paths: { reads: 'int32 V, then V × V weights', writes: '--output' } },
+    workloads: { paths: { reads: 'int32 V, int32 E, then E × (source, target, weight)', writes: '--output' } },
     reader: 'src/main/workloads/paths/read-course.ts',
   },
   {
@@ -61,7 +61,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     name: 'CSV edge list',
     extensions: ['csv'],
     content: 'text',
-    workloads: { paths: { reads: 'from,to,weight rows', writes: '--format csv' } },
+    workloads: { paths: { reads: 'source,target,weight rows', writes: '--format csv' } },
     reader: 'src/main/workloads/paths/read-csv-edges.ts',
   },
   {

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Buffer } from 'node:buffer'
 import { API_METHODS, type ApiMethod, type DataFile, type ExportResult } from '../shared/api'
 import { ApiError } from '../shared/errors'
+import { FILE_FORMATS } from '../shared/formats'
 import { validateRequest } from '../shared/validate'
 import { RequestTracker } from '../shared/rpc'
 import { IPC_JOB_EVENT, IPC_PREFIX, type IpcReply, type WireMessage } from '../shared/wire'
@@ -85,7 +86,8 @@ async function openFiles(sender: WebContents): Promise<DataFile[]> {
   const owner = BrowserWindow.fromWebContents(sender)
   const options: Electron.OpenDialogOptions = {
     properties: ['openFile', 'multiSelections'],
-    filters: [{ name: 'Data files', extensions: ['csv', 'txt', 'bin', 'asc', '1'] }, { name: 'All files', extensions: ['*'] }],
+    // Every format's extensions; the chooser then decides by content which a workload reads.
+    filters: [{ name: 'Data files', extensions: [...new Set(FILE_FORMATS.flatMap((f) => f.extensions))] }, { name: 'All files', extensions: ['*'] }],
   }
   const choice = await (owner ? dialog.showOpenDialog(owner, options) : dialog.showOpenDialog(options))
   if (choice.canceled) return []

@@ -1,6 +1,8 @@
 // How the dashboard shows files to choose from: grouped by folder, each folder named by its path
 // under its data folder, so that two files of one name in different folders tell apart.
 import type { DataFile } from '../shared/api'
+import { contentText, type ContentKind, formatsRead, formatTakes } from '../shared/formats'
+import type { WorkloadId } from '../shared/workloads'
 import { baseName } from './format'
 
 /** A file as a picker lists it; `bytes` is unknown for a path known only from a form (a reopened run). */
@@ -12,6 +14,8 @@ export interface ListedFile {
   shown: string
   /** A file of a kind the workload cannot read: listed greyed out, never chosen. */
   readable: boolean
+  /** What the backend found its content to be. */
+  content?: ContentKind
 }
 
 export interface FileGroup {
@@ -26,6 +30,29 @@ export interface FileGroup {
 export function hasExtension(name: string, extensions: readonly string[]): boolean {
   const lower = name.toLowerCase()
   return extensions.some((e) => lower.endsWith(`.${e.toLowerCase()}`))
+}
+
+/** What a picker reads: a workload's formats (src/shared/formats.ts) and its files parameter's extensions. */
+export interface ReadSpec {
+  workload: string
+  extensions: readonly string[]
+}
+
+/**
+ * Whether a file is one the workload reads: a format of it takes the file's content (magic bytes
+ * decide; text and binary files go by extension too), or, where the backend did not read the
+ * content or the workload lists no formats, its extension.
+ */
+export function canRead(spec: ReadSpec, file: { name: string; content?: ContentKind }): boolean {
+  const formats = formatsRead(spec.workload as WorkloadId)
+  if (!formats.length) return hasExtension(file.name, spec.extensions)
+  return formats.some((f) => formatTakes(f, file.name, file.content))
+}
+
+/** Why a file is greyed out: "Parquet content, not a .csv or .gr file", or "not a .csv file". */
+export function unreadableText(spec: ReadSpec, file: { content?: ContentKind }): string {
+  const formats = extensionsText(spec.extensions)
+  return file.content && file.content !== 'text' && file.content !== 'binary' ? `${contentText(file.content)}, not a ${formats} file` : `not a ${formats} file`
 }
 
 /** The extensions as people read them: ".csv or .npy". */
@@ -48,7 +75,7 @@ export function pathInData(file: Pick<DataFile, 'root' | 'relative'>): string | 
  * Files grouped by folder: data folders' first (by their path there), then the example's, then
  * others by full path; names sorted within each. `examples` are the paths of an example's files.
  */
-export function groupFiles(files: KnownFile[], extensions: readonly string[], examples: ReadonlySet<string> = new Set()): FileGroup[] {
+export function groupFiles(files: KnownFile[], spec: ReadSpec, examples: ReadonlySet<string> = new Set()): FileGroup[] {
   const groups = new Map<string, FileGroup & { rank: number }>()
   for (const f of files) {
     const inData = pathInData(f)
@@ -57,7 +84,7 @@ export function groupFiles(files: KnownFile[], extensions: readonly string[], ex
     const rank = inData ? 0 : example ? 1 : 2
     const key = `${rank}\n${label}`
     if (!groups.has(key)) groups.set(key, { label, title: dirName(f.path), files: [], rank })
-    groups.get(key)!.files.push({ path: f.path, name: f.name, bytes: f.bytes, shown: inData ? inData.slice(inData.indexOf('/') + 1) : f.name, readable: hasExtension(f.name, extensions) })
+    groups.get(key)!.files.push({ path: f.path, name: f.name, bytes: f.bytes, shown: inData ? inData.slice(inData.indexOf('/') + 1) : f.name, readable: canRead(spec, f), ...(f.content && { content: f.content }) })
   }
   const byName = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true })
   return [...groups.values()]

@@ -4,6 +4,7 @@ import type { ChartSpec } from './charts/spec'
 import type { ClusterInfo, ClusterRequest, ClusterRun, ClusterSubmission } from './cluster'
 import type { JobEvent } from './jobs'
 import type { DeviceInfo } from './device'
+import type { ContentKind } from './formats'
 import type { ResultEnvelope } from './workloads/envelope'
 import type { InputOf, WorkloadId } from './workloads'
 
@@ -88,6 +89,8 @@ export interface DataFile {
   root?: string
   /** With `root`: its path under the data folder, folders separated by '/' (the name alone at the top). */
   relative?: string
+  /** What its first bytes say it is (src/main/io/sniff.ts); absent where the backend did not read them (past its limit per listing). */
+  content?: ContentKind
 }
 
 /** Limits of one answer of browseData: a folder lists at most this many entries. */

@@ -86,7 +86,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     name: "the course's binary graph",
     extensions: ['1', 'bin'],
     content: 'binary',
-    workloads: { paths: { reads: 'int32 V, then V × V weights', writes: '--output' } },
+    workloads: { paths: { reads: 'int32 V, int32 E, then E × (source, target, weight)', writes: '--output' } },
     reader: 'src/main/workloads/paths/read-course.ts',
   },
   {
@@ -102,7 +102,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     name: 'CSV edge list',
     extensions: ['csv'],
     content: 'text',
-    workloads: { paths: { reads: 'from,to,weight rows', writes: '--format csv' } },
+    workloads: { paths: { reads: 'source,target,weight rows', writes: '--format csv' } },
     reader: 'src/main/workloads/paths/read-csv-edges.ts',
   },
   {
@@ -121,6 +121,14 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     workloads: { landslide: { reads: 'single-band DEM and source on one grid (int8–32, uint8–32, float32/64; none, deflate, LZW, PackBits; strips or tiles)', writes: '--tif' } },
     reader: 'src/main/io/geotiff (the geotiff package for the IFD and GeoKeys, bounded block decoding)',
   },
+  {
+    id: 'mtx',
+    name: 'Matrix Market',
+    extensions: ['mtx'],
+    content: 'mtx',
+    workloads: { paths: { reads: 'coordinate real, integer or pattern, general or symmetric: entry (i, j) is the arc i → j', writes: '--format mtx' } },
+    reader: 'src/main/workloads/paths/read-mtx.ts',
+  },
 ]
 
 export function formatById(id: string): FileFormat | undefined {
@@ -135,4 +143,58 @@ export function formatsRead(workload: WorkloadId): FileFormat[] {
 /** The extensions a workload's chooser lists (its formats' extensions, without repeats). */
 export function extensionsRead(workload: WorkloadId): string[] {
   return [...new Set(formatsRead(workload).flatMap((f) => f.extensions))]
+}
+
+/** The formats a workload reads or writes, in table order. */
+export function formatsOf(workload: WorkloadId): FileFormat[] {
+  return FILE_FORMATS.filter((f) => f.workloads[workload])
+}
+
+/** One line a format is named by in lists: "Matrix Market (.mtx): reads …; writes --format mtx". */
+export function formatLine(f: FileFormat, workload: WorkloadId): string {
+  const role = f.workloads[workload] ?? {}
+  const what = [role.reads && `reads ${role.reads}`, role.writes && `writes ${role.writes}`].filter(Boolean).join('; ')
+  return `${f.name} (${f.extensions.map((e) => `.${e}`).join(', ')})${what ? `: ${what}` : ''}`
+}
+
+/** Content no magic bytes name: its format is told by the file's extension. */
+const UNMARKED: readonly ContentKind[] = ['text', 'binary']
+
+function hasExtensionOf(name: string, f: FileFormat): boolean {
+  const lower = name.toLowerCase()
+  return f.extensions.some((e) => lower.endsWith(`.${e}`))
+}
+
+/**
+ * Whether `f` takes a file named `name` whose content is `content`: content with magic bytes by
+ * the content alone, text and binary files by their extension too; an unknown content (a file
+ * not sniffed) by the extension alone.
+ */
+export function formatTakes(f: FileFormat, name: string, content?: ContentKind): boolean {
+  if (content === undefined) return hasExtensionOf(name, f)
+  if (content !== f.content) return false
+  return UNMARKED.includes(content) ? hasExtensionOf(name, f) : true
+}
+
+/** The format `workload` reads a file as (the first in table order that takes it), or undefined. */
+export function formatReadBy(workload: WorkloadId, name: string, content?: ContentKind): FileFormat | undefined {
+  return formatsRead(workload).find((f) => formatTakes(f, name, content))
+}
+
+const CONTENT_NAMES: Record<ContentKind, string> = {
+  tiff: 'TIFF',
+  parquet: 'Parquet',
+  arrow: 'Arrow',
+  hdf5: 'HDF5',
+  netcdf: 'NetCDF',
+  npy: 'NumPy',
+  mtx: 'Matrix Market',
+  text: 'text',
+  binary: 'binary',
+  empty: 'empty',
+}
+
+/** What a content kind is, as people say it: "Parquet content", "binary content", "empty". */
+export function contentText(content: ContentKind): string {
+  return content === 'empty' ? 'empty' : `${CONTENT_NAMES[content]} content`
 }

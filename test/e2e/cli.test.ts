@@ -97,7 +97,8 @@ describe('paralab CLI', () => {
     const json = jsonOf(paralab(['workloads', '--json']))
     expect(json.map((w: { id: string }) => w.id)).toEqual(WORKLOAD_IDS)
     const [device, stats] = json
-    expect(Object.keys(device).sort()).toEqual(['backends', 'example', 'id', 'params', 'phases', 'summary', 'title'])
+    expect(Object.keys(device).sort()).toEqual(['backends', 'example', 'formats', 'id', 'params', 'phases', 'summary', 'title'])
+    expect(device.formats).toEqual([])
     expect(device.title).toBe('Device')
     expect(device.params.readMb).toMatchObject({ type: 'int', min: 1, max: 16384, unit: 'MB', optional: true })
     expect(device.phases.map((p: { id: string }) => p.id)).toEqual(MEASUREMENTS)
@@ -106,6 +107,7 @@ describe('paralab CLI', () => {
     expect(stats.params.backends).toMatchObject({ type: 'choices', flag: 'backend', default: ['workers-simd'] })
     expect(stats.params.files).toMatchObject({ type: 'files', extensions: ['csv', 'h5', 'hdf5', 'he5', 'nc', 'nc4'] })
     expect(stats.example.files).toEqual(['acc-example.csv'])
+    expect(stats.formats[0]).toEqual({ id: 'csv', name: 'CSV', extensions: ['csv'], reads: 'numeric columns under a header' })
   })
 
   it('device --json prints the envelope: the software adapter as device and its report as results.info', () => {

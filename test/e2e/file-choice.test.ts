@@ -1,7 +1,9 @@
 // Choosing files in Chromium against `paralab serve`: "Try the example" runs the example alone and
 // a real run afterwards reads exactly the files ticked, one of them chosen through the chooser over
 // the data folders (a folder tree, other formats greyed out); the history of a server on other data
-// lists the example's run but not the run on this data.
+// lists the example's run but not the run on this data. A file's content decides what a workload can
+// read: a Parquet file named .csv is greyed out for shortest paths, a Matrix Market file named .txt
+// is not, and its run records the format it was read as.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,6 +28,10 @@ beforeAll(async () => {
   writeFileSync(join(data, 'acc.csv'), 'acc_x,acc_y\n1,2\n3,5\n4,4\n2,8\n')
   writeFileSync(join(data, 'sub', 'b.csv'), 'acc_x,acc_y\n5,1\n3,2\n9,4\n')
   writeFileSync(join(data, 'sub', 'notes.txt'), 'not a table\n')
+  mkdirSync(join(data, 'graphs'))
+  writeFileSync(join(data, 'graphs', 'table.csv'), Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(300), Buffer.from('PAR1')]))
+  writeFileSync(join(data, 'graphs', 'ring.txt'), '%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 4\n2 3 5\n3 1 6\n')
+  writeFileSync(join(data, 'graphs', 'edges.csv'), 'source,target,weight\na,b,1\n')
   env = { PARALAB_EXAMPLES: join(dir, 'examples'), PARALAB_HISTORY: join(dir, 'history'), PARALAB_GPU: 'off' }
   browser = await launchChromium()
 })
@@ -95,6 +101,40 @@ describe('file choice in the dashboard', () => {
       const runs = page.getByTestId('history').locator('[data-testid^="history-run-"]')
       await expect.poll(() => runs.count()).toBe(1)
       expect(await runs.first().innerText()).toContain('acc-example.csv')
+      expect(pageErrors).toEqual([])
+    } finally {
+      await page.close()
+      await serve.stop()
+    }
+  })
+
+  it('greys a file out by its content: for shortest paths a Parquet file named .csv, not a Matrix Market file named .txt, which then runs', async () => {
+    const serve = await startServe(['--data', data], env)
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    try {
+      await page.goto(serve.url)
+      await page.getByTestId('nav-paths').click()
+      await page.getByTestId('paths-open').click()
+      await page.getByTestId('paths-chooser-folder-data/graphs').click()
+      const table = page.getByTestId('paths-chooser-file-data/graphs/table.csv')
+      await table.waitFor()
+      expect(await table.isDisabled()).toBe(true)
+      expect(await table.locator('xpath=..').getAttribute('title')).toBe(`${join(data, 'graphs', 'table.csv')}: Parquet content, not a .1, .bin, .gr, .csv or .mtx file`)
+      expect(await page.getByTestId('paths-chooser-file-data/graphs/edges.csv').isDisabled()).toBe(false)
+      expect(await page.getByTestId('paths-chooser-file-data/graphs/ring.txt').isDisabled()).toBe(false)
+      await page.getByTestId('paths-chooser-file-data/graphs/ring.txt').check()
+      await page.getByTestId('paths-chooser-add').click()
+      await page.getByTestId('paths-chooser').waitFor({ state: 'detached' })
+      expect(await page.getByTestId('paths-file-graphs/ring.txt').isChecked()).toBe(true)
+      // In the list of files too, the Parquet file named .csv is offered greyed out, never chosen.
+      expect(await page.getByTestId('paths-file-graphs/table.csv').isDisabled()).toBe(true)
+
+      await page.getByTestId('paths-run').click()
+      await page.getByTestId('paths-results').waitFor({ timeout: 120_000 })
+      const run = await envelopeShown(page)
+      expect(run.input.files).toMatchObject([{ path: join(data, 'graphs', 'ring.txt'), format: 'mtx' }])
+      expect(run.results.graphs[0]).toMatchObject({ format: 'mtx', vertices: 3, minDistance: 4, maxDistance: 11 })
       expect(pageErrors).toEqual([])
     } finally {
       await page.close()

@@ -44,8 +44,10 @@ export interface EnvelopeExpectation {
   workload: string
   /** Every parameter, defaults filled in (those of backends that did not run are expected left out). */
   params: Record<string, unknown>
-  /** Input files as given; the envelope names their real paths with size and modification time. */
+  /** Input files as given; the envelope names their real paths with size, modification time and format. */
   files?: string[]
+  /** The format ids (src/shared/formats.ts) the files were read as (default: any). */
+  formats?: string[]
   /** Whether a GPU ran, and if so on the software adapter. */
   device: boolean
   /** The backends or measurements timed, with their runs. */
@@ -77,10 +79,10 @@ export function expectEnvelope(env: any, want: EnvelopeExpectation): void {
   }
   expect(env.params).toEqual(recordedParams(workload(want.workload).params, want.params as never))
 
-  const files = (want.files ?? []).map((f) => {
+  const files = (want.files ?? []).map((f, i) => {
     const real = realpathSync(f)
     const s = statSync(real)
-    return { path: real, bytes: s.size, modified: s.mtime.toISOString() }
+    return { path: real, bytes: s.size, modified: s.mtime.toISOString(), format: want.formats?.[i] ?? expect.any(String) }
   })
   expect(env.input).toEqual({ files })
   for (const f of env.input.files) expect(f.modified).toMatch(ISO)

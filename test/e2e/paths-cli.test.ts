@@ -152,6 +152,41 @@ describe('paralab generate graph and paths query', () => {
   })
 })
 
+describe('Matrix Market', () => {
+  it('generate graph writes .mtx; paths reads it as the same graph and writes .mtx by the extension; the envelope names each input\'s format', () => {
+    const args = ['--vertices', '60', '--edges', '500', '--max-weight', '30', '--seed', '9']
+    const mtx = join(dir, 'm.mtx')
+    const bin = join(dir, 'm.bin')
+    const made = jsonOf(paralab(['generate', 'graph', mtx, ...args, '--json']))
+    expect(made).toMatchObject({ path: mtx, vertices: 60, edges: 500, bytes: readFileSync(mtx).length })
+    expect(readFileSync(mtx, 'utf8')).toMatch(/^%%MatrixMarket matrix coordinate integer general\n%[^\n]*\n60 60 500\n/)
+    paralab(['generate', 'graph', bin, ...args])
+
+    const fromMtx = join(dir, 'm-dist.mtx')
+    const fromBin = join(dir, 'b-dist.mtx')
+    const r = paralab(['paths', mtx, '--backend', 'serial', '--repeat', '1', '--output', fromMtx, '--json'])
+    const env = jsonOf(r)
+    expectEnvelope(env, { workload: 'paths', params: { ...DEFAULTS, files: [mtx], backends: ['serial'], repeat: 1, output: fromMtx, format: 'mtx' }, files: [mtx], formats: ['mtx'], device: false, timings: { serial: 1 }, run: r })
+    expect(env.results.graphs[0]).toMatchObject({ format: 'mtx', vertices: 60, edges: 500, output: { path: fromMtx, format: 'mtx' } })
+    const b = jsonOf(paralab(['paths', bin, '--backend', 'serial', '--repeat', '1', '--output', fromBin, '--json']))
+    expect(b.input.files[0].format).toBe('course')
+    expect(readFileSync(fromMtx).equals(readFileSync(fromBin))).toBe(true)
+    expect(readFileSync(fromMtx, 'utf8').split('\n')[0]).toBe('%%MatrixMarket matrix coordinate integer general')
+  })
+
+  it('names every workload\'s formats in `paralab workloads` and in its --help', () => {
+    const list = paralab(['workloads'])
+    expect(list.stdout).toContain('format: Matrix Market (.mtx): reads coordinate real, integer or pattern, general or symmetric')
+    const json = jsonOf(paralab(['workloads', '--json']))
+    expect(json.find((w: any) => w.id === 'paths').formats.map((f: any) => f.id)).toEqual(['course', 'dimacs', 'csv-edges', 'mtx'])
+    expect(json.find((w: any) => w.id === 'stats').formats.map((f: any) => f.id)).toContain('csv')
+    const help = paralab(['paths', '--help']).stdout
+    expect(help).toContain('File formats (a file\'s content decides')
+    expect(help).toContain('  Matrix Market (.mtx): reads coordinate real, integer or pattern, general or symmetric: entry (i, j) is the arc i → j; writes --format mtx')
+    expect(paralab(['generate', 'graph', '--help']).stdout).toContain('Matrix Market (coordinate integer general) where it ends in .mtx')
+  })
+})
+
 describe('paralab bench paths', () => {
   it('sweeps tuned tile shapes over several sizes in one run: a JSON array, one run per shape and size', () => {
     const shapes = ['b64-k64', 'b32x64-k8']

@@ -67,7 +67,7 @@ function graph(V: number, seed: number, negative = false): Graph {
     dst.push(t, t)
     w.push(Math.floor(rand() * 10) + h[s] - h[t], Math.floor(rand() * 10) + h[s] - h[t])
   }
-  return { format: negative ? 'csv' : 'course', V, src: Int32Array.from(src), dst: Int32Array.from(dst), w: Int32Array.from(w) }
+  return { format: negative ? 'csv-edges' : 'course', V, src: Int32Array.from(src), dst: Int32Array.from(dst), w: Int32Array.from(w) }
 }
 
 describe('block rows over devices', () => {

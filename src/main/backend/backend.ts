@@ -114,7 +114,7 @@ export class Backend {
           ...control,
           input: async (path) => {
             const real = await this.files.check(path)
-            inputs.push(await inputFile(real))
+            inputs.push(await inputFile(real, def.id, path))
             return real
           },
           gpu: async () => {

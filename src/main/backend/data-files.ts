@@ -1,13 +1,20 @@
 // Which local files the backend may read: everything (CLI), files under the `serve --data`
-// folders, or files the user picked in the desktop app's dialog.
+// folders, or files the user picked in the desktop app's dialog. Files offered to the dashboard
+// carry the kind of their content (their first KiB and last 4 bytes), by which the chooser tells
+// which a workload can read, whatever their names say.
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { notAFile } from '../io/file-kind'
+import { sniffFile } from '../io/sniff'
 import { DATA_FOLDER_LIMIT, type DataFile, type DataFolder } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 
 const LIST_DEPTH = 3
 const LIST_LIMIT = 2000
+/** Files whose content one answer reads; the rest are judged by their names. */
+export const SNIFF_LIMIT = 500
+/** Files read at once while sniffing a listing. */
+const SNIFF_CONCURRENCY = 8
 
 export class DataAccess {
   /** Real paths of picked files, and the paths they were picked by. */
@@ -60,7 +67,7 @@ export class DataAccess {
       this.pickedAs.add(resolve(p))
       files.push(await describe(real))
     }
-    return files
+    return withContent(files)
   }
 
   /** Files offered to the dashboard: everything under the roots (a few levels deep) plus picked files. */
@@ -69,7 +76,7 @@ export class DataAccess {
     for (const p of this.picked) found.set(p, await describe(p))
     const roots = await this.realRoots()
     for (const root of roots) await walk(root, roots, LIST_DEPTH, found)
-    return [...found.values()].sort((a, b) => a.path.localeCompare(b.path))
+    return withContent([...found.values()].sort((a, b) => a.path.localeCompare(b.path)))
   }
 
   /**
@@ -93,7 +100,7 @@ export class DataAccess {
     return {
       path: real,
       folders: folders.map((p) => ({ path: p, name: basename(p) })),
-      files: await Promise.all(files.map((p) => describe(p, roots))),
+      files: await withContent(await Promise.all(files.map((p) => describe(p, roots)))),
       truncated,
     }
   }
@@ -115,6 +122,24 @@ async function describe(path: string, roots: string[] = []): Promise<DataFile> {
   // The innermost root: data folders may nest.
   const root = roots.filter((r) => within(path, [r])).sort((a, b) => b.length - a.length)[0]
   return root ? { ...file, root, relative: relative(root, path).split(sep).join('/') } : file
+}
+
+/**
+ * The files with the kind of their content, the first `limit` of them, SNIFF_CONCURRENCY at a
+ * time; a file that cannot be read (gone, or no longer a regular file) keeps none.
+ */
+export async function withContent(files: DataFile[], limit = SNIFF_LIMIT): Promise<DataFile[]> {
+  const out = files.slice()
+  const count = Math.min(out.length, limit)
+  let next = 0
+  const sniffer = async () => {
+    for (let k = next++; k < count; k = next++) {
+      const kind = await sniffFile(out[k].path).then((s) => s.kind, () => undefined)
+      if (kind) out[k] = { ...out[k], content: kind }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(SNIFF_CONCURRENCY, count) }, sniffer))
+  return out
 }
 
 /**

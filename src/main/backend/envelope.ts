@@ -4,6 +4,9 @@ import { cpus, arch, availableParallelism, release, totalmem, type } from 'node:
 import { stat } from 'node:fs/promises'
 import { adapterName, type AdapterInfo } from '../../shared/device'
 import type { DeviceSummary, HostInfo, InputFile, ResultEnvelope, Timing } from '../../shared/workloads/envelope'
+import { formatReadBy } from '../../shared/formats'
+import type { WorkloadId } from '../../shared/workloads'
+import { sniffFile } from '../io/sniff'
 import { version } from '../../../package.json'
 
 export function hostInfo(): HostInfo {
@@ -28,9 +31,16 @@ export function deviceSummary(a: AdapterInfo): DeviceSummary {
   }
 }
 
-export async function inputFile(path: string): Promise<InputFile> {
+/**
+ * A file a job read, with the format `workload` reads it as (its content sniffed; `named` is the
+ * path as given, whose extension tells text formats apart).
+ */
+export async function inputFile(path: string, workload?: WorkloadId, named = path): Promise<InputFile> {
   const s = await stat(path)
-  return { path, bytes: s.size, modified: s.mtime.toISOString() }
+  const file: InputFile = { path, bytes: s.size, modified: s.mtime.toISOString() }
+  if (!workload) return file
+  const format = formatReadBy(workload, named, (await sniffFile(path)).kind)
+  return format ? { ...file, format: format.id } : file
 }
 
 export function envelope<R, P>(

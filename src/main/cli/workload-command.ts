@@ -4,6 +4,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
+import { formatLine, formatsOf } from '../../shared/formats'
 import { allowedText, defaultOf, flagName, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine, EngineCli } from '../engine'
@@ -130,6 +131,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       ].map(([head, text]) => `  ${head}  ${text}`),
       '',
       `Backends: ${def.backends.map((b) => `${b.id} (${b.summary})`).join('; ')}.`,
+      ...(formatsOf(def.id).length ? ['File formats (a file\'s content decides, its extension only among text and binary files; docs/formats.md):', ...formatsOf(def.id).map((f) => `  ${formatLine(f, def.id)}`)] : []),
       `Example: ${def.example.summary}`,
     ].join('\n'),
     options: {

@@ -9,6 +9,8 @@ import { ApiError, type ApiErrorShape } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import type { AnyEngine, TaskPart } from '../engine'
 import { writeOutputs, type OutputFile } from '../backend/outputs'
+import { inputFile } from '../backend/envelope'
+import type { WorkloadId } from '../../shared/workloads'
 import { isMissing, jobPaths, readJobRecord, tail, taskPaths, writeJson, type JobRecord } from './job-folder'
 import { readClusterReport, type ClusterReport, type TaskReport } from './cluster-report'
 import { jobTasks, type SchedulerTask } from './slurm-jobs'
@@ -108,8 +110,8 @@ async function inputFiles(record: JobRecord, files: string[]): Promise<ResultEnv
   const out: ResultEnvelope['input']['files'] = []
   for (const f of files) {
     const path = await realpath(resolve(record.cwd, f)).catch(() => undefined)
-    const s = path && (await stat(path).catch(() => undefined))
-    if (path && s) out.push({ path, bytes: s.size, modified: s.mtime.toISOString() })
+    const file = path && (await inputFile(path, record.workload as WorkloadId, f).catch(() => undefined))
+    if (file) out.push(file)
   }
   return out
 }

@@ -1,8 +1,11 @@
 // What a file is, from its first bytes (and, for Parquet, its last four): the format is decided by
 // content, never by the name alone, so a Parquet file named .csv is read as Parquet, and a text
 // file named .tif is refused as not a TIFF instead of being fed to a TIFF decoder.
+import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
+import { ApiError } from '../../shared/errors'
 import type { ContentKind } from '../../shared/formats'
+import { notAFile } from './file-kind'
 
 const HEAD_BYTES = 1024
 const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -12,11 +15,13 @@ export interface Sniffed {
   bytes: number
 }
 
-/** Reads at most 1 KiB plus the last 4 bytes of `path`. */
+/** Reads at most 1 KiB plus the last 4 bytes of `path`, a regular file (a FIFO is refused at once, not waited on). */
 export async function sniffFile(path: string): Promise<Sniffed> {
-  const file = await open(path, 'r')
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
-    const { size } = await file.stat()
+    const s = await file.stat()
+    if (!s.isFile()) throw new ApiError('invalid-input', `${path} is ${notAFile(s)}, not a data file`)
+    const { size } = s
     const head = Buffer.alloc(Math.min(HEAD_BYTES, size))
     await file.read(head, 0, head.length, 0)
     const tail = Buffer.alloc(Math.min(4, size))

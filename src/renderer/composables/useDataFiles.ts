@@ -3,12 +3,14 @@
 // Offering a file never chooses it: only the user's ticks do.
 import { computed, onMounted, ref, shallowRef, watch, type Ref } from 'vue'
 import type { DataFile } from '../../shared/api'
-import { groupFiles, hasExtension, pathOnly, type KnownFile } from '../data-files'
+import { canRead, groupFiles, hasExtension, pathOnly, type KnownFile } from '../data-files'
 import { useApi } from './api'
 import { useErrorLog } from './errors'
 
 export interface DataFileOptions {
-  /** The extensions the workload reads: the list shows those files, and others only where the user opened them. */
+  /** The workload: its formats decide, by content, which files it reads. */
+  workload: string
+  /** The extensions the workload reads: the list shows those files (and files whose content it reads), and others only where the user opened them. */
   extensions: readonly string[]
   /** The example's input files: listed in a group of their own. */
   example: () => DataFile[] | undefined
@@ -52,13 +54,13 @@ export function useDataFiles(opts: DataFileOptions) {
   })
 
   const groups = computed(() => {
-    const listed = files.value.filter((f) => hasExtension(f.name, opts.extensions) || handed.value.has(f.path))
+    const listed = files.value.filter((f) => hasExtension(f.name, opts.extensions) || canRead(opts, f) || handed.value.has(f.path))
     const paths = new Set(listed.map((f) => f.path))
     const unlisted: KnownFile[] = opts
       .selected()
       .filter((p) => !paths.has(p))
       .map((p) => files.value.find((f) => f.path === p) ?? pathOnly(p))
-    return groupFiles([...listed, ...unlisted], opts.extensions, examplePaths.value)
+    return groupFiles([...listed, ...unlisted], opts, examplePaths.value)
   })
 
   /** Files the user picks: the desktop dialog, or the chooser over the data folders. Resolves with them ([] when cancelled). */

@@ -8,6 +8,12 @@ export interface InputFile {
   bytes: number
   /** ISO 8601 modification time. */
   modified: string
+  /**
+   * The format the workload read it as: an id of src/shared/formats.ts (FILE_FORMATS), decided by
+   * its content and, among text and binary files, its name. Absent in runs saved before formats
+   * were recorded, and where no format of the workload takes the file.
+   */
+  format?: string
 }
 
 export interface HostInfo {

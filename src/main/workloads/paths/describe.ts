@@ -1,10 +1,8 @@
 // How shortest-paths results read on a terminal: per graph, its size and checks, the checksum,
 // each run's times and speed, the queried path and what was written; then what was skipped.
 import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
-import type { PathsGraphResult, PathsResult } from '../../../shared/workloads/paths/types'
+import { GRAPH_FORMAT_NAMES, type PathsGraphResult, type PathsResult } from '../../../shared/workloads/paths/types'
 import { maxOf } from '../../../shared/extent'
-
-const FORMAT_NAMES = { course: 'course binary format', dimacs: 'DIMACS', csv: 'CSV edge list' } as const
 
 const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`
 const ms = (v?: number) => (v === undefined ? '' : v.toFixed(v < 10 ? 3 : 1))
@@ -15,7 +13,7 @@ function table(rows: string[][]): string {
 }
 
 function describeGraph(g: PathsGraphResult): string {
-  let out = `\n${g.path}: ${FORMAT_NAMES[g.format]}, ${count(g.vertices, 'vertex', 'vertices')}, ${count(g.edges, 'edge')}`
+  let out = `\n${g.path}: ${GRAPH_FORMAT_NAMES[g.format]}, ${count(g.vertices, 'vertex', 'vertices')}, ${count(g.edges, 'edge')}`
   out += ` (${count(g.duplicates, 'duplicate')}, ${count(g.selfLoops, 'self-loop')} ignored${g.negativeWeights ? '; negative weights, no negative cycle' : ''}), read in ${ms(g.read_ms)} ms\n`
   const pairs = g.vertices * (g.vertices - 1)
   out += `reachable pairs ${g.reachablePairs} of ${pairs}, checksum (sum of finite distances) ${g.checksum}`

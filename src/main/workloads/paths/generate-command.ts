@@ -1,12 +1,13 @@
-// `paralab generate graph`: random graphs in the course's binary format, for tests and benchmarks.
+// `paralab generate graph`: random graphs in the course's binary format or Matrix Market, for tests and benchmarks.
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
 import { MAX_GENERATED_VERTICES } from './generate-limits'
 
 export const generateGraphCommand: Command = {
   name: 'generate graph',
-  summary: 'Write a random weighted directed graph in the course\'s binary format, for tests and benchmarks.',
+  summary: 'Write a random weighted directed graph in the course\'s binary format (or Matrix Market, for a .mtx name), for tests and benchmarks.',
   usage: 'paralab generate graph <out> --vertices V --edges E [--max-weight W] [--seed S] [--force] [--json]',
   help: [
+    '  <out>            the file to write: Matrix Market (coordinate integer general) where it ends in .mtx, else the course\'s binary format',
     `  --vertices V     vertices, 1…${MAX_GENERATED_VERTICES}`,
     '  --edges E        distinct edges, drawn uniformly among the V(V − 1) pairs without self-loops',
     '  --max-weight W   weights are uniform in 0…W (default 1000, as the course)',

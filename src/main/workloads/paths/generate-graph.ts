@@ -1,9 +1,11 @@
-// Random graphs in the course's binary format: E distinct edges drawn uniformly among the V(V − 1)
-// ordered pairs without self-loops, weights uniform in 0…max. The same seed gives the same bytes.
+// Random graphs in the course's binary format, or as a Matrix Market matrix for a .mtx name: E
+// distinct edges drawn uniformly among the V(V − 1) ordered pairs without self-loops, weights
+// uniform in 0…max. The same seed gives the same bytes.
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { writeFileAtomic } from '../../io/atomic-write'
 import { courseGraphBytes } from './read-course'
+import { mtxGraphPieces } from './write-mtx'
 import { MAX_GENERATED_VERTICES } from './generate-limits'
 
 export interface GenerateGraphOptions {
@@ -89,11 +91,22 @@ export function generateGraph(opts: GenerateGraphOptions): { src: Int32Array; ds
   return { src, dst, w }
 }
 
-/** Writes a generated graph to `path` atomically; returns its size. */
+/** Writes a generated graph to `path` atomically (Matrix Market where it ends in .mtx); returns its size. */
 export async function writeGeneratedGraph(path: string, opts: GenerateGraphOptions): Promise<{ vertices: number; edges: number; bytes: number }> {
   const g = generateGraph(opts)
-  const bytes = courseGraphBytes(opts.vertices, g.src, g.dst, g.w)
   throwIfAborted(opts.signal)
+  if (path.toLowerCase().endsWith('.mtx')) {
+    let bytes = 0
+    const pieces = mtxGraphPieces(opts.vertices, g.src, g.dst, g.w)
+    await writeFileAtomic(path, (function* () {
+      for (const piece of pieces) {
+        bytes += piece.length
+        yield piece
+      }
+    })(), { overwrite: opts.force })
+    return { vertices: opts.vertices, edges: opts.edges, bytes }
+  }
+  const bytes = courseGraphBytes(opts.vertices, g.src, g.dst, g.w)
   await writeFileAtomic(path, bytes, { overwrite: opts.force })
   return { vertices: opts.vertices, edges: opts.edges, bytes: bytes.byteLength }
 }

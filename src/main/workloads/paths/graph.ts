@@ -1,5 +1,5 @@
 // A weighted directed graph as read from a file: edge lists in typed arrays, vertices 0…V-1, and
-// how the file names its vertices (course: 0-based numbers, DIMACS: 1-based, CSV: strings).
+// how the file names its vertices (course: 0-based numbers, DIMACS and Matrix Market: 1-based, CSV: strings).
 import { ApiError } from '../../../shared/errors'
 import type { GraphFormat } from '../../../shared/workloads/paths/types'
 
@@ -18,10 +18,13 @@ export function edgeCount(g: Graph): number {
   return g.src.length
 }
 
+/** DIMACS and Matrix Market number vertices from 1. */
+const oneBased = (g: Graph) => g.format === 'dimacs' || g.format === 'mtx'
+
 /** A vertex as the file names it. */
 export function vertexName(g: Graph, v: number): string {
   if (g.names) return g.names[v]
-  return String(g.format === 'dimacs' ? v + 1 : v)
+  return String(oneBased(g) ? v + 1 : v)
 }
 
 /** The vertex a name stands for, or an 'invalid-argument' error naming the flag and what is allowed. */
@@ -31,7 +34,7 @@ export function vertexIndex(g: Graph, name: string, shown: string, what: string)
     if (i < 0) throw new ApiError('invalid-argument', `${what} "${name}": ${shown} has no vertex of that name`)
     return i
   }
-  const base = g.format === 'dimacs' ? 1 : 0
+  const base = oneBased(g) ? 1 : 0
   const n = /^\d+$/.test(name.trim()) ? Number(name.trim()) : NaN
   if (!Number.isSafeInteger(n) || n < base || n >= g.V + base)
     throw new ApiError('invalid-argument', `${what} "${name}": ${shown} numbers its vertices ${base}…${g.V - 1 + base}`)

@@ -3,12 +3,19 @@
 // and checked against each other byte for byte.
 import { join } from 'node:path'
 import { pathsWorkload } from '../../../shared/workloads/paths'
+import { OUTPUT_FORMATS, type OutputFormat } from '../../../shared/workloads/paths/types'
 import type { WorkloadEngine } from '../../engine'
 import { benchPathsCommand } from './bench-command'
 import { describePaths, pathsFailures } from './describe'
 import { generateGraphCommand } from './generate-command'
 import { mergePaths } from './merge'
 import { pathsQueryCommand } from './query-command'
+
+/** The format an output file's extension names (.csv, .npy, .mtx); bin otherwise. */
+function outputFormatOf(output: unknown): { format: OutputFormat } | undefined {
+  const ext = typeof output === 'string' ? /\.([^./\\]+)$/.exec(output.toLowerCase())?.[1] : undefined
+  return ext && ext !== 'bin' && (OUTPUT_FORMATS as readonly string[]).includes(ext) ? { format: ext as OutputFormat } : undefined
+}
 
 /** The example graph: big enough for the blocked backends to have several rounds. */
 export const EXAMPLE_GRAPH = { vertices: 300, edges: 6000, seed: 1 }
@@ -29,7 +36,8 @@ export const pathsEngine: WorkloadEngine<'paths'> = {
     describe: describePaths,
     failures: pathsFailures,
     // A checkpointed run computes once: its repeats would start again from the checkpoint.
-    implied: (given) => (given.checkpointEvery !== undefined ? { repeat: 1 } : {}),
+    // --output's extension names its format where --format does not.
+    implied: (given) => ({ ...(given.checkpointEvery !== undefined && { repeat: 1 }), ...(given.format === undefined && outputFormatOf(given.output)) }),
     commands: [generateGraphCommand, pathsQueryCommand, benchPathsCommand],
   },
   cluster: { split: 'file', merge: mergePaths },

@@ -20,8 +20,7 @@ export function checkVertexCount(g: Graph, shown: string): void {
   const { V, src, dst } = g
   if (V <= MAX_UNNAMED_VERTICES) return
   const E = edgeCount(g)
-  // An edge names two vertices at most: a header far beyond its edges is refused without counting.
-  if (V - 2 * E > Math.max(MAX_UNNAMED_VERTICES, 2 * E)) throw unjustified(shown, V, E, undefined)
+  checkAnnouncedVertices(shown, V, E)
   // A byte a vertex: V ≤ 4E + 4096 here, within the edge arrays' 12 bytes an edge.
   const seen = new Uint8Array(V)
   let named = 0
@@ -30,6 +29,14 @@ export function checkVertexCount(g: Graph, shown: string): void {
     if (!seen[dst[e]]) (seen[dst[e]] = 1), named++
   }
   if (V - named > Math.max(MAX_UNNAMED_VERTICES, named)) throw unjustified(shown, V, E, named)
+}
+
+/**
+ * The same bound from a header alone, before any edge is read: E edges name two vertices each at
+ * most, so a header far beyond them is refused without counting (and without allocating).
+ */
+export function checkAnnouncedVertices(shown: string, V: number, E: number): void {
+  if (V > MAX_UNNAMED_VERTICES && V - 2 * E > Math.max(MAX_UNNAMED_VERTICES, 2 * E)) throw unjustified(shown, V, E, undefined)
 }
 
 function unjustified(shown: string, V: number, E: number, named: number | undefined): ApiError {

@@ -84,7 +84,7 @@ export function csvEdgesParser(shown: string): LineParser {
   const finish = (): Graph => {
     if (!cols) throw new ApiError('invalid-input', `${shown}: empty; expected a header source,target,weight`)
     if (names.length === 0) throw new ApiError('invalid-input', `${shown}: no edges, so no vertices (V = 0)`)
-    return { format: 'csv', V: names.length, ...edges.finish(), names }
+    return { format: 'csv-edges', V: names.length, ...edges.finish(), names }
   }
   return { line: readLine, finish }
 }

@@ -1,13 +1,15 @@
 // The distance (or successor) matrix as a file: bin (the course's V × V int32, little-endian,
-// row-major), npy (<i4) or csv (vertex names; unreachable left empty). Written atomically and in
+// row-major), npy (<i4), csv (vertex names; unreachable left empty) or mtx (Matrix Market, pairs
+// without a path left out: write-mtx.ts). Written atomically and in
 // pieces: binary matrices straight from the matrix's memory, so a 6.4 GB matrix (V = 40 000) needs
-// no second copy, nor a byte array beyond JavaScript's 2^32 − 1 bytes; CSV a megabyte of text at a time.
+// no second copy, nor a byte array beyond JavaScript's 2^32 − 1 bytes; text a megabyte at a time.
 import { access, unlink } from 'node:fs/promises'
 import { csvCell } from '../../../shared/csv'
 import { ApiError } from '../../../shared/errors'
 import { INF, type OutputFormat } from '../../../shared/workloads/paths/types'
 import { type CsvMatrix, csvMatrixPieces } from '../../io/csv-matrix'
 import { type FileData, writeFileAtomic } from '../../io/atomic-write'
+import { mtxMatrixPieces } from './write-mtx'
 
 /** Bytes of the matrix handed to the file at a time. */
 export const WRITE_PIECE_BYTES = 64 * 2 ** 20
@@ -56,11 +58,12 @@ function csvMatrix(m: Int32Array, V: number, name: (v: number) => string, succes
   }
 }
 
-/** The file's contents, in pieces (the header and the matrix's own bytes for bin and npy, text pieces for csv); `bytes()` its size once written. */
+/** The file's contents, in pieces (the header and the matrix's own bytes for bin and npy, text pieces for csv and mtx); `bytes()` its size once written. */
 export function matrixFile(m: Int32Array, V: number, format: OutputFormat, name: (v: number) => string, successors = false, pieceBytes = WRITE_PIECE_BYTES): { data: FileData; bytes(): number } {
-  if (format === 'csv') {
+  if (format === 'csv' || format === 'mtx') {
     const counted = { bytes: 0 }
-    return { data: csvMatrixPieces(csvMatrix(m, V, name, successors), counted), bytes: () => counted.bytes }
+    const data = format === 'csv' ? csvMatrixPieces(csvMatrix(m, V, name, successors), counted) : mtxMatrixPieces(m, V, successors, counted)
+    return { data, bytes: () => counted.bytes }
   }
   const header = format === 'npy' ? npyHeader(V) : new Uint8Array(0)
   return {

@@ -15,8 +15,8 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
     files: {
       type: 'files',
       label: 'Graphs',
-      extensions: ['1', 'bin', 'gr', 'csv'],
-      help: 'weighted directed graphs: the course binary format (int32 V, E, then E × src, dst, w), DIMACS .gr, or a .csv edge list source,target,weight',
+      extensions: ['1', 'bin', 'gr', 'csv', 'mtx'],
+      help: 'weighted directed graphs: the course binary format (int32 V, E, then E × src, dst, w), DIMACS .gr, a .csv edge list source,target,weight, or a Matrix Market .mtx matrix (coordinate real, integer or pattern; general or symmetric); a Matrix Market file is known by its content, whatever its name',
     },
     backends: {
       type: 'choices',
@@ -73,7 +73,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       label: 'Output format',
       choices: OUTPUT_FORMATS,
       default: 'bin',
-      help: `of --output: bin (V × V int32, row-major, unreachable = 1073741823, as the course), npy (<i4) or csv (names, unreachable empty; written a piece at a time, about 7 bytes a pair: 11 GB at V = 40 000)`,
+      help: `of --output (default: its extension's, .csv, .npy or .mtx, else bin): bin (V × V int32, row-major, unreachable = 1073741823, as the course), npy (<i4), csv (names, unreachable empty; written a piece at a time, about 7 bytes a pair: 11 GB at V = 40 000) or mtx (Matrix Market coordinate integer general, rows and columns from 1, unreachable pairs left out; streamed)`,
     },
     output: {
       type: 'text',

@@ -1,6 +1,6 @@
 // Shortest-paths results as tables: one row per graph, one per timed run, and the queried paths.
 import type { ResultTable } from '../definition'
-import { INF } from './types'
+import { graphFormatId, INF } from './types'
 import type { PathsResult } from './types'
 import { failureStatus } from '../partial'
 
@@ -10,7 +10,7 @@ export function pathsTables(result: PathsResult): ResultTable[] {
     columns: ['file', 'status', 'format', 'bytes', 'vertices', 'edges', 'duplicates', 'self_loops', 'negative_weights', 'reachable_pairs', 'checksum', 'min_distance', 'max_distance', 'read_ms', 'write_ms', 'output', 'error'],
     rows: [
       ...result.graphs.map((g) => [
-        g.path, 'ok', g.format, g.bytes, g.vertices, g.edges, g.duplicates, g.selfLoops, g.negativeWeights, g.reachablePairs, g.checksum,
+        g.path, 'ok', graphFormatId(g.format), g.bytes, g.vertices, g.edges, g.duplicates, g.selfLoops, g.negativeWeights, g.reachablePairs, g.checksum,
         g.minDistance, g.maxDistance, g.read_ms, g.output?.write_ms ?? null, g.output?.path ?? null, null,
       ]),
       // A graph whose cluster task did not complete is a row too, marked as such.

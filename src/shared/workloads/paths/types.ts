@@ -15,10 +15,25 @@ export type GpuVariant = (typeof GPU_VARIANTS)[number]
 /** Blocking factors B; several make a sweep. */
 export const BLOCK_SIZES = ['8', '16', '32', '64', '128'] as const
 
-export const OUTPUT_FORMATS = ['bin', 'npy', 'csv'] as const
+export const OUTPUT_FORMATS = ['bin', 'npy', 'csv', 'mtx'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
-export type GraphFormat = 'course' | 'dimacs' | 'csv'
+/** A graph file's format, as src/shared/formats.ts names it. */
+export type GraphFormat = 'course' | 'dimacs' | 'csv-edges' | 'mtx'
+
+/** How runs saved before the formats had one table named a CSV edge list; still read from the history. */
+export type SavedGraphFormat = GraphFormat | 'csv'
+
+export const GRAPH_FORMAT_NAMES: Record<SavedGraphFormat, string> = {
+  course: 'course binary format',
+  dimacs: 'DIMACS',
+  'csv-edges': 'CSV edge list',
+  csv: 'CSV edge list',
+  mtx: 'Matrix Market',
+}
+
+/** The format id of a graph result, an older run's included. */
+export const graphFormatId = (format: SavedGraphFormat): GraphFormat => (format === 'csv' ? 'csv-edges' : format)
 
 /** One backend (or GPU variant, at one blocking factor) run `repeat` times. */
 export interface PathsRun extends Partial<GpuPlacement> {
@@ -109,7 +124,8 @@ export interface PathQuery {
 
 export interface PathsGraphResult {
   path: string
-  format: GraphFormat
+  /** Runs saved before the format ids say 'csv' for 'csv-edges' (graphFormatId reads both). */
+  format: SavedGraphFormat
   bytes: number
   vertices: number
   /** Edges as read, duplicates and self-loops included. */

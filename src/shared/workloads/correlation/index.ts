@@ -15,7 +15,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
     files: {
       type: 'files',
       label: 'File',
-      extensions: ['csv', 'npy', 'parquet', 'arrow', 'feather', 'h5', 'hdf5', 'he5', 'nc', 'nc4'],
+      extensions: ['csv', 'npy', 'parquet', 'arrow', 'feather', 'h5', 'hdf5', 'he5', 'nc', 'nc4', 'cdf'],
       help: 'one CSV file (a series per column under a header, or per row with --layout rows), a 2-D .npy file (<f4 or <f8), a Parquet or Arrow table (a series per numeric column), or an HDF5 or NetCDF file with --dataset',
     },
     layout: {

@@ -15,7 +15,7 @@ export const statsWorkload = defineWorkload<StatsResult>()({
     files: {
       type: 'files',
       label: 'Files',
-      extensions: ['csv', 'parquet', 'arrow', 'feather', 'h5', 'hdf5', 'he5', 'nc', 'nc4'],
+      extensions: ['csv', 'parquet', 'arrow', 'feather', 'h5', 'hdf5', 'he5', 'nc', 'nc4', 'cdf'],
       help: 'CSV files with a header row, Parquet or Arrow (.arrow, .feather) tables, or HDF5 and NetCDF files with --columns naming their 1-D datasets; a folder stands for every such file in it',
     },
     columns: {

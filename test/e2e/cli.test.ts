@@ -58,7 +58,7 @@ describe('paralab CLI', () => {
       [['generate', 'acc', 'x.csv', '--rows', '-3'], /^paralab: --rows must be .*got "-3"\n$/],
       [["bench"], /^paralab: bench needs one of: device(, [a-z-]+)*, stats(, [a-z-]+)*\n$/],
       // A mistyped subcommand: the nearest one, as for commands.
-      [['generate', 'accc', 'x.csv'], 'paralab: unknown command "generate accc"; did you mean "generate acc"? (generate takes one of: acc, graph, walks)\n'],
+      [['generate', 'accc', 'x.csv'], 'paralab: unknown command "generate accc"; did you mean "generate acc"? (generate takes one of: acc, graph, walks, slope)\n'],
       [['device', '--nope'], 'paralab: unknown option --nope (paralab device --help lists its options)\n'],
       [['workloads', '--nope'], 'paralab: unknown option --nope (paralab workloads --help lists its options)\n'],
       [['bench', 'device', '--measure'], 'paralab: unknown option --measure (paralab bench device --help lists its options)\n'],
@@ -105,7 +105,7 @@ describe('paralab CLI', () => {
     expect(device.example).toMatchObject({ files: [], params: { measure: true, readMb: 16, repeat: 3 } })
     expect(stats.backends.map((b: { id: string }) => b.id)).toEqual(['serial', 'simd', 'workers', 'workers-simd', 'gpu'])
     expect(stats.params.backends).toMatchObject({ type: 'choices', flag: 'backend', default: ['workers-simd'] })
-    expect(stats.params.files).toMatchObject({ type: 'files', extensions: ['csv', 'h5', 'hdf5', 'he5', 'nc', 'nc4'] })
+    expect(stats.params.files).toMatchObject({ type: 'files', extensions: ['csv', 'parquet', 'arrow', 'feather', 'h5', 'hdf5', 'he5', 'nc', 'nc4', 'cdf'] })
     expect(stats.example.files).toEqual(['acc-example.csv'])
     expect(stats.formats[0]).toEqual({ id: 'csv', name: 'CSV', extensions: ['csv'], reads: 'numeric columns under a header' })
   })

@@ -73,7 +73,7 @@ describe('paralab CLI', () => {
       [['stats', 'a.csv', '--backend', 'cuda'], 'paralab: --backend must be serial, simd, workers, workers-simd, gpu or all, got "cuda"\n'],
       [['stats', 'a.csv', '--precision', 'f16'], 'paralab: --precision must be one of f64, f32, got "f16"\n'],
       [['stats', 'a.csv', '--repeat', '0'], 'paralab: --repeat must be an integer in 1…1000, got "0"\n'],
-      [['stats'], 'paralab: stats needs at least one csv or h5 or hdf5 or he5 or nc or nc4 file or folder (or --example)\n'],
+      [['stats'], 'paralab: stats needs at least one file or folder (.csv, .parquet, .arrow, .feather, .h5, .hdf5, .he5, .nc, .nc4, .cdf) (or --example)\n'],
       [['stats', '--example', 'a.csv'], 'paralab: --example brings its own input; drop a.csv\n'],
     ]
     for (const [args, message] of cases) {

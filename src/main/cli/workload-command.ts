@@ -181,7 +181,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
           params[files[0]] = byRole
         } else if (files) {
           if (positionals.length === 0)
-            throw new UsageError(`${name} needs at least one ${files[1].extensions.join(' or ')} file or folder${roles.length ? `, or ${roles.map((r) => `--${r.flag}`).join(', ')}` : ''} (or --example)`)
+            throw new UsageError(`${name} needs at least one file or folder (${files[1].extensions.map((e) => `.${e}`).join(', ')})${roles.length ? `, or ${roles.map((r) => `--${r.flag}`).join(', ')}` : ''} (or --example)`)
           params[files[0]] = await expandInputs(positionals, files[1].extensions)
         }
         return params

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectApi, pingMs, type ApiClient } from '../helpers/api-client'
+import { connectApi, jobWhilePinging, type ApiClient } from '../helpers/api-client'
 import { startServe, type ServeProcess } from '../helpers/serve'
 import { floatRaster, tiffBytes } from '../helpers/tiff-bytes'
 
@@ -40,20 +40,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
 })
 
-/** Starts a job and pings until it ends: its end event and the slowest ping. */
-async function pinged(params: Record<string, unknown>): Promise<{ end: any; worst: number }> {
-  const jobId = await api.call<string>('startJob', 'landslide', params)
-  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 180_000)
-  let worst = 0
-  let over = false
-  void ended.then(() => (over = true))
-  while (!over) {
-    worst = Math.max(worst, await pingMs(api))
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  worst = Math.max(worst, await pingMs(api))
-  return { end: await ended, worst }
-}
+const pinged = (params: Record<string, unknown>) => jobWhilePinging(api, 'landslide', params, 180_000)
 
 describe('GeoTIFF grids under serve', () => {
   it('a 2480 × 3050 LZW GeoTIFF DEM is read while pings are answered within 1 s', async () => {

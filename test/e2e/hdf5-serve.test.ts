@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, type ServeProcess } from '../helpers/serve'
-import { connectApi, pingMs, type ApiClient } from '../helpers/api-client'
+import { connectApi, jobWhilePinging, type ApiClient } from '../helpers/api-client'
 
 const root = mkdtempSync(join(tmpdir(), 'paralab-hdf5-serve-'))
 let serve: ServeProcess
@@ -42,19 +42,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
 })
 
-/** Starts a job and pings until it ends; its end event and the slowest ping. */
-async function pinging(workload: string, params: Record<string, unknown>): Promise<{ end: any; worst: number }> {
-  const jobId = await api.call<string>('startJob', workload, params)
-  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 120_000)
-  let worst = 0
-  let over = false
-  void ended.then(() => (over = true))
-  while (!over) {
-    worst = Math.max(worst, await pingMs(api))
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return { end: await ended, worst }
-}
+const pinging = (workload: string, params: Record<string, unknown>) => jobWhilePinging(api, workload, params)
 
 describe('HDF5 and NetCDF under serve', () => {
   it('a 25 MB deflated HDF5 dataset loads while pings are answered within 1 s', async () => {

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { footerMetadata, pageHeader } from '../../src/main/io/parquet/write-parquet'
 import { CLI, startServe, type ServeProcess } from '../helpers/serve'
-import { connectApi, pingMs, type ApiClient } from '../helpers/api-client'
+import { connectApi, jobWhilePinging, type ApiClient } from '../helpers/api-client'
 import { lit, sql } from '../helpers/duckdb'
 
 let root: string
@@ -49,20 +49,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
 })
 
-/** Starts a job, pings while it runs; its end event and the slowest ping. */
-async function whilePinging(workload: string, params: Record<string, unknown>): Promise<{ end: any; worst: number }> {
-  const jobId = await api.call<string>('startJob', workload, params)
-  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', 120_000)
-  let worst = 0
-  let over = false
-  void ended.then(() => (over = true))
-  while (!over) {
-    worst = Math.max(worst, await pingMs(api))
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  worst = Math.max(worst, await pingMs(api))
-  return { end: await ended, worst }
-}
+const whilePinging = (workload: string, params: Record<string, unknown>) => jobWhilePinging(api, workload, params)
 
 describe('Parquet tables under serve', () => {
   it('a footer of megabytes is parsed on a loader thread: pings answered meanwhile, then its chunks refused', async () => {

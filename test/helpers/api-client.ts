@@ -88,3 +88,18 @@ export function serveRss(): number {
   }
   throw new Error('no paralab serve process')
 }
+
+/** Starts a job and pings until it ends (and once more at its end): its end event and the slowest ping. */
+export async function jobWhilePinging(api: ApiClient, workload: string, params: Record<string, unknown>, timeoutMs = 120_000): Promise<{ end: any; worst: number }> {
+  const jobId = await api.call<string>('startJob', workload, params)
+  const ended = api.event((e) => e.jobId === jobId && e.type !== 'progress', timeoutMs)
+  let worst = 0
+  let over = false
+  void ended.then(() => (over = true))
+  while (!over) {
+    worst = Math.max(worst, await pingMs(api))
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  worst = Math.max(worst, await pingMs(api))
+  return { end: await ended, worst }
+}

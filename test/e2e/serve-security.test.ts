@@ -140,7 +140,7 @@ describe('paralab serve', () => {
     const setup = await call('example', ['stats'])
     expect(setup.error).toBeUndefined()
     const real = realpathSync(file)
-    expect(setup.result.files).toEqual([{ path: real, name: 'acc-example.csv', bytes: statSync(file).size }])
+    expect(setup.result.files).toEqual([{ path: real, name: 'acc-example.csv', bytes: statSync(file).size, content: 'text' }])
     expect(setup.result.params).toEqual({ files: [real], backends: ['serial', 'simd', 'workers', 'workers-simd'], repeat: 3, batches: 10 })
     // Offered to the dashboard from now on.
     expect((await call('listDataFiles', [])).result.map((f: { name: string }) => f.name).sort()).toEqual(['a.csv', 'acc-example.csv'])
@@ -162,7 +162,7 @@ describe('paralab serve', () => {
     expect(events.some((e) => e.jobId === job.result && e.type === 'progress' && e.workload === 'stats')).toBe(true)
     const env = done.envelope
     expect(env.workload).toBe('stats')
-    expect(env.input.files).toEqual([{ path: real, bytes: statSync(file).size, modified: statSync(file).mtime.toISOString() }])
+    expect(env.input.files).toEqual([{ path: real, bytes: statSync(file).size, modified: statSync(file).mtime.toISOString(), format: 'csv' }])
     expect(Object.keys(env.timings)).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
     expect(env.results.files[0].rows).toBe(20_000)
     expect(env.results.files[0].batches).toHaveLength(10)

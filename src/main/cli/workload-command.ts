@@ -131,7 +131,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       ].map(([head, text]) => `  ${head}  ${text}`),
       '',
       `Backends: ${def.backends.map((b) => `${b.id} (${b.summary})`).join('; ')}.`,
-      ...(formatsOf(def.id).length ? ['File formats (a file\'s content decides, its extension only among text and binary files; docs/formats.md):', ...formatsOf(def.id).map((f) => `  ${formatLine(f, def.id)}`)] : []),
+      ...(formatsOf(def.id).length ? ['File formats (a file\'s content decides, its extension only among text and binary files; docs/formats.md):', ...formatsOf(def.id).map((f) => `    ${formatLine(f, def.id)}`)] : []),
       `Example: ${def.example.summary}`,
     ].join('\n'),
     options: {

@@ -131,10 +131,6 @@ export const FILE_FORMATS: readonly FileFormat[] = [
   },
 ]
 
-export function formatById(id: string): FileFormat | undefined {
-  return FILE_FORMATS.find((f) => f.id === id)
-}
-
 /** The formats a workload reads, in table order. */
 export function formatsRead(workload: WorkloadId): FileFormat[] {
   return FILE_FORMATS.filter((f) => f.workloads[workload]?.reads)

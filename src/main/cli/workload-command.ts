@@ -150,6 +150,11 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
     allowPositionals: !!files,
     passThrough: ['sbatch-arg'],
     async run(values, positionals) {
+      // A task Slurm granted a GPU, where nothing hides the node's other GPUs: the same command again, fenced onto its grant.
+      if (values['task-dir'] !== undefined && !values.slurm && values.executor === undefined) {
+        const fenced = await (await import('../gpu/fence-self')).fenceSlurmTask()
+        if (fenced !== undefined) return fenced
+      }
       const params: Record<string, unknown> = {}
       for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
       Object.assign(params, fixed)

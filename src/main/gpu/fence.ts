@@ -3,12 +3,13 @@
 // 4-GPU machine to put processes on other GPUs than the one named. What does choose: a process in
 // a mount namespace of its own, where every NVIDIA device node but its GPU's (/dev/nvidiaN) has
 // /dev/null bind-mounted over it, can open no other GPU — seen there, /dev/nvidiaK kept → the GPU
-// of minor K, with no context on any other. Slurm's cgroup ConstrainDevices gives a job step the same.
+// of minor K, with no context on any other. Slurm's cgroup ConstrainDevices gives a job step the same;
+// a Slurm task without it reruns itself inside a fence onto its grant (taskFence, fence-self.ts).
 // `unshare -m` makes the namespace as root; `unshare -Urm` where user namespaces are allowed.
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, readdirSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { grantedGpus, nvidiaMinors } from './granted'
+import { grantedGpus, nvidiaMinors, type GrantedGpus, type NodeAccess } from './granted'
 
 /** `off` turns the route off (every process then gets the GPU Dawn gives it). */
 export const FENCE_VARIABLE = 'PARALAB_GPU_FENCE'
@@ -154,4 +155,32 @@ export function rankFences(ranks: number, opts: FenceOptions = {}): RankFences {
   const f = fenceableGpus(opts)
   if (!f.ok) return f
   return { ok: true, fences: Array.from({ length: ranks }, (_, k) => fenceFor(f.gpus[k % f.gpus.length], opts.roots?.dev)), route: f.route }
+}
+
+/**
+ * A task that Slurm granted a GPU, on a node where it can still open every GPU's node (no devices
+ * cgroup): the fence that keeps it to its grant, or why it needs none or cannot have one (`why`
+ * undefined: nothing was granted, nothing to say).
+ */
+export type TaskFence = { ok: true; fence: GpuFence; route: Extract<FenceRoute, { ok: true }>; note: string } | { ok: false; why?: string }
+
+export function taskFence(opts: FenceOptions & { opens?: (path: string) => NodeAccess } = {}): TaskFence {
+  const env = opts.env ?? process.env
+  const roots = opts.roots ?? {}
+  if (env[FENCED_VARIABLE]) return { ok: false }
+  let granted: GrantedGpus | null
+  try {
+    granted = grantedGpus(env, roots, opts.opens)
+  } catch (e) {
+    return { ok: false, why: e instanceof Error ? e.message : String(e) }
+  }
+  if (!granted?.slurm) return { ok: false }
+  const gpus = nodeGpus(roots)
+  const gpu = gpus.find((g) => g.tag === granted.tags[0])
+  if (granted.constrained) return { ok: false, why: `Slurm's devices cgroup leaves this task only ${granted.tags.join(', ')} (${granted.slurm}): no fence needed` }
+  if (!gpu || gpus.length < 2) return { ok: false }
+  const route = fenceRoute(env)
+  if (!route.ok) return { ok: false, why: `Slurm granted ${gpu.tag} (${granted.slurm}), but every GPU's node is open to this task and no fence can be made (${route.why}): it opens the GPU the driver gives it` }
+  const more = granted.tags.length > 1 ? ` (${granted.tags.length} granted: a process opens one)` : ''
+  return { ok: true, fence: fenceFor(gpu, roots.dev), route, note: `Slurm granted ${gpu.tag}, /dev/nvidia${gpu.minor} (${granted.slurm})${more}; every other GPU's node is hidden from the task, in ${route.how}` }
 }

@@ -6,7 +6,11 @@
 // so each index is mapped to its PCI address — through the NVIDIA driver's own listing of its
 // device minors where it has one, else by bus order — and a rank is put on one by hiding the
 // others' device nodes from it (fence.ts). Elsewhere: every GPU of the PCI bus.
-import { readdirSync, readFileSync } from 'node:fs'
+// Where a devices cgroup (Slurm's ConstrainDevices) refuses the other GPUs' nodes, the task's GPUs
+// are the nodes it can open, and Slurm numbers them from 0: with Slurm 22.05 and
+// `--gpus-per-task 1`, every task read SLURM_STEP_GPUS=0 while each could open only its own
+// /dev/nvidiaK; without the cgroup each read its node's index, K.
+import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import { gpuBusTags } from './pci'
@@ -18,6 +22,23 @@ export interface GrantedGpus {
   all: string[]
   /** Where Slurm granted the GPUs: the variable and its value, for notes. */
   slurm?: string
+  /** The devices cgroup refuses this process the other GPUs' nodes: it can open only `tags`. */
+  constrained?: boolean
+}
+
+/** How opening a device node went: 'refused' is a devices cgroup's no (EPERM), or the node's modes' (EACCES). */
+export type NodeAccess = 'opens' | 'refused' | 'absent' | 'other'
+
+/** Opens and closes `path` (read-only, never blocking): whether this process may use that device. */
+export function nodeAccess(path: string): NodeAccess {
+  try {
+    closeSync(openSync(path, constants.O_RDONLY | constants.O_NONBLOCK))
+    return 'opens'
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    // ENXIO and the like: the node may be opened, its driver had nothing to say to a bare open.
+    return code === 'EPERM' || code === 'EACCES' ? 'refused' : code === 'ENOENT' ? 'absent' : 'other'
+  }
 }
 
 /** The node indices of the GPUs Slurm granted (`0,2`, `4-7`), or undefined outside such a job. */
@@ -60,17 +81,35 @@ export function nvidiaMinors(root = '/proc/driver/nvidia/gpus'): Map<number, str
 }
 
 /** The GPUs this process may use (see above); null when the PCI bus cannot be listed. */
-export function grantedGpus(env: NodeJS.ProcessEnv = process.env, roots: { pci?: string; nvidia?: string } = {}): GrantedGpus | null {
+export function grantedGpus(
+  env: NodeJS.ProcessEnv = process.env,
+  roots: { pci?: string; nvidia?: string; dev?: string } = {},
+  opens: (path: string) => NodeAccess = nodeAccess,
+): GrantedGpus | null {
   const all = gpuBusTags(roots.pci)
   if (all === null) return null
   const grant = slurmGpuIndices(env)
   if (!grant) return { tags: all, all }
   const minors = nvidiaMinors(roots.nvidia)
+  const slurm = `${grant.variable}=${grant.text}`
+  const nodes = [...minors]
+    .sort((a, b) => a[0] - b[0])
+    .map(([minor, tag]) => ({ minor, tag, access: opens(join(roots.dev ?? '/dev', `nvidia${minor}`)) }))
+    .filter((n) => n.access !== 'absent' && all.includes(n.tag))
+  const usable = nodes.filter((n) => n.access !== 'refused')
+  if (usable.length > 0 && usable.length < nodes.length) {
+    // Constrained: Slurm's indices number the task's own GPUs (or, where every one names a node it may open, those nodes).
+    const byMinor = grant.indices.every((i) => usable.some((n) => n.minor === i)) && !grant.indices.every((i) => i < usable.length)
+    const tags = grant.indices.map((i) => (byMinor ? usable.find((n) => n.minor === i) : usable[i])?.tag)
+    if (tags.some((t) => t === undefined))
+      throw new ApiError('gpu-unavailable', `${slurm} grants GPU ${grant.indices.join(', ')}, but this process may open only ${usable.map((n) => `/dev/nvidia${n.minor}`).join(', ')} of the node's ${nodes.length}`)
+    return { tags: tags as string[], all, slurm, constrained: true }
+  }
   const tags = grant.indices.map((i) => {
     const tag = minors.get(i) ?? (minors.size === 0 ? all[i] : undefined)
     if (tag === undefined || !all.includes(tag))
       throw new ApiError('gpu-unavailable', `${grant.variable}=${grant.text} grants GPU ${i}, but this node lists ${all.length} GPU${all.length === 1 ? '' : 's'} (${all.join(', ') || 'none'})`)
     return tag
   })
-  return { tags, all, slurm: `${grant.variable}=${grant.text}` }
+  return { tags, all, slurm }
 }

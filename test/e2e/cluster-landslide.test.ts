@@ -4,8 +4,8 @@
 // the reference md5; `--executor local` runs the same ranks here. The ranks of a task prove a key
 // that the planning command wrote into the task folder (mode 0600) and that nothing readable by
 // others holds, and a stranger who knows the job's id from its rendezvous file changes nothing.
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { connect } from 'node:net'
 import { join, resolve } from 'node:path'
@@ -66,13 +66,43 @@ describe.skipIf(missing)('the landslide in ranks on Slurm', () => {
   }
 
   beforeAll(async () => {
-    cluster = await startSlurm()
+    cluster = await startSlurm({ gpus: 4 })
     dir = mkdtempSync(join(tmpdir(), 'paralab-cluster-landslide-'))
   }, 180_000)
   afterAll(() => {
     cluster?.stop()
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
+
+  it('fences a task Slurm granted one GPU onto it: each of 2 tasks may open its own device node and none of the others\'', () => {
+    // The node's GPUs as Paralab reads them: four NVIDIA GPUs on a fake PCI bus and driver procfs,
+    // their device nodes the cluster's stand-ins that gres.conf lists (the grant is Slurm's own).
+    const machine = join(dir, 'gpu-machine')
+    const buses = ['0000:06:00.0', '0000:07:00.0', '0000:08:00.0', '0000:09:00.0']
+    buses.forEach((bus, minor) => {
+      mkdirSync(join(machine, 'pci', bus), { recursive: true })
+      writeFileSync(join(machine, 'pci', bus, 'class'), '0x030200\n')
+      mkdirSync(join(machine, 'nvidia', bus), { recursive: true })
+      writeFileSync(join(machine, 'nvidia', bus, 'information'), `Model:\t\t NVIDIA H100 80GB HBM3\nDevice Minor:\t ${minor}\nBus Location:\t ${bus}\n`)
+    })
+    const roots = JSON.stringify({ pci: join(machine, 'pci'), nvidia: join(machine, 'nvidia'), dev: cluster.dev })
+    const out = join(dir, 'gpu-tasks.out')
+    const program = resolve(__dirname, '../helpers/gpu-task-program.ts')
+    const jiti = resolve(__dirname, '../../node_modules/jiti/lib/jiti-cli.mjs')
+    const job = spawnSync('sbatch', ['--wait', '--nodes=1', '--ntasks=2', '--gpus-per-task=1', '--overcommit', `--output=${out}`, '--wrap', `srun --ntasks=2 --gpus-per-task=1 ${process.execPath} ${jiti} ${program} '${roots}'`], { env: cluster.env, encoding: 'utf8', timeout: 120_000 })
+    expect(job.status, `${job.stderr}\n${existsSync(out) ? readFileSync(out, 'utf8') : 'no output'}`).toBe(0)
+    const tasks = readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).sort((a, b) => a.rank - b.rank)
+    // Its own node answers as the stand-in does (no driver: ENXIO); every other one is /dev/null.
+    expect(tasks).toEqual([0, 1].map((k) => ({
+      rank: k,
+      grant: String(k),
+      fenced: `pci-0000_0${6 + k}_00_0`,
+      why: null,
+      reads: [0, 1, 2, 3].map((m) => (m === k ? 'ENXIO' : '')),
+    })))
+    // Outside the tasks every node is as it was.
+    expect(() => readFileSync(join(cluster.dev!, 'nvidia3'))).toThrow(/ENXIO/)
+  }, 150_000)
 
   it('2 ranks on two nodes and 3 ranks on two nodes give the reference md5', () => {
     // The test nodes have a core each: three ranks on two nodes overcommit them, as sbatch allows when asked.

@@ -1,7 +1,10 @@
 // A real Slurm cluster for the tests, without systemd: munged (as user munge), slurmctld and two
 // slurmd on this host (nodes n1 and n2, each half the CPUs and memory), all in a temporary folder
 // of their own with their own ports, state folder and cluster name, stopped by PID at the end.
-// Client commands find it through SLURM_CONF (in `env`).
+// Client commands find it through SLURM_CONF (in `env`). With `gpus`, each node has that many
+// GPUs in its gres.conf: stand-in device nodes `dev/nvidia0…` in the cluster's folder (character
+// devices of NVIDIA's major, 195, and minors 0…: gres.conf takes nothing else; with no driver behind
+// them, opening one says ENXIO), so that jobs can ask for GPUs (`--gpus-per-task`).
 import { execFileSync, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -10,6 +13,8 @@ import { join } from 'node:path'
 
 export interface SlurmCluster {
   dir: string
+  /** The stand-in device nodes' folder (`nvidia0`…), with `gpus`. */
+  dev?: string
   /** The environment for client commands and for `paralab` (SLURM_CONF). */
   env: NodeJS.ProcessEnv
   nodes: string[]
@@ -52,9 +57,17 @@ async function until(what: string, check: () => boolean, ms: number, log: () => 
   }
 }
 
-export async function startSlurm(): Promise<SlurmCluster> {
+export async function startSlurm(opts: { gpus?: number } = {}): Promise<SlurmCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'paralab-slurm-'))
   chmodSync(dir, 0o755)
+  const gpus = opts.gpus ?? 0
+  const dev = join(dir, 'dev')
+  if (gpus) {
+    mkdirSync(dev)
+    for (let k = 0; k < gpus; k++) execFileSync('mknod', [join(dev, `nvidia${k}`), 'c', '195', String(k)])
+    writeFileSync(join(dir, 'gres.conf'), ['AutoDetect=off', ...['n1', 'n2'].flatMap((n) => Array.from({ length: gpus }, (_, k) => `NodeName=${n} Name=gpu File=${join(dev, `nvidia${k}`)}`)), ''].join('\n'))
+  }
+  const gres = gpus ? ` Gres=gpu:${gpus}` : ''
   const munge = join(dir, 'munge')
   mkdirSync(munge, { mode: 0o755 })
   const ids = execFileSync('id', ['-u', 'munge'], { encoding: 'utf8' }).trim()
@@ -94,8 +107,9 @@ export async function startSlurm(): Promise<SlurmCluster> {
       'MinJobAge=3600',
       'KillWait=2',
       'DependencyParameters=kill_invalid_depend',
-      `NodeName=n1 NodeHostname=${host} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=${memory} Port=${n1Port} State=UNKNOWN`,
-      `NodeName=n2 NodeHostname=${host} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=${memory} Port=${n2Port} State=UNKNOWN`,
+      ...(gpus ? ['GresTypes=gpu'] : []),
+      `NodeName=n1 NodeHostname=${host} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=${memory}${gres} Port=${n1Port} State=UNKNOWN`,
+      `NodeName=n2 NodeHostname=${host} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=${memory}${gres} Port=${n2Port} State=UNKNOWN`,
       'PartitionName=debug Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP',
       '',
     ].join('\n'),
@@ -134,5 +148,5 @@ export async function startSlurm(): Promise<SlurmCluster> {
     stop()
     throw e
   }
-  return { dir, env, nodes: ['n1', 'n2'], stop }
+  return { dir, ...(gpus && { dev }), env, nodes: ['n1', 'n2'], stop }
 }

@@ -107,7 +107,7 @@ read -r ctld_port node_port <<< "$(node -e '
   const next = () => { const s = net.createServer(); s.listen(0, "127.0.0.1", () => { ports.push(s.address().port); s.close(() => ports.length < 2 ? next() : console.log(ports.join(" "))) }) }
   next()')"
 [ -n "${node_port:-}" ] || die "no free ports"
-host=$(hostname)
+host=$(hostname 2>/dev/null || cat /proc/sys/kernel/hostname)
 cpus=$(nproc)
 memory=$(awk '/^MemTotal/ {printf "%d", $2 / 1024 * 0.8}' /proc/meminfo)
 export SLURM_CONF="$state/etc/slurm.conf"

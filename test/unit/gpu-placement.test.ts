@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { fencedCommand, fenceRoute, FENCED_VARIABLE, rankFences, resetFenceRoute } from '../../src/main/gpu/fence'
+import { fencedCommand, fenceRoute, FENCED_VARIABLE, rankFences, resetFenceRoute, taskFence } from '../../src/main/gpu/fence'
 import { hostGpus } from '../../src/main/gpu/host-gpus'
 import { gpuOfEach, observeGpus, parseComputeApps, parseQueryXml, sampleGpus } from '../../src/main/gpu/observe'
 import { busTag } from '../../src/main/gpu/pci'
@@ -252,13 +252,61 @@ describe("a rank's GPU as requested", () => {
   const device = { isSoftware: false } as unknown as Gpu
   const shared = async () => device
 
-  it('is the GPU its fence left it, the one Slurm granted its task, or none chosen', async () => {
+  it('is the GPU its fence left it, the one Slurm\'s devices cgroup left its task, or none chosen', async () => {
     expect(await rankGpu(shared, { [FENCED_VARIABLE]: 'pci-0000_00_08_0' })).toMatchObject({ gpu: device, requested: 'pci-0000_00_08_0' })
-    // The fake grant of a task on a node whose sysfs lists its GPUs: Slurm's index 1 is the GPU of minor 1.
-    const slurm = await rankGpu(shared, { SLURM_STEP_GPUS: '1' }, machine('slurm-node'))
-    expect(slurm).toMatchObject({ requested: tag(BUSES[1]), note: expect.stringMatching(/Slurm granted each task one GPU \(SLURM_STEP_GPUS=1\)/) })
+    // A task in Slurm's devices cgroup (its refusal given as the node opener's answer): SLURM_STEP_GPUS=0 is the one node it may open.
+    const node = machine('slurm-node')
+    const cgroup = await rankGpu(shared, { SLURM_STEP_GPUS: '0' }, node, (path) => (path.endsWith('/nvidia1') ? 'opens' : 'refused'))
+    expect(cgroup).toMatchObject({ requested: tag(BUSES[1]), note: expect.stringMatching(/Slurm's devices cgroup leaves each task its one GPU \(SLURM_STEP_GPUS=0\)/) })
+    // Granted minor 1, yet every node opens and no fence was made: the device is whichever the driver gave, and the rank says so.
+    const open = await rankGpu(shared, { SLURM_STEP_GPUS: '1' }, node)
+    expect(open).toMatchObject({ requested: 'shared', note: expect.stringMatching(/Slurm granted pci-0000_07_00_0 \(SLURM_STEP_GPUS=1\), but this task could open every GPU and was not fenced onto it/) })
     const unfenced = await rankGpu(shared, {}, machine('unfenced'))
     expect(unfenced).toMatchObject({ requested: 'shared', note: expect.stringMatching(/may use 5 GPUs and none was fenced onto one/) })
+  })
+})
+
+describe('a Slurm task granted one GPU: its own fence', () => {
+  const node = machine('task-node')
+
+  it('is the granted GPU, every other node hidden, where nothing else hides them', () => {
+    const f = taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '2' }, roots: node })
+    expect(f.ok, f.ok ? '' : f.why).toBe(true)
+    if (!f.ok) return
+    expect(f.fence).toEqual({ tag: tag(BUSES[2]), keep: join(node.dev, 'nvidia2'), hide: [0, 1, 3].map((m) => join(node.dev, `nvidia${m}`)) })
+    expect(f.note).toMatch(/^Slurm granted pci-0000_08_00_0, \/dev\/nvidia2 \(SLURM_STEP_GPUS=2\); every other GPU's node is hidden/)
+    // Several granted: a process opens one, the first.
+    expect(taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '3,1' }, roots: node })).toMatchObject({ ok: true, fence: { tag: tag(BUSES[3]) }, note: expect.stringMatching(/2 granted: a process opens one/) })
+  })
+
+  it('is none where the devices cgroup already hides the others, the task is fenced, nothing was granted, or no route', () => {
+    const cgroup = taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '0' }, roots: node, opens: (p) => (p.endsWith('/nvidia3') ? 'other' : 'refused') })
+    expect(cgroup).toEqual({ ok: false, why: `Slurm's devices cgroup leaves this task only ${tag(BUSES[3])} (SLURM_STEP_GPUS=0): no fence needed` })
+    expect(taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '1', [FENCED_VARIABLE]: tag(BUSES[1]) }, roots: node })).toEqual({ ok: false })
+    expect(taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '', SLURM_JOB_GPUS: '' }, roots: node })).toEqual({ ok: false })
+    expect(taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '1', PARALAB_GPU_FENCE: 'off' }, roots: node })).toMatchObject({ ok: false, why: expect.stringMatching(/every GPU's node is open to this task and no fence can be made \(PARALAB_GPU_FENCE=off\)/) })
+    expect(taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '7' }, roots: node })).toMatchObject({ ok: false, why: expect.stringMatching(/grants GPU 7/) })
+  })
+
+  it('reruns the task inside the fence with its own arguments, as arguments; the rerun reads only its node and ends with its exit code', () => {
+    if (!taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '1' }, roots: node }).ok) throw new Error('no fence')
+    // The task: a node process (run by jiti, as the CLI's rerun would run the CLI) whose command is
+    // `node -e SCRIPT ARG`; SCRIPT reads every node, prints the GPU it was told and ARG, and exits 3.
+    const hostile = '$(touch pwned); exit 9'
+    const script = `const fs=require('fs');for(const m of [0,1,2,3])process.stdout.write(fs.readFileSync(${JSON.stringify(node.dev)}+'/nvidia'+m,'utf8')+';');process.stdout.write(process.env.${FENCED_VARIABLE}+';'+process.argv[1]);process.exit(3)`
+    const driver = join(dir, 'rerun-driver.ts')
+    writeFileSync(driver, [
+      `import { taskFence } from ${JSON.stringify(join(__dirname, '../../src/main/gpu/fence'))}`,
+      `import { rerunFenced } from ${JSON.stringify(join(__dirname, '../../src/main/gpu/fence-self'))}`,
+      `const f = taskFence({ env: { ...process.env, SLURM_STEP_GPUS: '1' }, roots: ${JSON.stringify(node)} })`,
+      `if (!f.ok) throw new Error('no fence')`,
+      `rerunFenced(f, [process.execPath, '-e', process.env.RERUN_SCRIPT!, process.env.RERUN_ARG!], []).then((code) => process.exit(code))`,
+    ].join('\n'))
+    const r = spawnSync(process.execPath, [join(__dirname, '../../node_modules/jiti/lib/jiti-cli.mjs'), driver], { cwd: dir, encoding: 'utf8', env: { ...process.env, RERUN_SCRIPT: script, RERUN_ARG: hostile }, timeout: 60_000 })
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toBe(`;gpu 1;;;${tag(BUSES[1])};${hostile}`)
+    expect(r.status).toBe(3)
+    expect(existsSync(join(dir, 'pwned'))).toBe(false)
   })
 })
 

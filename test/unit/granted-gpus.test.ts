@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { grantedGpus, slurmGpuIndices } from '../../src/main/gpu/granted'
+import { grantedGpus, nodeAccess, slurmGpuIndices, type NodeAccess } from '../../src/main/gpu/granted'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-granted-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -63,5 +63,34 @@ describe('the GPUs a process may use', () => {
 
   it('are none to choose from where the bus cannot be listed', () => {
     expect(grantedGpus({ SLURM_STEP_GPUS: '0' }, { pci: join(dir, 'absent') })).toBeNull()
+  })
+
+  // Slurm 22.05 with ConstrainDevices and --gpus-per-task 1, as seen on a one-node cluster with four
+  // GPUs: every task reads SLURM_STEP_GPUS=0, and its devices cgroup lets it open its own
+  // /dev/nvidiaK alone (EPERM for the others). The cgroup's refusal is given here as the answer of
+  // the node opener (a devices cgroup needs a writable cgroup hierarchy, which a test cannot count on).
+  const refusingAllBut = (keep: number[]) => (path: string): NodeAccess => (keep.some((m) => path.endsWith(`/nvidia${m}`)) ? 'other' : 'refused')
+  const dev = join(dir, 'server-dev')
+
+  it('are, under a devices cgroup, the GPUs the task may open, Slurm numbering them from 0', () => {
+    const task3 = grantedGpus({ SLURM_STEP_GPUS: '0', SLURM_JOB_GPUS: '0,1,2,3' }, { ...server, dev }, refusingAllBut([3]))!
+    // Minor 3 is the GPU at 63:00.0 on this server.
+    expect(task3).toMatchObject({ tags: [tag('0000:63:00.0')], slurm: 'SLURM_STEP_GPUS=0', constrained: true })
+    // Two GPUs of a task, 0 and 1 of its own: minors 2 and 3 in minor order.
+    expect(grantedGpus({ SLURM_STEP_GPUS: '1,0' }, { ...server, dev }, refusingAllBut([2, 3]))!.tags).toEqual([tag('0000:63:00.0'), tag('0000:99:00.0')])
+    // Indices that name the nodes it may open are those nodes.
+    expect(grantedGpus({ SLURM_STEP_GPUS: '2,3' }, { ...server, dev }, refusingAllBut([2, 3]))!.tags).toEqual([tag('0000:99:00.0'), tag('0000:63:00.0')])
+    expect(() => grantedGpus({ SLURM_STEP_GPUS: '1' }, { ...server, dev }, refusingAllBut([3]))).toThrow(/SLURM_STEP_GPUS=1 grants GPU 1, but this process may open only \/dev\/nvidia3 of the node's 4/)
+  })
+
+  it('are, without one, the GPUs of the minors Slurm names (every node opens)', () => {
+    const open = () => 'opens' as const
+    expect(grantedGpus({ SLURM_STEP_GPUS: '3' }, { ...server, dev }, open)).toMatchObject({ tags: [tag('0000:63:00.0')], slurm: 'SLURM_STEP_GPUS=3' })
+    expect(grantedGpus({ SLURM_STEP_GPUS: '3' }, { ...server, dev }, open)!.constrained).toBeUndefined()
+  })
+
+  it('reads a refusal from the open itself', () => {
+    expect(nodeAccess(join(dir, 'no-such-node'))).toBe('absent')
+    expect(nodeAccess('/dev/null')).toBe('opens')
   })
 })

@@ -116,6 +116,17 @@ export SLURM_CONF="$state/etc/slurm.conf"
   for i in "${!gpus[@]}"; do echo "NodeName=$node_name Name=gpu File=${gpus[$i]}"; done
 } > "$state/etc/gres.conf"
 
+# prepare_cgroup2: what systemd would have made for slurmd on a cgroup v2 host without it: the
+# controllers enabled for the root's children and system.slice, and system.slice itself (where slurmd
+# puts its step daemons' scope with IgnoreSystemd=yes). Made folders are removed at the end.
+prepare_cgroup2() {
+  local c
+  for c in $(cat /sys/fs/cgroup/cgroup.controllers); do echo "+$c" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; done
+  [ -d /sys/fs/cgroup/system.slice ] || { mkdir /sys/fs/cgroup/system.slice && fresh_cgroups+=(/sys/fs/cgroup/system.slice); }
+  for c in $(cat /sys/fs/cgroup/system.slice/cgroup.controllers 2>/dev/null); do echo "+$c" > /sys/fs/cgroup/system.slice/cgroup.subtree_control 2>/dev/null; done
+  echo "cgroup2: root subtree $(cat /sys/fs/cgroup/cgroup.subtree_control); system.slice $(cat /sys/fs/cgroup/system.slice/cgroup.subtree_control 2>/dev/null)"
+}
+
 # write_conf MODE: slurm.conf (and cgroup.conf) for cgroup mode v1, v2 or none.
 write_conf() {
   local mode=$1 track=proctrack/linuxproc task=task/none
@@ -123,9 +134,14 @@ write_conf() {
     track=proctrack/cgroup task=task/cgroup
     printf '%s\n' "CgroupPlugin=cgroup/$mode" "CgroupMountpoint=/sys/fs/cgroup" "ConstrainDevices=yes" "ConstrainCores=no" "ConstrainRAMSpace=no" "ConstrainSwapSpace=no" \
       $([ "$mode" = v2 ] && echo IgnoreSystemd=yes) > "$state/etc/cgroup.conf"
+  elif [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+    # slurmd of a cgroup v2 host loads cgroup/v2 for its step daemons whatever the plugins: no systemd
+    # to ask for their scope, and nothing constrained.
+    printf '%s\n' "CgroupPlugin=cgroup/v2" "CgroupMountpoint=/sys/fs/cgroup" "IgnoreSystemd=yes" "ConstrainDevices=no" "ConstrainCores=no" "ConstrainRAMSpace=no" "ConstrainSwapSpace=no" > "$state/etc/cgroup.conf"
   else
     rm -f "$state/etc/cgroup.conf"
   fi
+  [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && prepare_cgroup2
   cat > "$SLURM_CONF" <<EOF
 ClusterName=$name
 SlurmctldHost=$host(127.0.0.1)

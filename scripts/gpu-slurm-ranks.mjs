@@ -95,10 +95,18 @@ function grantOf(p) {
   const words = ['SLURM_STEP_GPUS', 'CUDA_VISIBLE_DEVICES'].map((k) => `${k.replace('SLURM_', '')}=${env[k] ?? '-'}`).join(' ')
   if (p.tried) {
     const allowed = p.tried.filter((t) => /^nvidia\d+:/.test(t) && !t.endsWith(':EPERM')).map((t) => Number(/^nvidia(\d+)/.exec(t)[1]))
-    return { words: `${words}; cgroup opens ${allowed.map((m) => `nvidia${m}`).join(',') || 'none'}`, index: allowed.length === 1 ? allowed[0] : undefined }
+    const opens = `${words}; cgroup opens ${allowed.map((m) => `nvidia${m}`).join(',') || 'none'}`
+    // A devices cgroup grants the one node it opens; without one (every node opens) the grant is the environment's.
+    if (allowed.length === 1) return { words: opens, index: allowed[0] }
+    return { words: opens, index: allowed.length > 1 ? envIndex(env) : undefined }
   }
+  return { words, index: envIndex(env) }
+}
+
+/** The one GPU Slurm's environment grants the step, if it names one. */
+function envIndex(env) {
   const list = (env.SLURM_STEP_GPUS ?? env.SLURM_JOB_GPUS ?? '').split(',').filter(Boolean)
-  return { words, index: list.length === 1 && /^\d+$/.test(list[0]) ? Number(list[0]) : undefined }
+  return list.length === 1 && /^\d+$/.test(list[0]) ? Number(list[0]) : undefined
 }
 
 function verdict(ranksFile, envelopeFile, appsFile) {

@@ -12,7 +12,7 @@ function titleBlocks(chart: Chart): { left: number; right: number; width: number
 }
 
 /** `text` in lines no wider than `width` as `measure` measures them: broken at spaces, a word wider than a line at a character. */
-function wrapText(text: string, width: number, measure: (s: string) => number): string[] {
+export function wrapText(text: string, width: number, measure: (s: string) => number): string[] {
   const lines: string[] = []
   let line = ''
   for (const word of text.split(' ')) {

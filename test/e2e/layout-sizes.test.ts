@@ -70,7 +70,8 @@ function cli(args: string[]) {
 async function run(id: WorkloadId, params: Record<string, unknown>): Promise<ResultEnvelope> {
   const t0 = performance.now()
   const jobId = await api.call<string>('startJob', id, params)
-  const e = await api.event((e) => e.jobId === jobId && (e.type === 'done' || e.type === 'failed'), 280_000)
+  // A bound for a hang, not a timing: V = 8 000 took 276 s on the 2-core machine at a load of 19.
+  const e = await api.event((e) => e.jobId === jobId && (e.type === 'done' || e.type === 'failed'), 600_000)
   expect(e.type, JSON.stringify(e.error)).toBe('done')
   console.log(`${id}: the run took ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   return e.envelope
@@ -101,7 +102,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   page.on('pageerror', (e) => pageErrors.push(e.message))
   await page.goto(serve.url)
-}, 900_000)
+}, 1_500_000)
 
 afterAll(async () => {
   api?.close()

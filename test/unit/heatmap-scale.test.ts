@@ -232,7 +232,7 @@ describe('a heatmap in a short card (a wide screen\'s grid of charts)', () => {
     const chart = drawnChart(spec, w, h)
     const area = chart.chartArea
     // Where the title's and the note's text ends: their blocks' bottoms less the padding under them.
-    const titles = chart.boxes.filter((b) => 'text' in ((b as { options?: object }).options ?? {})) as unknown as { bottom: number; options: { padding: number | object } }[]
+    const titles = chart.boxes.filter((b) => 'text' in ((b as { options?: object }).options ?? {})) as unknown as { bottom: number; options: { padding: Parameters<typeof toPadding>[0] } }[]
     const textEnd = Math.max(...titles.map((b) => b.bottom - toPadding(b.options.padding).bottom))
     // The name's top: its baseline 10 px above the bar, 11 px of text.
     expect(area.top - 10 - 11, `the name's top against the note's text, ending at ${textEnd}`).toBeGreaterThanOrEqual(textEnd)

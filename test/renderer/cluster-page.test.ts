@@ -172,12 +172,19 @@ describe('Cluster page', () => {
     const api = new FakeApi()
     api.cluster = { available: true }
     api.listClusterJobs = async () => {
-      throw { code: 'io', message: 'squeue: error: resolve_ctls_from_dns_srv: res_nsearch error: Unknown host\nsqueue: error: fetch_config: DNS SRV lookup failed' }
+      // As the server sends it (src/main/cluster/slurm-command.ts) on a machine with Slurm's client and no controller.
+      throw {
+        code: 'io',
+        message:
+          'squeue failed: squeue: error: resolve_ctls_from_dns_srv: res_nsearch error: Unknown host; squeue: error: fetch_config: DNS SRV lookup failed; squeue: error: _establish_config_source: failed to fetch config; squeue: fatal: Could not establish a configuration source',
+      }
     }
     window.location.hash = '#cluster'
     const { wrapper, errors } = mountWith(App, api)
     await flushPromises()
-    expect(errors.notices.value.map((n) => n.message)).toEqual([expect.stringMatching(/^Could not list the cluster runs: Slurm's controller cannot be reached from this machine/)])
+    expect(errors.notices.value.map((n) => n.message)).toEqual([
+      "Could not list the cluster runs: Slurm's controller cannot be reached from this machine (none is configured, and none was found by DNS), so the runs on the cluster cannot be listed",
+    ])
     void wrapper
   })
 })

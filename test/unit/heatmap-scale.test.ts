@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { createCanvas } from '@napi-rs/canvas'
 import * as chartjs from 'chart.js'
-import { toFont } from 'chart.js/helpers'
+import { toFont, toPadding } from 'chart.js/helpers'
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix'
 import { chartConfig } from '../../src/shared/charts'
 import { cellsBeyondScale, heatColor, tickStep } from '../../src/shared/charts/heatmap'
@@ -203,6 +203,47 @@ describe('heatmap titles', () => {
       for (let i = 1; i < spans.length; i++) expect(spans[i][0], `${w} × ${h}: tick ${i}`).toBeGreaterThan(spans[i - 1][1])
       chart.destroy()
     }
+  })
+})
+
+describe('a heatmap in a short card (a wide screen\'s grid of charts)', () => {
+  // The distance heatmap of V = 8 000 as the dashboard shows it four to a row at 2560 px: its card about 540 × 338.
+  const size = 250
+  const spec: ChartSpec = {
+    kind: 'heatmap',
+    data: {
+      title: 'Distances, least of 32 × 32 blocks (grey: no path) — g8000.1 (V = 8000)',
+      size,
+      values: Array.from({ length: size * size }, (_, i) => i % 599),
+      labels: Array.from({ length: size }, (_, i) => String(i * 32)),
+      axisLabel: 'vertex (blocks of 32, by first vertex)',
+      min: 0,
+      max: 598,
+      valueLabel: 'distance',
+      scale: 'sequential',
+      note: "colours: each block's least distance, 0…598 (all distances 0…3624)",
+    },
+  }
+
+  it.each([
+    [540, 338],
+    [960, 600],
+  ])('at %i × %i: the colour bar\'s name lies below the note, and the axis titles within the plot\'s sides', (w, h) => {
+    const chart = drawnChart(spec, w, h)
+    const area = chart.chartArea
+    // Where the title's and the note's text ends: their blocks' bottoms less the padding under them.
+    const titles = chart.boxes.filter((b) => 'text' in ((b as { options?: object }).options ?? {})) as unknown as { bottom: number; options: { padding: Parameters<typeof toPadding>[0] } }[]
+    const textEnd = Math.max(...titles.map((b) => b.bottom - toPadding(b.options.padding).bottom))
+    // The name's top: its baseline 10 px above the bar, 11 px of text.
+    expect(area.top - 10 - 11, `the name's top against the note's text, ending at ${textEnd}`).toBeGreaterThanOrEqual(textEnd)
+    for (const [id, side] of [['x', area.width], ['y', area.height]] as const) {
+      const title = (chart.scales[id].options as unknown as { title: { text: string | string[]; font: object } }).title
+      chart.ctx.font = toFont(title.font).string
+      const lines = ([] as string[]).concat(title.text)
+      for (const line of lines) expect(chart.ctx.measureText(line).width, `${id}: "${line}" along ${Math.round(side)} px`).toBeLessThanOrEqual(side + 0.5)
+      expect(lines.join(' ')).toBe('vertex (blocks of 32, by first vertex)')
+    }
+    chart.destroy()
   })
 })
 

@@ -9,6 +9,7 @@ import type {} from 'chartjs-chart-matrix' // the 'matrix' chart type's declarat
 import { ApiError } from '../errors'
 import { asLineConfig } from './chart-type'
 import { type ChartConfigOptions, frameOptions } from './common'
+import { fitTitles, wrapText } from './fit-titles'
 import { formatNumber } from './format'
 import { AXIS_COLOR, type ColorStops, FONT_SIZES, MUTED_TEXT_COLOR, TEXT_COLOR, font, rampColor } from './theme'
 
@@ -165,6 +166,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
       interaction: { mode: 'nearest', intersect: true },
       plugins: {
         ...frame.plugins,
+        ...roomUnderTitles(frame.plugins, heatmapNote(data) !== undefined),
         legend: { display: false },
         tooltip: {
           ...frame.plugins?.tooltip,
@@ -182,103 +184,71 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
       },
       scales: { x: axis(false, columnNames), y: axis(true, rowNames) },
     } as ChartConfiguration<'matrix', Cell[]>['options'],
-    plugins: [squareCells, fitTitles(data.title, heatmapNote(data)), ...(interactive ? [] : [paintCells(data, color)]), colorBar(data)],
+    plugins: [squareCells(data.axisLabel), fitTitles(data.title, heatmapNote(data)), ...(interactive ? [] : [paintCells(data, color)]), colorBar(data)],
   }
   return asLineConfig(config)
 }
 
 /** Pixels between the colour bar's top and its name: half a tick label's height and a gap. */
 const LABEL_CLEARANCE = 10
-/** Padding of the plot: room right of it for the colour bar, and above it for the bar's name. */
-const PADDING = { top: 4 + LABEL_CLEARANCE + FONT_SIZES.ticks, right: 16 + BAR_ROOM, bottom: 8, left: 8 }
+/** Room under the title and note for the bar's name (the layout's padding lies above the title, not under it). */
+const NAME_ROOM = LABEL_CLEARANCE + FONT_SIZES.ticks
+/** Padding of the chart: room right of the plot for the colour bar. */
+const PADDING = { top: 4, right: 16 + BAR_ROOM, bottom: 8, left: 8 }
 
 /**
  * Square cells: after Chart.js lays the chart out, the longer side of the plot gets padding on both
  * ends and the layout runs again (axes refit, so their ticks are skipped for the final size), until
- * the plot is square and centred where it was.
+ * the plot is square and centred where it was. The axes' titles are wrapped to the square's side
+ * meanwhile: a short card's plot can be smaller than its title is long.
  */
-const squareCells: Plugin = {
-  id: 'paralabSquareCells',
-  beforeLayout(chart: Chart) {
-    setPadding(chart, 0, 0)
-  },
-  afterLayout(chart: Chart) {
-    let x = 0
-    let y = 0
-    for (let pass = 0; pass < 4; pass++) {
-      const area = chart.chartArea
-      const d = area.width - area.height
-      if (Math.abs(d) < 1) return
-      if (d > 0) x += d / 2
-      else y -= d / 2
-      setPadding(chart, x, y)
-      layouts.update(chart, chart.width, chart.height)
-      for (const box of chart.boxes) (box as { configure?: () => void }).configure?.()
-    }
-  },
-}
-
-/** Room left and right of a title: the frame's padding. */
-const TITLE_MARGIN = { left: 8, right: 16 }
-
-/** Chart.js's title and subtitle blocks: the layout boxes whose options hold a text. */
-function titleBlocks(chart: Chart): { left: number; right: number; width: number; options: { text: string | string[]; font: object } }[] {
-  return chart.boxes.filter((b) => 'text' in ((b as { options?: object }).options ?? {})) as never
-}
-
-/** `text` in lines no wider than `width` as `measure` measures them: broken at spaces, a word wider than a line at a character. */
-export function wrapText(text: string, width: number, measure: (s: string) => number): string[] {
-  const lines: string[] = []
-  let line = ''
-  for (const word of text.split(' ')) {
-    const joined = line ? `${line} ${word}` : word
-    if (measure(joined) <= width || !line) line = joined
-    else {
-      lines.push(line)
-      line = word
-    }
-    // A word wider than a line of its own: broken where it no longer fits.
-    while (measure(line) > width && line.length > 1) {
-      let cut = line.length - 1
-      while (cut > 1 && measure(line.slice(0, cut)) > width) cut--
-      lines.push(line.slice(0, cut))
-      line = line.slice(cut)
-    }
-  }
-  if (line) lines.push(line)
-  return lines
-}
-
-/**
- * Titles at their font's own width: Chart.js squeezes a title wider than its block (canvas text's
- * maxWidth), and the square plot's padding narrows the block to the plot's width. So the title and
- * the note are wrapped to the canvas's width before the layout, and their blocks span that width
- * after it, whatever padding squared the plot.
- */
-function fitTitles(title: string, note: string | undefined): Plugin {
+function squareCells(axisLabel: string): Plugin {
   return {
-    id: 'paralabFitTitles',
+    id: 'paralabSquareCells',
     beforeLayout(chart: Chart) {
-      const room = chart.width - TITLE_MARGIN.left - TITLE_MARGIN.right
-      const { ctx } = chart
-      for (const block of titleBlocks(chart)) {
-        const text = block === (chart as { titleBlock?: unknown }).titleBlock ? title : note
-        if (text === undefined) continue
-        ctx.save()
-        ctx.font = toFont(block.options.font).string
-        const lines = wrapText(text, room, (s) => ctx.measureText(s).width)
-        ctx.restore()
-        block.options.text = lines.length === 1 ? lines[0] : lines
-      }
+      setPadding(chart, 0, 0)
     },
     afterLayout(chart: Chart) {
-      for (const block of titleBlocks(chart)) {
-        block.left = TITLE_MARGIN.left
-        block.right = chart.width - TITLE_MARGIN.right
-        block.width = block.right - block.left
+      let x = 0
+      let y = 0
+      for (let pass = 0; pass < 6; pass++) {
+        const area = chart.chartArea
+        const d = area.width - area.height
+        const retitled = wrapAxisTitles(chart, axisLabel, Math.min(area.width, area.height))
+        if (Math.abs(d) < 1 && !retitled) return
+        if (d >= 1) x += d / 2
+        else if (d <= -1) y -= d / 2
+        setPadding(chart, x, y)
+        layouts.update(chart, chart.width, chart.height)
+        for (const box of chart.boxes) (box as { configure?: () => void }).configure?.()
       }
     },
   }
+}
+
+/** Both axes' titles in lines no longer than `side`; whether either changed. */
+function wrapAxisTitles(chart: Chart, text: string, side: number): boolean {
+  let changed = false
+  for (const id of ['x', 'y']) {
+    const title = (chart.scales[id]?.options as { title?: { text: string | string[]; font: object } } | undefined)?.title
+    if (!title) continue
+    chart.ctx.save()
+    chart.ctx.font = toFont(title.font).string
+    const lines = wrapText(text, side, (s) => chart.ctx.measureText(s).width)
+    chart.ctx.restore()
+    const wrapped = lines.length === 1 ? lines[0] : lines
+    if (JSON.stringify(wrapped) === JSON.stringify(title.text)) continue
+    title.text = wrapped
+    changed = true
+  }
+  return changed
+}
+
+/** The title, or the note under it where there is one, with room under it for the colour bar's name. */
+function roomUnderTitles(plugins: object | undefined, note: boolean): object {
+  const key = note ? 'subtitle' : 'title'
+  const block = (plugins as Record<string, { padding: { top?: number; bottom: number } }>)[key]
+  return { [key]: { ...block, padding: { ...block.padding, bottom: block.padding.bottom + NAME_ROOM } } }
 }
 
 /** The plot's padding plus `x` on the left and right and `y` above and below (Chart.js's resolved options take the assignment). */

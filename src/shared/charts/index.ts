@@ -3,6 +3,7 @@
 import type { ChartConfiguration } from 'chart.js'
 import { barsConfig } from './bars'
 import type { ChartConfigOptions } from './common'
+import { fitTitles } from './fit-titles'
 import { groupedBarsConfig } from './grouped-bars'
 import { heatmapConfig } from './heatmap'
 import { rooflineConfig, rooflineTitle } from './roofline'
@@ -18,6 +19,13 @@ export { hasRoof, ridgePoint, roofAt, rooflineFromBench, rooflineModel } from '.
 
 /** Every kind's configuration, typed as a line chart's whatever its type (see chart-type.ts). */
 export function chartConfig(spec: ChartSpec, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {
+  const config = kindConfig(spec, opts)
+  // The heatmap fits its titles among its own plugins, once its plot is squared.
+  if (spec.kind !== 'heatmap') config.plugins = [...(config.plugins ?? []), fitTitles(chartTitle(spec), spec.data.note)]
+  return config
+}
+
+function kindConfig(spec: ChartSpec, opts: ChartConfigOptions): ChartConfiguration<'line'> {
   switch (spec.kind) {
     case 'roofline':
       return rooflineConfig(spec.data, opts)

@@ -1,6 +1,7 @@
 // What the matrix says about the series: each one's mean and median r with the others and a robust
 // z-score of that mean (anomalies lie far below the cluster), the matrix block-averaged for the
 // heatmap (the dashboard never receives the M × M matrix), and the distribution of r.
+import { BlockStats } from '../block-stats'
 import type { HeatmapData, HeatmapOrder, HistogramData, RankEntry } from '../../../shared/workloads/correlation/types'
 
 /** 0.6745 = Φ⁻¹(0.75): makes the MAD of a normal sample estimate its σ (Iglewicz & Hoaglin's modified z-score). */
@@ -15,6 +16,9 @@ export const HEATMAP_CELLS = 256
 export const HISTOGRAM_BINS = 40
 
 type Matrix = Float64Array | Float32Array
+
+/** An r as the heatmaps carry it: four decimals, far finer than a colour shows, and a quarter of the JSON. */
+export const fourDecimals = (v: number) => Math.round(v * 1e4) / 1e4
 
 /** The k-th smallest of values[0, n) (reorders them): Hoare's selection, expected linear time. */
 export function select(values: Float64Array, n: number, k: number): number {
@@ -129,30 +133,18 @@ export function heatmapOf(matrix: Matrix, m: number, names: string[], order: num
   const size = groups.length
   const cellOf = new Uint32Array(m)
   groups.forEach((g, c) => g.forEach((p) => (cellOf[p] = c)))
-  const sums = new Float64Array(size * size)
-  const counts = new Uint32Array(size * size)
-  const least = new Float64Array(size * size).fill(Infinity)
-  const most = new Float64Array(size * size).fill(-Infinity)
+  const stats = new BlockStats(size * size)
+  const row = new Float64Array(m)
   for (let p = 0; p < m; p++) {
     const i = order[p]
-    const y = cellOf[p]
-    for (let q = 0; q < m; q++) {
-      const r = matrix[i * m + order[q]]
-      if (r !== r) continue
-      const cell = y * size + cellOf[q]
-      sums[cell] += r
-      counts[cell]++
-      if (r < least[cell]) least[cell] = r
-      if (r > most[cell]) most[cell] = r
-    }
+    for (let q = 0; q < m; q++) row[q] = matrix[i * m + order[q]]
+    stats.addRow(row, cellOf[p] * size, cellOf)
   }
-  // Four decimals: far finer than a colour shows, and a quarter of the JSON.
-  const shown = (v: number, c: number) => (counts[c] ? Math.round(v * 1e4) / 1e4 : null)
-  const values = Array.from(sums, (s, c) => shown(s / counts[c], c))
+  const values = stats.mean(fourDecimals)
   const series = groups.map((g) => g.map((p) => order[p]))
   const labels = series.map((s) => (s.length === 1 ? names[s[0]] : `${names[s[0]]} … ${names[s[s.length - 1]]} (${s.length})`))
   // Blocks: each one's least and greatest r too, so the view can show either without a new run.
-  const extremes = groups.some((g) => g.length > 1) ? { min: Array.from(least, shown), max: Array.from(most, shown) } : {}
+  const extremes = groups.some((g) => g.length > 1) ? { min: stats.least(fourDecimals), max: stats.greatest(fourDecimals) } : {}
   return { size, block, order: kind, values, ...extremes, labels, series }
 }
 

@@ -4,7 +4,8 @@
 // range is aggregated again, in blocks as fine as the chart shows.
 import { ApiError } from '../../../shared/errors'
 import type { HeatmapZoom } from '../../../shared/workloads/correlation/types'
-import { HEATMAP_CELLS } from './ranking'
+import { BlockStats, blockCells } from '../block-stats'
+import { fourDecimals, HEATMAP_CELLS } from './ranking'
 import { parseZoomRange, ZOOM_MAX_SIDE, type ZoomRange } from '../../../shared/workloads/zoom-range'
 import type { SeriesMatrix } from './series-matrix'
 
@@ -50,31 +51,28 @@ export function zoomHeatmap(series: SeriesMatrix, rows: Range, cols: Range, cell
   const sizeC = Math.ceil(kc / block)
   const R = centred(series, rows)
   const C = rows[0] === cols[0] && rows[1] === cols[1] ? R : centred(series, cols)
-  const sums = new Float64Array(sizeR * sizeC)
-  const counts = new Uint32Array(sizeR * sizeC)
-  const least = new Float64Array(sizeR * sizeC).fill(Infinity)
-  const most = new Float64Array(sizeR * sizeC).fill(-Infinity)
+  const stats = new BlockStats(sizeR * sizeC)
+  const cellOf = blockCells(kc, block)
+  const r = new Float64Array(kc)
   for (let i = 0; i < kr; i++) {
     if (signal?.aborted) throw new ApiError('cancelled', 'cancelled')
     const ni = R.norms[i]
     if (ni === 0) continue
     const x = R.d.subarray(i * n, (i + 1) * n)
-    const row = Math.floor(i / block) * sizeC
     for (let j = 0; j < kc; j++) {
       const nj = C.norms[j]
-      if (nj === 0) continue
+      // A constant series has no r: left out of its blocks.
+      if (nj === 0) {
+        r[j] = NaN
+        continue
+      }
       const y = C.d.subarray(j * n, (j + 1) * n)
       let dot = 0
       for (let t = 0; t < n; t++) dot += x[t] * y[t]
-      const r = Math.max(-1, Math.min(1, dot / ni / nj))
-      const cell = row + Math.floor(j / block)
-      sums[cell] += r
-      counts[cell]++
-      if (r < least[cell]) least[cell] = r
-      if (r > most[cell]) most[cell] = r
+      r[j] = Math.max(-1, Math.min(1, dot / ni / nj))
     }
+    stats.addRow(r, Math.floor(i / block) * sizeC, cellOf)
   }
-  const shown = (v: number, c: number) => (counts[c] ? Math.round(v * 1e4) / 1e4 : null)
   const label = (first: number, last: number) => (first === last ? names[first] : `${names[first]} … ${names[last]} (${last - first + 1})`)
   const labelsOf = ([a, b]: Range, size: number) => Array.from({ length: size }, (_, c) => label(a + c * block, Math.min(b, a + (c + 1) * block - 1)))
   return {
@@ -83,7 +81,7 @@ export function zoomHeatmap(series: SeriesMatrix, rows: Range, cols: Range, cell
     block,
     rowLabels: labelsOf(rows, sizeR),
     colLabels: labelsOf(cols, sizeC),
-    values: Array.from(sums, (s, c) => shown(s / counts[c], c)),
-    ...(block > 1 && { min: Array.from(least, shown), max: Array.from(most, shown) }),
+    values: stats.mean(fourDecimals),
+    ...(block > 1 && { min: stats.least(fourDecimals), max: stats.greatest(fourDecimals) }),
   }
 }

@@ -1,6 +1,8 @@
 // What a distance matrix amounts to: reachable pairs, the checksum (sum of finite distances), the
 // extremes, a histogram of finite distances and a block-minimum heatmap small enough for a chart.
 import { INF, type DistanceHeatmap, type DistanceHistogram } from '../../../shared/workloads/paths/types'
+import { BlockStats, blockCells } from '../block-stats'
+import { tenths } from './zoom'
 
 /** Heatmap cells per side at most: beyond, each cell is the minimum of a block of vertices. */
 export const HEATMAP_MAX = 256
@@ -67,27 +69,8 @@ function histogram(d: Int32Array, V: number, lo: number | null, hi: number | nul
 function heatmap(d: Int32Array, V: number): DistanceHeatmap {
   const cell = Math.ceil(V / HEATMAP_MAX)
   const size = Math.ceil(V / cell)
-  const min = new Float64Array(size * size).fill(INF)
-  const max = new Float64Array(size * size).fill(-1)
-  const sums = new Float64Array(size * size)
-  const counts = new Float64Array(size * size)
-  for (let i = 0; i < V; i++) {
-    const rowCells = Math.floor(i / cell) * size
-    for (let j = 0; j < V; j++) {
-      const c = rowCells + Math.floor(j / cell)
-      const x = d[i * V + j]
-      if (x === INF) continue
-      if (x < min[c]) min[c] = x
-      if (x > max[c]) max[c] = x
-      sums[c] += x
-      counts[c]++
-    }
-  }
-  const reached = (x: number, c: number) => (counts[c] ? x : null)
-  return {
-    size,
-    cell,
-    min: Array.from(min, reached),
-    ...(cell > 1 && { max: Array.from(max, reached), mean: Array.from(sums, (s, c) => reached(Math.round((s / counts[c]) * 10) / 10, c)) }),
-  }
+  const stats = new BlockStats(size * size, INF)
+  const cellOf = blockCells(V, cell)
+  for (let i = 0; i < V; i++) stats.addRow(d.subarray(i * V, (i + 1) * V), Math.floor(i / cell) * size, cellOf)
+  return { size, cell, min: stats.least(), ...(cell > 1 && { max: stats.greatest(), mean: stats.mean(tenths) }) }
 }

@@ -5,6 +5,7 @@
 import { throwIfAborted } from '../../../shared/cancel'
 import { INF, type DistanceZoom } from '../../../shared/workloads/paths/types'
 import type { ZoomRange } from '../../../shared/workloads/zoom-range'
+import { BlockStats, blockCells } from '../block-stats'
 
 /** Cells a side of the chart: the distance heatmap's. */
 export const ZOOM_CELLS = 256
@@ -18,33 +19,17 @@ export async function zoomDistances(row: (i: number) => Int32Array | Promise<Int
   const block = Math.max(1, Math.ceil(Math.max(kr, kc) / cells))
   const sizeR = Math.ceil(kr / block)
   const sizeC = Math.ceil(kc / block)
-  const min = new Float64Array(sizeR * sizeC).fill(INF)
-  const max = new Float64Array(sizeR * sizeC).fill(-1)
-  const sums = new Float64Array(sizeR * sizeC)
-  const counts = new Float64Array(sizeR * sizeC)
+  const stats = new BlockStats(sizeR * sizeC, INF)
+  const cellOf = blockCells(kc, block)
   for (let i = 0; i < kr; i++) {
     throwIfAborted(signal)
-    const values = await row(rows[0] + i)
-    const at = Math.floor(i / block) * sizeC
-    for (let j = 0; j < kc; j++) {
-      const x = values[j]
-      if (x === INF) continue
-      const c = at + Math.floor(j / block)
-      if (x < min[c]) min[c] = x
-      if (x > max[c]) max[c] = x
-      sums[c] += x
-      counts[c]++
-    }
+    stats.addRow(await row(rows[0] + i), Math.floor(i / block) * sizeC, cellOf)
   }
-  const reached = (x: number, c: number) => (counts[c] ? x : null)
-  return {
-    rows,
-    cols,
-    block,
-    min: Array.from(min, reached),
-    ...(block > 1 && { max: Array.from(max, reached), mean: Array.from(sums, (s, c) => reached(Math.round((s / counts[c]) * 10) / 10, c)) }),
-  }
+  return { rows, cols, block, min: stats.least(), ...(block > 1 && { max: stats.greatest(), mean: stats.mean(tenths) }) }
 }
+
+/** A mean distance as the charts show it: to a tenth. */
+export const tenths = (v: number) => Math.round(v * 10) / 10
 
 /** Rows of a V × V matrix in memory, as zoomDistances reads them. */
 export function rowsOf(d: Int32Array, V: number, cols: ZoomRange): (i: number) => Int32Array {

@@ -143,4 +143,24 @@ describe('one grammar', () => {
     const rows = r.stdout.split('Prefixes')[1].split('\n\n')[0].trim().split('\n').slice(2)
     expect(rows.map((l) => l.split(/ +/)[0])).toEqual(['250', '500', '750', '1000'])
   })
+
+  it('every generator makes the folders above its files, as --out does, and names the file when a file stands in the way', () => {
+    const base = join(dir, 'generated')
+    const cases: [string[], string[]][] = [
+      [['generate', 'acc', join(base, 'a/acc.csv'), '--rows', '10'], [join(base, 'a/acc.csv')]],
+      [['generate', 'walks', join(base, 'w/x/w.npy'), '--series', '3', '--length', '5'], [join(base, 'w/x/w.npy')]],
+      [['generate', 'graph', join(base, 'g/g.mtx'), '--vertices', '5', '--edges', '6'], [join(base, 'g/g.mtx')]],
+      [['generate', 'slope', join(base, 's/dem.tif'), join(base, 's2/src.tif')], [join(base, 's/dem.tif'), join(base, 's2/src.tif')]],
+    ]
+    for (const [args, files] of cases) {
+      const r = paralab(args)
+      expect(r.code, r.stderr).toBe(0)
+      for (const f of files) expect(readFileSync(f).length).toBeGreaterThan(0)
+    }
+    writeFileSync(join(base, 'plain'), 'x')
+    const blocked = paralab(['generate', 'acc', join(base, 'plain/sub/acc.csv'), '--rows', '10'])
+    expect(blocked.code).toBe(1)
+    expect(blocked.stderr).toContain(`cannot write ${join(base, 'plain/sub/acc.csv')}: a file stands where a folder above it should be`)
+    expect(blocked.stderr).not.toMatch(/\.tmp/)
+  })
 })

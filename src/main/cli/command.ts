@@ -1,9 +1,20 @@
 // What every `paralab` command shares: option parsing with usage errors (exit 2), one-line
 // failures (exit 1), `--help` text, and output helpers.
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { ApiError } from '../../shared/errors'
 import { nearestName } from './nearest'
 
 export class UsageError extends Error {}
+
+/** Makes the folders above files a command is about to write, as `--out` makes its own. */
+export async function makeParents(files: string[]): Promise<void> {
+  for (const file of files)
+    await mkdir(dirname(file), { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+      throw new ApiError('io', `cannot write ${file}: ${e.code === 'EEXIST' || e.code === 'ENOTDIR' ? `a file stands where a folder above it should be (${e.path ?? dirname(file)})` : e.message}`)
+    })
+}
 
 export interface Command {
   /** e.g. 'bench device' */

@@ -2,7 +2,7 @@
 // study's K1) on the GPU with the same values bit for bit.
 import { ApiError } from '../../../shared/errors'
 import { LAYOUTS, type Layout } from '../../../shared/workloads/correlation/types'
-import { intOption, numberOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { intOption, numberOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
 import { progressBar } from '../../cli/progress'
 import { getGpu } from '../../gpu/on-demand'
 import { GENERATOR_WORKGROUPS, type GeneratorWorkgroup, generateWalksGpu } from './gpu/generate'
@@ -55,6 +55,7 @@ export const generateWalksCommand: Command = {
       seed: intOption(values.seed, 'seed', 0, 2 ** 32 - 1) ?? 1,
       anomalies: intOption(values.anomalies, 'anomalies', 0, 2 ** 24) ?? 0,
     }
+    await makeParents(positionals)
     const bar = progressBar()
     const controller = new AbortController()
     const onSigint = () => controller.abort()

@@ -1,7 +1,7 @@
 // `paralab generate slope`: the example's synthetic slope (a DEM with a walled quarry and a debris
 // source) at any size and seed, each grid as an ESRI ASCII grid or a GeoTIFF by its name, so that
 // tests and new users have landslide inputs in either format.
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { intOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
 
 export const generateSlopeCommand: Command = {
   name: 'generate slope',
@@ -21,10 +21,14 @@ export const generateSlopeCommand: Command = {
   async run(values, positionals) {
     if (positionals.length !== 2) throw new UsageError('generate slope needs two output files: the DEM and the source')
     const { writeSlope } = await import('./generate-slope')
+    const rows = intOption(values.rows, 'rows', 8, 20_000) ?? 120
+    const cols = intOption(values.cols, 'cols', 8, 20_000) ?? 160
+    const seed = intOption(values.seed, 'seed', 0, 2 ** 32 - 1) ?? 1
+    await makeParents(positionals)
     const made = await writeSlope(positionals[0], positionals[1], {
-      rows: intOption(values.rows, 'rows', 8, 20_000) ?? 120,
-      cols: intOption(values.cols, 'cols', 8, 20_000) ?? 160,
-      seed: intOption(values.seed, 'seed', 0, 2 ** 32 - 1) ?? 1,
+      rows,
+      cols,
+      seed,
       force: !!values.force,
     })
     if (values.json) writeJson(made)

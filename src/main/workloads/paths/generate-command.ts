@@ -1,5 +1,5 @@
 // `paralab generate graph`: random graphs in the course's binary format or Matrix Market, for tests and benchmarks.
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { intOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
 import { MAX_GENERATED_VERTICES } from './generate-limits'
 
 export const generateGraphCommand: Command = {
@@ -21,12 +21,16 @@ export const generateGraphCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('generate graph needs exactly one output file')
     if (values.vertices === undefined || values.edges === undefined) throw new UsageError('generate graph needs --vertices V and --edges E')
     const vertices = intOption(values.vertices, 'vertices', 1, MAX_GENERATED_VERTICES)!
+    const edges = intOption(values.edges, 'edges', 0, vertices * (vertices - 1))!
+    const maxWeight = intOption(values['max-weight'], 'max-weight', 0, 2 ** 30 - 2)
+    const seed = intOption(values.seed, 'seed', 0, 2 ** 32 - 1)
+    await makeParents(positionals)
     const { writeGeneratedGraph } = await import('./generate-graph')
     const made = await writeGeneratedGraph(positionals[0], {
       vertices,
-      edges: intOption(values.edges, 'edges', 0, vertices * (vertices - 1))!,
-      maxWeight: intOption(values['max-weight'], 'max-weight', 0, 2 ** 30 - 2),
-      seed: intOption(values.seed, 'seed', 0, 2 ** 32 - 1),
+      edges,
+      maxWeight,
+      seed,
       force: values.force,
     })
     if (values.json) writeJson({ path: positionals[0], ...made })

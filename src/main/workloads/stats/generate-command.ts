@@ -1,6 +1,6 @@
 import { ApiError } from '../../../shared/errors'
 import { generateAccCsv } from './generate-acc'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { intOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
 import { progressBar } from '../../cli/progress'
 
 export const generateAccCommand: Command = {
@@ -21,6 +21,7 @@ export const generateAccCommand: Command = {
     if (values.rows === undefined) throw new UsageError('generate acc needs --rows N')
     const rows = intOption(values.rows, 'rows', 1, 2 ** 40)!
     const seed = intOption(values.seed, 'seed', 0, 2 ** 32 - 1)
+    await makeParents(positionals)
     const bar = progressBar()
     const controller = new AbortController()
     const onSigint = () => controller.abort()

@@ -1,13 +1,11 @@
-// A labelled matrix as CSV, streamed: rows of text gathered into pieces of about PIECE_CHARS
-// (`textPieces`, which other text writers use too) and handed to writeFileAtomic's iterable form one
-// at a time, so a 16 384 × 16 384 correlation matrix (several GB of text) or a V = 40 000 distance
-// matrix is written holding one piece, never the file.
+// A labelled matrix as CSV, streamed: cells encoded into pieces of PIECE_BYTES as they are made
+// (text-pieces.ts) and handed to writeFileAtomic's iterable form or a download one at a time, so a
+// 16 384 × 16 384 correlation matrix (several GB of text) or a V = 40 000 distance matrix is
+// written holding one piece, never the file.
 import type { FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../shared/errors'
 import { csvCell } from '../../shared/csv'
-
-/** Characters of text gathered before they go to the file. */
-export const PIECE_CHARS = 1 << 20
+import { PIECE_BYTES, TextPieces } from './text-pieces'
 
 export interface CsvMatrix {
   rows: number
@@ -24,48 +22,29 @@ export interface CsvMatrix {
 }
 
 /**
- * Text as UTF-8 pieces of about `pieceChars` characters: the texts are gathered and handed on whenever
- * they reach it, so a writer holds one piece whatever the file's size. `counted.bytes` is the total
- * once every piece has been taken.
+ * The file's bytes in pieces (text-pieces.ts: each cell encoded as it is made, no row's text);
+ * `counted.bytes` is the total once they have all been taken.
  */
-export function* textPieces(texts: Iterable<string>, counted: { bytes: number } = { bytes: 0 }, pieceChars = PIECE_CHARS): Generator<Uint8Array> {
-  const encoder = new TextEncoder()
-  let text = ''
-  for (const t of texts) {
-    text += t
-    if (text.length >= pieceChars) {
-      const piece = encoder.encode(text)
-      counted.bytes += piece.length
-      text = ''
-      yield piece
-    }
-  }
-  if (text) {
-    const piece = encoder.encode(text)
-    counted.bytes += piece.length
-    yield piece
-  }
-}
-
-/** The file's bytes in pieces; `counted.bytes` is the total once they have all been taken. */
-export function csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { bytes: 0 }, pieceChars = PIECE_CHARS): Generator<Uint8Array> {
-  return textPieces(csvMatrixLines(m), counted, pieceChars)
-}
-
-/** The header line (unless headless), then a line a row. */
-function* csvMatrixLines(m: CsvMatrix): Generator<string> {
+export function* csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { bytes: 0 }, pieceBytes = PIECE_BYTES): Generator<Uint8Array> {
+  const out = new TextPieces(pieceBytes, counted)
   if (!m.headless) {
-    let header = csvCell(m.corner)
-    for (let j = 0; j < m.cols; j++) header += ',' + csvCell(m.colName(j))
-    yield header + '\n'
+    out.put(csvCell(m.corner))
+    for (let j = 0; j < m.cols; j++) {
+      out.put(',')
+      out.put(csvCell(m.colName(j)))
+    }
+    out.put('\n')
   }
-  // A row's cells joined at once: one flat string, not a chain of thousands of short-lived pieces.
-  const cells = new Array<string>(m.cols + 1)
   for (let i = 0; i < m.rows; i++) {
-    cells[0] = csvCell(m.rowName(i))
-    for (let j = 0; j < m.cols; j++) cells[j + 1] = m.cell(i, j)
-    yield cells.join(',') + '\n'
+    out.put(csvCell(m.rowName(i)))
+    for (let j = 0; j < m.cols; j++) {
+      out.put(',')
+      out.put(m.cell(i, j))
+    }
+    out.put('\n')
+    yield* out.filled()
   }
+  yield* out.rest()
 }
 
 /** Bytes of a matrix file read at a time by csvMatrixFromFile. */

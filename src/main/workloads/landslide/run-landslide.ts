@@ -29,6 +29,7 @@ import { warmUp } from '../../gpu/timing'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { keepFinalGrid } from './final-grid'
+import { keepFinalGridFiles } from './kept-grid'
 import { FrameKeeper, MAX_FRAME_BYTES, thicknessMapsInTurns } from './frames'
 import { gridDeviation, sampleGrid } from './grid-stats'
 import { hillshadeMap } from './hillshade'
@@ -290,6 +291,11 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     sampling: { every, maps_every: every * frames.stride, ...(params.frames > 0 && params.frames !== every && { asked: params.frames }), ...(frames.thinnedByBytes && { frame_bytes: MAX_FRAME_BYTES }) },
     ...(hillshade && { hillshade }),
     skipped,
+  }
+  // A dashboard's run keeps its final grid on disk, for its result files (kept-grid.ts).
+  if (ctx.keep) {
+    ctx.progress({ phase: 'keeping the final grid', fraction: 1 })
+    await keepFinalGridFiles(ctx.keep, results, { input, h: reference.grid })
   }
   // What was asked and did not finish: the runs not made, and the steps a reference stopped midway lacks.
   const missing = [

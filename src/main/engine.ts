@@ -125,7 +125,10 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
    * the run's kept files, given when the file is asked of a run in the history (exportRunFile).
    */
   resultFiles?: {
+    /** The names offered, as messages list them. */
     names: readonly string[]
+    /** Names of a numbered family (a paths run's distances of graph k) offered besides `names`. */
+    matches?: RegExp
     /** `signal`: the asker is gone (a closed connection), so work such as simulating again, or streaming, stops. */
     make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal, kept?: KeptFileOpener): Promise<MadeFile>
   }

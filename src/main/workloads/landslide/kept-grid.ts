@@ -89,9 +89,11 @@ export async function keptGridFile(r: LandslideResult, name: string, kept: KeptF
     }
     case 'final.asc':
       await (await openGrid(kept, info)).file.close()
+      await (await openWalls(kept, info))?.file.close()
       return { mime: 'text/plain', pieces: ascFile(kept, info, signal) }
     case 'final.tif': {
       await (await openGrid(kept, info)).file.close()
+      await (await openWalls(kept, info))?.file.close()
       const head = geoTiffHead(tifLayout(info))
       return { mime: 'image/tiff', size: head.length + n * 8, pieces: tifFile(kept, info, head, signal) }
     }
@@ -141,12 +143,9 @@ async function* tifFile(kept: KeptFileOpener, info: KeptInfo, head: Uint8Array, 
 async function* gridBlocks(kept: KeptFileOpener, info: KeptInfo, signal?: AbortSignal): AsyncGenerator<{ rows: number; h: Float64Array; walls: Uint8Array | null }> {
   const { rows, cols } = info
   const grid = await openGrid(kept, info)
-  let bits: Awaited<ReturnType<KeptFileOpener>> | undefined
+  let bits: Awaited<ReturnType<KeptFileOpener>> | null = null
   try {
-    if (info.walls) {
-      bits = await kept(KEPT_WALLS)
-      if (bits.size !== Math.ceil((rows * cols) / 8)) throw new ApiError('io', `the kept walls hold ${bits.size} bytes, not the ${Math.ceil((rows * cols) / 8)} of this run's ${rows} × ${cols} grid`)
-    }
+    bits = await openWalls(kept, info)
     const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (cols * 8)))
     const h = new Float64Array(Math.min(rows, perBlock) * cols)
     const walls = bits ? new Uint8Array(h.length) : null
@@ -168,6 +167,16 @@ async function* gridBlocks(kept: KeptFileOpener, info: KeptInfo, signal?: AbortS
     await grid.file.close()
     await bits?.file.close()
   }
+}
+
+/** The kept walls, opened, when the grid has any and they take a bit a cell of it. */
+async function openWalls(kept: KeptFileOpener, info: KeptInfo): Promise<Awaited<ReturnType<KeptFileOpener>> | null> {
+  if (!info.walls) return null
+  const bits = await kept(KEPT_WALLS)
+  const expected = Math.ceil((info.rows * info.cols) / 8)
+  if (bits.size === expected) return bits
+  await bits.file.close()
+  throw new ApiError('io', `the kept walls hold ${bits.size} bytes, not the ${expected} of this run's ${info.rows} × ${info.cols} grid`)
 }
 
 /** Walls as one bit a cell, cell k at bit k % 8 of byte k / 8. */

@@ -35,7 +35,7 @@ import { gridDeviation, sampleGrid } from './grid-stats'
 import { hillshadeMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5InTurns } from './reference-format'
-import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
+import { initialStateInTurns, ThreadSimulation, type InitialState, type Simulation } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
 
 /** Samples over a run when `frames` is 0. */
@@ -57,6 +57,9 @@ export function sampleEvery(steps: number, frames: number): number {
 /** How long a run computes before it lets the event loop answer others (requests, a cancel). */
 const YIELD_MS = 50
 
+/** A turn of the event loop for others (a server's requests, a cancel). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /** What a caller may hand the job instead of having it compute them (bench landslide --tile). */
 export interface GivenToJob {
   /** The grids, already in memory: `params.grids` are then only named, not read. */
@@ -76,7 +79,10 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', unusable(lacking[0])!)
   ctx.progress({ phase: 'loading grids', fraction: 0 })
   const input = given.input ?? (await readInput(params.grids, ctx))
-  const state = initialState(input)
+  // Each of these passes over a big grid takes a good part of a second: a turn for others between them.
+  await turn()
+  const state = await initialStateInTurns(input, turn)
+  await turn()
   throwIfAborted(signal)
 
   const skipped: LandslideResult['skipped'] = []
@@ -133,10 +139,12 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const runOnce = async (p: Planned, sampling: boolean): Promise<{ ms: number; grid: Float64Array; sim: Simulation }> => {
     const key = runKey(p.backend, p.variant)
     const sim = await createSimulation(p, state, params, ranks, ctx)
+    await turn()
     let ms = 0
     const sample = async () => {
       const h = await sim.thickness()
       record(sim.done, h)
+      await turn()
       lastGrid.set(h)
       lastSample = { step: sim.done, ms, grid: lastGrid }
     }

@@ -21,6 +21,16 @@ export function initialState(input: LandslideInput): InitialState {
   return { rows: input.rows, cols: input.cols, z, h: input.h.slice(), mask: wallMask(input.walls, input.rows, input.cols) }
 }
 
+/** initialState, with `turn` between its passes over the grid (each a good part of a second on a big one): for a server's jobs. */
+export async function initialStateInTurns(input: LandslideInput, turn: () => Promise<void>): Promise<InitialState> {
+  const z = input.z.slice()
+  carve(z, input.h, input.rows, input.cols)
+  await turn()
+  const h = input.h.slice()
+  await turn()
+  return { rows: input.rows, cols: input.cols, z, h, mask: wallMask(input.walls, input.rows, input.cols) }
+}
+
 /** Rows a … b−1 of the grid as a grid of their own (views, not copies): a band with its halo rows. */
 export function stateRows(state: InitialState, a: number, b: number): InitialState {
   const { cols } = state

@@ -35,6 +35,10 @@ export interface JobContext {
 }
 
 /** A file an engine makes on request: whole, or in pieces (of a file too large to hold, e.g. a 2 GiB matrix). */
+/**
+ * A file made whole, or in pieces as it is sent. A piece is valid until the next is asked for (its
+ * buffer may be written into again): consumers write or copy each piece before asking for the next.
+ */
 export type MadeFile = { bytes: Uint8Array; mime: string } | { pieces: AsyncIterable<Uint8Array>; mime: string; /** When known ahead. */ size?: number }
 
 /** A kept file of the run asked about, opened for reading (the caller of `make` closes nothing: the pieces do). */

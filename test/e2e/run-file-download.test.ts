@@ -119,6 +119,7 @@ describe('downloads of a kept correlation matrix over paralab serve', () => {
     expect(Number(got.headers.get('content-length'))).toBe(got.bytes)
     expect(got.bytes).toBe(128 + M * M * 8)
     expect(got.sha256).toBe(sha256(join(dir, 'cli.npy')))
+    console.log(`matrix.npy: ${got.bytes} bytes, the server grew by ${(got.rssGrowth / 2 ** 20).toFixed(1)} MiB`)
     // A bound that does not grow with the file: blocks in flight and the garbage collector's slack.
     expect(got.rssGrowth).toBeLessThan(64 * 2 ** 20)
   })
@@ -130,8 +131,12 @@ describe('downloads of a kept correlation matrix over paralab serve', () => {
     expect(got.headers.get('content-disposition')).toBe('attachment; filename="w-matrix.csv"')
     expect(got.bytes).toBeGreaterThan(250e6)
     expect(got.sha256).toBe(sha256(join(dir, 'cli.csv')))
-    // Text is made a block of rows at a time: what it leaves (V8's young generation of short-lived
-    // cell strings, a block, a piece or two in flight) does not grow with the file, 5 GB at M = 16 384.
+    console.log(`matrix.csv: ${got.bytes} bytes, the server grew by ${(got.rssGrowth / 2 ** 20).toFixed(1)} MiB`)
+    // Each cell's text is encoded into one of a few pieces that go round (io/text-pieces.ts): no
+    // row's or piece's string in the large-object space, no megabyte buffer a piece left for a late
+    // collection. What is left is capped whatever the load or the file (5 GB at M = 16 384): V8's
+    // young generation at its largest (3 × 16 MiB) under the short cell strings, the old
+    // generation's slack, an 8 MiB block and the pieces. 78–83 MiB measured.
     expect(got.rssGrowth).toBeLessThan(128 * 2 ** 20)
   })
 
@@ -216,7 +221,8 @@ describe('downloads of a paths run\'s kept distances over paralab serve', () => 
       expect(got.status, `graph ${k}`).toBe(200)
       expect(got.headers.get('content-disposition')).toBe(`attachment; filename="${cli}.${format}"`)
       expect(got.sha256, `graph ${k} as ${format}`).toBe(sha256(join(dir, `${cli}.${format}`)))
-      if (k === 1) expect(got.rssGrowth, `${format}: the server grew by ${(got.rssGrowth / 2 ** 20).toFixed(1)} MiB`).toBeLessThan(64 * 2 ** 20)
+      if (k === 1) console.log(`distances-1.${format}: ${got.bytes} bytes, the server grew by ${(got.rssGrowth / 2 ** 20).toFixed(1)} MiB`)
+      if (k === 1) expect(got.rssGrowth, `${format}: the server grew by ${(got.rssGrowth / 2 ** 20).toFixed(1)} MiB`).toBeLessThan(48 * 2 ** 20)
     }
     expect(readFileSync(join(dir, 'named.csv'), 'utf8').split('\n')[0]).toBe('distance from \\ to,Alpha,"B,eta","Gam""ma",Delta,Epsilon')
   })

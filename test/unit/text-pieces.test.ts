@@ -31,4 +31,25 @@ describe('TextPieces', () => {
     expect(joined(rest).toString()).toBe('12345678zzzzzzzz')
     expect([...out.rest()]).toEqual([])
   })
+
+  it('with reuse, two buffers go round for a consumer that copies each piece before asking for the next', () => {
+    const out = new TextPieces(16, undefined, true)
+    const texts = Array.from({ length: 200 }, (_, i) => `${i * 0.1},`)
+    const copies: Buffer[] = []
+    const buffers = new Set<ArrayBufferLike>()
+    const pieces = (function* () {
+      for (const t of texts) {
+        out.put(t)
+        yield* out.filled()
+      }
+      yield* out.rest()
+    })()
+    for (const p of pieces) {
+      copies.push(Buffer.from(p))
+      buffers.add(p.buffer)
+    }
+    expect(Buffer.concat(copies).toString()).toBe(texts.join(''))
+    expect(buffers.size).toBeLessThanOrEqual(3)
+    expect(copies.length).toBeGreaterThan(50)
+  })
 })

@@ -29,6 +29,7 @@ export interface StreamedFile {
   mime: string
   /** Bytes, when known ahead (an HTTP Content-Length). */
   size?: number
+  /** Each valid until the next is asked for (engine.ts MadeFile). */
   pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
 }
 

@@ -27,6 +27,12 @@ export interface CsvMatrix {
  */
 export function* csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { bytes: 0 }, pieceBytes = PIECE_BYTES): Generator<Uint8Array> {
   const out = new TextPieces(pieceBytes, counted)
+  yield* csvRows(m, out)
+  yield* out.rest()
+}
+
+/** The header line (unless headless) and the rows into `out`, handing on its pieces as they fill. */
+function* csvRows(m: CsvMatrix, out: TextPieces): Generator<Uint8Array> {
   if (!m.headless) {
     out.put(csvCell(m.corner))
     for (let j = 0; j < m.cols; j++) {
@@ -44,7 +50,6 @@ export function* csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { by
     out.put('\n')
     yield* out.filled()
   }
-  yield* out.rest()
 }
 
 /** Bytes of a matrix file read at a time by csvMatrixFromFile. */
@@ -63,18 +68,20 @@ export interface MatrixFile {
 
 /**
  * A matrix on disk as CSV pieces, read a block of rows at a time (at most BLOCK_BYTES): memory stays
- * a block and a piece whatever the matrix's size. Stops at `signal` (the asker left); the caller
- * closes the file, which it may do as soon as the generator is returned early.
+ * a block and a few pieces whatever the matrix's size. Each piece is valid until the next is asked
+ * for (its buffer is written into again: text-pieces.ts). Stops at `signal` (the asker left); the
+ * caller closes the file, which it may do as soon as the generator is returned early.
  */
 export async function* csvMatrixFromFile(
   m: Omit<CsvMatrix, 'cell' | 'headless'>,
   source: MatrixFile,
   signal?: AbortSignal,
 ): AsyncGenerator<Uint8Array> {
+  const out = new TextPieces(PIECE_BYTES, undefined, true)
   const rowBytes = m.cols * source.bytesPerCell
   const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / Math.max(1, rowBytes)))
-  if (m.rows === 0) return yield* csvMatrixPieces({ ...m, cell: () => '' })
   const buffer = new ArrayBuffer(Math.min(m.rows, perBlock) * rowBytes)
+  if (m.rows === 0) yield* csvRows({ ...m, cell: () => '' }, out)
   for (let first = 0; first < m.rows; first += perBlock) {
     if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
     const rows = Math.min(perBlock, m.rows - first)
@@ -85,12 +92,16 @@ export async function* csvMatrixFromFile(
       at += bytesRead
     }
     const cells = source.cells(buffer, rows * m.cols)
-    yield* csvMatrixPieces({
-      ...m,
-      rows,
-      headless: first > 0,
-      rowName: (i) => m.rowName(first + i),
-      cell: (i, j) => source.text(cells[i * m.cols + j]),
-    })
+    yield* csvRows(
+      {
+        ...m,
+        rows,
+        headless: first > 0,
+        rowName: (i) => m.rowName(first + i),
+        cell: (i, j) => source.text(cells[i * m.cols + j]),
+      },
+      out,
+    )
   }
+  yield* out.rest()
 }

@@ -1,6 +1,7 @@
 // A byte range of an open file as pieces of at most `pieceBytes`, read as they are asked for: a
-// download of a kept file holds a piece or two, whatever the file's size. Each piece is a buffer
-// of its own (a socket may still hold the last one when the next is read).
+// download of a kept file holds a piece or two, whatever the file's size. A piece is valid until the
+// next is asked for: two buffers take turns, so that no megabyte of garbage a piece waits for a
+// collection (the consumers write each piece before asking for the next).
 import type { FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../shared/errors'
 
@@ -8,9 +9,10 @@ export const READ_PIECE_BYTES = 2 ** 20
 
 /** Bytes [from, to) of `file`; `what` names it when it ends early. Stops at `signal` (the asker left). */
 export async function* readPieces(file: FileHandle, from: number, to: number, what: string, signal?: AbortSignal, pieceBytes = READ_PIECE_BYTES): AsyncGenerator<Uint8Array> {
-  for (let at = from; at < to; ) {
+  const buffers = [new Uint8Array(Math.min(pieceBytes, to - from)), new Uint8Array(Math.min(pieceBytes, to - from))]
+  for (let at = from, turn = 0; at < to; turn ^= 1) {
     if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
-    const piece = new Uint8Array(Math.min(pieceBytes, to - at))
+    const piece = buffers[turn].subarray(0, Math.min(pieceBytes, to - at))
     await readFully(file, piece, at, what)
     at += piece.length
     yield piece

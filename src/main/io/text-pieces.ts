@@ -3,7 +3,10 @@
 // on each piece once it is full. No string longer than a cell is made: a joined row or a megabyte of
 // text would be a large object that only a full collection frees, and the memory of a server
 // streaming gigabytes of text would grow with it. Each piece is a buffer of its own, never written
-// again once handed on (a socket may still hold it).
+// again once handed on (a socket may still hold it) — unless the writer is made to `reuse` them for
+// a consumer that is done with a piece once it asks for the next (a download written piece by piece,
+// writeFileAtomic): then a few buffers go round, and no megabyte of garbage a piece waits for a
+// collection (V8 collects ArrayBuffers only once some 64 MiB of them are garbage).
 /** Bytes of a piece. */
 export const PIECE_BYTES = 1 << 20
 
@@ -13,10 +16,14 @@ export class TextPieces {
   private readonly full: Uint8Array[] = []
   private readonly encoder = new TextEncoder()
 
-  /** `counted.bytes` adds up the bytes of the pieces taken. */
+  /** Buffers handed on and given back (with `reuse`): written into again. */
+  private readonly spare: ArrayBuffer[] = []
+
+  /** `counted.bytes` adds up the bytes of the pieces taken; `reuse`: a piece is valid until the next is asked for. */
   constructor(
     private readonly pieceBytes = PIECE_BYTES,
     private readonly counted: { bytes: number } = { bytes: 0 },
+    private readonly reuse = false,
   ) {
     this.piece = new Uint8Array(pieceBytes)
   }
@@ -50,7 +57,7 @@ export class TextPieces {
 
   /** Pieces filled since the last call (none while the current one has room). */
   *filled(): Generator<Uint8Array> {
-    while (this.full.length > 0) yield this.take(this.full.shift()!)
+    while (this.full.length > 0) yield* this.handOn(this.full.shift()!)
   }
 
   /** Every piece left, the last one partly filled. */
@@ -58,21 +65,28 @@ export class TextPieces {
     yield* this.filled()
     if (this.at > 0) {
       const last = this.piece.subarray(0, this.at)
-      this.piece = new Uint8Array(this.pieceBytes)
+      this.piece = this.fresh()
       this.at = 0
-      yield this.take(last)
+      yield* this.handOn(last)
     }
   }
 
   private next(): void {
     this.full.push(this.piece.subarray(0, this.at))
-    this.piece = new Uint8Array(this.pieceBytes)
+    this.piece = this.fresh()
     this.at = 0
   }
 
-  private take(piece: Uint8Array): Uint8Array {
+  private fresh(): Uint8Array {
+    const spare = this.spare.pop()
+    return spare ? new Uint8Array(spare) : new Uint8Array(this.pieceBytes)
+  }
+
+  /** Yields `piece`; with `reuse`, its buffer is written into again once the next piece is asked for. */
+  private *handOn(piece: Uint8Array): Generator<Uint8Array> {
     this.counted.bytes += piece.length
-    return piece
+    yield piece
+    if (this.reuse) this.spare.push(piece.buffer as ArrayBuffer)
   }
 }
 

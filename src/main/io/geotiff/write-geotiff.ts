@@ -116,10 +116,10 @@ export function geoTiffHead(grid: Omit<GeoTiffGrid, 'values' | 'mask'>): Uint8Ar
   return head
 }
 
-/** Cells as the strips hold them: little-endian float64, `nodata` where `mask` is set. */
-export function geoTiffCells(values: Float64Array, mask: Uint8Array | null, nodata: number): Uint8Array {
-  const piece = new Uint8Array(values.length * 8)
-  const pv = new DataView(piece.buffer)
+/** Cells as the strips hold them: little-endian float64, `nodata` where `mask` is set; written into `into`'s buffer when it is large enough. */
+export function geoTiffCells(values: Float64Array, mask: Uint8Array | null, nodata: number, into?: Uint8Array): Uint8Array {
+  const piece = into && into.buffer.byteLength >= values.length * 8 ? new Uint8Array(into.buffer, 0, values.length * 8) : new Uint8Array(values.length * 8)
+  const pv = new DataView(piece.buffer, 0, piece.length)
   for (let k = 0; k < values.length; k++) pv.setFloat64(k * 8, mask?.[k] ? nodata : values[k], true)
   return piece
 }

@@ -123,7 +123,7 @@ async function* npyFile(kept: KeptFileOpener, info: KeptInfo, signal?: AbortSign
 }
 
 async function* ascFile(kept: KeptFileOpener, info: KeptInfo, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-  const out = new TextPieces()
+  const out = new TextPieces(undefined, undefined, true)
   out.put(ascHeaderText(info.header))
   for await (const block of gridBlocks(kept, info, signal)) {
     for (let i = 0; i < block.rows; i++) {
@@ -136,7 +136,9 @@ async function* ascFile(kept: KeptFileOpener, info: KeptInfo, signal?: AbortSign
 
 async function* tifFile(kept: KeptFileOpener, info: KeptInfo, head: Uint8Array, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   yield head
-  for await (const block of gridBlocks(kept, info, signal)) yield geoTiffCells(block.h, block.walls, tifLayout(info).nodata)
+  // One buffer for every block's bytes: a piece is valid until the next is asked for.
+  let into: Uint8Array | undefined
+  for await (const block of gridBlocks(kept, info, signal)) yield (into = geoTiffCells(block.h, block.walls, tifLayout(info).nodata, into))
 }
 
 /** The kept grid a block of whole rows at a time, with their walls (1 a wall) when the grid has any. */

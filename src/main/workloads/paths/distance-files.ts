@@ -68,7 +68,7 @@ async function* mtxFile(kept: KeptFileOpener, k: number, V: number, signal?: Abo
     const none = mtxNone(false)
     let entries = 0
     for await (const block of rowBlocks(file, dataOffset, V, signal)) for (let c = 0; c < block.cells.length; c++) if (!none(block.cells[c])) entries++
-    const out = new TextPieces()
+    const out = new TextPieces(undefined, undefined, true)
     out.put(mtxHead(V, entries, false))
     for await (const block of rowBlocks(file, dataOffset, V, signal))
       for (let i = 0; i < block.rows; i++) {

@@ -58,7 +58,10 @@ export async function keepFinalGridFiles(keep: NonNullable<JobContext['keep']>, 
   }
   let frame: KeptInfo['frame']
   if (r.maps.length > 0) {
+    // A pass over the debris' window of a big grid: the event loop's turn first.
+    await new Promise<void>((resolve) => setImmediate(resolve))
     const { frames } = fullResolutionFrame(r, grid)
+    await new Promise<void>((resolve) => setImmediate(resolve))
     const [map] = frames.maps
     const relief = frames.hillshade
     const values = new Float64Array(map.values.length + (relief?.values.length ?? 0))

@@ -24,14 +24,14 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
   names: RESULT_FILES,
   async make(results, name, input, signal, kept) {
     const r = results as LandslideResult
-    if (!r?.grid?.files || !r.reference || !r.grid.rows || !r.grid.cols || typeof r.steps !== 'number') throw new ApiError('invalid-argument', 'results are not a landslide run\'s')
+    if (!r?.grid?.files || !r.reference || typeof r.steps !== 'number') throw new ApiError('invalid-argument', 'results are not a landslide run\'s')
     if (!(RESULT_FILES as readonly string[]).includes(name)) throw new ApiError('invalid-argument', `landslide makes no file ${JSON.stringify(name)}`)
     if (kept) {
       const made = await (await import('./kept-grid')).keptGridFile(r, name, kept, signal)
       if (made) return made
     }
     // The grid's binary files have their size before anything is computed.
-    const cells = r.grid.rows * r.grid.cols
+    const cells = Number(r.grid.rows) * Number(r.grid.cols)
     if (!kept && (name === 'final.npy' || name === 'final.tif') && cells * 8 > WHOLE_FILE_BYTES) throw tooLarge(name, r, cells * 8)
     // The grid may be simulated again for these steps: they are bounded as a run's are.
     validateParams('landslide', { steps: landslideWorkload.params.steps }, { steps: r.steps })

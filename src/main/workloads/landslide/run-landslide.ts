@@ -115,14 +115,17 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   // stride is chosen before the run from the samples it will take; the bytes' doubles it as needed.
   const samples = Math.ceil(params.steps / every) + 1
   const frames = new FrameKeeper(input.rows, input.cols, Math.max(1, Math.ceil((samples - 1) / (MAX_THICKNESS_MAPS - 1))))
-  const record = (step: number, h: Float64Array) => {
+  // Two passes over the grid (the totals, the debris' box): a turn for others after each.
+  const record = async (step: number, h: Float64Array) => {
     const s = sampleGrid(h, input.rows, input.cols, input.walls)
     series.step.push(step)
     series.mass.push(s.mass)
     series.flooded.push(s.flooded)
     series.max_thickness.push(s.max_thickness)
     series.active.push(s.active)
+    await turn()
     frames.offer(step, h)
+    await turn()
   }
 
   const runs: Record<string, LandslideRun> = {}
@@ -143,8 +146,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     let ms = 0
     const sample = async () => {
       const h = await sim.thickness()
-      record(sim.done, h)
-      await turn()
+      await record(sim.done, h)
       lastGrid.set(h)
       lastSample = { step: sim.done, ms, grid: lastGrid }
     }
@@ -243,8 +245,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 
   if (!firstCpu && given.reference) {
     reference = { grid: given.reference, md5: await referenceMd5InTurns(given.reference, input.rows, input.cols) }
-    record(0, input.h)
-    record(params.steps, given.reference)
+    await record(0, input.h)
+    await record(params.steps, given.reference)
   } else if (!firstCpu) {
     // Only GPU kernels asked for: their deviations need an f64 run to compare with.
     await runPlanned({ backend: 'active' }, true)

@@ -35,6 +35,10 @@ export interface JobContext {
 }
 
 /** A file an engine makes on request: whole, or in pieces (of a file too large to hold, e.g. a 2 GiB matrix). */
+/**
+ * A file made whole, or in pieces as it is sent. A piece is valid until the next is asked for (its
+ * buffer may be written into again): consumers write or copy each piece before asking for the next.
+ */
 export type MadeFile = { bytes: Uint8Array; mime: string } | { pieces: AsyncIterable<Uint8Array>; mime: string; /** When known ahead. */ size?: number }
 
 /** A kept file of the run asked about, opened for reading (the caller of `make` closes nothing: the pieces do). */
@@ -125,7 +129,10 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
    * the run's kept files, given when the file is asked of a run in the history (exportRunFile).
    */
   resultFiles?: {
+    /** The names offered, as messages list them. */
     names: readonly string[]
+    /** Names of a numbered family (a paths run's distances of graph k) offered besides `names`. */
+    matches?: RegExp
     /** `signal`: the asker is gone (a closed connection), so work such as simulating again, or streaming, stops. */
     make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal, kept?: KeptFileOpener): Promise<MadeFile>
   }

@@ -9,8 +9,6 @@ import type { AddressInfo } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { ApiError } from '../shared/errors'
 import { validateRequest } from '../shared/validate'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import type { JobEvent } from '../shared/jobs'
 import { replyTo } from '../shared/rpc'
 import { MAX_REQUEST_BYTES, peekRequestId, replyText, sizeText, WIRE_PATH, type WireMessage, type WireReply, type WireRequest } from '../shared/wire'
@@ -226,10 +224,26 @@ async function streamRunFile(backend: Backend, req: IncomingMessage, res: Server
     return void res.end()
   }
   try {
-    await pipeline(Readable.from(file.pieces, { objectMode: false }), res)
+    // A piece is written before the next is asked for: the pieces' buffers are used again (text-pieces.ts).
+    for await (const piece of file.pieces) await written(res, piece, closed.signal)
+    await new Promise<void>((ok) => res.end(ok))
   } catch {
     res.destroy()
   }
+}
+
+/** Writes `piece`; resolves once the socket has taken it (its buffer free again), rejects when the connection closes. */
+function written(res: ServerResponse, piece: Uint8Array, closed: AbortSignal): Promise<void> {
+  return new Promise((ok, fail) => {
+    if (closed.aborted) return fail(closed.reason)
+    const onClose = () => fail(closed.reason)
+    closed.addEventListener('abort', onClose, { once: true })
+    res.write(piece, (e) => {
+      closed.removeEventListener('abort', onClose)
+      if (e) fail(e)
+      else ok()
+    })
+  })
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {

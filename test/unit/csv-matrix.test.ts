@@ -1,7 +1,8 @@
 // A labelled matrix as CSV, streamed: each piece is made when the file asks for it, so what the
-// writer holds is one piece (about PIECE_CHARS of text and its bytes) and one row, whatever the size.
+// writer holds is one piece (PIECE_BYTES of encoded text) and one row, whatever the size.
 import { describe, expect, it } from 'vitest'
-import { PIECE_CHARS, csvMatrixPieces } from '../../src/main/io/csv-matrix'
+import { csvMatrixPieces } from '../../src/main/io/csv-matrix'
+import { PIECE_BYTES as PIECE_CHARS } from '../../src/main/io/text-pieces'
 
 describe('csvMatrixPieces', () => {
   it('makes a piece only when asked, each at most a piece and a row of text', () => {

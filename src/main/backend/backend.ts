@@ -29,6 +29,7 @@ export interface StreamedFile {
   mime: string
   /** Bytes, when known ahead (an HTTP Content-Length). */
   size?: number
+  /** Each valid until the next is asked for (engine.ts MadeFile). */
   pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
 }
 
@@ -227,7 +228,7 @@ export class Backend {
   private async makeFile(workload: unknown, results: unknown, file: string, signal?: AbortSignal, kept?: KeptFileOpener): Promise<MadeFile> {
     const engine = this.engine(workload)
     const files = engine.resultFiles
-    if (!files?.names.includes(file))
+    if (!files || !(files.names.includes(file) || files.matches?.test(file)))
       throw new ApiError('invalid-argument', `${engine.definition.id} makes no file ${JSON.stringify(file)}; it makes: ${files?.names.join(', ') || 'none'}`)
     return (files.make as (r: unknown, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal, kept?: KeptFileOpener) => Promise<MadeFile>)(
       results,

@@ -1,13 +1,11 @@
-// A labelled matrix as CSV, streamed: rows of text gathered into pieces of about PIECE_CHARS
-// (`textPieces`, which other text writers use too) and handed to writeFileAtomic's iterable form one
-// at a time, so a 16 384 × 16 384 correlation matrix (several GB of text) or a V = 40 000 distance
-// matrix is written holding one piece, never the file.
+// A labelled matrix as CSV, streamed: cells encoded into pieces of PIECE_BYTES as they are made
+// (text-pieces.ts) and handed to writeFileAtomic's iterable form or a download one at a time, so a
+// 16 384 × 16 384 correlation matrix (several GB of text) or a V = 40 000 distance matrix is
+// written holding one piece, never the file.
 import type { FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../shared/errors'
 import { csvCell } from '../../shared/csv'
-
-/** Characters of text gathered before they go to the file. */
-export const PIECE_CHARS = 1 << 20
+import { PIECE_BYTES, TextPieces } from './text-pieces'
 
 export interface CsvMatrix {
   rows: number
@@ -24,47 +22,33 @@ export interface CsvMatrix {
 }
 
 /**
- * Text as UTF-8 pieces of about `pieceChars` characters: the texts are gathered and handed on whenever
- * they reach it, so a writer holds one piece whatever the file's size. `counted.bytes` is the total
- * once every piece has been taken.
+ * The file's bytes in pieces (text-pieces.ts: each cell encoded as it is made, no row's text);
+ * `counted.bytes` is the total once they have all been taken.
  */
-export function* textPieces(texts: Iterable<string>, counted: { bytes: number } = { bytes: 0 }, pieceChars = PIECE_CHARS): Generator<Uint8Array> {
-  const encoder = new TextEncoder()
-  let text = ''
-  for (const t of texts) {
-    text += t
-    if (text.length >= pieceChars) {
-      const piece = encoder.encode(text)
-      counted.bytes += piece.length
-      text = ''
-      yield piece
-    }
-  }
-  if (text) {
-    const piece = encoder.encode(text)
-    counted.bytes += piece.length
-    yield piece
-  }
+export function* csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { bytes: 0 }, pieceBytes = PIECE_BYTES): Generator<Uint8Array> {
+  const out = new TextPieces(pieceBytes, counted)
+  yield* csvRows(m, out)
+  yield* out.rest()
 }
 
-/** The file's bytes in pieces; `counted.bytes` is the total once they have all been taken. */
-export function csvMatrixPieces(m: CsvMatrix, counted: { bytes: number } = { bytes: 0 }, pieceChars = PIECE_CHARS): Generator<Uint8Array> {
-  return textPieces(csvMatrixLines(m), counted, pieceChars)
-}
-
-/** The header line (unless headless), then a line a row. */
-function* csvMatrixLines(m: CsvMatrix): Generator<string> {
+/** The header line (unless headless) and the rows into `out`, handing on its pieces as they fill. */
+function* csvRows(m: CsvMatrix, out: TextPieces): Generator<Uint8Array> {
   if (!m.headless) {
-    let header = csvCell(m.corner)
-    for (let j = 0; j < m.cols; j++) header += ',' + csvCell(m.colName(j))
-    yield header + '\n'
+    out.put(csvCell(m.corner))
+    for (let j = 0; j < m.cols; j++) {
+      out.put(',')
+      out.put(csvCell(m.colName(j)))
+    }
+    out.put('\n')
   }
-  // A row's cells joined at once: one flat string, not a chain of thousands of short-lived pieces.
-  const cells = new Array<string>(m.cols + 1)
   for (let i = 0; i < m.rows; i++) {
-    cells[0] = csvCell(m.rowName(i))
-    for (let j = 0; j < m.cols; j++) cells[j + 1] = m.cell(i, j)
-    yield cells.join(',') + '\n'
+    out.put(csvCell(m.rowName(i)))
+    for (let j = 0; j < m.cols; j++) {
+      out.put(',')
+      out.put(m.cell(i, j))
+    }
+    out.put('\n')
+    yield* out.filled()
   }
 }
 
@@ -84,18 +68,20 @@ export interface MatrixFile {
 
 /**
  * A matrix on disk as CSV pieces, read a block of rows at a time (at most BLOCK_BYTES): memory stays
- * a block and a piece whatever the matrix's size. Stops at `signal` (the asker left); the caller
- * closes the file, which it may do as soon as the generator is returned early.
+ * a block and a few pieces whatever the matrix's size. Each piece is valid until the next is asked
+ * for (its buffer is written into again: text-pieces.ts). Stops at `signal` (the asker left); the
+ * caller closes the file, which it may do as soon as the generator is returned early.
  */
 export async function* csvMatrixFromFile(
   m: Omit<CsvMatrix, 'cell' | 'headless'>,
   source: MatrixFile,
   signal?: AbortSignal,
 ): AsyncGenerator<Uint8Array> {
+  const out = new TextPieces(PIECE_BYTES, undefined, true)
   const rowBytes = m.cols * source.bytesPerCell
   const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / Math.max(1, rowBytes)))
-  if (m.rows === 0) return yield* csvMatrixPieces({ ...m, cell: () => '' })
   const buffer = new ArrayBuffer(Math.min(m.rows, perBlock) * rowBytes)
+  if (m.rows === 0) yield* csvRows({ ...m, cell: () => '' }, out)
   for (let first = 0; first < m.rows; first += perBlock) {
     if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
     const rows = Math.min(perBlock, m.rows - first)
@@ -106,12 +92,16 @@ export async function* csvMatrixFromFile(
       at += bytesRead
     }
     const cells = source.cells(buffer, rows * m.cols)
-    yield* csvMatrixPieces({
-      ...m,
-      rows,
-      headless: first > 0,
-      rowName: (i) => m.rowName(first + i),
-      cell: (i, j) => source.text(cells[i * m.cols + j]),
-    })
+    yield* csvRows(
+      {
+        ...m,
+        rows,
+        headless: first > 0,
+        rowName: (i) => m.rowName(first + i),
+        cell: (i, j) => source.text(cells[i * m.cols + j]),
+      },
+      out,
+    )
   }
+  yield* out.rest()
 }

@@ -3,6 +3,7 @@
 // ModelTiepoint or ModelTransformation, and the GeoKeys with their double and text parameters)
 // copied as given and GDAL's NODATA tag. Written here because the `geotiff` package's writer
 // cannot write float64 samples, GDAL_NODATA or another file's GeoKeys.
+import { joinPieces } from '../text-pieces'
 import type { GeoTags } from './read-raster'
 
 export interface GeoTiffGrid {
@@ -37,7 +38,20 @@ export function cornerGeoTags(west: number, south: number, cellsize: number, row
 
 /** The file's bytes, in pieces (the header and directory, then the strips a piece at a time). */
 export function* geoTiffPieces(grid: GeoTiffGrid): Generator<Uint8Array> {
-  const { width, height, values, mask, nodata, geo } = grid
+  const { values, mask, nodata } = grid
+  yield geoTiffHead(grid)
+  for (let k0 = 0; k0 < values.length; k0 += PIECE_CELLS) {
+    const k1 = Math.min(values.length, k0 + PIECE_CELLS)
+    yield geoTiffCells(values.subarray(k0, k1), mask?.subarray(k0, k1) ?? null, nodata)
+  }
+}
+
+/**
+ * Everything before the cells: the header, the directory and the tags' values. The cells follow,
+ * row-major from the north row, as geoTiffCells encodes them; the file is this and 8 bytes a cell.
+ */
+export function geoTiffHead(grid: Omit<GeoTiffGrid, 'values' | 'mask'>): Uint8Array {
+  const { width, height, nodata, geo } = grid
   const rowBytes = width * 8
   const rowsPerStrip = Math.max(1, Math.min(height, Math.floor(STRIP_BYTES / rowBytes)))
   const strips = Math.ceil(height / rowsPerStrip)
@@ -99,27 +113,20 @@ export function* geoTiffPieces(grid: GeoTiffGrid): Generator<Uint8Array> {
       else view.setFloat64(to + 8 * k, v as number, true)
     }
   })
-  yield head
+  return head
+}
 
-  for (let k0 = 0; k0 < values.length; k0 += PIECE_CELLS) {
-    const k1 = Math.min(values.length, k0 + PIECE_CELLS)
-    const piece = new Uint8Array((k1 - k0) * 8)
-    const pv = new DataView(piece.buffer)
-    for (let k = k0; k < k1; k++) pv.setFloat64((k - k0) * 8, mask?.[k] ? nodata : values[k], true)
-    yield piece
-  }
+/** Cells as the strips hold them: little-endian float64, `nodata` where `mask` is set; written into `into`'s buffer when it is large enough. */
+export function geoTiffCells(values: Float64Array, mask: Uint8Array | null, nodata: number, into?: Uint8Array): Uint8Array {
+  const piece = into && into.buffer.byteLength >= values.length * 8 ? new Uint8Array(into.buffer, 0, values.length * 8) : new Uint8Array(values.length * 8)
+  const pv = new DataView(piece.buffer, 0, piece.length)
+  for (let k = 0; k < values.length; k++) pv.setFloat64(k * 8, mask?.[k] ? nodata : values[k], true)
+  return piece
 }
 
 /** The whole file in one buffer (for downloads; files are written from the pieces). */
 export function geoTiffBytes(grid: GeoTiffGrid): Uint8Array {
-  const pieces = [...geoTiffPieces(grid)]
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of pieces) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return joinPieces(geoTiffPieces(grid))
 }
 
 /** GeoAsciiParams as TIFF stores ASCII: ending in NUL (the geotiff package gives it without). */

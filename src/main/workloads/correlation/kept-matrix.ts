@@ -8,13 +8,12 @@ import { ApiError } from '../../../shared/errors'
 import type { CorrelationResult } from '../../../shared/workloads/correlation/types'
 import type { JobContext, KeptFileOpener, MadeFile } from '../../engine'
 import { csvMatrixFromFile } from '../../io/csv-matrix'
+import { readPieces } from '../../io/file-pieces'
 import { matrixCellText, npyPieces } from './matrix-file'
 import { npyHeader } from './npy'
 
 export const KEPT_MATRIX = 'matrix.npy'
 export const KEPT_NAMES = 'matrix-names.json'
-/** Bytes of the .npy sent at a time. */
-const NPY_PIECE_BYTES = 2 ** 20
 /** Bytes a series name may take in the kept names, on average (a bound on reading them back). */
 const NAME_BYTES = 4096
 
@@ -42,15 +41,7 @@ export async function keptMatrixFile(results: CorrelationResult, name: string, k
 async function* npyFile(kept: KeptFileOpener, m: number, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   const { file, size } = await openMatrix(kept, m)
   try {
-    const block = new Uint8Array(NPY_PIECE_BYTES)
-    for (let at = 0; at < size; ) {
-      if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
-      const { bytesRead } = await file.read(block, 0, Math.min(block.length, size - at), at)
-      if (bytesRead === 0) throw new ApiError('io', `the kept matrix ended at byte ${at} of ${size}`)
-      at += bytesRead
-      // A copy: the block is read into again while this piece may still wait to be sent.
-      yield block.slice(0, bytesRead)
-    }
+    yield* readPieces(file, 0, size, 'the kept matrix', signal)
   } finally {
     await file.close()
   }

@@ -11,25 +11,49 @@ export interface GridSample {
   active: number
 }
 
-/** Totals of `h`; `walls` (1 = wall) are left out of the active cells. */
+/**
+ * Totals of `h`; `walls` (1 = wall) are left out of the active cells. One pass over the grid for
+ * the sums, noting each row's span of debris; the active cells are then counted only around those
+ * spans (a cell is active when it or a neighbour holds debris), so a sample of a big grid with a
+ * small slide costs one pass, not a neighbourhood test of every cell.
+ */
 export function sampleGrid(h: ArrayLike<number>, rows: number, cols: number, walls: Uint8Array | null): GridSample {
   let mass = 0
   let flooded = 0
   let max = 0
-  let active = 0
-  for (let k = 0; k < rows * cols; k++) {
-    const v = h[k]
-    mass += v
-    if (v > P_EPSILON) flooded++
-    if (v > max) max = v
+  // Each row's first and last column holding h ≠ 0 (first > last: none).
+  const first = new Int32Array(rows).fill(cols)
+  const last = new Int32Array(rows).fill(-1)
+  for (let i = 0, k = 0; i < rows; i++) {
+    let j0 = cols
+    let j1 = -1
+    for (let j = 0; j < cols; j++, k++) {
+      const v = h[k]
+      if (v === 0) continue
+      mass += v
+      if (v > P_EPSILON) flooded++
+      if (v > max) max = v
+      if (j0 === cols) j0 = j
+      j1 = j
+    }
+    first[i] = j0
+    last[i] = j1
   }
   // Interior cells holding debris or bordering one (what the active backends update).
-  for (let i = 1; i < rows - 1; i++)
-    for (let j = 1; j < cols - 1; j++) {
+  let active = 0
+  for (let i = 1; i < rows - 1; i++) {
+    // Only the row itself and the interior rows beside it count as neighbours.
+    let from = first[i]
+    let to = last[i]
+    if (i > 1) (from = Math.min(from, first[i - 1])), (to = Math.max(to, last[i - 1]))
+    if (i < rows - 2) (from = Math.min(from, first[i + 1])), (to = Math.max(to, last[i + 1]))
+    if (from > to) continue
+    for (let j = Math.max(1, from - 1); j <= Math.min(cols - 2, to + 1); j++) {
       const k = i * cols + j
       if (walls?.[k]) continue
       if (h[k] !== 0 || (i > 1 && h[k - cols] !== 0) || (j > 1 && h[k - 1] !== 0) || (j < cols - 2 && h[k + 1] !== 0) || (i < rows - 2 && h[k + cols] !== 0)) active++
     }
+  }
   return { mass, flooded, max_thickness: max, active }
 }
 

@@ -29,12 +29,13 @@ import { warmUp } from '../../gpu/timing'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
 import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { keepFinalGrid } from './final-grid'
+import { keepFinalGridFiles } from './kept-grid'
 import { FrameKeeper, MAX_FRAME_BYTES, thicknessMapsInTurns } from './frames'
 import { gridDeviation, sampleGrid } from './grid-stats'
 import { hillshadeMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5InTurns } from './reference-format'
-import { initialState, ThreadSimulation, type InitialState, type Simulation } from './simulation'
+import { initialStateInTurns, ThreadSimulation, type InitialState, type Simulation } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
 
 /** Samples over a run when `frames` is 0. */
@@ -56,6 +57,9 @@ export function sampleEvery(steps: number, frames: number): number {
 /** How long a run computes before it lets the event loop answer others (requests, a cancel). */
 const YIELD_MS = 50
 
+/** A turn of the event loop for others (a server's requests, a cancel). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /** What a caller may hand the job instead of having it compute them (bench landslide --tile). */
 export interface GivenToJob {
   /** The grids, already in memory: `params.grids` are then only named, not read. */
@@ -75,7 +79,10 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', unusable(lacking[0])!)
   ctx.progress({ phase: 'loading grids', fraction: 0 })
   const input = given.input ?? (await readInput(params.grids, ctx))
-  const state = initialState(input)
+  // Each of these passes over a big grid takes a good part of a second: a turn for others between them.
+  await turn()
+  const state = await initialStateInTurns(input, turn)
+  await turn()
   throwIfAborted(signal)
 
   const skipped: LandslideResult['skipped'] = []
@@ -108,14 +115,17 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   // stride is chosen before the run from the samples it will take; the bytes' doubles it as needed.
   const samples = Math.ceil(params.steps / every) + 1
   const frames = new FrameKeeper(input.rows, input.cols, Math.max(1, Math.ceil((samples - 1) / (MAX_THICKNESS_MAPS - 1))))
-  const record = (step: number, h: Float64Array) => {
+  // Two passes over the grid (the totals, the debris' box): a turn for others after each.
+  const record = async (step: number, h: Float64Array) => {
     const s = sampleGrid(h, input.rows, input.cols, input.walls)
     series.step.push(step)
     series.mass.push(s.mass)
     series.flooded.push(s.flooded)
     series.max_thickness.push(s.max_thickness)
     series.active.push(s.active)
+    await turn()
     frames.offer(step, h)
+    await turn()
   }
 
   const runs: Record<string, LandslideRun> = {}
@@ -132,10 +142,11 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const runOnce = async (p: Planned, sampling: boolean): Promise<{ ms: number; grid: Float64Array; sim: Simulation }> => {
     const key = runKey(p.backend, p.variant)
     const sim = await createSimulation(p, state, params, ranks, ctx)
+    await turn()
     let ms = 0
     const sample = async () => {
       const h = await sim.thickness()
-      record(sim.done, h)
+      await record(sim.done, h)
       lastGrid.set(h)
       lastSample = { step: sim.done, ms, grid: lastGrid }
     }
@@ -234,8 +245,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 
   if (!firstCpu && given.reference) {
     reference = { grid: given.reference, md5: await referenceMd5InTurns(given.reference, input.rows, input.cols) }
-    record(0, input.h)
-    record(params.steps, given.reference)
+    await record(0, input.h)
+    await record(params.steps, given.reference)
   } else if (!firstCpu) {
     // Only GPU kernels asked for: their deviations need an f64 run to compare with.
     await runPlanned({ backend: 'active' }, true)
@@ -290,6 +301,11 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     sampling: { every, maps_every: every * frames.stride, ...(params.frames > 0 && params.frames !== every && { asked: params.frames }), ...(frames.thinnedByBytes && { frame_bytes: MAX_FRAME_BYTES }) },
     ...(hillshade && { hillshade }),
     skipped,
+  }
+  // A dashboard's run keeps its final grid on disk, for its result files (kept-grid.ts).
+  if (ctx.keep) {
+    ctx.progress({ phase: 'keeping the final grid', fraction: 1 })
+    await keepFinalGridFiles(ctx.keep, results, { input, h: reference.grid })
   }
   // What was asked and did not finish: the runs not made, and the steps a reference stopped midway lacks.
   const missing = [

@@ -34,15 +34,20 @@ export function carve(z: Float64Array, h: Float64Array, rows: number, cols: numb
 export function wallMask(walls: Uint8Array | null, rows: number, cols: number): Uint8Array | null {
   if (!walls) return null
   const mask = new Uint8Array(rows * cols)
+  return wallMaskRows(walls, rows, cols, mask, 1, rows - 1) ? mask : null
+}
+
+/** wallMask's bits of interior rows i0 … i1−1 into `mask`; whether any is set. */
+export function wallMaskRows(walls: Uint8Array, rows: number, cols: number, mask: Uint8Array, i0: number, i1: number): boolean {
   let any = false
-  for (let i = 1; i < rows - 1; i++)
+  for (let i = Math.max(1, i0); i < Math.min(rows - 1, i1); i++)
     for (let j = 1; j < cols - 1; j++) {
       const k = i * cols + j
       const m = (walls[k] ? WALL_SELF : 0) | (walls[k - cols] ? 2 : 0) | (walls[k - 1] ? 4 : 0) | (walls[k + 1] ? 8 : 0) | (walls[k + cols] ? 16 : 0)
       mask[k] = m
       if (m) any = true
     }
-  return any ? mask : null
+  return any
 }
 
 /**

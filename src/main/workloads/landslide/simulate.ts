@@ -13,7 +13,7 @@ import { getGpu } from '../../gpu/on-demand'
 import { writeFileAtomic } from '../../io/atomic-write'
 import { checkTarget } from './check-target'
 import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
-import { ascText, npyBytes, tifPieces } from './grid-writers'
+import { ascPieces, npyPieces, tifPieces } from './grid-writers'
 import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
 import { md5Hex, referenceText } from './reference-format'
@@ -81,7 +81,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     if (!opts.frames?.dir) return
     const tif = opts.frames.as === 'tif'
     const path = join(opts.frames.dir, `h-${String(sim.done).padStart(digits, '0')}.${tif ? 'tif' : 'npy'}`)
-    await writeFileAtomic(path, tif ? tifPieces(h, input) : npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
+    await writeFileAtomic(path, tif ? tifPieces(h, input) : npyPieces(h, input.rows, input.cols), { overwrite: opts.force })
     written.push(path)
   }
   let ms = 0
@@ -106,11 +106,11 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     written.push(opts.output)
   }
   if (opts.asc) {
-    await writeFileAtomic(opts.asc, ascText(h, input.header, input.walls), { overwrite: opts.force })
+    await writeFileAtomic(opts.asc, ascPieces(h, input.header, input.walls), { overwrite: opts.force })
     written.push(opts.asc)
   }
   if (opts.npy) {
-    await writeFileAtomic(opts.npy, npyBytes(h, input.rows, input.cols), { overwrite: opts.force })
+    await writeFileAtomic(opts.npy, npyPieces(h, input.rows, input.cols), { overwrite: opts.force })
     written.push(opts.npy)
   }
   if (opts.tif) {

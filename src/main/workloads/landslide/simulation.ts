@@ -4,7 +4,7 @@
 import { throwIfAborted } from '../../../shared/cancel'
 import { Band, debrisSpans, spanBuffers } from './band'
 import type { LandslideInput } from './inputs'
-import { carve, wallMask } from './sciddica'
+import { carve, wallMask, wallMaskRows } from './sciddica'
 
 /** The grid as the first step finds it: the source carved out of the DEM, wall bits per cell. */
 export interface InitialState {
@@ -20,6 +20,31 @@ export function initialState(input: LandslideInput): InitialState {
   carve(z, input.h, input.rows, input.cols)
   return { rows: input.rows, cols: input.cols, z, h: input.h.slice(), mask: wallMask(input.walls, input.rows, input.cols) }
 }
+
+/** initialState, with `turn` between its passes over the grid (each a good part of a second on a big one): for a server's jobs. */
+export async function initialStateInTurns(input: LandslideInput, turn: () => Promise<void>): Promise<InitialState> {
+  const z = input.z.slice()
+  carve(z, input.h, input.rows, input.cols)
+  await turn()
+  const h = input.h.slice()
+  await turn()
+  const { rows, cols, walls } = input
+  let mask: Uint8Array | null = null
+  if (walls) {
+    // A band of rows at a time: the mask is a pass over the grid's neighbours.
+    mask = new Uint8Array(rows * cols)
+    let any = false
+    for (let i = 0; i < rows; i += MASK_BAND_ROWS) {
+      if (wallMaskRows(walls, rows, cols, mask, i, i + MASK_BAND_ROWS)) any = true
+      await turn()
+    }
+    if (!any) mask = null
+  }
+  return { rows, cols, z, h, mask }
+}
+
+/** Rows of the wall mask made between turns. */
+const MASK_BAND_ROWS = 512
 
 /** Rows a … b−1 of the grid as a grid of their own (views, not copies): a band with its halo rows. */
 export function stateRows(state: InitialState, a: number, b: number): InitialState {

@@ -6,15 +6,12 @@ import { ApiError } from '../../../shared/errors'
 import type { RgbaImage } from '../../../shared/gif-encoder'
 import { canvasPainter, type Canvas2D } from '../../../shared/workloads/landslide/painters'
 import { type Rasterize, thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
-import { type FrameSource, frameLayout, frameSvg, paintFrame, thicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
+import { type FrameSource, frameLayout, frameSvg, fullFrameWindow, paintFrame, thicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import type { loadCanvas } from '../../charts/render'
 import { type FinalGrid, keptFinalGrid } from './final-grid'
 import { thicknessMapIn } from './grid-stats'
 import { hillshadeMap } from './hillshade'
-
-/** Map cells a side at most at full resolution: beyond, blocks again (a 1024-cell map is 2048 PNG pixels). */
-export const FULL_SIDE = 1024
 
 export interface NamedFile {
   name: string
@@ -57,9 +54,7 @@ export async function lastFramePng(result: FrameSource): Promise<Uint8Array> {
 export function fullResolutionFrame(r: LandslideResult, grid: FinalGrid): { frames: FrameSource; scale: ReturnType<typeof thicknessScale> } {
   const last = r.maps.at(-1)
   if (!last) throw new ApiError('invalid-argument', 'landslide: the run recorded no thickness maps')
-  const side = last.size * last.block
-  const block = Math.ceil(side / FULL_SIDE)
-  const window = { row0: last.row0, col0: last.col0, size: Math.ceil(side / block), block }
+  const window = fullFrameWindow(last)
   const { input, h } = grid
   const map = thicknessMapIn(r.steps, h, input.rows, input.cols, window)
   // The relief carved as a run's first step finds it, a band of rows at a time (no copy of the grid).
@@ -70,6 +65,11 @@ export function fullResolutionFrame(r: LandslideResult, grid: FinalGrid): { fram
 /** The full-resolution final frame as PNG (2 pixels per layout pixel) or SVG. */
 export async function fullFrameFile(r: LandslideResult, grid: FinalGrid, format: 'png' | 'svg'): Promise<Uint8Array | string> {
   const { frames, scale } = fullResolutionFrame(r, grid)
+  return frameFile(frames, scale, format)
+}
+
+/** A one-frame source drawn as PNG (2 pixels per layout pixel) or SVG, on the given thickness scale. */
+export async function frameFile(frames: FrameSource, scale: ReturnType<typeof thicknessScale>, format: 'png' | 'svg'): Promise<Uint8Array | string> {
   if (format === 'svg') return frameSvg(frames, 0, scale)
   const layout = frameLayout(frames.maps[0].size, PNG_SCALE)
   const canvas = await drawOn(layout.width, layout.height, (ctx) => paintFrame(canvasPainter(ctx), frames, 0, layout, scale))

@@ -7,6 +7,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from '../../../shared/workloads/pat
 import type { WorkloadEngine } from '../../engine'
 import { benchPathsCommand } from './bench-command'
 import { describePaths, pathsFailures } from './describe'
+import { DISTANCE_FILE, DISTANCE_FILES } from './distance-file-names'
 import { generateGraphCommand } from './generate-command'
 import { mergePaths } from './merge'
 import { pathsQueryCommand } from './query-command'
@@ -43,4 +44,10 @@ export const pathsEngine: WorkloadEngine<'paths'> = {
   cluster: { split: 'file', merge: mergePaths },
   // Its Slurm job asks for a warning before the time limit and requeues itself, to resume.
   checkpoints: (params) => params.checkpointEvery !== undefined,
+  // The distance matrices of a run the dashboard kept, as .npy, CSV and Matrix Market (distance-files.ts).
+  resultFiles: {
+    names: DISTANCE_FILES,
+    matches: DISTANCE_FILE,
+    make: async (results, name, _input, signal, kept) => (await import('./distance-files')).keptDistanceFile(results, name, kept, signal),
+  },
 }

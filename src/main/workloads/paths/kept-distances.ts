@@ -1,6 +1,6 @@
 // The distance matrix a dashboard's run keeps on disk beside its history entry (JobContext.keep),
 // as `distances-<k>.npy` (<i4, V × V), so that a zoom reads its block range from there instead of
-// solving the graph again: the newest kept matrix of each input file is remembered here, valid
+// solving the graph again, and the run's downloads are read from it (distance-files.ts): the newest kept matrix of each input file is remembered here, valid
 // while the file's size and modification time are unchanged. Read back only when its size and
 // header are those of a V × V int32 matrix (io/record-file.ts: a regular file, no link).
 import { stat } from 'node:fs/promises'
@@ -20,12 +20,23 @@ async function keyOf(input: string): Promise<string | null> {
   return s ? JSON.stringify([s.size, s.mtimeMs]) : null
 }
 
-/** Keeps graph `k`'s distances (read from `input`), and remembers where, unless the bound on kept files leaves no room. */
-export async function keepDistances(keep: NonNullable<JobContext['keep']>, input: string, k: number, d: Int32Array, V: number): Promise<void> {
-  const made = matrixFile(d, V, 'npy', String)
-  const file = await keep(`distances-${k}.npy`, npyHeader(V).length + d.byteLength, made.data)
-  const key = await keyOf(input)
+/** What graph `k`'s kept distances are called, and its vertices' names beside them (CSV edge lists). */
+export const keptDistancesName = (k: number) => `distances-${k}.npy`
+export const keptNamesName = (k: number) => `distances-${k}-names.json`
+
+/**
+ * Keeps graph `k`'s distances (read from `input`), and its vertices' names when the file names them
+ * (a CSV edge list), and remembers where, unless the bound on kept files leaves no room.
+ */
+export async function keepDistances(keep: NonNullable<JobContext['keep']>, input: string, k: number, d: Int32Array, V: number, names?: readonly string[]): Promise<void> {
   kept.delete(input)
+  if (names) {
+    const text = JSON.stringify(names)
+    if ((await keep(keptNamesName(k), Buffer.byteLength(text), text)) === null) return
+  }
+  const made = matrixFile(d, V, 'npy', String)
+  const file = await keep(keptDistancesName(k), npyHeader(V).length + d.byteLength, made.data)
+  const key = await keyOf(input)
   if (!file || !key) return
   kept.set(input, { key, file, V })
   for (const old of kept.keys()) if (kept.size > REMEMBERED) kept.delete(old)

@@ -236,7 +236,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     // The dashboard's backends keep the distances on disk for the zooms of this run.
     if (ctx.keep) {
       report(1, `keeping the distances · ${name}`)
-      await keepDistances(ctx.keep, input.path, n, d, V)
+      await keepDistances(ctx.keep, input.path, n, d, V, graph.names)
     }
     result.graphs.push(graphResult)
     report(1, `done · ${name}`)

@@ -158,6 +158,20 @@ export function frameCellColors(result: FrameSource, map: ThicknessMap, scale: T
 
 const stepsText = (n: number) => n.toLocaleString('en-US')
 
+/** Map cells a side at most of the "full-resolution" final frame: beyond, blocks again (a 1024-cell map is 2048 PNG pixels). */
+export const FULL_SIDE = 1024
+
+/**
+ * The full-resolution final frame's window: the last map's, one map cell per grid cell up to
+ * FULL_SIDE a side, and beyond that the smallest block that fits (each map cell the deepest of its
+ * block), so the picture stays bounded whatever the grid (7 320 × 6 944 cells: 8 × 8 blocks).
+ */
+export function fullFrameWindow(last: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>): Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'> {
+  const side = last.size * last.block
+  const block = Math.ceil(side / FULL_SIDE)
+  return { row0: last.row0, col0: last.col0, size: Math.ceil(side / block), block }
+}
+
 /** The frame's title: what the exports' and the dashboard's captions name. */
 /**
  * What part of the grid a map shows and how it was reduced: the window around where the debris

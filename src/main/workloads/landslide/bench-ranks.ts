@@ -77,7 +77,7 @@ export interface RanksBenchResult {
     md5_matches_reference: boolean
     max_abs_dh?: number
     /** The median run's ranks: each one's time, exchange time and where its time went (run-ranks.ts RankPhases). */
-    per_rank?: { rank: number; ms?: number; exchange_ms: number; phases?: RankPhases }[]
+    per_rank?: { rank: number; ms?: number; exchange_ms: number; phases?: RankPhases; halos?: string }[]
     /** Whether gpu ranks queued each block without waiting for the last (run-ranks.ts pipelinesBlocks). */
     pipelined?: boolean
   } & Partial<GpuPlacement>)[]
@@ -246,7 +246,7 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
         md5_matches_reference: run.md5 === last!.reference.md5,
         ...(run.gpus_requested && { gpus_requested: run.gpus_requested, gpus_observed: run.gpus_observed, gpus_observed_by: run.gpus_observed_by, ...(run.gpus_shared && { gpus_shared: run.gpus_shared }) }),
         ...(run.deviation && { max_abs_dh: run.deviation.max_abs }),
-        ...(middle?.ranks && { per_rank: middle.ranks.bands.map((b) => ({ rank: b.rank, ...(b.ms !== undefined && { ms: b.ms }), exchange_ms: b.exchange_ms, ...(b.phases && { phases: b.phases }) })) }),
+        ...(middle?.ranks && { per_rank: middle.ranks.bands.map((b) => ({ rank: b.rank, ...(b.ms !== undefined && { ms: b.ms }), exchange_ms: b.exchange_ms, ...(b.phases && { phases: b.phases }), ...(b.halos && { halos: b.halos }) })) }),
         ...(o.backend === 'gpu' && ranks > 1 && overlapsExchanges(o.backend) && { pipelined: pipelinesBlocks() }),
       })
       if (run.gpus_note) notes.push(`${ranks} ranks: ${run.gpus_note}`)
@@ -288,7 +288,7 @@ export function describeRanks(r: RanksBenchResult): string {
       if (b.phases && b.phases.blocks > 0) {
         const f = (v: number) => v.toFixed(0)
         const ph = b.phases
-        lines.push(`    ${c.ranks} ranks${c.exchange_every ? `, every ${c.exchange_every}` : ''}${c.pipelined ? ', pipelined' : ''}, rank ${b.rank}: ${b.ms === undefined ? '' : `${f(b.ms)} ms; `}${ph.blocks} blocks; queue ${f(ph.queue_ms)}, readback ${f(ph.readback_ms)} (overlapped), send ${f(ph.send_ms)}, wait own edges ${f(ph.edges_wait_ms)}, wait neighbours ${f(ph.wait_ms)}, upload ${f(ph.upload_ms)}, wait device ${f(ph.compute_wait_ms)} ms`)
+        lines.push(`    ${c.ranks} ranks${c.exchange_every ? `, every ${c.exchange_every}` : ''}${c.pipelined ? ', pipelined' : ''}, rank ${b.rank}: ${b.ms === undefined ? '' : `${f(b.ms)} ms; `}${ph.blocks} blocks; queue ${f(ph.queue_ms)}, readback ${f(ph.readback_ms)} (overlapped), send ${f(ph.send_ms)}, wait own edges ${f(ph.edges_wait_ms)}, wait neighbours ${f(ph.wait_ms)}, upload ${f(ph.upload_ms)}, wait device ${f(ph.compute_wait_ms)} ms${b.halos ? `; halos through ${b.halos}` : ''}`)
       }
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
 }

@@ -14,6 +14,7 @@ import { type CpuBackend, gpuArithmetic, type GpuVariant, type LandslideResult, 
 import type { EngineOutcome, JobContext } from '../../engine'
 import type { RankPlacement } from '../../ranks/placement'
 import { Ranks } from '../../ranks/ranks'
+import { type HalosBy, NeighbourHalos } from '../../ranks/neighbour-halos'
 import {
   type Checkpoint,
   checkpointIdentity,
@@ -52,6 +53,8 @@ import type { RankPhases } from '../../../shared/workloads/landslide/types'
 /** Message tags of the halo exchange. */
 const HALO = 1
 const SAMPLE = 2
+const HALO_SETUP = 3
+const HALO_NOTICE = 4
 
 /** GPU ranks exchange at least this often by default (see defaultExchangeEvery). */
 export const GPU_EXCHANGE_EVERY_MOST = 30
@@ -116,6 +119,8 @@ interface RankTimes {
   gpu_requested?: string
   gpu_observed?: string
   observed_by?: string
+  /** How its halos travelled (neighbour-halos.ts). */
+  halos?: HalosBy
 }
 
 /** Why a gpu run cannot write checkpoints (their rows are f64; see the refusal). */
@@ -276,9 +281,14 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   } else band = cpuBand(new HaloBand(sub, p.backend === 'active'))
 
   let ranks: Ranks | undefined
+  let halos: NeighbourHalos | undefined
   let pending: string | undefined
   try {
     ranks = size > 1 ? await Ranks.connect(placement, { signal: ctx.signal, ...(params.rankTimeout !== undefined && { rankTimeoutMs: params.rankTimeout * 1000 }) }) : undefined
+    // Halo rows as the band holds them: f64 on the CPU, f32 or double-float pairs on the GPU.
+    const cellBytes = p.backend === 'gpu' && gpuArithmetic(params.precision) === 'f32' ? 4 : 8
+    if (ranks)
+      halos = await NeighbourHalos.open(ranks, [ranks.previous, ranks.next].filter((r) => r !== undefined), p.halo * cols * cellBytes, { setup: HALO_SETUP, notice: HALO_NOTICE, data: HALO })
     const signal = ranks ? AbortSignal.any([ctx.signal, ranks.signal]) : ctx.signal
     const start = resumed?.manifest.step ?? 0
     if (resumed) {
@@ -340,12 +350,12 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
         north === undefined ? undefined : band.readHalo(own.r0 - a, p.halo),
         south === undefined ? undefined : band.readHalo(own.r1 - p.halo - a, p.halo),
       ])
-      if (up) ranks.send(north!, HALO, up)
-      if (down) ranks.send(south!, HALO, down)
+      if (up) halos!.send(north!, up)
+      if (down) halos!.send(south!, down)
       const type = p.backend === 'gpu' ? Uint8Array : Float64Array
       const [fromNorth, fromSouth] = await Promise.all([
-        north === undefined ? undefined : ranks.recv(north, HALO, type as typeof Float64Array),
-        south === undefined ? undefined : ranks.recv(south, HALO, type as typeof Float64Array),
+        north === undefined ? undefined : halos!.recv(north, type as typeof Float64Array),
+        south === undefined ? undefined : halos!.recv(south, type as typeof Float64Array),
       ])
       await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
       exchangeMs += performance.now() - t
@@ -394,8 +404,8 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       const t1 = performance.now()
       const type = p.backend === 'gpu' ? Uint8Array : Float64Array
       const [fromNorth, fromSouth] = await Promise.all([
-        north === undefined ? undefined : ranks!.recv(north, HALO, type as typeof Float64Array),
-        south === undefined ? undefined : ranks!.recv(south, HALO, type as typeof Float64Array),
+        north === undefined ? undefined : halos!.recv(north, type as typeof Float64Array),
+        south === undefined ? undefined : halos!.recv(south, type as typeof Float64Array),
       ])
       const t2 = performance.now()
       await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
@@ -441,8 +451,8 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
             sending = block.edges.then((rows) => {
               const ts = performance.now()
               phases.readback_ms += ts - queued
-              if (rows[0]) ranks!.send(north!, HALO, rows[0])
-              if (rows[1]) ranks!.send(south!, HALO, rows[1])
+              if (rows[0]) halos!.send(north!, rows[0])
+              if (rows[1]) halos!.send(south!, rows[1])
               phases.send_ms += performance.now() - ts
             })
             sending.catch(() => {})
@@ -470,7 +480,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     // Every rank's exchange time, on rank 0.
     // Where this rank computed, asked of the driver while its band still holds its buffers.
     const seen = device && (await observeRank(device))
-    const myTimes: RankTimes = { exchange_ms: exchangeMs, ms, phases, ...(device && seen && { gpu_requested: device.requested, gpu_observed: seen.gpu, observed_by: seen.by }) }
+    const myTimes: RankTimes = { exchange_ms: exchangeMs, ms, phases, ...(halos && { halos: halos.by }), ...(device && seen && { gpu_requested: device.requested, gpu_observed: seen.gpu, observed_by: seen.by }) }
     const mine = new TextEncoder().encode(JSON.stringify(myTimes))
     const times = (ranks ? await ranks.gather(mine, Uint8Array) : [mine])?.map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as RankTimes)
     if (times && device) Object.assign(gpuInfo, placementOf(times.map((t) => t.gpu_requested!), { gpus: times.map((t) => t.gpu_observed!), by: times[0].observed_by! }, 'rank'))
@@ -494,6 +504,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     await ranks?.abort(ApiError.from(e).message)
     throw e
   } finally {
+    halos?.close()
     await band.dispose().catch(() => {})
   }
 }
@@ -594,6 +605,6 @@ function finish(
     sampling: { every, maps_every: every * stride },
     ...(hillshade && { hillshade }),
     skipped: [],
-    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms, ms: times[rank].ms, phases: times[rank].phases })) } }),
+    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms, ms: times[rank].ms, phases: times[rank].phases, ...(times[rank].halos && { halos: times[rank].halos }) })) } }),
   }
 }

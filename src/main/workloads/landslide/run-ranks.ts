@@ -222,7 +222,15 @@ function gpuBand(band: GpuHaloBand, device: RankGpu): RankBand {
   }
 }
 
-export async function runLandslideRanks(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}): Promise<EngineOutcome<LandslideResult>> {
+/** What the caller of a rank wants besides its results. */
+export interface RankHooks {
+  /** Rank 0: the final grid in f64 (a gpu run's widened from the GPU's), before the ranks part. */
+  finalGrid?: (grid: Float64Array) => Promise<void>
+  /** A gpu run without the f64 reference on rank 0 (its caller has one): no deviation, and the reference's md5 is the run's. */
+  withoutReference?: boolean
+}
+
+export async function runLandslideRanks(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}, hooks: RankHooks = {}): Promise<EngineOutcome<LandslideResult>> {
   const placement = ctx.ranks ?? { rank: 0, size: 1, job: `local-${process.pid}`, folder: '' }
   const checkpointDir = params.checkpointEvery === undefined ? undefined : (params.checkpointDir ?? (placement.folder ? join(placement.folder, 'checkpoints') : undefined))
   if (params.checkpointEvery !== undefined && !checkpointDir)
@@ -487,8 +495,9 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     let results: LandslideResult | undefined
     if (rank === 0) {
       let reference: Float64Array | undefined
-      if (!sampling) reference = await gpuReference(params, input, state, samples, given, ctx)
-      results = finish(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, reference && { grid: reference, run: gpuInfo })
+      if (!sampling && !hooks.withoutReference) reference = await gpuReference(params, input, state, samples, given, ctx)
+      await hooks.finalGrid?.(finalGrid!)
+      results = finish(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, p.backend === 'gpu' ? { grid: reference, run: gpuInfo } : undefined)
       if (checkpointDir) results.checkpoints = { every: params.checkpointEvery!, folder: checkpointDir, resumed_from: start, last: lastCheckpoint }
     }
     // Every rank returns rank 0's results (whoever runs a rank gets the job's outcome).
@@ -560,13 +569,13 @@ function finish(
   every: number,
   times: RankTimes[],
   ms: number,
-  /** A gpu run: the f64 reference grid (series and snapshots are its), and what the GPU run reports. */
-  gpu?: { grid: Float64Array; run: Partial<LandslideRun> },
+  /** A gpu run: the f64 reference grid (series and snapshots are its; absent without one), and what the GPU run reports. */
+  gpu?: { grid?: Float64Array; run: Partial<LandslideRun> },
 ): LandslideResult {
   const { rows, cols } = input
   const md5 = referenceMd5(grid, rows, cols)
   const referenceGrid = gpu?.grid ?? grid
-  const refMd5 = gpu ? referenceMd5(referenceGrid, rows, cols) : md5
+  const refMd5 = gpu?.grid ? referenceMd5(referenceGrid, rows, cols) : md5
   let massStart = 0
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
   let massEnd = 0
@@ -597,7 +606,7 @@ function finish(
         // f32 grids too: comparing two gpu runs' md5 tells whether the split changed any bit.
         md5,
         mass_end: massEnd,
-        ...(gpu && { deviation: gridDeviation(grid, referenceGrid) }),
+        ...(gpu?.grid && { deviation: gridDeviation(grid, gpu.grid) }),
       },
     },
     series,

@@ -29,7 +29,7 @@ export const simulateCommand: Command = {
     '                      ~48 bits) or f64 (WebGPU has none: double-float too); CPU backends run f64',
     '  --ranks N           row bands of the workers backends (default: the number of cores)',
     '  --steps-per-submit N  GPU steps per command buffer',
-    '  --gpu-bands N       row bands of the gpu backend in this process, sharing its GPU (default 1)',
+    '  --gpu-bands N       row bands of the gpu backend, each a process on a GPU of its own where one can be fenced onto it (default 1; not with --frames)',
     '  --exchange-every S  GPU bands: steps between halo exchanges (2 × S halo rows a side)',
     '  --output FILE       the final thickness in the reference program\'s format (its md5 is the check)',
     '  --asc FILE          the final thickness as an ESRI ASCII grid with the DEM\'s header (QGIS, GDAL)',

@@ -101,6 +101,7 @@ export const benchLandslideCommand: Command = {
     const steps = intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000
     const warmup = intOption(values.warmup, 'warmup', 0, 60_000) ?? GPU_WARMUP_MS
     const exchangeEvery = intOption(values['exchange-every'], 'exchange-every', 1, 100_000)
+    if (values['grid-out'] !== undefined && !values['rank-task']) throw new UsageError('--grid-out goes with --rank-task')
     const inRanks = values['rank-task'] || (values.ranks !== undefined && backends.length === 1 && ['serial', 'active', 'gpu'].includes(backends[0]))
     if (values.ranks !== undefined && !inRanks && String(values.ranks).includes(','))
       throw new UsageError('--ranks with a list (e.g. 1,2,4) runs the job in ranks: give one backend of serial, active or gpu')
@@ -109,7 +110,6 @@ export const benchLandslideCommand: Command = {
       if (variants.length !== 1 && backends[0] === 'gpu') throw new UsageError('--ranks with gpu: give one --variant')
       const rankTimeout = intOption(values['rank-timeout'], 'rank-timeout', 1, 86_400)
       const common = { files, tile, steps, backend: backends[0] as RankBackend, variant: variants[0], precision, exchangeEvery, warmup, rankTimeout }
-      if (values['grid-out'] !== undefined && !values['rank-task']) throw new UsageError('--grid-out goes with --rank-task')
       if (values['rank-task']) {
         await runBenchRank({ ...common, ...(values['grid-out'] !== undefined && { gridOut: values['grid-out'] }) })
         return 0

@@ -79,6 +79,10 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   ctx.progress({ phase: 'loading grids', fraction: 0 })
   const input = given.input ?? (await readInput(params.grids, ctx))
   const state = initialState(input)
+  const bands = gpuBandsOf(params, state.rows)
+  // Refused before any run: band processes rebuild the grid from its files.
+  if (bands > 1 && params.backends.includes('gpu') && given.input && !given.tile)
+    throw new ApiError('invalid-argument', `--gpu-bands ${bands} runs each band as a process, which reads the grids from their files; this job's grid was handed to it in memory`)
   throwIfAborted(signal)
 
   const skipped: LandslideResult['skipped'] = []
@@ -193,10 +197,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const steps = () => stoppedAt ?? params.steps
 
   /** The gpu backend in band processes (band-processes.ts): one run, as runOnce gives it. */
-  const bands = gpuBandsOf(params, state.rows)
   const runInBands = async (p: Planned): Promise<{ ms: number; grid: Float64Array; run: BandsRun }> => {
-    if (given.input && !given.tile)
-      throw new ApiError('invalid-argument', `--gpu-bands ${bands} runs each band as a process, which reads the grids from their files; this job's grid was handed to it in memory`)
     const files: string[] = []
     for (const path of params.grids) files.push(await ctx.input(path))
     ctx.progress({ phase: `simulating ${runKey(p.backend, p.variant)} in ${bands} band processes`, fraction: Math.min(1, finished / total) })

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os'
 import { GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS } from '../../../shared/workloads/landslide/types'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 
 function choice<C extends string>(value: unknown, flag: string, choices: readonly C[], fallback: C): C {
   if (value === undefined) return fallback
@@ -102,6 +103,8 @@ export const simulateCommand: Command = {
       process.stdout.write(
         `${summary.backend} (${summary.precision}): ${summary.steps} steps on ${summary.rows} × ${summary.cols} cells in ${summary.ms.toFixed(0)} ms\n` +
           `md5 ${summary.md5}\nmass Σh ${summary.mass_start.toPrecision(10)} → ${summary.mass_end.toPrecision(10)}\n` +
+          (summary.bands?.gpus_requested ? `${describePlacement(summary.bands as GpuPlacement)}\n` : '') +
+          (summary.bands?.gpus_note ? `note: ${summary.bands.gpus_note}\n` : '') +
           summary.written.map((p) => `wrote ${p}\n`).join(''),
       )
     return 0

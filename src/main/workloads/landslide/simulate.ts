@@ -18,7 +18,7 @@ import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
 import { md5Hex, referenceText } from './reference-format'
 import { createSimulation } from './run-landslide'
-import { runBandProcesses } from './band-processes'
+import { type BandsRun, runBandProcesses } from './band-processes'
 import { maxGpuBands, notInBands } from './gpu/gpu-bands'
 import { ApiError } from '../../../shared/errors'
 import { initialState } from './simulation'
@@ -63,6 +63,8 @@ export interface SimulateSummary {
   mass_end: number
   ms: number
   written: string[]
+  /** In band processes (--gpu-bands N): the bands, their exchange interval and where each was seen computing. */
+  bands?: BandsRun
 }
 
 const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0)
@@ -96,12 +98,14 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   }
   let ms = 0
   let h: Float64Array
+  let bandsRun: BandsRun | undefined
   if (!sim) {
     // In band processes (band-processes.ts): the first picture is the initial grid, the last the bands' final one.
     if (opts.png) drawn.push(snapshot(0, input.h, input.rows, input.cols))
     const once = await runBandProcesses({ recipe: { files: shown }, bands, steps: opts.steps, variant: opts.variant, precision: opts.precision ?? 'f32', warmup: 0, ...(opts.exchangeEvery !== undefined && { exchangeEvery: opts.exchangeEvery }), rows: input.rows, cols: input.cols })
     ms = once.ms
     h = once.grid
+    bandsRun = once.run
   } else try {
     if (opts.frames || opts.png) await frame()
     while (sim.done < opts.steps) {
@@ -162,5 +166,6 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     mass_end: sum(h),
     ms,
     written,
+    ...(bandsRun && { bands: bandsRun }),
   }
 }

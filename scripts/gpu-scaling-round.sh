@@ -4,10 +4,11 @@
 # through the project's GPU runner):
 #   bash scripts/gpu-scaling-round.sh OUTDIR [DATA_DIR]
 # Landslide ranks, fused2 f32, 4000 steps, one run each (rank 0's time), with each rank's phases
-# (run-ranks.ts RankPhases): strong scaling on Tessina tiled 12x14 and weak scaling (6x7 / 12x7 /
-# 12x14 on 1 / 2 / 4 ranks), blocks not pipelined (PARALAB_RANKS_PIPELINE=off) against pipelined at
-# several exchange intervals (VARIANTS: "name|env|flags" lines); then ranks of a job script under
-# --executor local, sampled by nvidia-smi; then scripts/exchange-bench.mjs (TCP against /dev/shm).
+# (run-ranks.ts RankPhases) and how its halos travelled: strong scaling on Tessina tiled 12x14 (1, 2,
+# 4 ranks), halos over TCP (PARALAB_RANKS_HALOS=tcp) against through /dev/shm; weak scaling (6x7 /
+# 12x7 / 12x14 on 1 / 2 / 4 ranks); `--gpu-bands 4` (a process a band) beside `--ranks 4`. Every
+# rank and band reports the GPU nvidia-smi saw it on; nvidia-smi also samples every GPU's memory and
+# utilisation through the round (samples.csv), and the round fails a run whose parts shared a GPU.
 # Writes OUTDIR/round.txt (the tables), OUTDIR/round.log (everything), OUTDIR/runs.tar.gz (JSON).
 set -uo pipefail
 out=${1:?usage: gpu-scaling-round.sh OUTDIR [DATA_DIR]}
@@ -21,58 +22,36 @@ L=(node out/main/cli.js bench landslide "${files[@]}" --steps "${STEPS:-4000}" -
 say "== scaling round, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader | sed 's/^/gpu: /' | tee -a "$out/round.txt"
 nproc | sed 's/^/cores: /' | tee -a "$out/round.txt"
+nvidia-smi --query-gpu=timestamp,index,pci.bus_id,memory.used,utilization.gpu --format=csv,noheader,nounits -lms 250 > "$work/samples.csv" &
+smi=$!
 
-# run NAME ENV -- ARGS…: one bench, its text (with the per-rank phases) in round.txt, its JSON kept.
+# run NAME ENV -- ARGS…: one bench (at most RUN_LIMIT s), its text (with the per-rank phases) in round.txt, its JSON kept.
 run() {
   local name=$1 envs=$2 t0=$SECONDS
   shift 2
   say "-- $name: ${envs:+$envs }${*}"
-  env $envs "${L[@]}" "$@" --save "$work/$name.json" > "$work/$name.txt" 2> "$work/$name.err"
+  env $envs timeout "${RUN_LIMIT:-120}" "${L[@]}" "$@" --save "$work/$name.json" > "$work/$name.txt" 2> "$work/$name.err"
   local rc=$?
   grep -v '^machine\|^input' "$work/$name.txt" | tee -a "$out/round.txt"
   say "   ($((SECONDS - t0)) s, exit $rc)"
   [ $rc = 0 ] || tail -5 "$work/$name.err" | tee -a "$out/round.txt"
+  # Parts seen on one GPU together make the run's figures no several-GPU figures.
+  grep -q 'WARNING' "$work/$name.txt" && say "   FAIL $name: parts shared a GPU"
 }
 
-VARIANTS=${VARIANTS:-"base|PARALAB_RANKS_PIPELINE=off|
-pipe||
-pipe-S50||--exchange-every 50
-pipe-S20||--exchange-every 20
-pipe-S10||--exchange-every 10"}
-run strong-1 "" --tile 12x14 --ranks 1
-while IFS='|' read -r name envs flags; do
-  [ -n "$name" ] || continue
-  # shellcheck disable=SC2086
-  run "strong-$name" "$envs" --tile 12x14 --ranks 2,4 $flags
-done <<< "$VARIANTS"
-run strong-1-again "" --tile 12x14 --ranks 1
-WEAK=${WEAK:-base pipe-S20}
-for v in $WEAK; do
-  line=$(grep "^$v|" <<< "$VARIANTS")
-  IFS='|' read -r name envs flags <<< "$line"
-  # shellcheck disable=SC2086
-  { [ "$v" = "${WEAK%% *}" ] && run "weak-1" "$envs" --tile 6x7 --ranks 1 $flags; run "weak-2-$name" "$envs" --tile 12x7 --ranks 2 $flags; run "weak-4-$name" "$envs" --tile 12x14 --ranks 4 $flags; } || true
-done
+# The grids (TILES="strong weak-1 weak-2", e.g. small ones for a dry run on a machine without GPUs).
+read -r T4 T1 T2 <<< "${TILES:-12x14 6x7 12x7}"
+run strong-1 "" --tile "$T4" --ranks 1
+run strong-shm "" --tile "$T4" --ranks 2,4
+run strong-tcp "PARALAB_RANKS_HALOS=tcp" --tile "$T4" --ranks 2,4
+run bands-4 "" --tile "$T4" --gpu-bands 4
+run weak-1 "" --tile "$T1" --ranks 1
+run weak-2 "" --tile "$T2" --ranks 2
+say "   (weak on 4: $T4 on 4 ranks, strong-shm's)"
 
-# Ranks of a job script (--executor local) fenced onto a GPU each, checked by nvidia-smi sampling;
-# read from the task's envelope (the merge step's chart export may be missing on a bare machine).
-nvidia-smi --query-gpu=index,pci.bus_id,memory.used,utilization.gpu --format=csv,noheader,nounits > "$work/local.idle.csv"
-nvidia-smi --query-gpu=index,pci.bus_id,memory.used,utilization.gpu --format=csv,noheader,nounits -lms 200 > "$work/local.samples.csv" &
-smi=$!
-say "-- local-executor: paralab landslide … --ntasks 4 --gpus-per-task 1 --executor local"
-node out/main/cli.js landslide "$data/tessina_header.txt" "$data/tessina_dem.txt" "$data/tessina_source.txt" --steps 4000 --frames 4000 --backend gpu --variant fused2 \
-  --gpus-per-task 1 --ntasks 4 --executor local --wait --json --force --out "$work/local-job" > "$work/local.out" 2> "$work/local.err"
-say "   (exit $?)"
 kill $smi 2>/dev/null; wait $smi 2>/dev/null
-grep -h 'fenced\|task 0' "$work/local.err" | tee -a "$out/round.txt"
-envelope=$(find "$work/local-job" -name envelope.json | head -1)
-if [ -n "$envelope" ]; then
-  node scripts/gpu-check-run.mjs local-executor "$envelope" "$work/local.samples.csv" "$work/local.idle.csv" | tee -a "$out/round.txt"
-  node -e 'const walk = (v) => { if (v && typeof v === "object") { if (v.gpus_requested) console.log(JSON.stringify({ ms: v.ms, gpus_requested: v.gpus_requested, gpus_observed: v.gpus_observed, gpus_observed_by: v.gpus_observed_by, gpus_shared: v.gpus_shared, gpus_note: v.gpus_note })); else Object.values(v).forEach(walk) } }; walk(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")))' "$envelope" | tee -a "$out/round.txt"
-else say "   no task envelope: $(tail -3 "$work/local.err" | tr '\n' ' ')"; fi
-
-say "-- exchange: TCP loopback against /dev/shm"
-for b in 1111040 6320128 10485760; do node scripts/exchange-bench.mjs --bytes $b --messages 200 --receivers 1,3 | tee -a "$out/round.txt"; done
-
-tar -czf "$out/runs.tar.gz" -C "$work" .
+# Every GPU's busiest sample: all four must have worked.
+awk -F', ' '{ if ($5 + 0 > u[$2]) u[$2] = $5 + 0; if ($4 + 0 > m[$2]) m[$2] = $4 + 0 } END { for (g in u) printf "gpu %s: peak utilisation %s %%, peak memory %s MiB\n", g, u[g], m[g] }' "$work/samples.csv" | sort | tee -a "$out/round.txt"
+cp "$work/samples.csv" "$out/samples.csv"
+tar -czf "$out/runs.tar.gz" -C "$work" --exclude samples.csv .
 say "== done in ${SECONDS} s"

@@ -34,8 +34,12 @@ const folder = () => {
 }
 afterAll(() => folders.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
-const launch = (ranks: number, job: string, args: string[]) =>
-  launchRanks({ command: process.execPath, args: [CLI, 'landslide', ...TESSINA, ...args], ranks, folder: job, env: { PARALAB_GPU: 'off' } })
+const launch = (ranks: number, job: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+  launchRanks({ command: process.execPath, args: [CLI, 'landslide', ...TESSINA, ...args], ranks, folder: job, env: { PARALAB_GPU: 'off', ...env } })
+
+/** Halo folders (neighbour-halos.ts) of these processes still under /dev/shm or the temporary folder. */
+const haloFoldersOf = (pids: (number | undefined)[]) =>
+  ['/dev/shm', tmpdir()].flatMap((root) => (existsSync(root) ? readdirSync(root) : []).filter((n) => pids.some((pid) => n.startsWith(`paralab-halos-${pid}-`))))
 
 const envelopeOf = (e: RankExit) => {
   expect(e.code, e.stderr).toBe(0)
@@ -44,13 +48,17 @@ const envelopeOf = (e: RankExit) => {
 
 describe('the landslide in ranks', () => {
   it.each([
-    [2, 5],
-    [3, 1],
-    [3, 7],
-  ])('on %i ranks exchanging every %i steps gives the reference md5 at 100 steps, on every rank', async (ranks, every) => {
-    const exits = await launch(ranks, folder(), ['--steps', '100', '--exchange-every', String(every), '--json']).exited
+    [2, 5, 'shared memory'],
+    [3, 1, 'shared memory'],
+    [3, 7, 'shared memory'],
+    [3, 7, 'tcp'],
+  ])('on %i ranks exchanging every %i steps, halos through %s, gives the reference md5 at 100 steps, on every rank', async (ranks, every, halos) => {
+    const launched = launch(ranks, folder(), ['--steps', '100', '--exchange-every', String(every), '--json'], halos === 'tcp' ? { PARALAB_RANKS_HALOS: 'tcp' } : {})
+    const exits = await launched.exited
+    expect(haloFoldersOf(launched.processes.map((p) => p.pid))).toEqual([])
     for (const e of exits) {
       const r = envelopeOf(e).results
+      expect(r.ranks.bands.map((b: { halos: string }) => b.halos)).toEqual(Array(ranks).fill(halos))
       expect(r.reference.md5).toBe(MD5_100)
       expect(r.ranks).toMatchObject({ size: ranks, exchange_every: every })
       expect(r.ranks.bands.map((b: { r0: number }) => b.r0)[0]).toBe(1)
@@ -79,6 +87,8 @@ describe('the landslide in ranks', () => {
     while (!(existsSync(checkpoints) && readdirSync(checkpoints).some((n) => n.startsWith('step-')))) await new Promise((r) => setTimeout(r, 50))
     first.processes[1].kill('SIGKILL')
     const exits = await first.exited
+    // The halos' shared memory is gone with the ranks, the killed one's too.
+    expect(haloFoldersOf(first.processes.map((p) => p.pid))).toEqual([])
     expect(exits[1].signal).toBe('SIGKILL')
     for (const e of [exits[0], exits[2]]) {
       expect(e.code).toBe(1)

@@ -1,139 +1,136 @@
-// The gpu backend in row bands (one device per band where there are several GPUs; here, on the
-// software adapter, every band on the one device): halo rows refreshed every S steps must give the
-// same grid, bit for bit, as one band, for every kernel and both arithmetics, whatever the split
-// into advances; and the placement is reported: asked for ('shared': one process opens one GPU)
-// apart from observed (here 'not observed': a software adapter is no GPU). Where bands really land on
-// several GPUs is checked on a machine of several by scripts/gpu-placement-check.sh.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+// `--gpu-bands N`: the gpu backend in N row bands, each a process of its own run as the landslide
+// ranks are (band-processes.ts), through the built CLI (npm run build) on the software adapter:
+// 2 and 3 bands give the one-band grid bit for bit; the results say where
+// each band ran — here the bands are no GPU's ('not observed'), and with an nvidia-smi that lists
+// both band processes on one GPU (a fake: there is no NVIDIA GPU here) the run says they shared it,
+// in its results and on the terminal; a cancelled run and a killed one leave no band process
+// behind. Where bands really land on several GPUs is checked on a machine of several by
+// scripts/gpu-scaling-round.sh.
+import { execFileSync, spawn } from 'node:child_process'
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
-import { deviceSelectLayer, gpusFor } from '../../src/main/gpu/device-select'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { getGpu } from '../../src/main/gpu/runtime'
+import { deviceSelectLayer } from '../../src/main/gpu/device-select'
 import { gpuBusTags } from '../../src/main/gpu/pci'
-import { GpuBandsSimulation } from '../../src/main/workloads/landslide/gpu/gpu-bands'
-import { type GpuArithmetic, GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
-import { initialState, type Simulation } from '../../src/main/workloads/landslide/simulation'
+import { rankTaskArgs, runLocalRanks } from '../../src/main/workloads/landslide/local-ranks'
 import type { GpuVariant } from '../../src/shared/workloads/landslide/types'
-import { valley } from '../helpers/landslide-valley'
+import { valley, writeValley } from '../helpers/landslide-valley'
+import { CLI } from '../helpers/serve'
 import { jsonOf, paralab } from '../e2e/paralab'
-
-let gpu: Gpu
-beforeAll(async () => {
-  gpu = await getGpu()
-})
-afterAll(() => resetGpu())
 
 const ROWS = 46
 const COLS = 31
+const dir = mkdtempSync(join(tmpdir(), 'paralab-gpu-bands-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const GRIDS = writeValley(dir, ROWS, COLS, 5)
 
-async function finish(sim: Simulation, advances: number[]): Promise<Float64Array> {
+/** `paralab landslide simulate` of the valley: its summary (md5: the final grid as the reference program prints it). */
+const simulated = (bands: number, steps = '60') =>
+  jsonOf(paralab(['landslide', 'simulate', '--dem', GRIDS[0], '--source', GRIDS[1], '--steps', steps, '--backend', 'gpu', '--variant', 'fused2', '--gpu-bands', String(bands), '--exchange-every', '3', '--json']))
+
+/** The processes started by `parent` that run a rank task (a band). */
+function bandsOf(parent: number): number[] {
   try {
-    for (const s of advances) await sim.advance(s)
-    return (await sim.thickness()).slice()
-  } finally {
-    await sim.dispose()
+    return execFileSync('pgrep', ['-P', String(parent), '-f', 'rank-task'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number)
+  } catch {
+    return []
   }
 }
 
-const oneBand = async (variant: GpuVariant, arithmetic: GpuArithmetic, steps: number) =>
-  finish(await GpuSimulation.create(gpu, initialState(valley(ROWS, COLS, 5)), variant, 500, { arithmetic }), [steps])
-
-async function inBands(variant: GpuVariant, arithmetic: GpuArithmetic, bands: number, exchangeEvery: number, advances: number[]) {
-  const set = await gpusFor(bands, gpu)
-  const sim = await GpuBandsSimulation.create(set, initialState(valley(ROWS, COLS, 5)), variant, 7, { arithmetic, exchangeEvery })
-  return { sim, grid: await finish(sim, advances) }
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
 
-describe('landslide gpu in row bands with halo exchange', () => {
-  it.each([
-    ['fused', 'f32', 2, 3],
-    ['fused2', 'f32', 3, 3],
-    ['monolithic', 'f32', 2, 4],
-    ['grid-stride', 'f32', 3, 2],
-    ['tiled-halo', 'f32', 2, 5],
-    ['tiled', 'f32', 2, 1],
-    ['fused', 'double-float', 3, 3],
-  ] as [GpuVariant, GpuArithmetic, number, number][])('%s in %s: %i bands exchanging every %i steps give the one-band grid bit for bit', async (variant, arithmetic, bands, every) => {
-    const steps = 60
-    const whole = await oneBand(variant, arithmetic, steps)
-    const { sim, grid } = await inBands(variant, arithmetic, bands, every, [13, 1, 46])
-    expect(sim.ranks).toBe(bands)
-    expect(sim.exchangeEvery).toBe(every)
-    // The debris must have crossed the cuts between bands, or the exchange was never put to the test.
-    const start = valley(ROWS, COLS, 5).h
-    const changedRows = new Set<number>()
-    for (let k = 0; k < start.length; k++) if (start[k] !== whole[k]) changedRows.add(Math.floor(k / COLS))
-    const cut = Math.round(ROWS / bands)
-    expect([cut - 1, cut, cut + 1].some((r) => changedRows.has(r))).toBe(true)
-    let differ = 0
-    for (let k = 0; k < whole.length; k++) if (!Object.is(whole[k], grid[k])) differ++
-    expect(differ).toBe(0)
-  })
+async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
 
-  it('refuses halos larger than a band, and the active kernel, naming the reason', async () => {
-    const state = initialState(valley(ROWS, COLS, 5))
-    await expect(GpuBandsSimulation.create(await gpusFor(3, gpu), state, 'fused', 500, { exchangeEvery: 10 })).rejects.toThrow(/at least 20 rows; the thinnest of 3 bands .* has 1[45]/)
-    await expect(GpuBandsSimulation.create(await gpusFor(2, gpu), state, 'active', 500)).rejects.toThrow(/active kernel .*--gpu-bands 1/)
-  })
+describe('landslide --gpu-bands: a process a band', () => {
+  it('2 and 3 band processes give the one-band grid bit for bit', () => {
+    // The valley's debris crosses the cuts between bands within 60 steps (as the in-process tests of gpu bands checked on this grid).
+    const one = simulated(1)
+    expect(one.bands).toBeUndefined()
+    const two = simulated(2)
+    expect(two.md5).toBe(one.md5)
+    expect(two.bands).toMatchObject({ ranks: 2, exchange_every: 3, gpus_requested: ['shared', 'shared'], gpus_observed: ['not observed', 'not observed'] })
+    expect(simulated(3).md5).toBe(one.md5)
+  }, 240_000)
 
-  it('places every band on the software adapter, saying why', async () => {
-    const set = await gpusFor(3, gpu)
-    expect(set.gpus).toEqual([gpu, gpu, gpu])
-    expect(set.placement).toEqual(['shared', 'shared', 'shared'])
-    expect(set.note).toMatch(/software one .*: all 3 bands on it/)
-    expect((await gpusFor(1, gpu)).note).toBeUndefined()
-  })
-
-  it('reports the bands of a job: ranks, each band\'s GPU, the exchange interval, the same deviation as one band', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paralab-bands-'))
-    try {
-      const input = valley(ROWS, COLS, 5)
-      const job = (gpuBands: number) =>
-        runLandslideJob(
-          { grids: [], steps: 30, backends: ['active', 'gpu'], variants: ['fused'], precision: 'f32', gpuBands, exchangeEvery: 2, frames: 0, repeat: 1 },
-          { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
-          { input },
-        )
-      const one = (await job(1)).results.runs['gpu/fused']
-      const two = (await job(2)).results.runs['gpu/fused']
-      expect(one.gpus_requested).toBeUndefined()
-      expect(two).toMatchObject({ ranks: 2, gpus_requested: ['shared', 'shared'], gpus_observed: ['not observed', 'not observed'], exchange_every: 2 })
-      expect(two.gpus_observed_by).toMatch(/software adapter/)
-      expect(two.gpus_shared).toBeUndefined()
-      expect(two.gpus_note).toMatch(/software/)
-      expect(two.deviation).toEqual(one.deviation)
-      // One band's kernel has its roofline point; bands, whose rate is not one kernel's on one device, none.
-      expect(one.roofline).toBeDefined()
-      expect(two.roofline).toBeUndefined()
-      expect(two.mass_end).toBe(one.mass_end)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
-
-  it('leaves the active kernel out of a job in bands, naming why, and refuses a job of it alone', async () => {
-    const job = (variants: GpuVariant[]) =>
-      runLandslideJob(
-        { grids: [], steps: 4, backends: ['active', 'gpu'], variants, precision: 'f32', gpuBands: 2, frames: 0, repeat: 1 },
-        { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
-        { input: valley(ROWS, COLS, 5) },
-      )
-    const { results } = await job(['fused', 'active'])
-    expect(Object.keys(results.runs).sort()).toEqual(['active', 'gpu/fused'])
-    expect(results.skipped).toEqual([{ backend: 'gpu/active', reason: expect.stringMatching(/halo exchanges would invalidate/) }])
-    await expect(job(['active'])).rejects.toThrow(/--gpu-bands 1/)
-  })
-
-  it('paralab landslide --gpu-bands says where the bands ran, on the terminal and in --json', () => {
-    const args = ['landslide', '--example', '--backend', 'gpu', '--gpu-bands', '2', '--exchange-every', '3', '--steps', '12']
-    const text = paralab(args)
-    expect(text.code, text.stderr).toBe(0)
-    expect(text.stdout).toMatch(/gpu\/fused: 2 bands, halos exchanged every 3 steps; the adapter is a software one .*: all 2 bands on it\n2 bands: requested shared, shared; GPUs not observed \(a software adapter/)
-    const run = jsonOf(paralab([...args, '--json'])).results.runs['gpu/fused']
+  it('reports the bands of a job: ranks, each band\'s GPU as requested and observed (here none: a software adapter), the exchange interval', () => {
+    const run = jsonOf(paralab(['landslide', ...GRIDS, '--backend', 'gpu', '--variant', 'fused2', '--gpu-bands', '2', '--exchange-every', '3', '--steps', '12', '--json'])).results.runs['gpu/fused2']
     expect(run).toMatchObject({ ranks: 2, gpus_requested: ['shared', 'shared'], gpus_observed: ['not observed', 'not observed'], exchange_every: 3 })
+    expect(run.gpus_observed_by).toMatch(/software adapter/)
+    expect(run.gpus_shared).toBeUndefined()
+    expect(run.roofline).toBeUndefined()
     expect(JSON.stringify(run)).not.toMatch(/pci-/)
+  })
+
+  it('two bands that nvidia-smi sees on one GPU are said to have shared it, in the results and on the terminal', () => {
+    // A fake nvidia-smi (no NVIDIA GPU here): every band process of its caller holds memory on the GPU at 06:00.0.
+    const bin = join(dir, 'smi')
+    mkdirSync(bin, { recursive: true })
+    writeFileSync(
+      join(bin, 'nvidia-smi'),
+      '#!/bin/sh\ncase "$1" in\n  --query-compute-apps=*) for p in $(pgrep -P $PPID -f rank-task); do echo "$p, 00000000:06:00.0, 300 MiB"; done ;;\n  *) echo "<nvidia_smi_log></nvidia_smi_log>" ;;\nesac\n',
+    )
+    chmodSync(join(bin, 'nvidia-smi'), 0o755)
+    const text = paralab(['landslide', ...GRIDS, '--backend', 'gpu', '--variant', 'fused2', '--gpu-bands', '2', '--exchange-every', '3', '--steps', '40'], { PATH: `${bin}:${process.env.PATH}` })
+    expect(text.code, text.stderr).toBe(0)
+    expect(text.stdout).toMatch(/gpu\/fused2: 2 bands, halos exchanged every 3 steps; .*\n2 bands: requested shared, shared; observed on pci-0000_06_00_0, pci-0000_06_00_0\nWARNING: bands 0, 1 on pci-0000_06_00_0 — computed on one GPU together/)
+  })
+
+  it.each(['SIGINT', 'SIGKILL'] as const)('a run whose process gets %s leaves no band process behind', async (signal) => {
+    const child = spawn(process.execPath, [CLI, 'landslide', 'simulate', '--dem', GRIDS[0], '--source', GRIDS[1], '--backend', 'gpu', '--variant', 'fused2', '--gpu-bands', '2', '--steps', '1000000'], { stdio: 'ignore' })
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()))
+    let bands: number[] = []
+    await until('both band processes started', () => (bands = bandsOf(child.pid!)).length === 2)
+    child.kill(signal)
+    await exited
+    await until('every band process gone', () => bands.every((pid) => !alive(pid)), 20_000)
+  })
+
+  it('a cancelled job ends its band processes before it returns', async () => {
+    const job = mkdtempSync(join(dir, 'job-'))
+    const stop = new AbortController()
+    const run = runLocalRanks({
+      ranks: 2,
+      args: rankTaskArgs({ files: GRIDS, steps: 1_000_000, backend: 'gpu', variant: 'fused2', precision: 'f32', warmup: 0, gridOut: join(job, 'grid.f64') }),
+      folder: job,
+      gpu: true,
+      part: 'band',
+      what: 'gpu in 2 band processes',
+      signal: stop.signal,
+      cli: CLI,
+    })
+    run.catch(() => {})
+    let bands: number[] = []
+    await until('both band processes started', () => (bands = bandsOf(process.pid)).length === 2)
+    stop.abort()
+    await expect(run).rejects.toThrow(/abort/i)
+    expect(bands.filter(alive)).toEqual([])
+  })
+
+  it('refuses the active kernel alone in bands, and a grid handed to the job in memory', async () => {
+    const job = (variants: GpuVariant[], given = {}) =>
+      runLandslideJob(
+        { grids: GRIDS, steps: 4, backends: ['gpu'], variants, precision: 'f32', gpuBands: 2, frames: 0, repeat: 1 },
+        { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu },
+        given,
+      )
+    await expect(job(['active'])).rejects.toThrow(/--gpu-bands 1/)
+    await expect(job(['fused'], { input: valley(ROWS, COLS, 5), reference: new Float64Array(ROWS * COLS) })).rejects.toThrow(/each band as a process, which reads the grids from their files/)
   })
 })
 

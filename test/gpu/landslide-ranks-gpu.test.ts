@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { writeRanksKey } from '../../src/main/ranks/job-key'
 import { GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
+import { GpuHaloBand } from '../../src/main/workloads/landslide/gpu/gpu-halo-band'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
 import { defaultExchangeEvery, GPU_CHECKPOINTS_REFUSED, GPU_EXCHANGE_EVERY_MOST, runLandslideRanks } from '../../src/main/workloads/landslide/run-ranks'
 import { initialState } from '../../src/main/workloads/landslide/simulation'
@@ -103,6 +104,45 @@ describe('landslide gpu ranks', () => {
     expect(run.deviation!.max_abs).toBeGreaterThan(0)
     expect(run.deviation!.max_abs).toBeLessThan(5e-6)
     expect(run.deviation!.cells_over_1mm).toBe(0)
+  })
+
+  it('queues a block in two submits: strips, copies and edge readback in one, the band\'s steps in the next; the edges are the band\'s rows after those steps', async () => {
+    const state = initialState(input)
+    const band = await GpuHaloBand.create(gpu, state, 'fused2', 7, { arithmetic: 'f32', altitudeBase: 0 })
+    const check = await GpuHaloBand.create(gpu, state, 'fused2', 7, { arithmetic: 'f32', altitudeBase: 0 })
+    try {
+      await band.advance(10)
+      await check.advance(10)
+      const want: [number, number][] = [[1, 6], [ROWS - 7, 6]]
+      await band.prepare(3, want)
+      const queue = gpu.device.queue
+      const submit = queue.submit.bind(queue)
+      let submits = 0
+      queue.submit = (buffers) => {
+        submits++
+        submit(buffers)
+      }
+      let block: Awaited<ReturnType<GpuHaloBand['block']>>
+      try {
+        block = await band.block(3, 3, want)
+      } finally {
+        queue.submit = submit
+      }
+      expect(submits).toBe(2)
+      const edges = await block.edges
+      await block.done
+      await check.advance(3)
+      expect(edges.map((e) => Buffer.from(e!))).toEqual(await Promise.all(want.map(async ([f, c]) => Buffer.from(await check.readRaw(f, c)))))
+      expect(band.done).toBe(13)
+      // The readback buffer is used again by the next block.
+      const next = await band.block(3, 3, want)
+      await Promise.all([next.edges, next.done])
+      await check.advance(3)
+      expect(Buffer.from((await next.edges)[1]!)).toEqual(Buffer.from(await check.readRaw(ROWS - 7, 6)))
+    } finally {
+      await band.dispose()
+      await check.dispose()
+    }
   })
 
   it('exchanges every eighth of the thinnest band by default, gpu ranks at most every GPU_EXCHANGE_EVERY_MOST steps', () => {

@@ -21,6 +21,27 @@ export interface LaunchOptions {
   jobId?: string
   /** A GPU each: rank k fenced onto fences[k] (rankFences). */
   fences?: Extract<RankFences, { ok: true }>
+  /**
+   * Each rank's stdin a pipe from this process, and TETHER_VARIABLE set: a rank that honours it
+   * (tetherToLauncher) exits when the pipe closes, i.e. when this process ends, however it ends.
+   */
+  tether?: boolean
+}
+
+export const TETHER_VARIABLE = 'PARALAB_RANK_TETHERED'
+
+/** In a tethered rank: exits (status 1) once the launcher is gone, without keeping the process alive otherwise. */
+export function tetherToLauncher(env: NodeJS.ProcessEnv = process.env): void {
+  if (env[TETHER_VARIABLE] !== '1') return
+  const stdin = process.stdin as NodeJS.ReadStream & { unref?: () => void }
+  const gone = () => {
+    process.stderr.write('paralab: the process that started this rank is gone; stopping\n')
+    process.exit(1)
+  }
+  stdin.on('end', gone)
+  stdin.on('error', gone)
+  stdin.resume()
+  stdin.unref?.()
 }
 
 export interface RankExit {
@@ -57,8 +78,9 @@ export function launchRanks(opts: LaunchOptions): LaunchedRanks {
         SLURM_JOB_ID: jobId,
         [JOB_DIR_VARIABLE]: opts.folder,
         [RANKS_KEY_VARIABLE]: key,
+        ...(opts.tether && { [TETHER_VARIABLE]: '1' }),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [opts.tether ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     })
     processes.push(child)
     let stdout = ''

@@ -46,8 +46,10 @@ export const benchLandslideCommand: Command = {
     '  --slurm, --executor local   with --ranks: each run as `paralab landslide … --ntasks R` on the cluster (or its local',
     '                     executor), results under --out DIR (grids from files: no --tile)',
     '  --rank-timeout S   with --ranks 1,2,4: a rank that sends nothing for S seconds is named and the run fails (default 180)',
-    '  --rank-task        how the bench\'s own ranks run (started by --ranks, with SLURM_PROCID, SLURM_NTASKS, PARALAB_JOB_DIR)',
-    '  --gpu-bands N      row bands of the gpu backend in this process, sharing its GPU (default 1)',
+    '  --rank-task        how the bench\'s own ranks run (started by --ranks, with SLURM_PROCID, SLURM_NTASKS, PARALAB_JOB_DIR);',
+    '                     --grid-out FILE: rank 0 writes the final grid (f64) to FILE, a new file, and skips the f64 reference',
+    '  --gpu-bands N      row bands of the gpu backend, each a process on a GPU of its own where a fence can give it one',
+    '                     (as --ranks N does; the results say where each band ran), else sharing the GPU (default 1)',
     '  --exchange-every S  GPU bands and ranks: steps between halo exchanges',
     '  --repeat R         runs per backend (with --ranks: per count); the median is reported (default 5; with --ranks 3)',
     '  --warmup MS        untimed GPU steps for this long before each GPU kernel\'s runs, so that they find the GPU\'s clock',
@@ -68,6 +70,7 @@ export const benchLandslideCommand: Command = {
     precision: { type: 'string' },
     ranks: { type: 'string' },
     'rank-task': { type: 'boolean' },
+    'grid-out': { type: 'string' },
     'rank-timeout': { type: 'string' },
     slurm: { type: 'boolean' },
     executor: { type: 'string' },
@@ -98,6 +101,7 @@ export const benchLandslideCommand: Command = {
     const steps = intOption(values.steps, 'steps', 0, 1_000_000) ?? 4000
     const warmup = intOption(values.warmup, 'warmup', 0, 60_000) ?? GPU_WARMUP_MS
     const exchangeEvery = intOption(values['exchange-every'], 'exchange-every', 1, 100_000)
+    if (values['grid-out'] !== undefined && !values['rank-task']) throw new UsageError('--grid-out goes with --rank-task')
     const inRanks = values['rank-task'] || (values.ranks !== undefined && backends.length === 1 && ['serial', 'active', 'gpu'].includes(backends[0]))
     if (values.ranks !== undefined && !inRanks && String(values.ranks).includes(','))
       throw new UsageError('--ranks with a list (e.g. 1,2,4) runs the job in ranks: give one backend of serial, active or gpu')
@@ -107,7 +111,7 @@ export const benchLandslideCommand: Command = {
       const rankTimeout = intOption(values['rank-timeout'], 'rank-timeout', 1, 86_400)
       const common = { files, tile, steps, backend: backends[0] as RankBackend, variant: variants[0], precision, exchangeEvery, warmup, rankTimeout }
       if (values['rank-task']) {
-        await runBenchRank(common)
+        await runBenchRank({ ...common, ...(values['grid-out'] !== undefined && { gridOut: values['grid-out'] }) })
         return 0
       }
       const counts = String(values.ranks).split(',').map((t) => intOption(t.trim(), 'ranks', 1, 256)!)

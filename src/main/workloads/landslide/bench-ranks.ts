@@ -9,7 +9,7 @@
 // --slurm or --executor local the bench instead runs `paralab landslide … --ntasks R` as a cluster
 // job for each run and reads its envelope (the grids are then files: no --tile).
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
@@ -18,11 +18,10 @@ import { landslideWorkload, type LandslideParams } from '../../../shared/workloa
 import { runKey, type RankPhases, type GpuVariant, type LandslidePrecision, type LandslideResult } from '../../../shared/workloads/landslide/types'
 import { validateParams } from '../../../shared/workloads/schema'
 import { getGpu } from '../../gpu/runtime'
-import { rankFences } from '../../gpu/fence'
-import { sampleGpus } from '../../gpu/observe'
-import { NOT_OBSERVED, placementOf, type GpuPlacement } from '../../../shared/gpu-placement'
-import { launchRanks } from '../../ranks/launch'
+import type { GpuPlacement } from '../../../shared/gpu-placement'
+import { tetherToLauncher } from '../../ranks/launch'
 import { placementFromEnv } from '../../ranks/placement'
+import { rankTaskArgs, runLocalRanks } from './local-ranks'
 import { readLandslideInput } from './inputs'
 import type { GivenToJob } from './run-landslide'
 import { overlapsExchanges, pipelinesBlocks, runLandslideRanks } from './run-ranks'
@@ -44,6 +43,8 @@ export interface RanksBenchOptions {
   warmup: number
   /** Seconds a rank may send nothing before the others name it (--rank-timeout); default the ranks' own. */
   rankTimeout?: number
+  /** Rank task only: see RankTask. */
+  gridOut?: string
   /** Run each count as a cluster job (`paralab landslide … --ntasks R`) instead of the bench's own ranks. */
   cluster?: { executor: 'slurm' | 'local'; out: string }
   log: (line: string) => void
@@ -77,7 +78,7 @@ export interface RanksBenchResult {
     md5_matches_reference: boolean
     max_abs_dh?: number
     /** The median run's ranks: each one's time, exchange time and where its time went (run-ranks.ts RankPhases). */
-    per_rank?: { rank: number; ms?: number; exchange_ms: number; phases?: RankPhases }[]
+    per_rank?: { rank: number; ms?: number; exchange_ms: number; phases?: RankPhases; halos?: string }[]
     /** Whether gpu ranks queued each block without waiting for the last (run-ranks.ts pipelinesBlocks). */
     pipelined?: boolean
   } & Partial<GpuPlacement>)[]
@@ -100,23 +101,6 @@ function paramsOf(o: Pick<RanksBenchOptions, 'files' | 'steps' | 'backend' | 'va
   }) as LandslideParams
 }
 
-/** The flags that make a rank of this bench run the same job (bench's own ranks: `--rank-task`). */
-export function rankTaskArgs(o: RanksBenchOptions): string[] {
-  const [header, dem, source] = o.files.length === 3 ? o.files : [undefined, ...o.files]
-  return [
-    ...(header ? ['--header', header] : []),
-    '--dem', dem!, '--source', source!,
-    ...(o.tile ? ['--tile', `${o.tile.rows}x${o.tile.cols}`] : []),
-    '--steps', String(o.steps),
-    '--backend', o.backend,
-    '--variant', o.variant,
-    '--precision', o.precision,
-    '--warmup', String(o.warmup),
-    ...(o.exchangeEvery !== undefined ? ['--exchange-every', String(o.exchangeEvery)] : []),
-    ...(o.rankTimeout !== undefined ? ['--rank-timeout', String(o.rankTimeout)] : []),
-  ]
-}
-
 /**
  * One rank of the bench (a process started by benchRanks): builds the grid, runs its band with the
  * others, and on rank 0 prints the job's results as JSON on stdout.
@@ -124,10 +108,11 @@ export function rankTaskArgs(o: RanksBenchOptions): string[] {
 export async function runBenchRank(o: Omit<RanksBenchOptions, 'counts' | 'repeat' | 'cluster' | 'log'>): Promise<void> {
   const placement = placementFromEnv(process.env)
   if (!placement) throw new ApiError('invalid-argument', '--rank-task is how bench landslide --ranks starts its ranks: it needs SLURM_PROCID, SLURM_NTASKS and PARALAB_JOB_DIR')
+  tetherToLauncher()
   const original = await readLandslideInput(o.files, o.files)
   const given: GivenToJob = { input: o.tile ? tileInput(original, o.tile) : original }
   // Rank 0 of a gpu run compares with the f64 grid: the original's active run, tiled, when its copies never touch.
-  if (o.backend === 'gpu' && placement.rank === 0) {
+  if (o.backend === 'gpu' && placement.rank === 0 && o.gridOut === undefined) {
     const ref = await tiledReference(original, o.tile ?? { rows: 1, cols: 1 }, o.steps)
     if ('grid' in ref) given.reference = ref.grid
   }
@@ -135,6 +120,7 @@ export async function runBenchRank(o: Omit<RanksBenchOptions, 'counts' | 'repeat
     paramsOf(o),
     { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu, ranks: placement },
     given,
+    o.gridOut === undefined ? {} : { withoutReference: true, finalGrid: (grid) => writeFile(o.gridOut!, grid, { flag: 'wx', mode: 0o600 }) },
   )
   if (placement.rank === 0) process.stdout.write(JSON.stringify(outcome.results) + '\n')
 }
@@ -177,25 +163,7 @@ async function runOnce(o: RanksBenchOptions, ranks: number, index: number, scrat
   }
   const folder = join(scratch, `ranks-${ranks}-run-${index}`)
   await mkdir(folder, { recursive: true })
-  // A GPU each where a fence can show each rank only its own; else they open the GPU they are given, and say so.
-  const fences = o.backend === 'gpu' ? rankFences(ranks) : undefined
-  const launched = launchRanks({ command: process.execPath, args: [cli, 'bench', 'landslide', '--rank-task', ...rankTaskArgs(o)], ranks, folder, ...(fences?.ok && { fences }) })
-  // Watched from outside the ranks' namespaces too: where each rank's process held its memory.
-  const watch = o.backend === 'gpu' ? sampleGpus(launched.processes.map((p) => p.pid ?? -1)) : undefined
-  const exits = await launched.exited
-  const watched = await watch?.stop()
-  const failed = exits.find((e) => e.code !== 0)
-  if (failed) throw new ApiError('io', `bench landslide on ${ranks} ranks: rank ${failed.rank} exited ${failed.code ?? failed.signal}: ${tail(failed.stderr)}`)
-  const result = JSON.parse(exits[0].stdout.trim().split('\n').at(-1)!) as LandslideResult
-  const run = Object.values(result.runs)[0]
-  if (run?.gpus_requested && run.gpus_observed && watched) {
-    // A rank that could not see itself (nvidia-smi inside its namespace) is taken as the launcher saw it.
-    const observed = run.gpus_observed.map((g, k) => (g === NOT_OBSERVED ? watched.gpus[k] : g))
-    const by = observed.some((g, k) => g !== run.gpus_observed![k]) ? `${watched.by} (sampled by the launcher)` : run.gpus_observed_by!
-    Object.assign(run, placementOf(run.gpus_requested, { gpus: observed, by }, 'rank'))
-  }
-  if (run && fences && !fences.ok) run.gpus_note = [run.gpus_note, fences.why].filter(Boolean).join('; ')
-  return result
+  return runLocalRanks({ ranks, args: rankTaskArgs(o), folder, gpu: o.backend === 'gpu', part: 'rank', what: `bench landslide on ${ranks} ranks` })
 }
 
 export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult> {
@@ -246,7 +214,7 @@ export async function benchRanks(o: RanksBenchOptions): Promise<RanksBenchResult
         md5_matches_reference: run.md5 === last!.reference.md5,
         ...(run.gpus_requested && { gpus_requested: run.gpus_requested, gpus_observed: run.gpus_observed, gpus_observed_by: run.gpus_observed_by, ...(run.gpus_shared && { gpus_shared: run.gpus_shared }) }),
         ...(run.deviation && { max_abs_dh: run.deviation.max_abs }),
-        ...(middle?.ranks && { per_rank: middle.ranks.bands.map((b) => ({ rank: b.rank, ...(b.ms !== undefined && { ms: b.ms }), exchange_ms: b.exchange_ms, ...(b.phases && { phases: b.phases }) })) }),
+        ...(middle?.ranks && { per_rank: middle.ranks.bands.map((b) => ({ rank: b.rank, ...(b.ms !== undefined && { ms: b.ms }), exchange_ms: b.exchange_ms, ...(b.phases && { phases: b.phases }), ...(b.halos && { halos: b.halos }) })) }),
         ...(o.backend === 'gpu' && ranks > 1 && overlapsExchanges(o.backend) && { pipelined: pipelinesBlocks() }),
       })
       if (run.gpus_note) notes.push(`${ranks} ranks: ${run.gpus_note}`)
@@ -288,7 +256,7 @@ export function describeRanks(r: RanksBenchResult): string {
       if (b.phases && b.phases.blocks > 0) {
         const f = (v: number) => v.toFixed(0)
         const ph = b.phases
-        lines.push(`    ${c.ranks} ranks${c.exchange_every ? `, every ${c.exchange_every}` : ''}${c.pipelined ? ', pipelined' : ''}, rank ${b.rank}: ${b.ms === undefined ? '' : `${f(b.ms)} ms; `}${ph.blocks} blocks; queue ${f(ph.queue_ms)}, readback ${f(ph.readback_ms)} (overlapped), send ${f(ph.send_ms)}, wait own edges ${f(ph.edges_wait_ms)}, wait neighbours ${f(ph.wait_ms)}, upload ${f(ph.upload_ms)}, wait device ${f(ph.compute_wait_ms)} ms`)
+        lines.push(`    ${c.ranks} ranks${c.exchange_every ? `, every ${c.exchange_every}` : ''}${c.pipelined ? ', pipelined' : ''}, rank ${b.rank}: ${b.ms === undefined ? '' : `${f(b.ms)} ms; `}${ph.blocks} blocks; queue ${f(ph.queue_ms)}, readback ${f(ph.readback_ms)} (overlapped), send ${f(ph.send_ms)}, wait own edges ${f(ph.edges_wait_ms)}, wait neighbours ${f(ph.wait_ms)}, upload ${f(ph.upload_ms)}, wait device ${f(ph.compute_wait_ms)} ms${b.halos ? `; halos through ${b.halos}` : ''}`)
       }
   return lines.concat(r.notes.map((n) => `note      ${n}`)).join('\n') + '\n'
 }

@@ -54,7 +54,7 @@ export async function benchLandslide(opts: {
   backends: LandslideBackend[]
   variants: GpuVariant[]
   ranks?: number
-  /** Row bands of the gpu backend (sharing the process's GPU) and steps between their exchanges. */
+  /** Row bands of the gpu backend (a process each: band-processes.ts) and steps between their exchanges. */
   gpuBands?: number
   exchangeEvery?: number
   repeat: number
@@ -154,15 +154,15 @@ async function tiled(files: string[], tile: Tiling, steps: number, backends: Lan
   const original = await readLandslideInput(files, files)
   const input = tileInput(original, tile)
   notes.push(`input: ${original.rows} × ${original.cols} tiled ${tile.rows} × ${tile.cols} (walls kept; each copy's border ring now interior cells)`)
-  if (backends.some((b) => b !== 'gpu')) return { input }
+  if (backends.some((b) => b !== 'gpu')) return { input, tile }
   log('reference: active on the original grid, tiled')
   const ref = await tiledReference(original, tile, steps)
   if ('grid' in ref) {
     notes.push('reference: the original\'s active run tiled (no debris came beside its border in any step, so the copies never touch)')
-    return { input, reference: ref.grid }
+    return { input, tile, reference: ref.grid }
   }
   notes.push(`reference: active on the tiled grid (${ref.touching}, so the copies may touch)`)
-  return { input }
+  return { input, tile }
 }
 
 /** `bench landslide --baseline c`: the study's program against `serial` on the bench's grid (c-baseline.ts). */

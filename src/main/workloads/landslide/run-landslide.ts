@@ -22,8 +22,9 @@ import {
 } from '../../../shared/workloads/landslide/types'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
-import { GpuBandsSimulation, maxGpuBands, notInBands } from './gpu/gpu-bands'
-import { gpusFor } from '../../gpu/device-select'
+import { maxGpuBands, notInBands } from './gpu/gpu-bands'
+import { type BandsRun, runBandProcesses } from './band-processes'
+import type { Tiling } from './tiled-grid'
 import { compileAhead } from '../../gpu/compile'
 import { warmUp } from '../../gpu/timing'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
@@ -66,6 +67,8 @@ export interface GivenToJob {
   input?: LandslideInput
   /** The f64 thickness after `params.steps`, known otherwise: used instead of running `active` when no CPU backend is asked for. */
   reference?: Float64Array
+  /** `input` is the grids' files tiled so (bench landslide --tile): how band processes build it again. */
+  tile?: Tiling
 }
 
 export async function runLandslideJob(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}): Promise<EngineOutcome<LandslideResult>> {
@@ -83,6 +86,10 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   await turn()
   const state = await initialStateInTurns(input, turn)
   await turn()
+  const bands = gpuBandsOf(params, state.rows)
+  // Refused before any run: band processes rebuild the grid from its files.
+  if (bands > 1 && params.backends.includes('gpu') && given.input && !given.tile)
+    throw new ApiError('invalid-argument', `--gpu-bands ${bands} runs each band as a process, which reads the grids from their files; this job's grid was handed to it in memory`)
   throwIfAborted(signal)
 
   const skipped: LandslideResult['skipped'] = []
@@ -175,7 +182,6 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
         }
         if (sampling) await sample()
       }
-      if (sim instanceof GpuBandsSimulation) await sim.observe()
       return { ms, grid: (await sim.thickness()).slice(), sim }
     } catch (e) {
       // The reference cancelled midway keeps the steps up to its last sample: a shorter run, marked partial.
@@ -201,15 +207,45 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   /** The steps the runs computed: all asked for, or those of a reference cancelled midway. */
   const steps = () => stoppedAt ?? params.steps
 
+  /** The gpu backend in band processes (band-processes.ts): one run, as runOnce gives it. */
+  const runInBands = async (p: Planned): Promise<{ ms: number; grid: Float64Array; run: BandsRun }> => {
+    const files: string[] = []
+    for (const path of params.grids) files.push(await ctx.input(path))
+    ctx.progress({ phase: `simulating ${runKey(p.backend, p.variant)} in ${bands} band processes`, fraction: Math.min(1, finished / total) })
+    return runBandProcesses({
+      recipe: { files, ...(given.tile && { tile: given.tile }) },
+      bands,
+      steps: params.steps,
+      variant: p.variant ?? 'fused',
+      precision: params.precision,
+      warmup: params.warmup ?? 0,
+      ...(params.exchangeEvery !== undefined && { exchangeEvery: params.exchangeEvery }),
+      rows: input.rows,
+      cols: input.cols,
+      signal,
+    })
+  }
+
   const runPlanned = async (p: Planned, isReference: boolean): Promise<void> => {
     const key = runKey(p.backend, p.variant)
     const samples: number[] = []
     let grid!: Float64Array
-    let sim!: Simulation
+    let sim: Simulation | undefined
+    let inBands: BandsRun | undefined
+    const banded = p.backend === 'gpu' && bands > 1
+    // Band processes compile and warm up their own devices.
     const compile_ms =
-      p.backend === 'gpu' ? await compileAhead((phase) => ctx.progress({ phase, fraction: Math.min(1, finished / total) }), key, () => compileGpuKernels(p, params, ctx)) : undefined
-    if (p.backend === 'gpu' && (params.warmup ?? 0) > 0) await warmUpGpu(p)
+      p.backend === 'gpu' && !banded ? await compileAhead((phase) => ctx.progress({ phase, fraction: Math.min(1, finished / total) }), key, () => compileGpuKernels(p, params, ctx)) : undefined
+    if (p.backend === 'gpu' && !banded && (params.warmup ?? 0) > 0) await warmUpGpu(p)
     for (let r = 0; r < params.repeat; r++) {
+      if (banded) {
+        const once = await runInBands(p)
+        samples.push(once.ms)
+        grid = once.grid
+        inBands = once.run
+        finished += params.steps
+        continue
+      }
       const once = await runOnce(p, isReference && r === 0)
       samples.push(once.ms)
       grid = once.grid
@@ -234,8 +270,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       ms_min: timing.min,
       ms_max: timing.max,
       ms_per_step: steps() > 0 ? timing.median / steps() : 0,
-      ...((sim instanceof GpuSimulation || sim instanceof GpuBandsSimulation) && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
-      ...(sim instanceof GpuBandsSimulation && { ranks: sim.ranks, ...sim.observed, exchange_every: sim.exchangeEvery, ...(sim.note && { gpus_note: sim.note }) }),
+      ...(sim instanceof GpuSimulation && { steps_per_submit: sim.stepsPerSubmit, passes_per_step: sim.passesPerStep }),
+      ...inBands,
       ...(md5 !== undefined && { md5 }),
       ...(compile_ms !== undefined && { compile_ms }),
       mass_end: mass,
@@ -328,10 +364,16 @@ async function compileGpuKernels(p: Planned, params: Pick<LandslideParams, 'prec
   await GpuSimulation.kernels(await ctx.gpu(), p.variant ?? 'fused', { arithmetic: gpuArithmetic(params.precision) })
 }
 
+/** Row bands of the gpu backend asked for, at most as many as the grid can hold (each a process when more than one: band-processes.ts). */
+function gpuBandsOf(params: Pick<LandslideParams, 'gpuBands'>, rows: number): number {
+  return Math.min(params.gpuBands ?? 1, maxGpuBands(rows))
+}
+
+/** A simulation on this process (a gpu one on its one device; several bands run as processes, runBandProcesses). */
 export async function createSimulation(
   p: Planned,
   state: InitialState,
-  params: Pick<LandslideParams, 'steps' | 'stepsPerSubmit' | 'precision' | 'gpuBands' | 'exchangeEvery'>,
+  params: Pick<LandslideParams, 'steps' | 'stepsPerSubmit' | 'precision'>,
   ranks: number,
   ctx: Pick<JobContext, 'gpu'>,
 ): Promise<Simulation> {
@@ -349,14 +391,7 @@ export async function createSimulation(
       const variant = p.variant ?? 'fused'
       const stepsPerSubmit = params.stepsPerSubmit ?? defaultStepsPerSubmit(gpu)
       const arithmetic = gpuArithmetic(params.precision)
-      if ((params.gpuBands ?? 1) <= 1) return GpuSimulation.create(gpu, state, variant, stepsPerSubmit, { arithmetic })
-      const set = await gpusFor(Math.min(params.gpuBands ?? 1, maxGpuBands(state.rows)), gpu)
-      try {
-        return await GpuBandsSimulation.create(set, state, variant, stepsPerSubmit, { arithmetic, exchangeEvery: params.exchangeEvery })
-      } catch (e) {
-        set.close()
-        throw e
-      }
+      return GpuSimulation.create(gpu, state, variant, stepsPerSubmit, { arithmetic })
     }
   }
 }

@@ -14,6 +14,7 @@ import { type CpuBackend, gpuArithmetic, type GpuVariant, type LandslideResult, 
 import type { EngineOutcome, JobContext } from '../../engine'
 import type { RankPlacement } from '../../ranks/placement'
 import { Ranks } from '../../ranks/ranks'
+import { type HalosBy, NeighbourHalos } from '../../ranks/neighbour-halos'
 import {
   type Checkpoint,
   checkpointIdentity,
@@ -52,6 +53,8 @@ import type { RankPhases } from '../../../shared/workloads/landslide/types'
 /** Message tags of the halo exchange. */
 const HALO = 1
 const SAMPLE = 2
+const HALO_SETUP = 3
+const HALO_NOTICE = 4
 
 /** GPU ranks exchange at least this often by default (see defaultExchangeEvery). */
 export const GPU_EXCHANGE_EVERY_MOST = 30
@@ -116,6 +119,8 @@ interface RankTimes {
   gpu_requested?: string
   gpu_observed?: string
   observed_by?: string
+  /** How its halos travelled (neighbour-halos.ts). */
+  halos?: HalosBy
 }
 
 /** Why a gpu run cannot write checkpoints (their rows are f64; see the refusal). */
@@ -217,7 +222,15 @@ function gpuBand(band: GpuHaloBand, device: RankGpu): RankBand {
   }
 }
 
-export async function runLandslideRanks(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}): Promise<EngineOutcome<LandslideResult>> {
+/** What the caller of a rank wants besides its results. */
+export interface RankHooks {
+  /** Rank 0: the final grid in f64 (a gpu run's widened from the GPU's), before the ranks part. */
+  finalGrid?: (grid: Float64Array) => Promise<void>
+  /** A gpu run without the f64 reference on rank 0 (its caller has one): no deviation, and the reference's md5 is the run's. */
+  withoutReference?: boolean
+}
+
+export async function runLandslideRanks(params: LandslideParams, ctx: JobContext, given: GivenToJob = {}, hooks: RankHooks = {}): Promise<EngineOutcome<LandslideResult>> {
   const placement = ctx.ranks ?? { rank: 0, size: 1, job: `local-${process.pid}`, folder: '' }
   const checkpointDir = params.checkpointEvery === undefined ? undefined : (params.checkpointDir ?? (placement.folder ? join(placement.folder, 'checkpoints') : undefined))
   if (params.checkpointEvery !== undefined && !checkpointDir)
@@ -276,9 +289,14 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   } else band = cpuBand(new HaloBand(sub, p.backend === 'active'))
 
   let ranks: Ranks | undefined
+  let halos: NeighbourHalos | undefined
   let pending: string | undefined
   try {
     ranks = size > 1 ? await Ranks.connect(placement, { signal: ctx.signal, ...(params.rankTimeout !== undefined && { rankTimeoutMs: params.rankTimeout * 1000 }) }) : undefined
+    // Halo rows as the band holds them: f64 on the CPU, f32 or double-float pairs on the GPU.
+    const cellBytes = p.backend === 'gpu' && gpuArithmetic(params.precision) === 'f32' ? 4 : 8
+    if (ranks)
+      halos = await NeighbourHalos.open(ranks, [ranks.previous, ranks.next].filter((r) => r !== undefined), p.halo * cols * cellBytes, { setup: HALO_SETUP, notice: HALO_NOTICE, data: HALO })
     const signal = ranks ? AbortSignal.any([ctx.signal, ranks.signal]) : ctx.signal
     const start = resumed?.manifest.step ?? 0
     if (resumed) {
@@ -340,12 +358,12 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
         north === undefined ? undefined : band.readHalo(own.r0 - a, p.halo),
         south === undefined ? undefined : band.readHalo(own.r1 - p.halo - a, p.halo),
       ])
-      if (up) ranks.send(north!, HALO, up)
-      if (down) ranks.send(south!, HALO, down)
+      if (up) halos!.send(north!, up)
+      if (down) halos!.send(south!, down)
       const type = p.backend === 'gpu' ? Uint8Array : Float64Array
       const [fromNorth, fromSouth] = await Promise.all([
-        north === undefined ? undefined : ranks.recv(north, HALO, type as typeof Float64Array),
-        south === undefined ? undefined : ranks.recv(south, HALO, type as typeof Float64Array),
+        north === undefined ? undefined : halos!.recv(north, type as typeof Float64Array),
+        south === undefined ? undefined : halos!.recv(south, type as typeof Float64Array),
       ])
       await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
       exchangeMs += performance.now() - t
@@ -394,8 +412,8 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       const t1 = performance.now()
       const type = p.backend === 'gpu' ? Uint8Array : Float64Array
       const [fromNorth, fromSouth] = await Promise.all([
-        north === undefined ? undefined : ranks!.recv(north, HALO, type as typeof Float64Array),
-        south === undefined ? undefined : ranks!.recv(south, HALO, type as typeof Float64Array),
+        north === undefined ? undefined : halos!.recv(north, type as typeof Float64Array),
+        south === undefined ? undefined : halos!.recv(south, type as typeof Float64Array),
       ])
       const t2 = performance.now()
       await Promise.all([fromNorth && band.writeHalo(0, fromNorth), fromSouth && band.writeHalo(own.r1 - a, fromSouth)])
@@ -441,8 +459,8 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
             sending = block.edges.then((rows) => {
               const ts = performance.now()
               phases.readback_ms += ts - queued
-              if (rows[0]) ranks!.send(north!, HALO, rows[0])
-              if (rows[1]) ranks!.send(south!, HALO, rows[1])
+              if (rows[0]) halos!.send(north!, rows[0])
+              if (rows[1]) halos!.send(south!, rows[1])
               phases.send_ms += performance.now() - ts
             })
             sending.catch(() => {})
@@ -470,15 +488,16 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     // Every rank's exchange time, on rank 0.
     // Where this rank computed, asked of the driver while its band still holds its buffers.
     const seen = device && (await observeRank(device))
-    const myTimes: RankTimes = { exchange_ms: exchangeMs, ms, phases, ...(device && seen && { gpu_requested: device.requested, gpu_observed: seen.gpu, observed_by: seen.by }) }
+    const myTimes: RankTimes = { exchange_ms: exchangeMs, ms, phases, ...(halos && { halos: halos.by }), ...(device && seen && { gpu_requested: device.requested, gpu_observed: seen.gpu, observed_by: seen.by }) }
     const mine = new TextEncoder().encode(JSON.stringify(myTimes))
     const times = (ranks ? await ranks.gather(mine, Uint8Array) : [mine])?.map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as RankTimes)
     if (times && device) Object.assign(gpuInfo, placementOf(times.map((t) => t.gpu_requested!), { gpus: times.map((t) => t.gpu_observed!), by: times[0].observed_by! }, 'rank'))
     let results: LandslideResult | undefined
     if (rank === 0) {
       let reference: Float64Array | undefined
-      if (!sampling) reference = await gpuReference(params, input, state, samples, given, ctx)
-      results = finish(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, reference && { grid: reference, run: gpuInfo })
+      if (!sampling && !hooks.withoutReference) reference = await gpuReference(params, input, state, samples, given, ctx)
+      await hooks.finalGrid?.(finalGrid!)
+      results = finish(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, p.backend === 'gpu' ? { grid: reference, run: gpuInfo } : undefined)
       if (checkpointDir) results.checkpoints = { every: params.checkpointEvery!, folder: checkpointDir, resumed_from: start, last: lastCheckpoint }
     }
     // Every rank returns rank 0's results (whoever runs a rank gets the job's outcome).
@@ -494,6 +513,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     await ranks?.abort(ApiError.from(e).message)
     throw e
   } finally {
+    halos?.close()
     await band.dispose().catch(() => {})
   }
 }
@@ -549,13 +569,13 @@ function finish(
   every: number,
   times: RankTimes[],
   ms: number,
-  /** A gpu run: the f64 reference grid (series and snapshots are its), and what the GPU run reports. */
-  gpu?: { grid: Float64Array; run: Partial<LandslideRun> },
+  /** A gpu run: the f64 reference grid (series and snapshots are its; absent without one), and what the GPU run reports. */
+  gpu?: { grid?: Float64Array; run: Partial<LandslideRun> },
 ): LandslideResult {
   const { rows, cols } = input
   const md5 = referenceMd5(grid, rows, cols)
   const referenceGrid = gpu?.grid ?? grid
-  const refMd5 = gpu ? referenceMd5(referenceGrid, rows, cols) : md5
+  const refMd5 = gpu?.grid ? referenceMd5(referenceGrid, rows, cols) : md5
   let massStart = 0
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
   let massEnd = 0
@@ -586,7 +606,7 @@ function finish(
         // f32 grids too: comparing two gpu runs' md5 tells whether the split changed any bit.
         md5,
         mass_end: massEnd,
-        ...(gpu && { deviation: gridDeviation(grid, referenceGrid) }),
+        ...(gpu?.grid && { deviation: gridDeviation(grid, gpu.grid) }),
       },
     },
     series,
@@ -594,6 +614,6 @@ function finish(
     sampling: { every, maps_every: every * stride },
     ...(hillshade && { hillshade }),
     skipped: [],
-    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms, ms: times[rank].ms, phases: times[rank].phases })) } }),
+    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms, ms: times[rank].ms, phases: times[rank].phases, ...(times[rank].halos && { halos: times[rank].halos }) })) } }),
   }
 }

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os'
 import { GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS } from '../../../shared/workloads/landslide/types'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 
 function choice<C extends string>(value: unknown, flag: string, choices: readonly C[], fallback: C): C {
   if (value === undefined) return fallback
@@ -29,7 +30,7 @@ export const simulateCommand: Command = {
     '                      ~48 bits) or f64 (WebGPU has none: double-float too); CPU backends run f64',
     '  --ranks N           row bands of the workers backends (default: the number of cores)',
     '  --steps-per-submit N  GPU steps per command buffer',
-    '  --gpu-bands N       row bands of the gpu backend in this process, sharing its GPU (default 1)',
+    '  --gpu-bands N       row bands of the gpu backend, each a process on a GPU of its own where one can be fenced onto it (default 1; not with --frames)',
     '  --exchange-every S  GPU bands: steps between halo exchanges (2 × S halo rows a side)',
     '  --output FILE       the final thickness in the reference program\'s format (its md5 is the check)',
     '  --asc FILE          the final thickness as an ESRI ASCII grid with the DEM\'s header (QGIS, GDAL)',
@@ -102,6 +103,8 @@ export const simulateCommand: Command = {
       process.stdout.write(
         `${summary.backend} (${summary.precision}): ${summary.steps} steps on ${summary.rows} × ${summary.cols} cells in ${summary.ms.toFixed(0)} ms\n` +
           `md5 ${summary.md5}\nmass Σh ${summary.mass_start.toPrecision(10)} → ${summary.mass_end.toPrecision(10)}\n` +
+          (summary.bands?.gpus_requested ? `${describePlacement(summary.bands as GpuPlacement)}\n` : '') +
+          (summary.bands?.gpus_note ? `note: ${summary.bands.gpus_note}\n` : '') +
           summary.written.map((p) => `wrote ${p}\n`).join(''),
       )
     return 0

@@ -18,6 +18,9 @@ import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
 import { md5Hex, referenceText } from './reference-format'
 import { createSimulation } from './run-landslide'
+import { type BandsRun, runBandProcesses } from './band-processes'
+import { maxGpuBands, notInBands } from './gpu/gpu-bands'
+import { ApiError } from '../../../shared/errors'
 import { initialState } from './simulation'
 import { lastFramePng, nodeRasterize } from './thickness-files'
 
@@ -60,6 +63,8 @@ export interface SimulateSummary {
   mass_end: number
   ms: number
   written: string[]
+  /** In band processes (--gpu-bands N): the bands, their exchange interval and where each was seen computing. */
+  bands?: BandsRun
 }
 
 const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0)
@@ -70,12 +75,19 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
   const input = await readLandslideInput(shown, shown)
   const state = initialState(input)
-  const sim = await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit, precision: opts.precision ?? 'f32', gpuBands: opts.gpuBands, exchangeEvery: opts.exchangeEvery }, opts.ranks, { gpu: getGpu })
+  const bands = opts.backend === 'gpu' ? Math.min(opts.gpuBands ?? 1, maxGpuBands(input.rows)) : 1
+  if (bands > 1) {
+    if (opts.frames) throw new ApiError('invalid-argument', `--frames with --gpu-bands ${bands}: the bands run as processes that hand back only the final grid; leave out --frames, or run one band`)
+    const refused = notInBands(opts.variant)
+    if (refused) throw new ApiError('invalid-argument', refused)
+  }
+  const sim = bands > 1 ? undefined : await createSimulation({ backend: opts.backend, variant: opts.variant }, state, { steps: opts.steps, stepsPerSubmit: opts.stepsPerSubmit, precision: opts.precision ?? 'f32' }, opts.ranks, { gpu: getGpu })
   const written: string[] = []
   const digits = String(opts.steps).length
   // The debris' box at each frame drawn (every frame for --gif; the first and last for --png alone).
   const drawn: Snapshot[] = []
   const frame = async () => {
+    if (!sim) return
     const h = await sim.thickness()
     if (opts.frames?.gif || (opts.png && sim.done === 0)) drawn.push(snapshot(sim.done, h, input.rows, input.cols))
     if (!opts.frames?.dir) return
@@ -86,7 +98,15 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   }
   let ms = 0
   let h: Float64Array
-  try {
+  let bandsRun: BandsRun | undefined
+  if (!sim) {
+    // In band processes (band-processes.ts): the first picture is the initial grid, the last the bands' final one.
+    if (opts.png) drawn.push(snapshot(0, input.h, input.rows, input.cols))
+    const once = await runBandProcesses({ recipe: { files: shown }, bands, steps: opts.steps, variant: opts.variant, precision: opts.precision ?? 'f32', warmup: 0, ...(opts.exchangeEvery !== undefined && { exchangeEvery: opts.exchangeEvery }), rows: input.rows, cols: input.cols })
+    ms = once.ms
+    h = once.grid
+    bandsRun = once.run
+  } else try {
     if (opts.frames || opts.png) await frame()
     while (sim.done < opts.steps) {
       const next = opts.frames ? Math.min(opts.steps, sim.done + opts.frames.every) : opts.steps
@@ -146,5 +166,6 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     mass_end: sum(h),
     ms,
     written,
+    ...(bandsRun && { bands: bandsRun }),
   }
 }

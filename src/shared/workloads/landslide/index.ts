@@ -65,7 +65,7 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
       min: 1,
       max: 64,
       optional: true,
-      help: 'row bands of the gpu backend (default 1), in one process, which opens one GPU: the bands share it (ranks, one process each, get a GPU each), halo rows exchanged every few steps; results are the same bits as one band',
+      help: 'row bands of the gpu backend (default 1), each a process of its own on a GPU of its own where the machine can fence one onto it (else they share the GPU, and the results say so), halo rows exchanged every few steps; results are the same bits as one band',
     },
     exchangeEvery: {
       type: 'int',

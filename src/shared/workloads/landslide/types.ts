@@ -181,7 +181,16 @@ export interface LandslideRanks {
   size: number
   exchange_every: number
   /** Each rank's own rows r0 … r1−1, and the milliseconds it spent in halo exchanges (sending and waiting). */
-  bands: { rank: number; r0: number; r1: number; exchange_ms: number; ms?: number; phases?: RankPhases }[]
+  bands: {
+    rank: number
+    r0: number
+    r1: number
+    exchange_ms: number
+    ms?: number
+    phases?: RankPhases
+    /** How its halos travelled: through shared memory with neighbours of its host, else over TCP. */
+    halos?: 'shared memory' | 'tcp' | 'shared memory and tcp'
+  }[]
 }
 
 /**

@@ -6,7 +6,7 @@
 // strips of the band (halo-band.ts edgeStrip says why a strip gives them exactly), and read back
 // while the band's own steps run: the device's queue runs the strips, their copy to the host, then
 // the band, so the host sends the edges while the GPU computes the rest.
-import type { Gpu } from '../../../gpu/runtime'
+import { type Gpu, throwIfAborted } from '../../../gpu/runtime'
 import type { GpuVariant } from '../../../../shared/workloads/landslide/types'
 import type { InitialState } from '../simulation'
 import { edgeStrip } from '../halo-band'
@@ -17,6 +17,9 @@ type Options = { arithmetic: GpuArithmetic; altitudeBase: number }
 export class GpuHaloBand {
   /** Strips by their rows `lo:hi`, made on first use. */
   private readonly strips = new Map<string, GpuSimulation>()
+  /** Readback buffers of the blocks' edge rows: all made, and those free for the next block. */
+  private readonly readbacks: GPUBuffer[] = []
+  private readonly idle: GPUBuffer[] = []
 
   private constructor(
     private readonly sim: GpuSimulation,
@@ -42,28 +45,57 @@ export class GpuHaloBand {
   /**
    * Queues, in this order, the strips giving rows `want` (each [first, count]) after `edgeSteps`
    * steps, their copy to the host, and `steps` steps of the band; `edges` resolves with the rows
-   * (as readRaw gives them), `done` once the band's steps are done.
+   * (as readRaw gives them), `done` once the band's steps are done. Two submits a block: the
+   * strips' copies, steps and readback in one command buffer (mapped as soon as it is done), the
+   * band's steps in the next (a map waits for everything submitted before it, so they cannot share one).
    */
   async block(edgeSteps: number, steps: number, want: ([number, number] | undefined)[], signal?: AbortSignal): Promise<{ edges: Promise<(Uint8Array | undefined)[]>; done: Promise<void> }> {
-    const reads: Promise<Uint8Array | undefined>[] = []
-    const queued: Promise<void>[] = []
+    throwIfAborted(signal)
+    const parts: { strip: GpuSimulation; lo: number; hi: number; first: number; count: number; at: number }[] = []
+    let bytes = 0
     for (const w of want) {
-      if (!w) {
-        reads.push(Promise.resolve(undefined))
-        continue
-      }
+      if (!w) continue
       const { lo, hi } = edgeStrip(w[0], w[1], edgeSteps, this.state.rows)
-      const strip = await this.strip(lo, hi)
-      queued.push(strip.copyRowsFrom(this.sim, lo, hi - lo, 0), strip.queue(edgeSteps, signal))
-      reads.push(strip.readRows(w[0] - lo, w[1]).then((b) => new Uint8Array(b)))
+      parts.push({ strip: await this.strip(lo, hi), lo, hi, first: w[0], count: w[1], at: bytes })
+      bytes += w[1] * this.sim.rowBytes
     }
-    queued.push(this.sim.queue(steps, signal))
-    const done = Promise.all(queued).then(() => {})
-    const edges = Promise.all(reads)
+    let edges: Promise<(Uint8Array | undefined)[]> = Promise.resolve(want.map(() => undefined))
+    if (parts.length > 0) {
+      const readback = this.readback(bytes)
+      const record = (encoder: GPUCommandEncoder) => {
+        for (const p of parts) {
+          p.strip.encodeCopyRowsFrom(encoder, this.sim, p.lo, p.hi - p.lo, 0)
+          p.strip.encodeSteps(encoder, edgeSteps)
+          p.strip.encodeReadRows(encoder, p.first - p.lo, p.count, readback, p.at)
+        }
+      }
+      // Submitted before this returns (runAndRead submits synchronously), so ahead of the band's steps.
+      const read = this.gpu.runAndRead('landslide edges', record, readback, { bytes, signal })
+      edges = read
+        .then(({ words }) => {
+          let k = 0
+          return want.map((w) => {
+            if (!w) return undefined
+            const p = parts[k++]
+            return new Uint8Array(words.buffer, p.at, p.count * this.sim.rowBytes)
+          })
+        })
+        .finally(() => this.idle.push(readback))
+    }
+    const done = this.sim.queue(steps, signal)
     // Both are awaited by the caller; a failure must not also surface as unhandled.
     done.catch(() => {})
     edges.catch(() => {})
     return { edges, done }
+  }
+
+  /** A mappable buffer of at least `bytes` for a block's edge rows: one idle since its last block, or a new one. */
+  private readback(bytes: number): GPUBuffer {
+    const i = this.idle.findIndex((b) => b.size >= bytes)
+    if (i >= 0) return this.idle.splice(i, 1)[0]
+    const b = this.gpu.buffer(bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'landslide edges (readback)')
+    this.readbacks.push(b)
+    return b
   }
 
   /** Makes the strips that block() will use for these rows and steps ahead of the timed steps. */
@@ -124,5 +156,6 @@ export class GpuHaloBand {
   async dispose(): Promise<void> {
     for (const strip of this.strips.values()) await strip.dispose()
     await this.sim.dispose()
+    for (const b of this.readbacks) b.destroy()
   }
 }

@@ -223,6 +223,35 @@ export class GpuSimulation implements Simulation {
     return Promise.all(runs).then(() => {})
   }
 
+  /**
+   * Records `steps` steps into `encoder` (a compute pass per stepsPerSubmit, as queue() submits
+   * them), to be submitted together with other commands: a rank's strips, their copies and the
+   * readback of its edges go to the device as one command buffer.
+   */
+  encodeSteps(encoder: GPUCommandEncoder, steps: number): void {
+    for (let left = steps; left > 0; ) {
+      const count = Math.min(left, this.stepsPerSubmit)
+      if (this.interior) {
+        const work = this.work(count)
+        if (typeof work === 'function') work(encoder)
+        else this.gpu.encodeDispatches(encoder, work)
+      }
+      this.done += count
+      left -= count
+    }
+  }
+
+  /** Records a copy of `count` thickness rows of `source` (as copyRowsFrom) into `encoder`. */
+  encodeCopyRowsFrom(encoder: GPUCommandEncoder, source: GpuSimulation, from: number, count: number, to: number): void {
+    const bytes = this.rowBytes
+    encoder.copyBufferToBuffer(source.h[source.cur], from * bytes, this.h[this.cur], to * bytes, count * bytes)
+  }
+
+  /** Records a copy of rows `first` … `first + count − 1`, as readRows() gives them, into `target` at byte `at`. */
+  encodeReadRows(encoder: GPUCommandEncoder, first: number, count: number, target: GPUBuffer, at: number): void {
+    encoder.copyBufferToBuffer(this.h[this.cur], first * this.rowBytes, target, at, count * this.rowBytes)
+  }
+
   /** Queues a copy of `count` thickness rows of `source` (same device, columns and arithmetic) from its row `from` into this one's from row `to`. */
   copyRowsFrom(source: GpuSimulation, from: number, count: number, to: number): Promise<void> {
     const bytes = this.rowBytes
@@ -270,7 +299,7 @@ export class GpuSimulation implements Simulation {
   }
 
   /** Bytes of one row of the thickness buffer (f32, or a double-float pair per cell). */
-  private get rowBytes(): number {
+  get rowBytes(): number {
     return this.state.cols * (this.arithmetic === 'double-float' ? 8 : 4)
   }
 

@@ -1,0 +1,212 @@
+// Bytes between processes of one host through shared memory: a private folder (/dev/shm where it
+// exists and has room, else the temporary folder) holding files of fixed-size slots. The owner
+// makes the folder and its files; peers open a file by path. Writers and readers use positional
+// reads and writes, so a row goes straight from a mapped GPU readback range into the file and
+// from the file into a mapped staging range. Which slot holds what is said in notices
+// ({ slot, sequence, length }) that travel over the caller's own control channel; a reader checks
+// each notice against the file's geometry before reading, and a file against its size and owner
+// before opening it. Nothing here blocks: the caller says when a slot may be reused.
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** A file of `slots` slots of `slotBytes` bytes each. */
+export interface SlotGeometry {
+  slots: number
+  slotBytes: number
+}
+
+/** What a writer tells its readers: `length` bytes of item `sequence` wait in `slot`. */
+export interface SlotNotice {
+  slot: number
+  sequence: number
+  length: number
+}
+
+/** The largest positional read or write at once (fs reads and writes take at most 2 GiB − 1). */
+const CHUNK = 2 ** 30
+
+const SHM = '/dev/shm'
+
+/** Folders made by this process and not yet removed: removed when it exits, however it exits. */
+const live = new Set<string>()
+let hooked = false
+function removeAtExit(path: string): void {
+  live.add(path)
+  if (hooked) return
+  hooked = true
+  process.once('exit', () => {
+    for (const p of live) rmSync(p, { recursive: true, force: true })
+  })
+}
+
+function geometryBytes(g: SlotGeometry): number {
+  if (!Number.isSafeInteger(g.slots) || g.slots < 1 || !Number.isSafeInteger(g.slotBytes) || g.slotBytes < 1 || !Number.isSafeInteger(g.slots * g.slotBytes))
+    throw new RangeError(`slot geometry ${g.slots} × ${g.slotBytes} bytes is not a positive whole size`)
+  return g.slots * g.slotBytes
+}
+
+function uid(): number | undefined {
+  return process.getuid?.()
+}
+
+/** The owner's private folder; its files are made with `slots()`. */
+export class ShmFolder {
+  private removed = false
+
+  private constructor(readonly path: string) {}
+
+  /**
+   * A fresh folder (mode 0700) under /dev/shm, or under the temporary folder where /dev/shm is
+   * missing or has less than `needBytes` free (a file larger than its room would fail mid-run).
+   */
+  static create(prefix = 'paralab-', needBytes = 0, root?: string): ShmFolder {
+    const base = root ?? (shmRoom() >= needBytes ? SHM : tmpdir())
+    const path = mkdtempSync(join(base, prefix))
+    removeAtExit(path)
+    return new ShmFolder(path)
+  }
+
+  /** A new file of zeroed slots (mode 0600), opened for reading and writing. */
+  slots(name: string, geometry: SlotGeometry): ShmSlots {
+    if (this.removed) throw new Error(`${this.path} was removed`)
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new RangeError(`${JSON.stringify(name)} is not a plain file name`)
+    const bytes = geometryBytes(geometry)
+    const file = join(this.path, name)
+    const fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)
+    try {
+      // Sparse: the pages come into being as they are written.
+      writeSync(fd, new Uint8Array(1), 0, 1, bytes - 1)
+    } catch (e) {
+      closeSync(fd)
+      throw e
+    }
+    return new ShmSlots(file, fd, geometry)
+  }
+
+  /** Removes the folder and everything in it (idempotent). */
+  remove(): void {
+    this.removed = true
+    rmSync(this.path, { recursive: true, force: true })
+    live.delete(this.path)
+  }
+}
+
+/** Free bytes under /dev/shm, 0 where it is missing. */
+function shmRoom(): number {
+  try {
+    if (!existsSync(SHM)) return 0
+    const s = statfsSync(SHM)
+    return s.bavail * s.bsize
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * A peer's view of an owner's file: opened only when its folder is a real folder of this user
+ * that no one else may enter, and the file a regular file of this user (never through a symlink)
+ * of exactly the geometry's size.
+ */
+export function openSlots(file: string, geometry: SlotGeometry): ShmSlots {
+  const bytes = geometryBytes(geometry)
+  const folder = file.slice(0, file.lastIndexOf('/')) || '/'
+  const dir = lstatSync(folder)
+  if (!dir.isDirectory()) throw new Error(`${folder} is not a folder`)
+  const me = uid()
+  if (me !== undefined && dir.uid !== me) throw new Error(`${folder} belongs to uid ${dir.uid}, not to this user (${me})`)
+  if ((dir.mode & 0o077) !== 0) throw new Error(`${folder} may be entered by others (mode ${(dir.mode & 0o777).toString(8)}); a slot folder is private (0700)`)
+  let fd: number
+  try {
+    fd = openSync(file, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error(`${file} is a symbolic link; slots are opened only from a regular file`)
+    throw e
+  }
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw new Error(`${file} is not a regular file`)
+    if (me !== undefined && st.uid !== me) throw new Error(`${file} belongs to uid ${st.uid}, not to this user (${me})`)
+    if (st.size !== bytes) throw new Error(`${file} holds ${st.size} bytes; ${geometry.slots} slots of ${geometry.slotBytes} bytes are ${bytes}`)
+  } catch (e) {
+    closeSync(fd)
+    throw e
+  }
+  return new ShmSlots(file, fd, geometry)
+}
+
+export class ShmSlots {
+  private fd: number | undefined
+
+  /** Made by ShmFolder.slots (the owner) or openSlots (a peer). */
+  constructor(
+    readonly file: string,
+    fd: number,
+    readonly geometry: SlotGeometry,
+  ) {
+    this.fd = fd
+  }
+
+  private handle(): number {
+    if (this.fd === undefined) throw new Error(`${this.file} is closed`)
+    return this.fd
+  }
+
+  /** Where `bytes` bytes from slot `slot` lie, checked: they may run over the following slots, never past the file. */
+  private span(slot: number, bytes: number): number {
+    const { slots, slotBytes } = this.geometry
+    if (!Number.isSafeInteger(slot) || slot < 0 || slot >= slots) throw new RangeError(`slot ${slot} is outside 0…${slots - 1}`)
+    if (bytes > (slots - slot) * slotBytes) throw new RangeError(`${bytes} bytes from slot ${slot} run past the file's ${slots} slots of ${slotBytes} bytes`)
+    return slot * slotBytes
+  }
+
+  /** Writes `data` at the start of slot `slot` (on into the next slots when longer than one); returns its length. */
+  write(slot: number, data: ArrayBufferView): number {
+    const at = this.span(slot, data.byteLength)
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+    const fd = this.handle()
+    for (let done = 0; done < bytes.byteLength; ) {
+      const n = writeSync(fd, bytes, done, Math.min(CHUNK, bytes.byteLength - done), at + done)
+      if (n <= 0) throw new Error(`${this.file}: a write at byte ${at + done} wrote nothing`)
+      done += n
+    }
+    return bytes.byteLength
+  }
+
+  /** Fills `target` from the start of slot `slot` (on from the next slots when longer than one). */
+  readInto(slot: number, target: ArrayBufferView): void {
+    const at = this.span(slot, target.byteLength)
+    const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength)
+    const fd = this.handle()
+    for (let done = 0; done < bytes.byteLength; ) {
+      const n = readSync(fd, bytes, done, Math.min(CHUNK, bytes.byteLength - done), at + done)
+      if (n <= 0) throw new Error(`${this.file} ended at byte ${at + done}, inside its own slots (truncated by someone else?)`)
+      done += n
+    }
+  }
+
+  /** A notice as received (any value from a peer), checked against this file: one slot's worth at most. */
+  check(notice: unknown): SlotNotice {
+    const n = notice as Partial<SlotNotice> | null
+    const { slots, slotBytes } = this.geometry
+    const whole = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0
+    if (!n || typeof n !== 'object' || !whole(n.slot) || !whole(n.sequence) || !whole(n.length)) throw new RangeError('a slot notice needs whole, non-negative slot, sequence and length')
+    if (n.slot >= slots) throw new RangeError(`notice of slot ${n.slot}: the file has ${slots} slots`)
+    if (n.length > slotBytes) throw new RangeError(`notice of ${n.length} bytes in slot ${n.slot}: a slot holds ${slotBytes}`)
+    return { slot: n.slot, sequence: n.sequence, length: n.length }
+  }
+
+  /** The bytes a notice announces, read into the start of `target` after checking the notice; returns the checked notice. */
+  receive(notice: unknown, target: ArrayBufferView): SlotNotice {
+    const n = this.check(notice)
+    if (n.length > target.byteLength) throw new RangeError(`notice of ${n.length} bytes; the reader expects at most ${target.byteLength}`)
+    this.readInto(n.slot, new Uint8Array(target.buffer, target.byteOffset, n.length))
+    return n
+  }
+
+  close(): void {
+    if (this.fd === undefined) return
+    closeSync(this.fd)
+    this.fd = undefined
+  }
+}

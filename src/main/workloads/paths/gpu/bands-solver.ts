@@ -35,6 +35,9 @@ export interface BandsSolverOptions {
   shape?: string
 }
 
+/** Set (to anything): each computation's time per part, on stderr. */
+export const PARTS_LOG_VARIABLE = 'PARALAB_PATHS_PARTS_LOG'
+
 /** Rows copied between the result and the matrix file before the event loop is let run (a cancel arrives). */
 const ROWS_A_TURN = 512
 
@@ -153,15 +156,16 @@ export function gpuBandsSolver(gpus: number, start: PartStarter, options: BandsS
         const ls = s.links.slice(0, split.length)
         const hub = new PivotHub(ls.length, (q, m) => ls[q].deliver(m), (sequence) => opts.progress?.(((sequence % rounds) + 1) / rounds))
         ls.forEach((l, i) => (l.onExchange = (m) => hub.onMessage(i, m)))
-        const t0 = performance.now()
         watch = sampleGpus(ls.map((l) => l.pid), 500)
         const loaded = await all(ls, (i) => ({ op: 'load', spec: { ...shapeOf(p, paths, i), distances: distances.file, ...(keys && { keys: keys.file }), pivot: files.at(-1)!.file } }), signal)
-        const upload_ms = performance.now() - t0
+        // The parts read and upload their rows at once: the slowest part's time.
+        const upload_ms = Math.max(...loaded.map((x) => x.upload_ms))
         software = loaded.some((x) => x.software)
 
         const computeAll = async (): Promise<PartTimes> => {
           const c0 = performance.now()
           const times = await all(ls, () => ({ op: 'compute' }), signal)
+          if (process.env[PARTS_LOG_VARIABLE]) process.stderr.write(`paths parts: ${times.map((x, i) => `part ${i} ${x.ms.toFixed(0)} ms, exchange ${x.exchange.toFixed(0)} (copying ${x.copy.toFixed(0)})`).join('; ')}\n`)
           // Compute time as the run's: from the go to the last part done; exchange as the part that spent longest on it.
           return { ms: performance.now() - c0, exchange: Math.max(...times.map((x) => x.exchange)), copy: Math.max(...times.map((x) => x.copy)) }
         }

@@ -28,7 +28,7 @@ t0=$SECONDS
 "${cli[@]}" generate graph "$work/g3k.bin" --vertices "${CHECK_VERTICES:-3001}" --edges "${CHECK_EDGES:-60000}" --seed 5 > /dev/null
 for n in 1 4; do
   mkdir -p "$work/g3k-$n"
-  "${cli[@]}" paths "$work/g3k.bin" --backend gpu --variant tuned --paths --gpus "$n" --repeat 1 --output "$work/g3k-$n/d.bin" > "$work/g3k-$n.txt" 2>&1 || { say "paths --gpus $n FAILED: $(tail -3 "$work/g3k-$n.txt" | tr '\n' ' ')"; fail=1; }
+  timeout 60 "${cli[@]}" paths "$work/g3k.bin" --backend gpu --variant tuned --paths --gpus "$n" --repeat 1 --output "$work/g3k-$n/d.bin" > "$work/g3k-$n.txt" 2>&1 || { say "paths --gpus $n FAILED: $(tail -3 "$work/g3k-$n.txt" | tr '\n' ' ')"; fail=1; }
   grep -i "parts\|requested\|WARNING" "$work/g3k-$n.txt" | sed "s/^/  g3k --gpus $n: /" | tee -a "$out/round.txt"
 done
 sums() { (cd "$1" 2>/dev/null && find . -type f | sort | xargs -r md5sum); }
@@ -38,13 +38,13 @@ if [ -n "$(sums "$work/g3k-1")" ] && [ "$(sums "$work/g3k-1")" = "$(sums "$work/
 
 # -- 2. V = 40 000 on 1, 2 and 4 GPUs, sampled ----------------------------------------------------
 t0=$SECONDS
-"${cli[@]}" generate graph "$work/g40k.bin" --vertices "${VERTICES:-40000}" --edges "${EDGES:-160000000}" --seed 1 | tee -a "$out/round.txt"
+timeout 150 "${cli[@]}" generate graph "$work/g40k.bin" --vertices "${VERTICES:-40000}" --edges "${EDGES:-160000000}" --seed 1 | tee -a "$out/round.txt"
 say "  generated in $((SECONDS - t0)) s"
 smi_gpus > "$work/bench.idle.csv"
 nvidia-smi --query-gpu=index,pci.bus_id,memory.used,utilization.gpu --format=csv,noheader,nounits -lms 200 > "$work/bench.samples.csv" &
 smi=$!
 t0=$SECONDS
-PARALAB_PATHS_PARTS_LOG=1 "${cli[@]}" bench paths --file "$work/g40k.bin" --backend gpu --variant tuned --gpus "${GPUS:-1,2,4}" --repeat 3 --no-scipy --save "$work/bench.json" > "$work/bench.txt" 2> "$work/bench.err"
+PARALAB_PATHS_PARTS_LOG=1 timeout "${BENCH_LIMIT:-300}" "${cli[@]}" bench paths --file "$work/g40k.bin" --backend gpu --variant tuned --gpus "${GPUS:-1,2,4}" --repeat 3 --no-scipy --save "$work/bench.json" > "$work/bench.txt" 2> "$work/bench.err"
 rc=$?
 kill $smi 2>/dev/null; wait $smi 2>/dev/null
 grep -v '^machine' "$work/bench.txt" | tee -a "$out/round.txt"

@@ -44,13 +44,13 @@ smi_gpus > "$work/bench.idle.csv"
 nvidia-smi --query-gpu=index,pci.bus_id,memory.used,utilization.gpu --format=csv,noheader,nounits -lms 200 > "$work/bench.samples.csv" &
 smi=$!
 t0=$SECONDS
-PARALAB_PATHS_PARTS_LOG=1 timeout "${BENCH_LIMIT:-300}" "${cli[@]}" bench paths --file "$work/g40k.bin" --backend gpu --variant tuned --gpus "${GPUS:-1,2,4}" --repeat 3 --no-scipy --save "$work/bench.json" > "$work/bench.txt" 2> "$work/bench.err"
+PARALAB_PATHS_PARTS_LOG=1 timeout "${BENCH_LIMIT:-260}" "${cli[@]}" bench paths --file "$work/g40k.bin" --backend gpu --variant tuned --gpus "${GPUS:-1,2,4}" --repeat 3 --no-scipy --save "$work/bench.json" > "$work/bench.txt" 2> "$out/bench.err"
 rc=$?
 kill $smi 2>/dev/null; wait $smi 2>/dev/null
 grep -v '^machine' "$work/bench.txt" | tee -a "$out/round.txt"
-grep '^paths parts:' "$work/bench.err" | sed 's/^/  /' | tee -a "$out/round.txt"
+grep '^paths parts:' "$out/bench.err" | sed 's/^/  /' | tee -a "$out/round.txt"
 say "-- bench paths: $((SECONDS - t0)) s, exit $rc"
-[ $rc = 0 ] || { say "  FAIL: $(tail -5 "$work/bench.err" | tr '\n' ' ')"; fail=1; }
+[ $rc = 0 ] || { say "  FAIL: $(tail -5 "$out/bench.err" | tr '\n' ' ')"; fail=1; }
 node scripts/gpu-check-run.mjs bench-paths "$work/bench.json" "$work/bench.samples.csv" "$work/bench.idle.csv" | tee -a "$out/round.txt"
 [ "${PIPESTATUS[0]}" = 0 ] || fail=1
 cp "$work/bench.json" "$out/bench.json" 2>/dev/null

@@ -7,10 +7,11 @@
 // The exchange overlaps phase 3: the owner of the next round's pivot relaxes that block row first,
 // produces the next pivot row and starts its readback, and only then relaxes the rest of its rows;
 // meanwhile the others are still at this round's phase 3. Pivot buffers alternate between rounds,
-// so that a row arriving never overwrites the one still being read. A row arrives in one of two
+// so that a row arriving never overwrites the one still being read. A row arrives in one of INBOXES
 // mapped staging buffers of the device, reused (queue.writeBuffer staged each 10 MB row in fresh
 // memory at ~1.3 GB/s on an H100 machine, slower than phase 3), and is copied into its pivot buffer
-// at the start of the part's next submit.
+// at the start of the part's next submit; with several, the host reads the next rows in while the
+// device still computes the rounds before.
 //
 // The part's rows come from, and go back to, the run's matrix files (ShmSlots of one row a slot):
 // the process that made the matrix never hands a part more than its rows.
@@ -31,6 +32,8 @@ const NO_BLOCK = 0xffffffff
 const SLOT_BYTES = 256
 /** Rows of invocations of the 64-wide kernels other than pivot_close (256 invocations, as blocked.wgsl's). */
 const TY = 4
+/** Staging buffers receiving pivot rows, and submits a part's host runs ahead of its device. */
+const INBOXES = 4
 
 /** What a part is told to solve: plain values, as they travel to a part's process. */
 export interface PartSpec {
@@ -132,9 +135,9 @@ export class BandsPart {
   private pivotKey: GPUBuffer[] = []
   /** Where the owner copies a pivot row for the others: distances, then keys. */
   private readback!: GPUBuffer
-  /** Staging buffers receiving pivot rows of even and odd rounds (MAP_WRITE), and when each is mapped again. */
+  /** Staging buffers receiving the pivot row of round k in inbox k mod INBOXES (MAP_WRITE), and when each is mapped again. */
   private inbox: GPUBuffer[] = []
-  private inboxMapped: Promise<void>[] = [Promise.resolve(), Promise.resolve()]
+  private inboxMapped: Promise<void>[] = Array.from({ length: INBOXES }, () => Promise.resolve())
   /** The round whose row waits in an inbox, to be copied into its pivot buffer by the next submit. */
   private arrived?: number
   private params!: GPUBuffer
@@ -196,7 +199,7 @@ export class BandsPart {
     this.pivotKey = paths ? [await this.own(`paths part ${g} pivot keys 0`, pivotBytes), await this.own(`paths part ${g} pivot keys 1`, pivotBytes)] : await spares([], 2, 'pivot keys')
     this.readback = gpu.buffer(pivotBytes * (paths ? 2 : 1), GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, `paths part ${g} pivot readback`)
     this.buffers.push(this.readback)
-    this.inbox = [0, 1].map((s) =>
+    this.inbox = Array.from({ length: INBOXES }, (_, s) =>
       gpu.device.createBuffer({ label: `paths part ${g} pivot inbox ${s}`, size: pivotBytes * (paths ? 2 : 1), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }),
     )
     pushAll(this.buffers, this.inbox)
@@ -332,16 +335,17 @@ export class BandsPart {
       const run = gpu.run(label, (enc) => {
         // The arrived pivot row's copy into its pivot buffer, first.
         if (this.arrived !== undefined) {
+          const from = this.inbox[this.arrived % INBOXES]
           const s = this.arrived % 2
-          enc.copyBufferToBuffer(this.inbox[s], 0, this.pivot[s], 0, pivotBytes)
-          if (paths) enc.copyBufferToBuffer(this.inbox[s], pivotBytes, this.pivotKey[s], 0, pivotBytes)
+          enc.copyBufferToBuffer(from, 0, this.pivot[s], 0, pivotBytes)
+          if (paths) enc.copyBufferToBuffer(from, pivotBytes, this.pivotKey[s], 0, pivotBytes)
         }
         if (typeof work === 'function') work(enc)
         else gpu.encodeDispatches(enc, work)
       }, { signal })
       // After that submit the inbox maps again once its copy is done.
       if (this.arrived !== undefined) {
-        const s = this.arrived % 2
+        const s = this.arrived % INBOXES
         this.inboxMapped[s] = this.inbox[s].mapAsync(GPUMapMode.WRITE)
         this.inboxMapped[s].catch(() => {}) // awaited before the inbox is written
         this.arrived = undefined
@@ -368,13 +372,14 @@ export class BandsPart {
       throwIfAborted(signal)
       if (!owns(k)) {
         const tx = performance.now()
-        await settled(this.inboxMapped[k % 2], `the pivot inbox of round ${k}`)
-        times.copy += await ex.receive(k, new Uint8Array(this.inbox[k % 2].getMappedRange()), signal)
-        this.inbox[k % 2].unmap()
+        const at = k % INBOXES
+        await settled(this.inboxMapped[at], `the pivot inbox of round ${k}`)
+        times.copy += await ex.receive(k, new Uint8Array(this.inbox[at].getMappedRange()), signal)
+        this.inbox[at].unmap()
         this.arrived = k
         times.exchange += performance.now() - tx
       }
-      if (done.length >= 4) await done[done.length - 4]
+      if (done.length >= INBOXES) await done[done.length - INBOXES]
       if (k + 1 < rounds && owns(k + 1)) {
         const b = k + 1 - mine.b0
         // The next pivot's block row first, then that row closed and read back, then the rest.

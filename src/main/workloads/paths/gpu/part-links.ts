@@ -73,7 +73,8 @@ const tailOf = (text: string) => text.trim().split('\n').slice(-4).join(' / ')
 /** Part `index` in a process of its own, started by `start` (`node paths-part-worker.js`, fenced or not). */
 export function partProcess(index: number, start: { command: string; args: string[]; env: Record<string, string> }): PartLink {
   const child: ChildProcess = spawn(start.command, start.args, {
-    env: { ...process.env, ...start.env, ELECTRON_RUN_AS_NODE: '1' },
+    // Threads for the pivot rows' copies in pieces (shm-slots.ts), beside Dawn's and fs's own.
+    env: { UV_THREADPOOL_SIZE: '8', ...process.env, ...start.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   })
   let stderr = ''

@@ -118,7 +118,7 @@ export class SlotExchange implements PartExchange {
     }
     const t0 = performance.now()
     const slot = sequence % PIVOT_SLOTS
-    this.slots.write(slot, row)
+    await this.slots.writeAsync(slot, row)
     const ms = performance.now() - t0
     this.send({ t: 'row', notice: { slot, sequence, length: row.byteLength } })
     return ms
@@ -131,7 +131,7 @@ export class SlotExchange implements PartExchange {
     const notice = await this.wait(ready, this.rowWaiters, sequence, signal)
     if (notice.length !== target.byteLength) throw new RangeError(`row ${sequence} of ${notice.length} bytes; a pivot row here is ${target.byteLength}`)
     const t0 = performance.now()
-    this.slots.receive(notice, target)
+    await this.slots.receiveAsync(notice, target)
     const ms = performance.now() - t0
     this.send({ t: 'read', sequence })
     return ms

@@ -103,6 +103,15 @@ describe('several devices give serial\'s results', () => {
     }
   })
 
+  it('V = 600 on 2 devices: each part owns 5 rounds, so rows go back and in through every staging buffer more than once', async () => {
+    const problem = prepareProblem(graph(600, 41), 'V600')
+    const ref = await serialSolver.solve(problem, true)
+    const got = await solverOn(2).solve(problem, true)
+    expect(got.rounds).toBe(10)
+    expect(bytes(got.d).equals(bytes(ref.d))).toBe(true)
+    expect(bytes(got.key!).equals(bytes(ref.key!))).toBe(true)
+  })
+
   it('negative weights (Johnson-reweighted): distances and path keys on 3 devices', async () => {
     const problem = prepareProblem(graph(150, 5, true), 'negative.csv')
     expect(problem.potential).toBeDefined()

@@ -11,7 +11,10 @@
 // mapped staging buffers of the device, reused (queue.writeBuffer staged each 10 MB row in fresh
 // memory at ~1.3 GB/s on an H100 machine, slower than phase 3), and is copied into its pivot buffer
 // at the start of the part's next submit; with several, the host reads the next rows in while the
-// device still computes the rounds before.
+// device still computes the rounds before. Likewise an owner reads its rows back into one of
+// INBOXES readback buffers and hands them on in order while its device goes on computing, so that
+// its next submits never wait for a row's readback (when they did, a round took phase 3 plus the
+// whole exchange on 4 H200: docs/benchmarks.md).
 //
 // The part's rows come from, and go back to, the run's matrix files (ShmSlots of one row a slot):
 // the process that made the matrix never hands a part more than its rows.
@@ -32,7 +35,7 @@ const NO_BLOCK = 0xffffffff
 const SLOT_BYTES = 256
 /** Rows of invocations of the 64-wide kernels other than pivot_close (256 invocations, as blocked.wgsl's). */
 const TY = 4
-/** Staging buffers receiving pivot rows, and submits a part's host runs ahead of its device. */
+/** Staging buffers receiving pivot rows, and as many reading them back; submits a part's host runs ahead of its device. */
 const INBOXES = 4
 
 /** What a part is told to solve: plain values, as they travel to a part's process. */
@@ -133,8 +136,8 @@ export class BandsPart {
   /** Pivot block rows of even and odd rounds (distances, keys). */
   private pivot: GPUBuffer[] = []
   private pivotKey: GPUBuffer[] = []
-  /** Where the owner copies a pivot row for the others: distances, then keys. */
-  private readback!: GPUBuffer
+  /** Where the owner copies the pivot row of round k for the others, readback k mod INBOXES: distances, then keys. */
+  private readback: GPUBuffer[] = []
   /** Staging buffers receiving the pivot row of round k in inbox k mod INBOXES (MAP_WRITE), and when each is mapped again. */
   private inbox: GPUBuffer[] = []
   private inboxMapped: Promise<void>[] = Array.from({ length: INBOXES }, () => Promise.resolve())
@@ -197,8 +200,8 @@ export class BandsPart {
     this.keyBound = await spares(this.key, MAX_BANDS, 'keys')
     this.pivot = [await this.own(`paths part ${g} pivot row 0`, pivotBytes), await this.own(`paths part ${g} pivot row 1`, pivotBytes)]
     this.pivotKey = paths ? [await this.own(`paths part ${g} pivot keys 0`, pivotBytes), await this.own(`paths part ${g} pivot keys 1`, pivotBytes)] : await spares([], 2, 'pivot keys')
-    this.readback = gpu.buffer(pivotBytes * (paths ? 2 : 1), GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, `paths part ${g} pivot readback`)
-    this.buffers.push(this.readback)
+    this.readback = Array.from({ length: INBOXES }, (_, s) => gpu.buffer(pivotBytes * (paths ? 2 : 1), GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, `paths part ${g} pivot readback ${s}`))
+    pushAll(this.buffers, this.readback)
     this.inbox = Array.from({ length: INBOXES }, (_, s) =>
       gpu.device.createBuffer({ label: `paths part ${g} pivot inbox ${s}`, size: pivotBytes * (paths ? 2 : 1), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }),
     )
@@ -315,11 +318,12 @@ export class BandsPart {
       if (paths) enc.copyBufferToBuffer(this.key[t], at, this.pivotKey[slotP], 0, pivotBytes)
       const bind = (kernel: Kernel) => kernel.bind({ 8: param(k), 9: this.pivot[slotP], 10: this.pivotKey[slotP] })
       gpu.encodeDispatches(enc, [close.dispatch(bind(close), 1), row.dispatch(bind(row), [R, 1])])
+      const readback = this.readback[k % INBOXES]
       enc.copyBufferToBuffer(this.pivot[slotP], 0, this.d[t], at, pivotBytes)
-      enc.copyBufferToBuffer(this.pivot[slotP], 0, this.readback, 0, pivotBytes)
+      enc.copyBufferToBuffer(this.pivot[slotP], 0, readback, 0, pivotBytes)
       if (paths) {
         enc.copyBufferToBuffer(this.pivotKey[slotP], 0, this.key[t], at, pivotBytes)
-        enc.copyBufferToBuffer(this.pivotKey[slotP], 0, this.readback, pivotBytes, pivotBytes)
+        enc.copyBufferToBuffer(this.pivotKey[slotP], 0, readback, pivotBytes, pivotBytes)
       }
     }
     const settled = async (what: Promise<void>, label: string) => {
@@ -354,19 +358,32 @@ export class BandsPart {
       done.push(run)
     }
     const times = { exchange: 0, copy: 0 }
-    /** Hands the row in the readback buffer (mapping since `mapped`) to the other parts. */
-    const publish = async (k: number, mapped: Promise<void>) => {
+    // Rows handed on one after another, behind the device: `published` settles when the last has
+    // gone, `unmapped[s]` when readback s may take a row again.
+    let published: Promise<void> = Promise.resolve()
+    const unmapped: Promise<void>[] = this.readback.map(() => Promise.resolve())
+    /** Round k's row, read back since `mapped`, to the other parts after the rows before it. */
+    const publish = (k: number, mapped: Promise<void>) => {
+      const readback = this.readback[k % INBOXES]
+      published = published.then(async () => {
+        await settled(mapped, `the pivot row of round ${k}`)
+        times.copy += await ex.publish(k, new Uint8Array(readback.getMappedRange()))
+        readback.unmap()
+      })
+      published.catch(() => {}) // awaited before the readback is used again, and at the end
+      unmapped[k % INBOXES] = published
+    }
+    /** Waits (as exchange time) until round k's readback buffer is free again. */
+    const readbackFree = async (k: number) => {
       const tx = performance.now()
-      await settled(mapped, `the pivot row of round ${k}`)
-      times.copy += await ex.publish(k, new Uint8Array(this.readback.getMappedRange()))
-      this.readback.unmap()
+      await unmapped[k % INBOXES]
       times.exchange += performance.now() - tx
     }
     ex.begin()
     const t0 = performance.now()
     if (owns(0)) {
       submit('paths pivot row 0', pivotRow(0))
-      await publish(0, this.readback.mapAsync(GPUMapMode.READ))
+      publish(0, this.readback[0].mapAsync(GPUMapMode.READ))
     }
     for (let k = 0; k < rounds; k++) {
       throwIfAborted(signal)
@@ -382,17 +399,19 @@ export class BandsPart {
       if (done.length >= INBOXES) await done[done.length - INBOXES]
       if (k + 1 < rounds && owns(k + 1)) {
         const b = k + 1 - mine.b0
+        await readbackFree(k + 1)
         // The next pivot's block row first, then that row closed and read back, then the rest.
         submit(`paths round ${k}, pivot row ${k + 1}`, (enc) => {
           gpu.encodeDispatches(enc, [column(k), ...phase3(k, 1 + 2 * b)])
           pivotRow(k + 1)(enc)
         })
-        const mapped = this.readback.mapAsync(GPUMapMode.READ)
+        const mapped = this.readback[(k + 1) % INBOXES].mapAsync(GPUMapMode.READ)
         mapped.catch(() => {}) // awaited by publish
         submit(`paths round ${k}`, [...phase3(k, 2 + 2 * b)])
-        await publish(k + 1, mapped)
+        publish(k + 1, mapped)
       } else submit(`paths round ${k}`, [column(k), ...phase3(k, 0)])
     }
+    await published
     await Promise.all(done)
     // Every inbox mapped again, as the next computation expects.
     await Promise.all(this.inboxMapped)

@@ -18,7 +18,7 @@ import { pathsWorkload } from '../../src/shared/workloads/paths'
 import { validateParams } from '../../src/shared/workloads/schema'
 
 // Each part's process opens the software adapter and compiles its kernels (tens of seconds on a busy machine).
-vi.setConfig({ testTimeout: 300_000 })
+vi.setConfig({ testTimeout: 900_000 })
 
 afterAll(() => resetGpu())
 

@@ -53,7 +53,7 @@ export interface Solver {
   /** GPUs of a run on several, and the note when its parts share GPUs (gpu/part-links.ts). */
   readonly gpus?: number
   readonly gpusNote?: string
-  /** On several GPUs: where the first `parts` parts were to compute and are seen computing (while the solver holds its buffers). */
+  /** On several GPUs: where the first `parts` parts of the last solve were to compute and were seen computing (nvidia-smi, sampled while they computed). */
   observe?(parts: number): Promise<GpuPlacement>
   solve(p: Problem, paths: boolean, opts?: SolveOptions): Promise<Solved>
   /** GPU: compiles the kernels `solve` will use on `p`, so that the job can wait for them before its timed runs. */

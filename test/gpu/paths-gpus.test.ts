@@ -1,20 +1,14 @@
-// Shortest paths on several GPUs (--gpus N, gpu/bands-solver.ts) on the software adapter: several
-// devices of the one adapter stand for the GPUs, so that every pivot row really goes through the
-// host from one device to another. Distances and path keys must be serial's byte for byte, whatever
-// the number of parts, the graph's size against the 64-blocks, negative weights, or a part's rows
-// spread over several bindings.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+// Shortest paths on several GPUs (--gpus N, gpu/bands-solver.ts) on the software adapter, the parts
+// in this process (part-links.ts inProcessParts): several devices of the one adapter stand for the
+// GPUs, so that every pivot row really goes from one device through the shared-memory slots to
+// another, by the same part code a part's process runs (paths-part-processes.test.ts runs the
+// processes). Distances and path keys must be serial's byte for byte, whatever the number of parts,
+// the graph's size against the 64-blocks, negative weights, or a part's rows spread over several
+// bindings.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { JobContext } from '../../src/main/engine'
-import { runPathsJob } from '../../src/main/workloads/paths/run-paths'
-import { writeGeneratedGraph } from '../../src/main/workloads/paths/generate-graph'
-import { pathsWorkload } from '../../src/shared/workloads/paths'
-import { validateParams } from '../../src/shared/workloads/schema'
 import { discoverAdapter, requestAdapterQuietly } from '../../src/main/gpu/adapter'
-import { type GpuSet, gpusFor } from '../../src/main/gpu/device-select'
 import { Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
+import { inProcessParts } from '../../src/main/workloads/paths/gpu/part-links'
 import { splitBlockRows, ownerOf } from '../../src/main/workloads/paths/gpu/block-rows'
 import { gpuBandsSolver, partBindings } from '../../src/main/workloads/paths/gpu/bands-solver'
 import type { Graph } from '../../src/main/workloads/paths/graph'
@@ -46,8 +40,8 @@ afterAll(async () => {
   await resetGpu()
 })
 
-/** `n` distinct devices of the one adapter, as gpusFor gives distinct GPUs. */
-const set = (n: number): GpuSet => ({ gpus: devices.slice(0, n), placement: devices.slice(0, n).map((_, i) => `test ${i}`), close() {} })
+/** A solver of `n` parts on `n` distinct devices of the one adapter, as part processes get distinct GPUs. */
+const solverOn = (n: number, options?: Parameters<typeof gpuBandsSolver>[2]) => gpuBandsSolver(n, inProcessParts(devices.slice(0, n)), options)
 
 const bytes = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
@@ -94,7 +88,7 @@ describe('several devices give serial\'s results', () => {
     const ref = await serialSolver.solve(problem, true)
     if (V > 2) expect(ref.d.includes(INF)).toBe(true)
     for (const n of [2, 3]) {
-      const solver = gpuBandsSolver(set(n))
+      const solver = solverOn(n)
       const withKeys = await solver.solve(problem, true)
       expect(bytes(withKeys.d).equals(bytes(ref.d)), `${n} devices distances`).toBe(true)
       expect(bytes(withKeys.key!).equals(bytes(ref.key!)), `${n} devices keys`).toBe(true)
@@ -109,11 +103,20 @@ describe('several devices give serial\'s results', () => {
     }
   })
 
+  it('V = 600 on 2 devices: each part owns 5 rounds, so rows go back and in through every staging buffer more than once', async () => {
+    const problem = prepareProblem(graph(600, 41), 'V600')
+    const ref = await serialSolver.solve(problem, true)
+    const got = await solverOn(2).solve(problem, true)
+    expect(got.rounds).toBe(10)
+    expect(bytes(got.d).equals(bytes(ref.d))).toBe(true)
+    expect(bytes(got.key!).equals(bytes(ref.key!))).toBe(true)
+  })
+
   it('negative weights (Johnson-reweighted): distances and path keys on 3 devices', async () => {
     const problem = prepareProblem(graph(150, 5, true), 'negative.csv')
     expect(problem.potential).toBeDefined()
     const ref = await serialSolver.solve(problem, true)
-    const got = await gpuBandsSolver(set(3)).solve(problem, true)
+    const got = await solverOn(3).solve(problem, true)
     expect(bytes(got.d).equals(bytes(ref.d))).toBe(true)
     expect(bytes(got.key!).equals(bytes(ref.key!))).toBe(true)
   })
@@ -122,7 +125,7 @@ describe('several devices give serial\'s results', () => {
     // V = 300 pads to 320: parts of 128 and 192 rows, in bindings of 64 rows (two and three).
     const problem = prepareProblem(graph(300, 17), 'V300')
     const ref = await serialSolver.solve(problem, true)
-    const solver = gpuBandsSolver(set(2), { maxBindingBytes: 64 * 320 * 4, shape: 'b32x64-k8' })
+    const solver = solverOn(2, { maxBindingBytes: 64 * 320 * 4, shape: 'b32x64-k8' })
     expect(solver.shape).toBe('b32x64-k8')
     const alone = await solver.solve(problem, false)
     expect(bytes(alone.d).equals(bytes(ref.d))).toBe(true)
@@ -133,7 +136,7 @@ describe('several devices give serial\'s results', () => {
 
   it('timed repeats on the uploaded matrices give the one solve\'s results', async () => {
     const problem = prepareProblem(graph(130, 23), 'V130')
-    const solver = gpuBandsSolver(set(2))
+    const solver = solverOn(2)
     const once = await solver.solve(problem, true)
     const timed = await solver.solve(problem, true, { timing: { repeat: 3, warmupMs: 0 } })
     expect(timed.compute_runs_ms).toHaveLength(3)
@@ -142,43 +145,16 @@ describe('several devices give serial\'s results', () => {
     expect(bytes(timed.key!).equals(bytes(once.key!))).toBe(true)
   })
 
-  it('the job\'s one device standing for every part (gpusFor on the software adapter): as serial', async () => {
+  it('one device standing for every part: as serial, and the run says the parts shared the software adapter', async () => {
     const shared = await getGpu()
-    const placed = await gpusFor(3, shared)
-    expect(placed.placement).toEqual(['shared', 'shared', 'shared'])
+    const solver = gpuBandsSolver(3, inProcessParts([shared, shared, shared]))
     const problem = prepareProblem(graph(200, 29), 'V200')
     const ref = await serialSolver.solve(problem, false)
-    const got = await gpuBandsSolver(placed).solve(problem, false)
+    const got = await solver.solve(problem, false)
     expect(got.gpus).toBe(3)
     expect(bytes(got.d).equals(bytes(ref.d))).toBe(true)
-  })
-})
-
-describe('paralab paths --gpus', () => {
-  it('runs the tuned variant on N devices beside serial, names it, reports the exchange and skips other variants, saying why', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paralab-paths-gpus-'))
-    try {
-      const file = join(dir, 'g.bin')
-      await writeGeneratedGraph(file, { vertices: 140, edges: 1500, seed: 3 })
-      const ctx: JobContext = { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu }
-      const params = validateParams('paths', pathsWorkload.params, { files: [file], backends: ['serial', 'gpu'], variants: ['tuned', 'b64'], gpus: 2, paths: true, repeat: 1 })
-      const { results, timings } = await runPathsJob(params, ctx)
-      const [g] = results.graphs
-      expect(g.runs.map((r) => r.name)).toEqual(['serial with successors', 'gpu tuned B=64 on 2 GPUs with successors'])
-      const [, multi] = g.runs
-      // Distances and successors byte for byte the serial run's.
-      expect(multi.matches).toBe(true)
-      expect(multi.gpus).toBe(2)
-      // The software adapter is one device: both parts on it, and the run says so.
-      expect(multi).toMatchObject({ gpus_requested: ['shared', 'shared'], gpus_observed: ['not observed', 'not observed'] })
-      expect(multi.gpus_observed_by).toMatch(/software adapter/)
-      expect(multi.gpus_note).toMatch(/software/)
-      expect(multi.exchange_ms).toBeGreaterThanOrEqual(0)
-      expect(multi.exchange_round_ms).toBeCloseTo(multi.exchange_ms! / 3, 6)
-      expect(Object.keys(timings)).toEqual(['serial with successors', 'gpu tuned B=64 on 2 GPUs with successors'])
-      expect(results.skipped).toEqual([{ backend: 'gpu b64', reason: 'several GPUs (--gpus 2) run the tuned variant only' }])
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    expect(await solver.observe!(3)).toMatchObject({ gpus_requested: ['shared', 'shared', 'shared'], gpus_observed: ['not observed', 'not observed', 'not observed'] })
+    expect(solver.gpusNote).toMatch(/software/)
+    await solver.dispose()
   })
 })

@@ -66,6 +66,27 @@ describe('shm slots', () => {
     expect(() => peer.readInto(0, into)).toThrow('closed')
   })
 
+  it('async copies in pieces: a row of several MiB written and read whole, bounded as the others', async () => {
+    const f = folder()
+    const row = 5 * 2 ** 20 + 12
+    const owner = f.slots('pivot', { slots: 3, slotBytes: row })
+    const peer = openSlots(owner.file, owner.geometry)
+    const data = Uint8Array.from({ length: row }, (_, i) => (i * 7 + (i >> 12)) & 0xff)
+    expect(await owner.writeAsync(1, data)).toBe(row)
+    const back = new Uint8Array(row)
+    await peer.readIntoAsync(1, back)
+    expect(Buffer.from(back).equals(Buffer.from(data))).toBe(true)
+    const into = new Uint8Array(row + 8).fill(0xee)
+    expect(await peer.receiveAsync({ slot: 1, sequence: 4, length: row }, into)).toEqual({ slot: 1, sequence: 4, length: row })
+    expect(Buffer.from(into.subarray(0, row)).equals(Buffer.from(data))).toBe(true)
+    expect(into[row]).toBe(0xee)
+    await expect(peer.receiveAsync({ slot: 3, sequence: 0, length: 1 }, into)).rejects.toThrow('the file has 3 slots')
+    await expect(owner.writeAsync(2, new Uint8Array(row + 1))).rejects.toThrow('run past')
+    // A file truncated under the reader: the read says so rather than returning zeros.
+    truncateSync(owner.file, row)
+    await expect(peer.readIntoAsync(1, back)).rejects.toThrow('truncated')
+  })
+
   it('a second process reads what the first wrote (the path is all it is given)', () => {
     const f = folder()
     const s = f.slots('rows', { slots: 2, slotBytes: 1024 })

@@ -1,9 +1,9 @@
-// Devices for the parts of one job in one process: the GPU bands of a landslide, paths on several
-// GPUs. One process opens one GPU: Dawn takes the first GPU Vulkan lists and names GPUs of one
-// model alike, and no setting of the process's own was seen to pick another (Mesa's device-select
-// layer with DRI_PRIME put processes on other GPUs than the one named: fence.ts). So the parts
-// share the process's device and the run says so; a GPU each comes from a process each, fenced
-// onto its own GPU (fence.ts, ranks/launch.ts). Where the parts computed is observed (observe.ts).
+// Devices for the parts of one job in one process: the GPU bands of a landslide. One process opens
+// one GPU: Dawn takes the first GPU Vulkan lists and names GPUs of one model alike, and no setting
+// of the process's own was seen to pick another (Mesa's device-select layer with DRI_PRIME put
+// processes on other GPUs than the one named: fence.ts). So the parts share the process's device
+// and the run says so; a GPU each comes from a process each, fenced onto its own GPU (fence.ts,
+// ranks/launch.ts, paths' part processes). Where the parts computed is observed (observe.ts).
 import { NOT_OBSERVED, placementOf, SHARED, type GpuPlacement } from '../../shared/gpu-placement'
 import { FENCED_VARIABLE } from './fence'
 import type { Gpu } from './gpu'

@@ -6,7 +6,7 @@
 // ({ slot, sequence, length }) that travel over the caller's own control channel; a reader checks
 // each notice against the file's geometry before reading, and a file against its size and owner
 // before opening it. Nothing here blocks: the caller says when a slot may be reused.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, writeSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdtempSync, openSync, read, readSync, rmSync, statfsSync, write, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -25,6 +25,32 @@ export interface SlotNotice {
 
 /** The largest positional read or write at once (fs reads and writes take at most 2 GiB − 1). */
 const CHUNK = 2 ** 30
+
+/** Pieces of an async read or write, copied at once by the thread pool's threads (one copy ran at ~4 GB/s). */
+const PIECES = 4
+/** Bytes below which an async copy is not split. */
+const SPLIT_BYTES = 1 << 20
+
+/** `bytes` in up to PIECES pieces at once, each by `step` (a positional read or write), to the end of each piece. */
+async function inPieces(bytes: Uint8Array, at: number, file: string, step: (from: number, length: number, position: number, done: (e: Error | null, n: number) => void) => void): Promise<void> {
+  const pieces = bytes.byteLength < SPLIT_BYTES ? 1 : PIECES
+  const size = Math.ceil(bytes.byteLength / pieces / 4096) * 4096
+  const one = (from: number, end: number) =>
+    new Promise<void>((resolve, reject) => {
+      const next = (done: number) => {
+        if (done >= end) return resolve()
+        step(done, Math.min(CHUNK, end - done), at + done, (e, n) => {
+          if (e) reject(e)
+          else if (n <= 0) reject(new Error(`${file}: nothing moved at byte ${at + done} (truncated by someone else?)`))
+          else next(done + n)
+        })
+      }
+      next(from)
+    })
+  const all: Promise<void>[] = []
+  for (let from = 0; from < bytes.byteLength; from += size) all.push(one(from, Math.min(bytes.byteLength, from + size)))
+  await Promise.all(all)
+}
 
 const SHM = '/dev/shm'
 
@@ -185,6 +211,23 @@ export class ShmSlots {
     }
   }
 
+  /** As write, in pieces copied at once by the thread pool (for large rows: several times one copy's speed). */
+  async writeAsync(slot: number, data: ArrayBufferView): Promise<number> {
+    const at = this.span(slot, data.byteLength)
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+    const fd = this.handle()
+    await inPieces(bytes, at, this.file, (from, length, position, done) => write(fd, bytes, from, length, position, done))
+    return bytes.byteLength
+  }
+
+  /** As readInto, in pieces copied at once by the thread pool. */
+  async readIntoAsync(slot: number, target: ArrayBufferView): Promise<void> {
+    const at = this.span(slot, target.byteLength)
+    const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength)
+    const fd = this.handle()
+    await inPieces(bytes, at, this.file, (from, length, position, done) => read(fd, bytes, from, length, position, done))
+  }
+
   /** A notice as received (any value from a peer), checked against this file: one slot's worth at most. */
   check(notice: unknown): SlotNotice {
     const n = notice as Partial<SlotNotice> | null
@@ -198,9 +241,21 @@ export class ShmSlots {
 
   /** The bytes a notice announces, read into the start of `target` after checking the notice; returns the checked notice. */
   receive(notice: unknown, target: ArrayBufferView): SlotNotice {
+    const n = this.noticeFor(notice, target)
+    this.readInto(n.slot, new Uint8Array(target.buffer, target.byteOffset, n.length))
+    return n
+  }
+
+  /** As receive, read in pieces at once by the thread pool. */
+  async receiveAsync(notice: unknown, target: ArrayBufferView): Promise<SlotNotice> {
+    const n = this.noticeFor(notice, target)
+    await this.readIntoAsync(n.slot, new Uint8Array(target.buffer, target.byteOffset, n.length))
+    return n
+  }
+
+  private noticeFor(notice: unknown, target: ArrayBufferView): SlotNotice {
     const n = this.check(notice)
     if (n.length > target.byteLength) throw new RangeError(`notice of ${n.length} bytes; the reader expects at most ${target.byteLength}`)
-    this.readInto(n.slot, new Uint8Array(target.buffer, target.byteOffset, n.length))
     return n
   }
 

@@ -22,6 +22,8 @@ export interface Layout {
   stride: number
   /** Rows (≥ V: padding rows are isolated vertices, 0 on their diagonal). */
   rows: number
+  /** The matrix row of `d`'s first row, to fill a run of rows alone (default 0). */
+  row0?: number
 }
 
 /**
@@ -29,20 +31,21 @@ export interface Layout {
  * (source, target) pair, INF elsewhere. Self-loops are ignored. Returns the number of duplicate edges.
  */
 export function fillMatrix(p: Problem, d: Int32Array, key: Uint32Array | undefined, layout: Layout = { stride: p.V, rows: p.V }): number {
-  const { stride, rows } = layout
+  const { stride, rows, row0 = 0 } = layout
   d.fill(INF, 0, rows * stride)
   key?.fill(KEY_NONE, 0, rows * stride)
-  for (let i = 0; i < Math.min(rows, stride); i++) {
-    d[i * stride + i] = 0
-    if (key) key[i * stride + i] = KEY_SELF
+  for (let i = 0; i < Math.min(rows, stride - row0); i++) {
+    d[i * stride + row0 + i] = 0
+    if (key) key[i * stride + row0 + i] = KEY_SELF
   }
   let duplicates = 0
   const { src, dst, w } = p
+  const end = row0 + rows
   for (let e = 0; e < src.length; e++) {
     const s = src[e]
     const t = dst[e]
-    if (s === t) continue
-    const at = s * stride + t
+    if (s === t || s < row0 || s >= end) continue
+    const at = (s - row0) * stride + t
     if (d[at] !== INF) duplicates++
     if (w[e] < d[at]) {
       d[at] = w[e]

@@ -33,11 +33,11 @@ export interface Solved {
   readback_ms?: number
   /** GPU: modelled bytes the kernels move to and from global memory. */
   bytes?: number
-  /** Several GPUs (gpu/bands-solver.ts): the devices, the rounds, and the host's time exchanging pivot rows. */
+  /** Several GPUs (gpu/bands-solver.ts): the parts, the rounds, and the longest time a part's host spent waiting for and handing on pivot rows. */
   gpus?: number
   rounds?: number
   exchange_ms?: number
-  /** Of exchange_ms, the host's copies of the rows into the other devices' staging buffers. */
+  /** Of exchange_ms, that part's copies of rows into and out of the shared-memory slots. */
   exchange_copy_ms?: number
   /** With SolveOptions.checkpoint: the round resumed from and the checkpoints written. */
   checkpoints?: RoundCheckpointReport
@@ -50,10 +50,10 @@ export interface Solver {
   /** The tuned variant's tile shape, when one was asked for. */
   readonly shape?: string
   readonly threads?: number
-  /** GPUs of a run on several, and the note when they share one device (GpuSet). */
+  /** GPUs of a run on several, and the note when its parts share GPUs (gpu/part-links.ts). */
   readonly gpus?: number
   readonly gpusNote?: string
-  /** On several GPUs: where the first `parts` parts were to compute and are seen computing (while the solver holds its buffers). */
+  /** On several GPUs: where the first `parts` parts of the last solve were to compute and were seen computing (nvidia-smi, sampled while they computed). */
   observe?(parts: number): Promise<GpuPlacement>
   solve(p: Problem, paths: boolean, opts?: SolveOptions): Promise<Solved>
   /** GPU: compiles the kernels `solve` will use on `p`, so that the job can wait for them before its timed runs. */

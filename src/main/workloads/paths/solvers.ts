@@ -1,7 +1,8 @@
-// The solver of each planned run: CPU backends on a thread of their own, GPU variants here.
-import { gpusFor } from '../../gpu/device-select'
+// The solver of each planned run: CPU backends on a thread of their own, GPU variants here, and a
+// process a part on several GPUs.
 import type { Gpu } from '../../gpu/runtime'
 import { gpuBandsSolver } from './gpu/bands-solver'
+import { processParts } from './gpu/part-links'
 import { cpuThreadSolver } from './cpu-thread'
 import { gpuSolver } from './gpu/gpu-solver'
 import type { RunSpec } from './plan'
@@ -9,7 +10,7 @@ import type { Solver } from './solver'
 
 export async function createSolver(spec: RunSpec, gpu: () => Promise<Gpu>): Promise<Solver> {
   const { backend } = spec
-  if (backend === 'gpu' && (spec.gpus ?? 1) > 1) return gpuBandsSolver(await gpusFor(spec.gpus!, await gpu()), spec.shape === undefined ? {} : { shape: spec.shape })
+  if (backend === 'gpu' && (spec.gpus ?? 1) > 1) return gpuBandsSolver(spec.gpus!, processParts, spec.shape === undefined ? {} : { shape: spec.shape })
   if (backend === 'gpu') return gpuSolver(await gpu(), spec.variant!, spec.block, spec.shape === undefined ? {} : { shape: spec.shape })
   return cpuThreadSolver({ ...spec, backend })
 }

@@ -51,7 +51,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       min: 1,
       max: 16,
       optional: true,
-      help: 'GPUs of the tuned variant (default 1): each holds a band of block rows, and each round\'s pivot block row goes from its owner to the others in one process, which opens one GPU: the parts share it, and the run reports where they were seen computing (gpus_observed); the same distances and successors as one GPU',
+      help: 'GPUs of the tuned variant (default 1): each holds a band of block rows in a process of its own, on a GPU of its own where the machine lets a process see one GPU alone (else the parts share the GPUs they are given, and the run says so), and each round\'s pivot block row goes from its owner to the others through shared memory; the run reports where the parts were seen computing (gpus_observed); the same distances and successors as one GPU',
     },
     paths: {
       type: 'boolean',

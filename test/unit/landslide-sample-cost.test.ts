@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { P_EPSILON } from '../../src/shared/workloads/landslide/types'
 import { sampleGrid } from '../../src/main/workloads/landslide/grid-stats'
-import { referenceMd5, referenceText } from '../../src/main/workloads/landslide/reference-format'
+import { referenceMd5, referenceRowBytes, referenceText } from '../../src/main/workloads/landslide/reference-format'
 
 /** sampleGrid as it was: every interior cell's neighbourhood tested. */
 function everyCell(h: Float64Array, rows: number, cols: number, walls: Uint8Array | null) {
@@ -57,13 +57,15 @@ describe('a sample of the grid', () => {
       }
   })
 
-  it('gives the md5 of the reference text, all-dry rows and -0 cells included', () => {
+  it('gives the md5 of the reference text and its rows\' bytes, all-dry rows and -0 cells included', () => {
     for (const [rows, cols] of [[1, 1], [6, 4], [40, 33]])
       for (let seed = 1; seed <= 10; seed++) {
         const { h } = grid(seed, rows, cols, seed % 2 === 0 && rows > 3)
         if (seed === 3) h[0] = -0
         const md5 = createHash('md5').update(referenceText(h, rows, cols)).digest('hex')
         expect(referenceMd5(h, rows, cols), `${rows} × ${cols}, seed ${seed}`).toBe(md5)
+        // What `simulate --output` writes, row by row.
+        expect(Buffer.concat([...referenceRowBytes(h, rows, cols)]).toString(), `${rows} × ${cols}, seed ${seed}`).toBe(referenceText(h, rows, cols))
       }
   })
 })

@@ -42,12 +42,11 @@ export function md5Hex(text: string): string {
 }
 
 /**
- * md5 of the grid's reference-format text, hashed row by row (no text of the whole grid is made);
- * the yields are where it may pause. A row that is all dry (+0) is the same text every time: made
- * once, so a big grid with a small slide costs little more than reading it.
+ * The grid's reference-format text row by row, encoded (no text of the whole grid is made: at the
+ * study's tiled size it would pass V8's longest string). A row that is all dry (+0) is the same text
+ * every time: made once, so a big grid with a small slide costs little more than reading it.
  */
-export function* referenceMd5Rows(h: Float64Array, rows: number, cols: number): Generator<void, string> {
-  const hash = createHash('md5')
+export function* referenceRowBytes(h: Float64Array, rows: number, cols: number): Generator<Uint8Array> {
   const row: string[] = new Array(cols)
   let dry: Buffer | undefined
   for (let i = 0; i < rows; i++) {
@@ -56,8 +55,15 @@ export function* referenceMd5Rows(h: Float64Array, rows: number, cols: number): 
       const v = h[at + j]
       if (v !== 0 || 1 / v < 0) break
     }
-    if (j === cols) hash.update((dry ??= Buffer.from('0.000000  '.repeat(cols) + '\n')))
-    else hash.update(referenceRow(h, i, cols, row))
+    yield j === cols ? (dry ??= Buffer.from('0.000000  '.repeat(cols) + '\n')) : Buffer.from(referenceRow(h, i, cols, row))
+  }
+}
+
+/** md5 of the grid's reference-format text, hashed row by row; the yields are where it may pause. */
+export function* referenceMd5Rows(h: Float64Array, rows: number, cols: number): Generator<void, string> {
+  const hash = createHash('md5')
+  for (const bytes of referenceRowBytes(h, rows, cols)) {
+    hash.update(bytes)
     yield
   }
   return hash.digest('hex')

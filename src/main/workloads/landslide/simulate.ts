@@ -16,7 +16,7 @@ import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { ascPieces, npyPieces, tifPieces } from './grid-writers'
 import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
-import { md5Hex, referenceText } from './reference-format'
+import { referenceMd5, referenceRowBytes } from './reference-format'
 import { createSimulation } from './run-landslide'
 import { type BandsRun, runBandProcesses } from './band-processes'
 import { maxGpuBands, notInBands } from './gpu/gpu-bands'
@@ -120,9 +120,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     await sim.dispose()
   }
   if (opts.png && drawn.at(-1)?.step !== opts.steps) drawn.push(snapshot(opts.steps, h, input.rows, input.cols))
-  const text = referenceText(h, input.rows, input.cols)
   if (opts.output) {
-    await writeFileAtomic(opts.output, text, { overwrite: opts.force })
+    await writeFileAtomic(opts.output, referenceRowBytes(h, input.rows, input.cols), { overwrite: opts.force })
     written.push(opts.output)
   }
   if (opts.asc) {
@@ -161,7 +160,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     steps: opts.steps,
     rows: input.rows,
     cols: input.cols,
-    md5: md5Hex(text),
+    md5: referenceMd5(h, input.rows, input.cols),
     mass_start: sum(input.h),
     mass_end: sum(h),
     ms,

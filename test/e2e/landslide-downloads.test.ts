@@ -16,7 +16,7 @@ import { readLandslideInput, type LandslideInput } from '../../src/main/workload
 import { tiledReference, tileInput } from '../../src/main/workloads/landslide/tiled-grid'
 import { FULL_SIDE, fullFrameWindow } from '../../src/shared/workloads/landslide/thickness-frame'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
-import { connectApi, serveRss, type ApiClient } from '../helpers/api-client'
+import { connectApi, measuredDownload, type ApiClient } from '../helpers/api-client'
 import { startServe, type ServeProcess } from '../helpers/serve'
 
 vi.setConfig({ testTimeout: 120_000 })
@@ -44,26 +44,8 @@ const sha256Of = (pieces: Iterable<Uint8Array>) => {
 }
 const address = (path: string) => `${serve.base}${path}${path.includes('?') ? '&' : '?'}token=${serve.token}`
 
-/** Downloads `path`, hashing it as it comes; the server's resident memory sampled meanwhile. */
-async function download(path: string): Promise<{ status: number; headers: Headers; bytes: number; sha256: string; rssGrowth: number; head: Buffer; text?: string }> {
-  const before = serveRss()
-  let most = before
-  const sampler = setInterval(() => (most = Math.max(most, serveRss())), 20)
-  try {
-    const res = await fetch(address(path))
-    const hash = createHash('sha256')
-    let bytes = 0
-    const head: Buffer[] = []
-    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
-      hash.update(piece)
-      if (bytes < 4096) head.push(Buffer.from(piece.subarray(0, 4096)))
-      bytes += piece.length
-    }
-    return { status: res.status, headers: res.headers, bytes, sha256: hash.digest('hex'), rssGrowth: most - before, head: Buffer.concat(head) }
-  } finally {
-    clearInterval(sampler)
-  }
-}
+/** Downloads `path` from the server, measured (helpers/api-client.ts). */
+const download = (path: string) => measuredDownload(address(path))
 
 const timed: string[] = []
 async function time<T>(what: string, work: () => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { connectApi, serveRss, type ApiClient } from '../helpers/api-client'
+import { connectApi, measuredDownload, type ApiClient } from '../helpers/api-client'
 import { launchChromium } from '../helpers/browser'
 import { CLI, startServe, type ServeProcess } from '../helpers/serve'
 
@@ -35,24 +35,8 @@ function paralab(...args: string[]): void {
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
 const address = (path: string) => `${serve.base}${path}${path.includes('?') ? '&' : '?'}token=${serve.token}`
 
-/** Downloads `path`, hashing it as it comes; the server's resident memory sampled meanwhile. */
-async function download(path: string): Promise<{ status: number; headers: Headers; bytes: number; sha256: string; rssGrowth: number }> {
-  const before = serveRss()
-  let most = before
-  const sampler = setInterval(() => (most = Math.max(most, serveRss())), 20)
-  try {
-    const res = await fetch(address(path))
-    const hash = createHash('sha256')
-    let bytes = 0
-    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
-      hash.update(piece)
-      bytes += piece.length
-    }
-    return { status: res.status, headers: res.headers, bytes, sha256: hash.digest('hex'), rssGrowth: most - before }
-  } finally {
-    clearInterval(sampler)
-  }
-}
+/** Downloads `path` from the server, measured (helpers/api-client.ts). */
+const download = (path: string) => measuredDownload(address(path))
 
 /** Files of the server open under `folder`, by their paths. */
 function openFilesUnder(folder: string): string[] {

@@ -1,5 +1,7 @@
 // A WebSocket client of `paralab serve` for tests that attack it: calls with replies, job events,
-// the latency of a ping call made while something else runs, and the server process's memory.
+// the latency of a ping call made while something else runs, the server process's memory, and
+// downloads measured against it.
+import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync } from 'node:fs'
 import WebSocket from 'ws'
 import type { ServeProcess } from './serve'
@@ -87,6 +89,37 @@ export function serveRss(): number {
     }
   }
   throw new Error('no paralab serve process')
+}
+
+/** What a download gave: its status and headers, its length and sha256, its first 4 KiB, and how much the server grew meanwhile. */
+export interface MeasuredDownload {
+  status: number
+  headers: Headers
+  bytes: number
+  sha256: string
+  rssGrowth: number
+  head: Buffer
+}
+
+/** Downloads `url`, hashing it as it comes; the server's resident memory sampled meanwhile. */
+export async function measuredDownload(url: string): Promise<MeasuredDownload> {
+  const before = serveRss()
+  let most = before
+  const sampler = setInterval(() => (most = Math.max(most, serveRss())), 20)
+  try {
+    const res = await fetch(url)
+    const hash = createHash('sha256')
+    let bytes = 0
+    const head: Buffer[] = []
+    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(piece)
+      if (bytes < 4096) head.push(Buffer.from(piece.subarray(0, 4096)))
+      bytes += piece.length
+    }
+    return { status: res.status, headers: res.headers, bytes, sha256: hash.digest('hex'), rssGrowth: most - before, head: Buffer.concat(head) }
+  } finally {
+    clearInterval(sampler)
+  }
 }
 
 /** Starts a job and pings until it ends (and once more at its end): its end event and the slowest ping. */

@@ -186,45 +186,43 @@ export class ShmSlots {
     return slot * slotBytes
   }
 
-  /** Writes `data` at the start of slot `slot` (on into the next slots when longer than one); returns its length. */
-  write(slot: number, data: ArrayBufferView): number {
-    const at = this.span(slot, data.byteLength)
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-    const fd = this.handle()
+  /** Where `view` goes to or comes from in the file (checked), as bytes, and the file's descriptor. */
+  private place(slot: number, view: ArrayBufferView): { at: number; bytes: Uint8Array; fd: number } {
+    return { at: this.span(slot, view.byteLength), bytes: new Uint8Array(view.buffer, view.byteOffset, view.byteLength), fd: this.handle() }
+  }
+
+  /** Copies `view` into the file (write) or from it (read) from the start of slot `slot` on, a chunk at a time. */
+  private copy(direction: 'write' | 'read', slot: number, view: ArrayBufferView): void {
+    const { at, bytes, fd } = this.place(slot, view)
+    const op: (fd: number, bytes: Uint8Array, from: number, length: number, position: number) => number = direction === 'write' ? writeSync : readSync
     for (let done = 0; done < bytes.byteLength; ) {
-      const n = writeSync(fd, bytes, done, Math.min(CHUNK, bytes.byteLength - done), at + done)
-      if (n <= 0) throw new Error(`${this.file}: a write at byte ${at + done} wrote nothing`)
+      const n = op(fd, bytes, done, Math.min(CHUNK, bytes.byteLength - done), at + done)
+      if (n <= 0) throw new Error(direction === 'write' ? `${this.file}: a write at byte ${at + done} wrote nothing` : `${this.file} ended at byte ${at + done}, inside its own slots (truncated by someone else?)`)
       done += n
     }
-    return bytes.byteLength
+  }
+
+  /** Writes `data` at the start of slot `slot` (on into the next slots when longer than one); returns its length. */
+  write(slot: number, data: ArrayBufferView): number {
+    this.copy('write', slot, data)
+    return data.byteLength
   }
 
   /** Fills `target` from the start of slot `slot` (on from the next slots when longer than one). */
   readInto(slot: number, target: ArrayBufferView): void {
-    const at = this.span(slot, target.byteLength)
-    const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength)
-    const fd = this.handle()
-    for (let done = 0; done < bytes.byteLength; ) {
-      const n = readSync(fd, bytes, done, Math.min(CHUNK, bytes.byteLength - done), at + done)
-      if (n <= 0) throw new Error(`${this.file} ended at byte ${at + done}, inside its own slots (truncated by someone else?)`)
-      done += n
-    }
+    this.copy('read', slot, target)
   }
 
   /** As write, in pieces copied at once by the thread pool (for large rows: several times one copy's speed). */
   async writeAsync(slot: number, data: ArrayBufferView): Promise<number> {
-    const at = this.span(slot, data.byteLength)
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-    const fd = this.handle()
+    const { at, bytes, fd } = this.place(slot, data)
     await inPieces(bytes, at, this.file, (from, length, position, done) => write(fd, bytes, from, length, position, done))
     return bytes.byteLength
   }
 
   /** As readInto, in pieces copied at once by the thread pool. */
   async readIntoAsync(slot: number, target: ArrayBufferView): Promise<void> {
-    const at = this.span(slot, target.byteLength)
-    const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength)
-    const fd = this.handle()
+    const { at, bytes, fd } = this.place(slot, target)
     await inPieces(bytes, at, this.file, (from, length, position, done) => read(fd, bytes, from, length, position, done))
   }
 

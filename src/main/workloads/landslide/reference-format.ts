@@ -1,6 +1,6 @@
 // The reference program's output: the thickness grid without a header, each value as C's printf
 // "%f" followed by two spaces, a newline after each row. Its md5 is the check of every f64 backend.
-import { createHash } from 'node:crypto'
+import { createHash, type Hash } from 'node:crypto'
 import { atOnce, inTurns } from '../../workers/in-turns'
 
 const TIE_SCALE = 128
@@ -56,6 +56,14 @@ export function* referenceRowBytes(h: Float64Array, rows: number, cols: number):
       if (v !== 0 || 1 / v < 0) break
     }
     yield j === cols ? (dry ??= Buffer.from('0.000000  '.repeat(cols) + '\n')) : Buffer.from(referenceRow(h, i, cols, row))
+  }
+}
+
+/** `pieces` as they come, each hashed into `hash` on its way: a file and its md5 from one formatting. */
+export function* hashedOnTheWay(pieces: Iterable<Uint8Array>, hash: Hash): Generator<Uint8Array> {
+  for (const piece of pieces) {
+    hash.update(piece)
+    yield piece
   }
 }
 

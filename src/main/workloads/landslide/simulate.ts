@@ -1,5 +1,6 @@
 // One landslide simulation whose grids and pictures are written out (`paralab landslide simulate`,
 // the landslide command's --output FILE): the targets checked before the run, every file written whole or not at all.
+import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
 import {
@@ -16,7 +17,7 @@ import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { ascPieces, npyPieces, tifPieces } from './grid-writers'
 import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
-import { referenceMd5, referenceRowBytes } from './reference-format'
+import { hashedOnTheWay, referenceMd5, referenceRowBytes } from './reference-format'
 import { createSimulation } from './run-landslide'
 import { type BandsRun, runBandProcesses } from './band-processes'
 import { maxGpuBands, notInBands } from './gpu/gpu-bands'
@@ -120,8 +121,12 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     await sim.dispose()
   }
   if (opts.png && drawn.at(-1)?.step !== opts.steps) drawn.push(snapshot(opts.steps, h, input.rows, input.cols))
+  // The reference text's md5, from the rows written to --output where there is one.
+  let md5: string | undefined
   if (opts.output) {
-    await writeFileAtomic(opts.output, referenceRowBytes(h, input.rows, input.cols), { overwrite: opts.force })
+    const hash = createHash('md5')
+    await writeFileAtomic(opts.output, hashedOnTheWay(referenceRowBytes(h, input.rows, input.cols), hash), { overwrite: opts.force })
+    md5 = hash.digest('hex')
     written.push(opts.output)
   }
   if (opts.asc) {
@@ -160,7 +165,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     steps: opts.steps,
     rows: input.rows,
     cols: input.cols,
-    md5: referenceMd5(h, input.rows, input.cols),
+    md5: md5 ?? referenceMd5(h, input.rows, input.cols),
     mass_start: sum(input.h),
     mass_end: sum(h),
     ms,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { aspectRatioOf } from '../../src/shared/charts'
 import { launchChromium } from '../helpers/browser'
 import { CLI, startServe, type ServeProcess } from '../helpers/serve'
 
@@ -93,6 +94,10 @@ describe('Correlation view in Chromium', () => {
     await page.getByTestId('correlation-run').click()
     await expect.poll(() => page.getByTestId('correlation-ranking-table').innerText(), { timeout: 60_000 }).toContain('of 600')
     expect(await canvasIsDrawn('correlation-chart-heatmap')).toBe(true)
+    // Half the row at 1 280 px, in the heatmap's squarer frame (its plot then keeps half the width: test/unit/heatmap-scale.test.ts).
+    const box = (await page.getByTestId('correlation-chart-heatmap').locator('canvas').boundingBox())!
+    expect(box.width).toBeGreaterThan(400)
+    expect(box.width / box.height).toBeCloseTo(aspectRatioOf('heatmap'), 1)
     await page.getByTestId('correlation-heatmap-aggregate').selectOption('max')
     await page.getByTestId('correlation-ranking-next').click()
     expect(await page.getByTestId('correlation-ranking-table').innerText()).toContain('Series 11–20 of 600')

@@ -107,7 +107,9 @@ export async function measuredDownload(url: string): Promise<MeasuredDownload> {
   let most = before
   const sampler = setInterval(() => (most = Math.max(most, serveRss())), 20)
   try {
-    const res = await fetch(url)
+    // A connection of its own: a kept-alive one, idle while the caller hashed the last file for
+    // seconds, may be closed by the server just as the next request goes out on it.
+    const res = await fetch(url, { headers: { connection: 'close' } })
     const hash = createHash('sha256')
     let bytes = 0
     const head: Buffer[] = []

@@ -7,7 +7,7 @@ import { createCanvas } from '@napi-rs/canvas'
 import * as chartjs from 'chart.js'
 import { toFont, toPadding } from 'chart.js/helpers'
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix'
-import { chartConfig } from '../../src/shared/charts'
+import { aspectRatioOf, chartConfig } from '../../src/shared/charts'
 import { cellsBeyondScale, heatColor, tickStep } from '../../src/shared/charts/heatmap'
 import type { ChartSpec, HeatmapChartData } from '../../src/shared/charts/spec'
 import { heatmapOf, RANKING_CELLS } from '../../src/main/workloads/correlation/ranking'
@@ -275,5 +275,35 @@ describe('the heatmap in ranking order', () => {
     const spec = heatmapChart({ ...correlation(tight), input: { ...correlation(tight).input, series: m }, ranking: order.map((index) => ({ name: `s${index}`, index, meanR: 0.9, medianR: 0.9, z: 0, flagged: false })), heatmap: h })
     expect(data(spec).axisLabel).toBe(`series by ranking, flagged series one per cell, the others in blocks of ${h.block}`)
     expect(data(spec).ticks!.slice(0, 3)).toEqual(['s7', 's8', 's9'])
+  })
+})
+
+describe('a heatmap in a half-width card (two charts a row at 1 280 px)', () => {
+  // The correlation heatmap of 4 096 series in blocks, its title and note wrapping to two lines each.
+  const size = 256
+  const spec: ChartSpec = {
+    kind: 'heatmap',
+    data: {
+      title: 'Pearson r — walks-4096.npy, 4096 series (mean of 16 × 16 blocks)',
+      size,
+      values: Array.from({ length: size * size }, (_, i) => (i % 200) / 100 - 1),
+      labels: Array.from({ length: size }, (_, i) => `s${i * 16} … s${i * 16 + 15}`),
+      ticks: Array.from({ length: size }, (_, i) => `s${i * 16}`),
+      axisLabel: 'series as given, in blocks of 16',
+      valueLabel: 'r',
+      min: -1,
+      max: 1,
+      scale: 'diverging',
+      note: "colours: the data's range of r, −0.998…1 (diverging, white at 0)",
+    },
+  }
+
+  it('is drawn at its own, squarer, aspect ratio, so that its plot keeps half the card\'s width', () => {
+    expect(aspectRatioOf('heatmap')).toBeLessThan(aspectRatioOf('series'))
+    for (const w of [480, 540]) {
+      const chart = drawnChart(spec, w, Math.round(w / aspectRatioOf('heatmap')))
+      expect(chart.chartArea.width, `${w} px wide`).toBeGreaterThanOrEqual(w / 2)
+      chart.destroy()
+    }
   })
 })

@@ -3,7 +3,7 @@
 // Inkscape or Illustrator).
 import type { Chart as ChartType, ChartConfiguration, Plugin } from 'chart.js'
 import { ApiError } from '../../shared/errors'
-import { ASPECT_RATIO, chartConfig } from '../../shared/charts'
+import { ASPECT_RATIO, aspectRatioOf, chartConfig } from '../../shared/charts'
 import type { ChartSize } from '../../shared/api'
 import type { ChartSpec } from '../../shared/charts/spec'
 import { BACKGROUND_COLOR, FONT_FAMILY } from '../../shared/charts/theme'
@@ -18,6 +18,7 @@ export interface ChartImageSize {
   pixelRatio?: number
 }
 
+/** The export default: 960 CSS pixels wide, as high as the chart kind's aspect ratio makes it (this, a line chart's). */
 export const DEFAULT_CHART_SIZE: Readonly<ChartImageSize> = { width: 960, height: Math.round(960 / ASPECT_RATIO), pixelRatio: 2 }
 
 const MAX_SIDE = 16384
@@ -90,7 +91,7 @@ const whiteBackground: Plugin = {
 /** Draws `spec` as the dashboard would at `size` and returns the file's bytes. */
 export async function renderChart(spec: ChartSpec, format: ChartImageFormat, size: Partial<ChartImageSize> = {}): Promise<Uint8Array> {
   const width = size.width ?? DEFAULT_CHART_SIZE.width
-  const height = size.height ?? DEFAULT_CHART_SIZE.height
+  const height = size.height ?? Math.round(width / aspectRatioOf(spec.kind))
   const pixelRatio = format === 'svg' ? 1 : (size.pixelRatio ?? DEFAULT_CHART_SIZE.pixelRatio!)
   for (const [name, v] of [['width', width], ['height', height], ['width × pixel ratio', Math.round(width * pixelRatio)], ['height × pixel ratio', Math.round(height * pixelRatio)]] as const) {
     if (!Number.isInteger(v) || v < 1 || v > MAX_SIDE)

@@ -23,6 +23,14 @@ export interface ChartConfigOptions {
 
 /** Width / height of a chart on screen; the export default size keeps it. */
 export const ASPECT_RATIO = 1.6
+/**
+ * A heatmap's frame is squarer: its plot is square, between a title and note above and axes below
+ * and beside it, so at 1.6 a half-width card (480 × 300) left the plot 119 px a side.
+ */
+export const HEATMAP_ASPECT_RATIO = 1.15
+
+/** Width / height of a chart of `kind`, on screen and in an export of no given height. */
+export const aspectRatioOf = (kind: string): number => (kind === 'heatmap' ? HEATMAP_ASPECT_RATIO : ASPECT_RATIO)
 
 type LineOptions = ChartOptions<'line'>
 export type AxisOptions = NonNullable<LineOptions['scales']>[string]

@@ -8,7 +8,7 @@ import { toFont } from 'chart.js/helpers'
 import type {} from 'chartjs-chart-matrix' // the 'matrix' chart type's declarations
 import { ApiError } from '../errors'
 import { asLineConfig } from './chart-type'
-import { type ChartConfigOptions, frameOptions } from './common'
+import { type ChartConfigOptions, HEATMAP_ASPECT_RATIO, frameOptions } from './common'
 import { fitTitles, wrapText } from './fit-titles'
 import { formatNumber } from './format'
 import { AXIS_COLOR, type ColorStops, FONT_SIZES, MUTED_TEXT_COLOR, TEXT_COLOR, font, rampColor } from './theme'
@@ -162,6 +162,7 @@ export function heatmapConfig(data: HeatmapChartData, opts: ChartConfigOptions =
     },
     options: {
       ...(frame as object),
+      aspectRatio: HEATMAP_ASPECT_RATIO,
       layout: { padding: PADDING },
       interaction: { mode: 'nearest', intersect: true },
       plugins: {

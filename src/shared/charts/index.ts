@@ -11,7 +11,7 @@ import { seriesConfig } from './series'
 import type { ChartSpec } from './spec'
 
 export type { ChartConfigOptions } from './common'
-export { ASPECT_RATIO } from './common'
+export { ASPECT_RATIO, aspectRatioOf } from './common'
 export type * from './spec'
 export { CHART_KINDS } from './spec'
 export { formatNumber } from './format'

@@ -145,6 +145,6 @@ main(process.argv.slice(2)).finally(() => (settled = true)).then(exit, (e: unkno
   const err = ApiError.from(e)
   process.stderr.write(`paralab: ${err.code === 'internal' ? 'error: ' : ''}${err.message.split('\n')[0]}\n`)
   if (process.env.PARALAB_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`)
-  // Interrupted (Ctrl-C) is 128 + SIGINT, as shells report it.
+  // Cancelled (Ctrl-C, or SIGTERM: cli/interrupt.ts) is 130, 128 + SIGINT as shells report Ctrl-C.
   return exit(err.code === 'cancelled' ? 130 : 1)
 })

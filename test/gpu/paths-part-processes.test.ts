@@ -1,12 +1,14 @@
 // `paths --gpus N` as it runs: a process per part (part-links.ts processParts, the built
 // out/main/paths-part-worker.js), on the software adapter, pivot rows through /dev/shm. Results as
 // serial's byte for byte; a part that dies or a cancelled run ends every part and leaves no folder.
-import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { JobContext } from '../../src/main/engine'
 import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
+import { ShmFolder } from '../../src/main/ranks/shm-slots'
 import { gpuBandsSolver } from '../../src/main/workloads/paths/gpu/bands-solver'
 import { partProcess, processParts, type PartStarter, type StartedParts } from '../../src/main/workloads/paths/gpu/part-links'
 import { seededRandom, writeGeneratedGraph } from '../../src/main/workloads/paths/generate-graph'
@@ -16,6 +18,7 @@ import { runPathsJob } from '../../src/main/workloads/paths/run-paths'
 import { serialSolver } from '../../src/main/workloads/paths/serial'
 import { pathsWorkload } from '../../src/shared/workloads/paths'
 import { validateParams } from '../../src/shared/workloads/schema'
+import { CLI } from '../helpers/serve'
 
 // Each part's process opens the software adapter and compiles its kernels (tens of seconds on a busy machine).
 vi.setConfig({ testTimeout: 900_000 })
@@ -37,10 +40,10 @@ function graph(V: number, seed: number): Graph {
  * The run folder of this process's solve, found by the files it holds open (other test files'
  * solves may make folders of their own at the same time).
  */
-function ownFolder(): string | undefined {
-  for (const fd of readdirSync('/proc/self/fd')) {
+function ownFolder(pid: number | 'self' = 'self'): string | undefined {
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
-      const target = readlinkSync(join('/proc/self/fd', fd))
+      const target = readlinkSync(join(`/proc/${pid}/fd`, fd))
       if (target.startsWith('/dev/shm/paralab-paths-')) return dirname(target)
     } catch {
       // closed meanwhile
@@ -49,11 +52,11 @@ function ownFolder(): string | undefined {
   return undefined
 }
 
-/** The folder of the solve under way, once it has made it. */
-const runFolder = () =>
+/** The folder of the solve under way (in this process, or in process `pid`), once it has made it. */
+const runFolder = (pid: number | 'self' = 'self') =>
   vi.waitFor(
     () => {
-      const f = ownFolder()
+      const f = ownFolder(pid)
       expect(f).toBeDefined()
       return f!
     },
@@ -181,6 +184,61 @@ describe('parts that die, runs cancelled', () => {
     await expect(solving).rejects.toThrow('cancelled')
     await vi.waitFor(() => expect(links.every((l) => gone(l.pid))).toBe(true), { timeout: 2000 })
     expect(performance.now() - t0).toBeLessThan(5000)
+    expect(existsSync(folder)).toBe(false)
+  })
+})
+
+describe('paralab paths --gpus 2 stopped from outside', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paralab-paths-killed-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  /** The command on a graph whose parts compile and compute for a while, once its folder exists: the process, its folder and its parts' pids. */
+  async function started(): Promise<{ cli: ReturnType<typeof spawn>; exited: Promise<{ code: number | null; signal: string | null; stderr: string }>; folder: string; parts: number[] }> {
+    const file = join(dir, 'g.bin')
+    if (!existsSync(file)) await writeGeneratedGraph(file, { vertices: 600, edges: 6000, seed: 5 })
+    const cli = spawn(process.execPath, [CLI, 'paths', file, '--backend', 'gpu', '--gpus', '2', '--repeat', '3'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } })
+    let stderr = ''
+    cli.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t))
+    const exited = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => cli.on('close', (code, signal) => resolve({ code, signal, stderr })))
+    const folder = await runFolder(cli.pid!)
+    const childrenOf = (pid: number) =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
+            return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('paths-part-worker')
+          } catch {
+            return false
+          }
+        })
+        .map(Number)
+    const parts = await vi.waitFor(() => {
+      const found = childrenOf(cli.pid!)
+      expect(found).toHaveLength(2)
+      return found
+    }, { timeout: 60_000, interval: 20 })
+    return { cli, exited, folder, parts }
+  }
+
+  it('SIGTERM (kill, scancel) cancels as Ctrl-C does: exit 130, every part ended, the folder gone', async () => {
+    const { cli, exited, folder, parts } = await started()
+    cli.kill('SIGTERM')
+    const end = await exited
+    expect(end.code, end.stderr).toBe(130)
+    expect(end.stderr).toMatch(/cancelled/)
+    await vi.waitFor(() => expect(parts.every(gone)).toBe(true), { timeout: 5000 })
+    expect(existsSync(folder)).toBe(false)
+  })
+
+  it('SIGKILL: the parts end with it, and the next folder made on the host sweeps the one it left', async () => {
+    const { cli, exited, folder, parts } = await started()
+    cli.kill('SIGKILL')
+    expect((await exited).signal).toBe('SIGKILL')
+    await vi.waitFor(() => expect(parts.every(gone)).toBe(true), { timeout: 5000 })
+    // Nothing of the killed process could remove it: its matrix stays in memory until someone does.
+    expect(existsSync(folder)).toBe(true)
+    ShmFolder.create('paralab-paths-').remove()
     expect(existsSync(folder)).toBe(false)
   })
 })

@@ -37,7 +37,7 @@ describe('halos between neighbouring ranks', () => {
     try {
       expect(halos.map((h) => h.by)).toEqual(['shared memory', 'shared memory', 'shared memory'])
       for (const h of halos) {
-        expect(h.folder).toMatch(new RegExp(`^/dev/shm/paralab-halos-${process.pid}-`))
+        expect(h.folder).toMatch(new RegExp(`^/dev/shm/paralab-halos-p${process.pid}(n\\d+)?-`))
         expect(existsSync(h.folder!)).toBe(false)
       }
       for (let m = 0; m < 5; m++) {

@@ -2,11 +2,11 @@
 // under /dev/shm, a real second process reading what the first wrote, and a peer's hostile
 // notices, files and folders refused before a byte is read.
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { openSlots, ShmFolder } from '../../src/main/ranks/shm-slots'
+import { openSlots, ShmFolder, sweepStaleFolders } from '../../src/main/ranks/shm-slots'
 
 const folders: ShmFolder[] = []
 const folder = (need = 0) => {
@@ -172,5 +172,50 @@ describe('shm slots', () => {
     expect(() => f.slots('../x', { slots: 1, slotBytes: 8 })).toThrow('plain file name')
     f.slots('x', { slots: 1, slotBytes: 8 })
     expect(() => f.slots('x', { slots: 1, slotBytes: 8 })).toThrow(/EEXIST/)
+  })
+
+  it('an owner killed before it could remove its folder: the next folder made there sweeps it, and nothing else', () => {
+    const base = mkdtempSync(join(tmpdir(), 'paralab-sweep-test-'))
+    try {
+      const ns = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))![1]
+      // A pid that ran and is gone: a process that has exited.
+      const dead = spawnSync(process.execPath, ['-e', '']).pid
+      const make = (name: string, mode = 0o700) => {
+        mkdirSync(join(base, name), { mode })
+        chmodSync(join(base, name), mode)
+        writeFileSync(join(base, name, 'rows'), 'x')
+        return name
+      }
+      const stale = [make(`paralab-paths-p${dead}n${ns}-aB3dE9`), make(`paralab-p${dead}n${ns}-000000`)]
+      const kept = [
+        make(`paralab-paths-p${process.pid}n${ns}-aB3dE9`), // its owner runs
+        make(`paralab-paths-p${process.ppid}n${ns}-aB3dE9`), // its owner runs
+        make(`paralab-paths-p${dead}n1-aB3dE9`), // of another pid namespace: its pid says nothing here
+        make(`paralab-paths-p${dead}-aB3dE9`), // no namespace named where this host has them
+        make(`paralab-paths-p${dead}n${ns}-aB3dE9x`), // not a name made here
+        make(`other-paths-p${dead}n${ns}-aB3dE9`),
+        make(`paralab-paths-p${dead}n${ns}-zzzzzz`, 0o755), // not private
+      ]
+      // A file, and a link to a private folder of a dead owner's name: neither followed nor removed.
+      writeFileSync(join(base, `paralab-paths-p${dead}n${ns}-file00`), 'x')
+      const target = make('target')
+      symlinkSync(join(base, target), join(base, `paralab-paths-p${dead}n${ns}-link00`))
+      kept.push(`paralab-paths-p${dead}n${ns}-file00`, `paralab-paths-p${dead}n${ns}-link00`, target)
+      // Another user's folders are never this user's to remove.
+      expect(sweepStaleFolders(base, { uid: (process.getuid?.() ?? 0) + 1, ns })).toEqual([])
+      const fresh = ShmFolder.create('paralab-paths-', 0, base)
+      folders.push(fresh)
+      expect(fresh.path).toMatch(new RegExp(`/paralab-paths-p${process.pid}n${ns}-[A-Za-z0-9]{6}$`))
+      const left = readdirSync(base)
+      for (const name of stale) expect(left, name).not.toContain(name)
+      for (const name of kept) expect(left, name).toContain(name)
+      expect(existsSync(join(base, target, 'rows'))).toBe(true)
+    } finally {
+      rmSync(base, { recursive: true, force: true })
+    }
+  })
+
+  it('a folder prefix is paralab- and lower-case words, so that the sweep knows every folder made', () => {
+    for (const bad of ['paths-', 'paralab-Paths-', 'paralab-paths', 'paralab-../', 'paralab-p1-']) expect(() => ShmFolder.create(bad), bad).toThrow('is not a folder prefix')
   })
 })

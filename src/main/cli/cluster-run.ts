@@ -17,6 +17,7 @@ import type { ClusterMode } from './cluster-flags'
 import { writeJson } from './command'
 import { describeRun, presentRun, runFailures } from './present'
 import { pushAll } from '../../shared/extent'
+import { onInterrupt } from './interrupt'
 
 export interface ClusterCommand {
   engine: AnyEngine
@@ -61,8 +62,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
   for (const note of notes) process.stderr.write(`paralab: ${note}\n`)
   const tasks = record.tasks.length
   const controller = new AbortController()
-  const onSigint = () => controller.abort(new ApiError('cancelled', 'cancelled'))
-  process.once('SIGINT', onSigint)
+  const stopListening = onInterrupt(() => controller.abort(new ApiError('cancelled', 'cancelled')))
   try {
     if (mode.executor === 'local') {
       process.stderr.write(`paralab: running ${tasks} task${tasks === 1 ? '' : 's'} of ${dir}/job.sbatch here (--executor local)\n`)
@@ -90,7 +90,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
       }, controller.signal)
     }
   } finally {
-    process.off('SIGINT', onSigint)
+    stopListening()
   }
   return presentMerged(c.engine, await readMerged(dir), c.json)
 }

@@ -1,4 +1,4 @@
-// Runs one workload job from the command line: progress bar on stderr, Ctrl-C cancels.
+// Runs one workload job from the command line: progress bar on stderr, Ctrl-C or SIGTERM cancels.
 import type { JobEvent, JobProgress } from '../../shared/jobs'
 import type { WorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
@@ -6,6 +6,7 @@ import { Backend } from '../backend/backend'
 import type { RankPlacement } from '../ranks/placement'
 import { ENGINES } from '../workloads'
 import { progressBar, type ProgressStyle } from './progress'
+import { onInterrupt } from './interrupt'
 
 /**
  * `prepare` may complete the parameters with the backend's help (e.g. the example's files);
@@ -29,15 +30,14 @@ export async function runJob(
     onProgress?.(e)
   }
   backend.jobs.on('event', onEvent)
-  const onSigint = () => backend.cancelJob(id)
-  process.once('SIGINT', onSigint)
+  const stopListening = onInterrupt(() => backend.cancelJob(id))
   let finished = false
   try {
     const envelope = await backend.jobs.result(id)
     finished = !envelope.partial
     return envelope
   } finally {
-    process.off('SIGINT', onSigint)
+    stopListening()
     backend.jobs.off('event', onEvent)
     bar.done(finished)
   }

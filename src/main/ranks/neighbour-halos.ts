@@ -82,7 +82,7 @@ export class NeighbourHalos {
     try {
       if (env[HALOS_VARIABLE] !== 'tcp' && neighbours.length > 0 && bytes > 0) {
         try {
-          folder = ShmFolder.create(`${PREFIX}${process.pid}-`, neighbours.length * SLOTS * bytes)
+          folder = ShmFolder.create(PREFIX, neighbours.length * SLOTS * bytes)
           for (const p of peers.values()) p.out = folder.slots(`to-${p.rank}`, geometry)
         } catch {
           // No room or no folder: this rank's halos go over TCP.

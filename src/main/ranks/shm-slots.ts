@@ -6,7 +6,7 @@
 // ({ slot, sequence, length }) that travel over the caller's own control channel; a reader checks
 // each notice against the file's geometry before reading, and a file against its size and owner
 // before opening it. Nothing here blocks: the caller says when a slot may be reused.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdtempSync, openSync, read, readSync, rmSync, statfsSync, write, writeSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdtempSync, openSync, read, readdirSync, readlinkSync, readSync, rmSync, statfsSync, write, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -76,6 +76,69 @@ function uid(): number | undefined {
   return process.getuid?.()
 }
 
+/** Every folder's name starts so, whatever its caller's prefix: the sweep looks at nothing else. */
+const FAMILY = 'paralab-'
+
+/** This process's pid namespace (Linux), so that a folder's pid is only judged within its own namespace. */
+function pidNamespace(): string | undefined {
+  try {
+    return /^pid:\[(\d+)\]$/.exec(readlinkSync('/proc/self/ns/pid'))?.[1]
+  } catch {
+    return undefined
+  }
+}
+
+/** The owner's mark in a folder's name: its pid, and its pid namespace where there is one. */
+function ownerMark(pid = process.pid, ns = pidNamespace()): string {
+  return `p${pid}${ns ? `n${ns}` : ''}`
+}
+
+/** A folder name this module makes: prefix, owner's mark, mkdtemp's six characters. */
+const FOLDER_NAME = /^paralab-(?:[a-z]+-)*p(\d+)(?:n(\d+))?-[A-Za-z0-9]{6}$/
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: a process of another user holds the pid.
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
+
+/**
+ * Removes, from `base`, the folders this module made for owners that are gone: a run killed before
+ * it could remove its own (SIGKILL, the memory killer) would otherwise leave its matrix, gigabytes,
+ * in /dev/shm until the host restarts. Only a real folder (never a link) of this user, mode 0700,
+ * named as create() names them, whose owner was of this pid namespace and no longer runs; a pid
+ * that runs again, or any doubt, keeps it. Returns the folders removed.
+ */
+export function sweepStaleFolders(base: string, user = { uid: uid(), ns: pidNamespace() }): string[] {
+  const removed: string[] = []
+  let names: string[]
+  try {
+    names = readdirSync(base).filter((n) => n.startsWith(FAMILY))
+  } catch {
+    return removed
+  }
+  for (const name of names) {
+    const m = FOLDER_NAME.exec(name)
+    if (!m || m[2] !== user.ns) continue
+    const pid = Number(m[1])
+    if (!Number.isSafeInteger(pid) || pid <= 0 || alive(pid)) continue
+    const path = join(base, name)
+    try {
+      const st = lstatSync(path)
+      if (!st.isDirectory() || (st.mode & 0o777) !== 0o700 || (user.uid !== undefined && st.uid !== user.uid)) continue
+      rmSync(path, { recursive: true, force: true })
+      removed.push(path)
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+  return removed
+}
+
 /** The owner's private folder; its files are made with `slots()`. */
 export class ShmFolder {
   private removed = false
@@ -84,11 +147,14 @@ export class ShmFolder {
 
   /**
    * A fresh folder (mode 0700) under /dev/shm, or under the temporary folder where /dev/shm is
-   * missing or has less than `needBytes` free (a file larger than its room would fail mid-run).
+   * missing or has less than `needBytes` free (a file larger than its room would fail mid-run),
+   * its name marked with this process's pid; folders there of owners gone are swept first.
    */
-  static create(prefix = 'paralab-', needBytes = 0, root?: string): ShmFolder {
+  static create(prefix = FAMILY, needBytes = 0, root?: string): ShmFolder {
+    if (!FOLDER_NAME.test(`${prefix}${ownerMark()}-XXXXXX`)) throw new RangeError(`${JSON.stringify(prefix)} is not a folder prefix: ${FAMILY} and lower-case words, each ending in -`)
     const base = root ?? (shmRoom() >= needBytes ? SHM : tmpdir())
-    const path = mkdtempSync(join(base, prefix))
+    sweepStaleFolders(base)
+    const path = mkdtempSync(join(base, `${prefix}${ownerMark()}-`))
     removeAtExit(path)
     return new ShmFolder(path)
   }

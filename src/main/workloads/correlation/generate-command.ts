@@ -7,6 +7,7 @@ import { progressBar } from '../../cli/progress'
 import { getGpu } from '../../gpu/on-demand'
 import { GENERATOR_WORKGROUPS, type GeneratorWorkgroup, generateWalksGpu } from './gpu/generate'
 import { MAX_EPS, MIN_EPS, generateWalks, quantizeEps } from './walks'
+import { onInterrupt } from '../../cli/interrupt'
 
 export const generateWalksCommand: Command = {
   name: 'generate walks',
@@ -58,8 +59,7 @@ export const generateWalksCommand: Command = {
     await makeParents(positionals)
     const bar = progressBar()
     const controller = new AbortController()
-    const onSigint = () => controller.abort()
-    process.once('SIGINT', onSigint)
+    const stopListening = onInterrupt(() => controller.abort())
     try {
       let walks: { values: Float32Array; anomalies: number[] }
       let gpuMs: { factors: number; walks: number } | undefined
@@ -91,7 +91,7 @@ export const generateWalksCommand: Command = {
       return 0
     } finally {
       bar.done(false)
-      process.off('SIGINT', onSigint)
+      stopListening()
     }
   },
 }

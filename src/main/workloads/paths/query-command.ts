@@ -5,6 +5,7 @@ import { GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from
 import { getGpu } from '../../gpu/on-demand'
 import { progressBar } from '../../cli/progress'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { onInterrupt } from '../../cli/interrupt'
 
 export const pathsQueryCommand: Command = {
   name: 'paths query',
@@ -64,8 +65,7 @@ export const pathsQueryCommand: Command = {
       const solver = await createSolver({ backend, block, variant }, getGpu)
       const bar = progressBar()
       const controller = new AbortController()
-      const onSigint = () => controller.abort()
-      process.once('SIGINT', onSigint)
+      const stopListening = onInterrupt(() => controller.abort())
       try {
         const solved = await solver.solve(problem, true, { signal: controller.signal, progress: (f) => bar.update({ phase: `computing on ${backend}`, fraction: f }) })
         await checkReached(graph, problem, solved.d, shown, (v) => vertexName(graph, v))
@@ -76,7 +76,7 @@ export const pathsQueryCommand: Command = {
         bar.done(true)
       } finally {
         bar.done(false)
-        process.off('SIGINT', onSigint)
+        stopListening()
         await solver.dispose()
       }
     }

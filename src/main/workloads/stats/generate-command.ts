@@ -2,6 +2,7 @@ import { ApiError } from '../../../shared/errors'
 import { generateAccCsv } from './generate-acc'
 import { intOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
 import { progressBar } from '../../cli/progress'
+import { onInterrupt } from '../../cli/interrupt'
 
 export const generateAccCommand: Command = {
   name: 'generate acc',
@@ -24,8 +25,7 @@ export const generateAccCommand: Command = {
     await makeParents(positionals)
     const bar = progressBar()
     const controller = new AbortController()
-    const onSigint = () => controller.abort()
-    process.once('SIGINT', onSigint)
+    const stopListening = onInterrupt(() => controller.abort())
     try {
       const made = await generateAccCsv(positionals[0], {
         rows,
@@ -42,7 +42,7 @@ export const generateAccCommand: Command = {
       return 0
     } finally {
       bar.done(false)
-      process.off('SIGINT', onSigint)
+      stopListening()
     }
   },
 }

@@ -74,7 +74,8 @@ describe('paralab correlation', () => {
     const files = readdirSync(out).sort()
     for (const f of ['results.json', 'runs.csv', 'ranking.csv', 'histogram.csv', 'heatmap.svg', 'heatmap.png', 'histogram.svg', 'ranking.svg', 'stages.svg']) expect(files).toContain(f)
     expect(readFileSync(join(out, 'ranking.csv'), 'utf8').split('\n')[0]).toBe('rank,name,index,mean_r,median_r,z,flagged')
-    expect(readFileSync(join(out, 'heatmap.svg'), 'utf8')).toMatch(/<svg[^>]*viewBox="0 0 960 600"/)
+    expect(readFileSync(join(out, 'heatmap.svg'), 'utf8')).toMatch(/<svg[^>]*viewBox="0 0 960 835"/)
+    expect(readFileSync(join(out, 'histogram.svg'), 'utf8')).toMatch(/<svg[^>]*viewBox="0 0 960 600"/)
   })
 
   it('prints the ranking for people, the disturbed series first', () => {

@@ -39,8 +39,9 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
     const { exit } = found
     const sched: Partial<SchedulerTask> | undefined = byIndex.get(task.index) ?? (found.state && { state: found.state.state, exitCode: found.state.exit_code, signal: found.state.signal, nodes: 'local' })
     // The task's own record wins: it is newer than the scheduler's when the task was resubmitted.
-    // Exit 130 is a run cancelled midway (it keeps what had finished).
-    let state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : exit.exit_code === 130 ? 'CANCELLED' : 'FAILED') : sched?.state ?? 'UNKNOWN'
+    // Exit 130 is a run cancelled midway (it keeps what had finished): by the scheduler's SIGTERM
+    // at the time limit or on preemption, which the scheduler's state names, else by a user.
+    let state = exit ? (exit.exit_code === 0 ? 'COMPLETED' : exit.exit_code === 130 ? stoppedState(sched?.state) : 'FAILED') : sched?.state ?? 'UNKNOWN'
     let error = found.error
     // A task whose files cannot be believed, or that says it completed but left no envelope, failed.
     const problems = [...found.problems]
@@ -63,6 +64,12 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
   }
   return outcomes
 }
+
+/** States in which the scheduler itself stopped a task, with SIGTERM first, as a user's scancel does. */
+const STOPPED_BY_SCHEDULER = new Set(['TIMEOUT', 'PREEMPTED', 'DEADLINE'])
+
+/** A task that exited 130, cancelled: the scheduler's word for why when it stopped the task, else CANCELLED. */
+const stoppedState = (scheduler?: string): string => (scheduler && STOPPED_BY_SCHEDULER.has(scheduler) ? scheduler : 'CANCELLED')
 
 /** Where a task ran: every node of the scheduler's list when its ranks spread over several, else where rank 0 says it ran. */
 function nodeOf(rank0?: string, scheduled?: string): string | undefined {
@@ -89,7 +96,7 @@ function partError(o: TaskOutcome): ApiErrorShape {
   if (r.error) return r.error
   const last = r.stderr_tail?.split('\n').pop()
   return {
-    code: ['CANCELLED', 'TIMEOUT', 'PREEMPTED'].includes(r.state) ? 'cancelled' : 'internal',
+    code: r.state === 'CANCELLED' || STOPPED_BY_SCHEDULER.has(r.state) ? 'cancelled' : 'internal',
     message: `${r.files.join(', ')}: task ${r.index} ended ${r.state}${r.exit_code ? ` (exit ${r.exit_code})` : ''}${last ? `: ${last}` : ''}`,
   }
 }

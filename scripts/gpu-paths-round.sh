@@ -3,11 +3,13 @@
 # holding out/ and scripts/, node and Dawn set up, e.g. through the project's GPU runner):
 #   bash scripts/gpu-paths-round.sh OUTDIR
 #  1. Correctness on the GPUs: V = 3001 with successors (`paths … --paths --output`) on 1 GPU and on
-#     4 part processes; the md5 of distances and successors must agree.
+#     part processes (4 unless CHECK_GPUS says); the md5 of distances and successors must agree.
 #  2. Speed: V = 40 000 (`generate graph --vertices 40000 --edges 160000000 --seed 1`), `bench paths
 #     --gpus 1,2,4 --repeat 3 --no-scipy` while nvidia-smi samples every GPU (scripts/gpu-check-run.mjs
 #     fails when a GPU a run claims stayed idle); the runs' checksums must agree.
-# VERTICES, EDGES and GPUS resize step 2. Writes OUTDIR/round.txt (verdicts and the table, last),
+# VERTICES, EDGES and GPUS resize step 2; CHECK_GPUS (default "1 4") the GPU counts step 1 compares.
+# ALSO_ENV (e.g. PARALAB_PATHS_ROW_PIECES=1) runs step 2's bench once more with that setting, on
+# ALSO_GPUS (default GPUS), as the same call's baseline for a change behind a variable. Writes OUTDIR/round.txt (verdicts and the table, last),
 # OUTDIR/round.log (everything) and OUTDIR/runs.tar.gz (JSON, samples). Exits 1 when a check fails.
 set -uo pipefail
 out=${1:?usage: gpu-paths-round.sh OUTDIR}
@@ -26,15 +28,18 @@ say "cores: $(nproc); /dev/shm: $(df -h /dev/shm | awk 'NR == 2 {print $2 " (" $
 # -- 1. the same bits on 1 and 4 GPUs -------------------------------------------------------------
 t0=$SECONDS
 "${cli[@]}" generate graph "$work/g3k.bin" --vertices "${CHECK_VERTICES:-3001}" --edges "${CHECK_EDGES:-60000}" --seed 5 > /dev/null
-for n in 1 4; do
+check=(${CHECK_GPUS:-1 4})
+for n in "${check[@]}"; do
   mkdir -p "$work/g3k-$n"
   timeout 60 "${cli[@]}" paths "$work/g3k.bin" --backend gpu --variant tuned --paths --gpus "$n" --repeat 1 --output "$work/g3k-$n/d.bin" > "$work/g3k-$n.txt" 2>&1 || { say "paths --gpus $n FAILED: $(tail -3 "$work/g3k-$n.txt" | tr '\n' ' ')"; fail=1; }
   grep -i "parts\|requested\|WARNING" "$work/g3k-$n.txt" | sed "s/^/  g3k --gpus $n: /" | tee -a "$out/round.txt"
 done
 sums() { (cd "$1" 2>/dev/null && find . -type f | sort | xargs -r md5sum); }
-say "V = 3001 with successors, md5 on 1 GPU: $(sums "$work/g3k-1" | tr '\n' ' ')"
-say "V = 3001 with successors, md5 on 4 GPUs: $(sums "$work/g3k-4" | tr '\n' ' ')"
-if [ -n "$(sums "$work/g3k-1")" ] && [ "$(sums "$work/g3k-1")" = "$(sums "$work/g3k-4")" ]; then say "  same bits: ok ($((SECONDS - t0)) s)"; else say "  same bits: FAIL"; fail=1; fi
+first=${check[0]}
+for n in "${check[@]}"; do say "V = 3001 with successors, md5 on $n GPU(s): $(sums "$work/g3k-$n" | tr '\n' ' ')"; done
+same=1
+for n in "${check[@]}"; do [ -n "$(sums "$work/g3k-$n")" ] && [ "$(sums "$work/g3k-$first")" = "$(sums "$work/g3k-$n")" ] || same=0; done
+if [ $same = 1 ]; then say "  same bits: ok ($((SECONDS - t0)) s)"; else say "  same bits: FAIL"; fail=1; fi
 
 # -- 2. V = 40 000 on 1, 2 and 4 GPUs, sampled ----------------------------------------------------
 t0=$SECONDS
@@ -54,6 +59,16 @@ say "-- bench paths: $((SECONDS - t0)) s, exit $rc"
 node scripts/gpu-check-run.mjs bench-paths "$work/bench.json" "$work/bench.samples.csv" "$work/bench.idle.csv" | tee -a "$out/round.txt"
 [ "${PIPESTATUS[0]}" = 0 ] || fail=1
 cp "$work/bench.json" "$out/bench.json" 2>/dev/null
+if [ -n "${ALSO_ENV:-}" ]; then
+  t0=$SECONDS
+  env "$ALSO_ENV" PARALAB_PATHS_PARTS_LOG=1 timeout "${BENCH_LIMIT:-260}" "${cli[@]}" bench paths --file "$work/g40k.bin" --backend gpu --variant tuned --gpus "${ALSO_GPUS:-${GPUS:-1,2,4}}" --repeat 3 --no-scipy --save "$work/also.json" > "$work/also.txt" 2> "$out/also.err"
+  rc=$?
+  say "-- the same bench with $ALSO_ENV: $((SECONDS - t0)) s, exit $rc"
+  grep -v '^machine' "$work/also.txt" | sed 's/^/  /' | tee -a "$out/round.txt"
+  grep '^paths parts:' "$out/also.err" | sed 's/^/  /' | tee -a "$out/round.txt"
+  [ $rc = 0 ] || { say "  FAIL: $(tail -5 "$out/also.err" | tr '\n' ' ')"; fail=1; }
+  cp "$work/also.json" "$out/also.json" 2>/dev/null
+fi
 
 # The table, last: each run's compute (median of 3, data resident), exchange, and where its parts ran.
 node -e '

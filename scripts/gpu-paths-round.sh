@@ -8,9 +8,10 @@
 #     --gpus 1,2,4 --repeat 3 --no-scipy` while nvidia-smi samples every GPU (scripts/gpu-check-run.mjs
 #     fails when a GPU a run claims stayed idle); the runs' checksums must agree.
 # VERTICES, EDGES and GPUS resize step 2; CHECK_GPUS (default "1 4") the GPU counts step 1 compares.
-# ALSO_ENV (NAME=VALUE, a variable a change under test reads) runs step 2's bench once more with that setting, on
-# ALSO_GPUS (default GPUS), as the same call's baseline for a change behind a variable. Writes OUTDIR/round.txt (verdicts and the table, last),
-# OUTDIR/round.log (everything) and OUTDIR/runs.tar.gz (JSON, samples). Exits 1 when a check fails.
+# ALSO_ENV (NAME=VALUE, a variable that a change under test reads) runs step 2's bench once more with
+# that setting, on ALSO_GPUS (default GPUS): the same call's baseline for a change behind a variable.
+# Writes OUTDIR/round.txt (verdicts and the table, last), OUTDIR/round.log (everything) and
+# OUTDIR/runs.tar.gz (JSON, samples). Exits 1 when a check fails.
 set -uo pipefail
 out=${1:?usage: gpu-paths-round.sh OUTDIR}
 work=$(mktemp -d /tmp/gpu-paths.XXXXXX)

@@ -1,14 +1,14 @@
 // The dashboard and its exports at the studies' sizes: correlation of 4 096 series on the CPU and on
-// the GPU (SwiftShader's software adapter where there is no other), shortest paths on a sparse graph
-// of 8 000 vertices and the landslide on the Tessina grid tiled. Each run is made once (the fixtures
-// all cases share), through `paralab serve` as the dashboard starts it, then reopened from the
-// history in Chromium and judged as test/e2e/layout.test.ts judges the examples (nothing sideways,
-// no text overlapping or cut, screenful by screenful) at 800×600 and 2560×1440, then with the views
-// the runs offer open (a heatmap cell's pair, zooms of 1 024 series and vertices). Every export the
-// dashboard offers for it (each chart as PNG and SVG, each table as CSV, the envelope as JSON, the
-// landslide's result files, the views' charts) is then asked of the server, and the server's
-// resident memory may grow by each at most a quarter of the data's size and HEAP_SLACK (a result
-// file, made whole before it is sent as base64, also by seven times its own size).
+// the GPU (SwiftShader's software adapter where there is no other) and shortest paths on a sparse
+// graph of 8 000 vertices (the landslide on the Tessina grid tiled 12 × 14: landslide-sizes.test.ts,
+// beside its result files' downloads). Each run is made once (the fixtures all cases share), through
+// `paralab serve` as the dashboard starts it, then reopened from the history in Chromium and judged
+// as test/e2e/layout.test.ts judges the examples (nothing sideways, no text overlapping or cut,
+// screenful by screenful) at 800×600 and 2560×1440, then with the views the runs offer open (a
+// heatmap cell's pair, zooms of 1 024 series and vertices). Every export the dashboard offers for it
+// (each chart as PNG and SVG, each table as CSV, the envelope as JSON, the views' charts) is then
+// asked of the server, and the server's resident memory may grow by each at most a quarter of the
+// data's size and HEAP_SLACK.
 //
 // Every run is real and at the size its view and exports are judged at; what is cut is only what
 // no view or export depends on:
@@ -18,8 +18,6 @@
 //   32 samples.
 // - paths: V = 8 000 (a 256 MB distance matrix), the study's blocked Floyd–Warshall on the fastest
 //   CPU backend: V³ relaxations whatever the edges, about a minute on 2 quiet cores.
-// - landslide: Tessina tiled 3 × 3, 20 steps (the tiling and the block-aggregated map and frame of
-//   the larger grid; the full 12 × 14 grid is gigabytes of layers).
 // docs/benchmarks.md ("Layout at the studies' sizes") gives the times measured.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -30,32 +28,21 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { WorkloadId } from '../../src/shared/workloads'
 import { workload } from '../../src/shared/workloads'
 import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
-import { writeStudyFiles } from '../../src/main/workloads/landslide/c-baseline'
-import { readLandslideInput } from '../../src/main/workloads/landslide/inputs'
-import { tileInput } from '../../src/main/workloads/landslide/tiled-grid'
-import { RESULT_FILES } from '../../src/main/workloads/landslide/result-files'
-import { type ApiClient, connectApi, serveRss } from '../helpers/api-client'
+import { type ApiClient, connectApi } from '../helpers/api-client'
 import { launchChromium } from '../helpers/browser'
 import { judge } from '../helpers/layout'
 import { CLI, startServe, type ServeProcess } from '../helpers/serve'
+import { describeExports, HEAP_SLACK, measuredExport, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
 
 vi.setConfig({ testTimeout: 300_000 })
 
 const SHOTS = resolve(__dirname, '../../test-output/layout-sizes')
-const TESSINA = ['header', 'dem', 'source'].map((f) => join(__dirname, '../../../shared/data/landslide', `tessina_${f}.txt`))
 const SERIES = 4096
 const SAMPLES = 4
 const PATHS_V = 8000
-const TILE = { rows: 3, cols: 3 }
-/** RSS that comes and goes with the JavaScript heap's growth and its collections, whatever the export. */
-const HEAP_SLACK = 32 * 2 ** 20
-const SIZES = [
-  { width: 800, height: 600 },
-  { width: 2560, height: 1440 },
-] as const
 
 /** Each workload's run: its envelope, its id in the history, and the bytes of the data it stands for. */
-const runs = {} as Record<'correlation' | 'paths' | 'landslide', { envelope: ResultEnvelope; id: string; dataBytes: number }>
+const runs = {} as Record<'correlation' | 'paths', { envelope: ResultEnvelope; id: string; dataBytes: number }>
 let dir: string
 let serve: ServeProcess
 let api: ApiClient
@@ -81,21 +68,15 @@ async function run(id: WorkloadId, params: Record<string, unknown>): Promise<Res
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paralab-e2e-sizes-'))
   const data = join(dir, 'data')
-  mkdirSync(join(data, 'tiled'), { recursive: true })
+  mkdirSync(data)
   mkdirSync(SHOTS, { recursive: true })
   cli(['generate', 'walks', join(data, `w${SERIES}.npy`), '--series', String(SERIES), '--length', String(SAMPLES)])
   cli(['generate', 'graph', join(data, `g${PATHS_V}.1`), '--vertices', String(PATHS_V), '--edges', String(8 * PATHS_V)])
-  const tessina = await readLandslideInput(TESSINA, TESSINA)
-  const tiled = await writeStudyFiles(tileInput(tessina, TILE), join(data, 'tiled'))
   serve = await startServe(['--data', data], { PARALAB_HISTORY: join(dir, 'history'), PARALAB_EXAMPLES: join(dir, 'examples') })
   api = await connectApi(serve)
   const made = {
     correlation: { envelope: await run('correlation', { files: [join(data, `w${SERIES}.npy`)], backends: ['workers-simd', 'gpu'], repeat: 1 }), dataBytes: SERIES * SERIES * 8 },
     paths: { envelope: await run('paths', { files: [join(data, `g${PATHS_V}.1`)], backends: ['workers-simd'], repeat: 1 }), dataBytes: PATHS_V * PATHS_V * 4 },
-    landslide: {
-      envelope: await run('landslide', { grids: [tiled.header, tiled.dem, tiled.source], steps: 20, backends: ['active'], repeat: 1 }),
-      dataBytes: tessina.rows * TILE.rows * tessina.cols * TILE.cols * 8,
-    },
   }
   const listed = await api.call<{ id: string; workload: string }[]>('listRuns')
   for (const [w, m] of Object.entries(made)) runs[w as keyof typeof runs] = { ...m, id: listed.find((r) => r.workload === w)!.id }
@@ -112,21 +93,10 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-const VIEWS = ['correlation', 'paths', 'landslide'] as const
+const VIEWS = ['correlation', 'paths'] as const
 
-/** Opens `view`'s run from the history at `size`, the history then put away again. */
-async function reopen(view: (typeof VIEWS)[number], size: (typeof SIZES)[number]): Promise<void> {
-  await page.setViewportSize(size)
-  // Narrow windows keep the history behind a button.
-  const toggle = page.getByTestId('side-toggle')
-  const open = page.getByTestId(`history-open-${runs[view].id}`)
-  const expanded = async () => (await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'true'
-  if (!(await open.isVisible())) await toggle.click()
-  await open.click()
-  await page.getByTestId(`${view}-results`).waitFor({ timeout: 60_000 })
-  if (await expanded()) await toggle.click()
-  await expect.poll(expanded).toBe(false)
-}
+/** Opens `view`'s run from the history at `size`. */
+const reopen = (view: (typeof VIEWS)[number], size: (typeof SIZES)[number]) => reopenRun(page, view, runs[view].id, size)
 
 /** A block range of the study's size: 1 024 a side, the most a zoom takes, drawn in blocks. */
 const ZOOM = '0:1023'
@@ -165,22 +135,12 @@ describe.each(SIZES)('at $width×$height', (size) => {
 })
 
 describe('exports at the study\'s sizes', () => {
-  // What is loaded once, on the first export of each kind (the chart renderer in its thread, the
-  // canvas in the server's own for the landslide's frame), is no export's growth: loaded first.
+  // What is loaded once, on the first export (the chart renderer in its thread), is no export's growth: loaded first.
   beforeAll(async () => {
-    const { envelope } = runs.landslide
-    const [chart] = workload('landslide').charts(envelope.results as never, envelope as never)
+    const { envelope } = runs.paths
+    const [chart] = workload('paths').charts(envelope.results as never, envelope as never)
     await api.call('exportChart', { chart: chart.spec, format: 'png', fileName: 'warm.png' })
-    await api.call('exportResultFile', { workload: 'landslide', results: envelope.results, file: 'thickness-full.png', fileName: 'warm.png' })
   })
-
-  /** Asks for one export; the server's resident memory afterwards, against before. */
-  async function measured(method: string, req: object): Promise<{ growth: number; bytes: number }> {
-    const before = serveRss()
-    const out = await api.call<{ base64?: string }>(method, req)
-    const growth = serveRss() - before
-    return { growth, bytes: out.base64 ? Buffer.byteLength(out.base64, 'base64') : 0 }
-  }
 
   /** A view of a run (a job the history does not list), as the dashboard starts it: its envelope. */
   async function viewOf(id: WorkloadId, params: Record<string, unknown>): Promise<ResultEnvelope> {
@@ -201,8 +161,8 @@ describe('exports at the study\'s sizes', () => {
     for (const { view, envelope } of views)
       for (const chart of workload(view).charts(envelope.results as never, envelope as never))
         for (const format of ['png', 'svg'] as const)
-          asked.push({ what: `${view} ${chart.name}.${format}`, bound: runs[view].dataBytes / 4 + HEAP_SLACK, ...(await measured('exportChart', { chart: chart.spec, format, fileName: `${chart.name}.${format}` })) })
-    console.log(`views' exports: ${asked.map((a) => `${a.what} ${(a.bytes / 2 ** 20).toFixed(1)} MiB, +${(a.growth / 2 ** 20).toFixed(1)} MiB`).join('; ')}`)
+          asked.push({ bound: runs[view].dataBytes / 4 + HEAP_SLACK, ...(await measuredExport(api, `${view} ${chart.name}.${format}`, 'exportChart', { chart: chart.spec, format, fileName: `${chart.name}.${format}` })) })
+    console.log(`views' exports: ${describeExports(asked)}`)
     expect(asked.map((a) => a.what)).toEqual(expect.arrayContaining(['correlation zoom.png', 'correlation pair.svg', 'paths g8000-zoom.png']))
     for (const a of asked) {
       expect(a.bytes, a.what).toBeGreaterThan(0)
@@ -210,27 +170,16 @@ describe('exports at the study\'s sizes', () => {
     }
   })
 
-  it.each(VIEWS)('%s: every chart (PNG, SVG), every table (CSV), the envelope (JSON) and its result files, each within a fraction of the data\'s size', async (view) => {
+  it.each(VIEWS)('%s: every chart (PNG, SVG), every table (CSV) and the envelope (JSON), each within a fraction of the data\'s size', async (view) => {
     const { envelope, dataBytes } = runs[view]
-    const def = workload(view)
-    const asked: { what: string; growth: number; bytes: number; file?: boolean }[] = []
-    for (const chart of def.charts(envelope.results as never, envelope as never))
-      for (const format of ['png', 'svg'] as const) asked.push({ what: `${chart.name}.${format}`, ...(await measured('exportChart', { chart: chart.spec, format, fileName: `${chart.name}.${format}` })) })
-    for (const table of def.tables(envelope.results as never)) asked.push({ what: `${table.name}.csv`, ...(await measured('exportResults', { envelope, format: 'csv', table: table.name, fileName: `${table.name}.csv` })) })
-    asked.push({ what: 'results.json', ...(await measured('exportResults', { envelope, format: 'json', fileName: 'results.json' })) })
-    if (view === 'landslide')
-      for (const file of RESULT_FILES) asked.push({ what: file, file: true, ...(await measured('exportResultFile', { workload: view, results: envelope.results, file, fileName: file })) })
+    const asked = await runExports(api, view, envelope)
     // The GPU's own charts are among them: its run was made (on SwiftShader where there is no other GPU).
     if (view === 'correlation') expect(asked.map((a) => a.what)).toEqual(expect.arrayContaining(['variants.png', 'roofline.svg']))
-    console.log(`${view} exports (${(dataBytes / 2 ** 20).toFixed(0)} MiB of data): ${asked.map((a) => `${a.what} ${(a.bytes / 2 ** 20).toFixed(1)} MiB, +${(a.growth / 2 ** 20).toFixed(1)} MiB`).join('; ')}`)
+    console.log(`${view} exports (${(dataBytes / 2 ** 20).toFixed(0)} MiB of data): ${describeExports(asked)}`)
     for (const a of asked) {
       expect(a.bytes, a.what).toBeGreaterThan(0)
-      // A quarter of the data, and room for the heap's own steps and a collection not yet run; a
-      // result file is made whole and sent as base64 in a JSON message (no streamed download yet):
-      // its bytes, a third more each as base64 in the message and in the socket's frame, and room for a collection
-      // not yet run (94 MiB was seen for a 20.8 MiB file on a loaded machine).
-      const bound = dataBytes / 4 + HEAP_SLACK + (a.file ? 7 * a.bytes : 0)
-      expect(a.growth, `${view} ${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB for ${(dataBytes / 2 ** 20).toFixed(0)} MiB of data`).toBeLessThan(bound)
+      // A quarter of the data, and room for the heap's own steps and a collection not yet run.
+      expect(a.growth, `${view} ${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB for ${(dataBytes / 2 ** 20).toFixed(0)} MiB of data`).toBeLessThan(dataBytes / 4 + HEAP_SLACK)
     }
   })
 })

@@ -1,14 +1,18 @@
-// The landslide's result files at the study's size, downloaded from `paralab serve`: the Tessina grid
-// tiled TILE (7 320 × 6 944 cells at 12 × 14) run as the dashboard runs it, which keeps its final
-// grid on disk; final.npy, final.asc and final.tif are then read from there as they are sent (the
-// server's memory grows by far less than the file), byte for byte the files the grid gives (the
-// tiled grid's final thickness is the original's tiled, tiled-grid.ts); the full-resolution frame
-// stays bounded and says its blocks; the whole-reply route refuses a grid past its limit, naming
-// it; kept files that are not the run's are refused.
+// The landslide at the study's size through `paralab serve`: the Tessina grid tiled TILE (7 320 × 6 944
+// cells at 12 × 14) run as the dashboard runs it, which keeps its final grid on disk. Its view,
+// reopened from the history in Chromium, is judged at both window sizes as test/e2e/layout-sizes.test.ts
+// judges the other studies' (the map and frames aggregating blocks of cells), and each of its charts,
+// tables and its envelope is exported within a quarter of the grid's size. Its result files:
+// final.npy, final.asc and final.tif are read from the kept grid as they are sent (the server's memory
+// grows by far less than the file), byte for byte the files the grid gives (the tiled grid's final
+// thickness is the original's tiled, tiled-grid.ts); the full-resolution frame stays bounded and says
+// its blocks; the whole-reply route refuses a grid past its limit, naming it; kept files that are not
+// the run's are refused (last: it spoils them).
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { writeFileAtomic } from '../../src/main/io/atomic-write'
 import { ascPieces, npyPieces, tifPieces } from '../../src/main/workloads/landslide/grid-writers'
@@ -16,8 +20,12 @@ import { readLandslideInput, type LandslideInput } from '../../src/main/workload
 import { tiledReference, tileInput } from '../../src/main/workloads/landslide/tiled-grid'
 import { FULL_SIDE, fullFrameWindow } from '../../src/shared/workloads/landslide/thickness-frame'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
+import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
 import { connectApi, measuredDownload, type ApiClient } from '../helpers/api-client'
+import { launchChromium } from '../helpers/browser'
+import { judge } from '../helpers/layout'
 import { startServe, type ServeProcess } from '../helpers/serve'
+import { describeExports, HEAP_SLACK, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
 
 vi.setConfig({ testTimeout: 120_000 })
 
@@ -32,6 +40,7 @@ let dir: string
 let serve: ServeProcess
 let api: ApiClient
 let run: string
+let envelope: ResultEnvelope
 let results: LandslideResult
 /** The grid as the server read it (the GeoTIFFs written here), and its final thickness. */
 let grid: LandslideInput
@@ -56,7 +65,7 @@ async function time<T>(what: string, work: () => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'paralab-e2e-landslide-downloads-'))
+  dir = mkdtempSync(join(tmpdir(), 'paralab-e2e-landslide-sizes-'))
   const data = join(dir, 'data')
   mkdirSync(data)
   // The tiled grid as GeoTIFFs: read by the server in seconds, where its text would take minutes.
@@ -78,16 +87,58 @@ beforeAll(async () => {
   })
   expect(done.type, JSON.stringify(done.error)).toBe('done')
   expect(done.envelope.kept.files.sort()).toEqual(['final-frame.f64', 'final-grid.json', 'final-walls.bits', 'final.npy'])
+  envelope = done.envelope
   run = done.envelope.kept.run
   results = done.envelope.results
   expect([results.grid.rows, results.grid.cols]).toEqual([tessina.rows * TILE.rows, tessina.cols * TILE.cols])
 }, 400_000)
 
 afterAll(async () => {
-  console.log(`landslide downloads at ${TILE.rows} × ${TILE.cols}: ${timed.join('; ')}`)
+  console.log(`landslide at ${TILE.rows} × ${TILE.cols}: ${timed.join('; ')}`)
   api?.close()
   await serve?.stop()
   if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+describe(`the landslide's view at the study's size (Tessina tiled ${TILE.rows} × ${TILE.cols})`, () => {
+  const SHOTS = resolve(__dirname, '../../test-output/landslide-sizes')
+  let browser: Browser
+  let page: Page
+  let historyId: string
+  const pageErrors: string[] = []
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    await page.goto(serve.url)
+    const listed = await api.call<{ id: string; workload: string }[]>('listRuns')
+    historyId = listed.find((r) => r.workload === 'landslide')!.id
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it.each(SIZES)('reopened from the history at $width×$height: no sideways overflow, no text cut or overlapping; the map says its blocks', async (size) => {
+    await time(`the view at ${size.width} px`, async () => {
+      await reopenRun(page, 'landslide', historyId, size)
+      await judge(page, `landslide-${SIZES.indexOf(size) ? 'large' : 'small'}`, size, SHOTS)
+    })
+    // The full-resolution frame's map cells stand for blocks of grid cells at this size, and its downloads say so.
+    expect(await page.getByTestId('landslide-results').locator('[title*="each the deepest of"]').count()).toBeGreaterThan(0)
+    expect(pageErrors).toEqual([])
+  })
+
+  it('every chart (PNG, SVG), every table (CSV) and the envelope (JSON), each within a quarter of the grid\'s size', async () => {
+    const gridBytes = results.grid.rows * results.grid.cols * 8
+    const asked = await time('the exports', () => runExports(api, 'landslide', envelope))
+    timed.push(`exports (${(gridBytes / 2 ** 20).toFixed(0)} MiB grid): ${describeExports(asked)}`)
+    expect(asked.length).toBeGreaterThan(3)
+    for (const a of asked) {
+      expect(a.bytes, a.what).toBeGreaterThan(0)
+      expect(a.growth, `${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB`).toBeLessThan(gridBytes / 4 + HEAP_SLACK)
+    }
+  })
 })
 
 describe(`the landslide's result files at the study's size (Tessina tiled ${TILE.rows} × ${TILE.cols})`, () => {

@@ -152,15 +152,16 @@ describe('a ring of 12 000 vertices under serve', () => {
       await api.event((e) => e.jobId === jobId && e.type === 'progress' && e.phase.startsWith('serial'), 30_000)
       await new Promise((r) => setTimeout(r, 500))
       await cancelled(jobId)
-      // The thread's end frees its matrix, on a busy machine a while after the cancel's reply: up to 5 s.
-      const until = Date.now() + 5000
+      // The thread's end frees its matrix a while after the cancel's reply: 0.3 s on a quiet machine,
+      // over 5 s once on a 2-core machine that also ran the tiled landslide. What is judged is that it goes.
+      const until = Date.now() + 30_000
       do await new Promise((r) => setTimeout(r, 300))
       while (serveRss() >= before + MATRIX / 4 && Date.now() < until)
       rss.push(serveRss())
     }
     expect(Math.max(...rss), rss.join(', ')).toBeLessThan(rss[0] + MATRIX / 2)
     expect(Math.max(...rss), rss.join(', ')).toBeLessThan(MATRIX)
-  })
+  }, 180_000)
 })
 
 describe('a header announcing more vertices than the file justifies', () => {

@@ -25,7 +25,7 @@ import { connectApi, measuredDownload, type ApiClient } from '../helpers/api-cli
 import { launchChromium } from '../helpers/browser'
 import { judge } from '../helpers/layout'
 import { startServe, type ServeProcess } from '../helpers/serve'
-import { describeExports, HEAP_SLACK, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
+import { describeExports, expectEachWithin, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
 
 vi.setConfig({ testTimeout: 120_000 })
 
@@ -134,10 +134,7 @@ describe(`the landslide's view at the study's size (Tessina tiled ${TILE.rows} Ã
     const asked = await time('the exports', () => runExports(api, 'landslide', envelope))
     timed.push(`exports (${(gridBytes / 2 ** 20).toFixed(0)} MiB grid): ${describeExports(asked)}`)
     expect(asked.length).toBeGreaterThan(3)
-    for (const a of asked) {
-      expect(a.bytes, a.what).toBeGreaterThan(0)
-      expect(a.growth, `${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB`).toBeLessThan(gridBytes / 4 + HEAP_SLACK)
-    }
+    expectEachWithin(asked, gridBytes)
   })
 })
 

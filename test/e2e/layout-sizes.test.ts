@@ -32,7 +32,7 @@ import { type ApiClient, connectApi } from '../helpers/api-client'
 import { launchChromium } from '../helpers/browser'
 import { judge } from '../helpers/layout'
 import { CLI, startServe, type ServeProcess } from '../helpers/serve'
-import { describeExports, HEAP_SLACK, measuredExport, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
+import { describeExports, expectEachWithin, type MeasuredExport, measuredExport, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
 
 vi.setConfig({ testTimeout: 300_000 })
 
@@ -157,17 +157,16 @@ describe('exports at the study\'s sizes', () => {
       { view: 'correlation' as const, envelope: await viewOf('correlation', { files: params.files, layout: params.layout, pair: ['s0', 's1'] }) },
       { view: 'paths' as const, envelope: await viewOf('paths', { files: (runs.paths.envelope.params as { files: string[] }).files, backends: ['workers-simd'], repeat: 1, zoom: ZOOM }) },
     ]
-    const asked: { what: string; growth: number; bytes: number; bound: number }[] = []
-    for (const { view, envelope } of views)
+    const asked: MeasuredExport[] = []
+    for (const { view, envelope } of views) {
+      const mine: MeasuredExport[] = []
       for (const chart of workload(view).charts(envelope.results as never, envelope as never))
-        for (const format of ['png', 'svg'] as const)
-          asked.push({ bound: runs[view].dataBytes / 4 + HEAP_SLACK, ...(await measuredExport(api, `${view} ${chart.name}.${format}`, 'exportChart', { chart: chart.spec, format, fileName: `${chart.name}.${format}` })) })
+        for (const format of ['png', 'svg'] as const) mine.push(await measuredExport(api, `${view} ${chart.name}.${format}`, 'exportChart', { chart: chart.spec, format, fileName: `${chart.name}.${format}` }))
+      expectEachWithin(mine, runs[view].dataBytes)
+      asked.push(...mine)
+    }
     console.log(`views' exports: ${describeExports(asked)}`)
     expect(asked.map((a) => a.what)).toEqual(expect.arrayContaining(['correlation zoom.png', 'correlation pair.svg', 'paths g8000-zoom.png']))
-    for (const a of asked) {
-      expect(a.bytes, a.what).toBeGreaterThan(0)
-      expect(a.growth, `${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB`).toBeLessThan(a.bound)
-    }
   })
 
   it.each(VIEWS)('%s: every chart (PNG, SVG), every table (CSV) and the envelope (JSON), each within a fraction of the data\'s size', async (view) => {
@@ -176,11 +175,7 @@ describe('exports at the study\'s sizes', () => {
     // The GPU's own charts are among them: its run was made (on SwiftShader where there is no other GPU).
     if (view === 'correlation') expect(asked.map((a) => a.what)).toEqual(expect.arrayContaining(['variants.png', 'roofline.svg']))
     console.log(`${view} exports (${(dataBytes / 2 ** 20).toFixed(0)} MiB of data): ${describeExports(asked)}`)
-    for (const a of asked) {
-      expect(a.bytes, a.what).toBeGreaterThan(0)
-      // A quarter of the data, and room for the heap's own steps and a collection not yet run.
-      expect(a.growth, `${view} ${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB for ${(dataBytes / 2 ** 20).toFixed(0)} MiB of data`).toBeLessThan(dataBytes / 4 + HEAP_SLACK)
-    }
+    expectEachWithin(asked, dataBytes)
   })
 })
 

@@ -59,5 +59,13 @@ export async function runExports(api: ApiClient, view: WorkloadId, envelope: Res
   return asked
 }
 
+/** Each export has bytes, and grew the server by less than a quarter of the data it draws, with room for the heap's own steps and a collection not yet run. */
+export function expectEachWithin(asked: MeasuredExport[], dataBytes: number): void {
+  for (const a of asked) {
+    expect(a.bytes, a.what).toBeGreaterThan(0)
+    expect(a.growth, `${a.what}: the server grew by ${(a.growth / 2 ** 20).toFixed(1)} MiB for ${(dataBytes / 2 ** 20).toFixed(0)} MiB of data`).toBeLessThan(dataBytes / 4 + HEAP_SLACK)
+  }
+}
+
 /** The exports' sizes and growths, for the log. */
 export const describeExports = (asked: MeasuredExport[]): string => asked.map((a) => `${a.what} ${(a.bytes / 2 ** 20).toFixed(1)} MiB, +${(a.growth / 2 ** 20).toFixed(1)} MiB`).join('; ')

@@ -25,7 +25,7 @@ import { connectApi, measuredDownload, type ApiClient } from '../helpers/api-cli
 import { launchChromium } from '../helpers/browser'
 import { judge } from '../helpers/layout'
 import { startServe, type ServeProcess } from '../helpers/serve'
-import { describeExports, expectEachWithin, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
+import { describeExports, expectEachWithin, HEAP_SLACK, reopenRun, runExports, SIZES } from '../helpers/study-sizes'
 
 vi.setConfig({ testTimeout: 120_000 })
 
@@ -181,9 +181,13 @@ describe(`the landslide's result files at the study's size (Tessina tiled ${TILE
     const svg = await time('thickness-full.svg', () => download(`runs/${run}/thickness-full.svg`))
     expect(svg.status).toBe(200)
     const text = await (await fetch(address(`runs/${run}/thickness-full.svg`))).text()
+    expect(Buffer.byteLength(text)).toBe(svg.bytes)
+    expect([text.slice(0, 38), text.slice(-8)]).toEqual(['<?xml version="1.0" encoding="UTF-8"?>', '\n</svg>\n'])
     expect(text).toContain(window.block === 1 ? 'a grid cell' : `max of ${window.block} × ${window.block} grid cells`)
     timed.push(`frame ${window.size}² cells of ${window.block}² (PNG ${width} × ${height} px, ${png.bytes} bytes, +${(png.rssGrowth / 2 ** 20).toFixed(1)} MiB; SVG ${svg.bytes} bytes, +${(svg.rssGrowth / 2 ** 20).toFixed(1)} MiB)`)
     expect(svg.bytes).toBeLessThan(64 * 2 ** 20)
+    // Sent a piece of elements at a time; drawn whole first, so bounded as the exports are.
+    expect(svg.rssGrowth).toBeLessThan(results.grid.rows * results.grid.cols * 2 + HEAP_SLACK)
   })
 
   it('asked whole with the results alone, a grid past the reply\'s limit is refused, naming the limit and the way that works', async () => {

@@ -16,8 +16,8 @@ import { TextPieces } from '../../io/text-pieces'
 import type { GridHeader } from './esri-grid'
 import type { FinalGrid } from './final-grid'
 import { ascHeaderText, npyGridHeader, npyPieces, putAscRow, tifLayout } from './grid-writers'
-import { frameFile, fullResolutionFrame } from './thickness-files'
-import { FULL_SIDE, thicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
+import { framePng, fullResolutionFrame } from './thickness-files'
+import { frameSvgPieces, FULL_SIDE, thicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
 
 export const KEPT_GRID = 'final.npy'
 export const KEPT_WALLS = 'final-walls.bits'
@@ -100,20 +100,28 @@ export async function keptGridFile(r: LandslideResult, name: string, kept: KeptF
       const head = geoTiffHead(tifLayout(info))
       return { mime: 'image/tiff', size: head.length + n * 8, pieces: tifFile(kept, info, head, signal) }
     }
-    case 'thickness-full.png':
-    case 'thickness-full.svg': {
-      const frames = await readFrame(r, kept, info)
-      const png = name.endsWith('.png')
-      const made = await frameFile(frames, thicknessScale(r.maps), png ? 'png' : 'svg')
-      const bytes = typeof made === 'string' ? new TextEncoder().encode(made) : made
-      return { mime: png ? 'image/png' : 'image/svg+xml', size: bytes.length, pieces: once(bytes) }
+    case 'thickness-full.png': {
+      const png = await framePng(await readFrame(r, kept, info), thicknessScale(r.maps))
+      return { mime: 'image/png', size: png.length, pieces: once(png) }
     }
+    case 'thickness-full.svg':
+      return { mime: 'image/svg+xml', pieces: svgFile(frameSvgPieces(await readFrame(r, kept, info), 0, thicknessScale(r.maps))) }
   }
   return null
 }
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes
+}
+
+/** The document's pieces, newline-joined, encoded one at a time: up to a million cells' elements are never one string. */
+async function* svgFile(pieces: Iterable<string>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder()
+  let first = true
+  for (const piece of pieces) {
+    yield encoder.encode(first ? piece : `\n${piece}`)
+    first = false
+  }
 }
 
 async function* npyFile(kept: KeptFileOpener, info: KeptInfo, signal?: AbortSignal): AsyncGenerator<Uint8Array> {

@@ -65,12 +65,11 @@ export function fullResolutionFrame(r: LandslideResult, grid: FinalGrid): { fram
 /** The full-resolution final frame as PNG (2 pixels per layout pixel) or SVG. */
 export async function fullFrameFile(r: LandslideResult, grid: FinalGrid, format: 'png' | 'svg'): Promise<Uint8Array | string> {
   const { frames, scale } = fullResolutionFrame(r, grid)
-  return frameFile(frames, scale, format)
+  return format === 'svg' ? frameSvg(frames, 0, scale) : framePng(frames, scale)
 }
 
-/** A one-frame source drawn as PNG (2 pixels per layout pixel) or SVG, on the given thickness scale. */
-export async function frameFile(frames: FrameSource, scale: ReturnType<typeof thicknessScale>, format: 'png' | 'svg'): Promise<Uint8Array | string> {
-  if (format === 'svg') return frameSvg(frames, 0, scale)
+/** A one-frame source drawn as PNG, 2 pixels per layout pixel, on the given thickness scale. */
+export async function framePng(frames: FrameSource, scale: ReturnType<typeof thicknessScale>): Promise<Uint8Array> {
   const layout = frameLayout(frames.maps[0].size, PNG_SCALE)
   const canvas = await drawOn(layout.width, layout.height, (ctx) => paintFrame(canvasPainter(ctx), frames, 0, layout, scale))
   const png = await canvas.encode('png')

@@ -92,15 +92,13 @@ export class SvgPainter implements Painter {
     )
   }
 
-  /** The document; crisp edges keep neighbouring cells free of hairline seams. */
-  document(width: number, height: number): string {
+  /** The document in pieces to be joined by newlines; crisp edges keep neighbouring cells free of hairline seams. */
+  *pieces(width: number, height: number): Generator<string> {
     this.flush()
-    return [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" shape-rendering="crispEdges">`,
-      ...this.parts,
-      '</svg>',
-      '',
-    ].join('\n')
+    yield '<?xml version="1.0" encoding="UTF-8"?>'
+    yield `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" shape-rendering="crispEdges">`
+    yield* this.parts
+    yield '</svg>'
+    yield ''
   }
 }

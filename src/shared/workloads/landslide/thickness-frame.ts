@@ -305,8 +305,13 @@ function paintLegend(p: Painter, layout: FrameLayout, scale: ThicknessScale, u: 
 
 /** The frame as an SVG document. */
 export function frameSvg(result: FrameSource, index: number, scale: ThicknessScale = thicknessScale(result.maps)): string {
+  return [...frameSvgPieces(result, index, scale)].join('\n')
+}
+
+/** The frame's SVG document in pieces to be joined by newlines: a full-resolution frame is sent without being made whole. */
+export function frameSvgPieces(result: FrameSource, index: number, scale: ThicknessScale = thicknessScale(result.maps)): Generator<string> {
   const layout = frameLayout(result.maps[index]?.size ?? 1)
   const svg = new SvgPainter()
   paintFrame(svg, result, index, layout, scale)
-  return svg.document(layout.width, layout.height)
+  return svg.pieces(layout.width, layout.height)
 }

@@ -1,12 +1,15 @@
 // `paralab landslide --output FILE --asc FILE --tif FILE`: the reference run's final thickness as the
-// study's program writes it (its md5 is the study's check), as an ESRI ASCII grid and as a GeoTIFF. A job's results keep
-// no full grid (they go to the dashboard and the history), so the reference run is simulated once
+// study's program writes it (its md5 is the study's check), as an ESRI ASCII grid and as a GeoTIFF.
+// The job keeps its reference run's final grid in this process (final-grid.ts), and the files are
+// written from it; a run whose grid this process does not hold (a run in ranks) is simulated once
 // more here: deterministic f64, so the same md5 as the job reported, which is checked.
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import type { EngineCli } from '../../engine'
 import { checkTarget } from './check-target'
+import { keptFinalGrid } from './final-grid'
+import { writeGridFiles } from './write-grid-files'
 
 export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']> = {
   flags: [
@@ -18,6 +21,12 @@ export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']
     for (const path of Object.values(paths)) await checkTarget(path, force)
   },
   async write(r, paths, force) {
+    const kept = keptFinalGrid(r)
+    if (kept) {
+      const { md5 } = await writeGridFiles(kept.h, kept.input, paths, force)
+      if (md5 !== undefined && md5 !== r.reference.md5) throw new ApiError('internal', `the grid written has md5 ${md5}, the run's reference ${r.reference.md5}`)
+      return
+    }
     const f = r.grid.files
     // The simulation loads only when a file is written.
     const { simulate } = await import('./simulate')

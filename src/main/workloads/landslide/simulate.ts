@@ -1,6 +1,5 @@
 // One landslide simulation whose grids and pictures are written out (`paralab landslide simulate`,
 // the landslide command's --output FILE): the targets checked before the run, every file written whole or not at all.
-import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { thicknessGif } from '../../../shared/workloads/landslide/thickness-animation'
 import {
@@ -14,10 +13,11 @@ import { getGpu } from '../../gpu/on-demand'
 import { writeFileAtomic } from '../../io/atomic-write'
 import { checkTarget } from './check-target'
 import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
-import { ascPieces, npyPieces, tifPieces } from './grid-writers'
+import { npyPieces, tifPieces } from './grid-writers'
 import { hillshadeMap } from './hillshade'
 import { readLandslideInput } from './inputs'
-import { hashedOnTheWay, referenceMd5, referenceRowBytes } from './reference-format'
+import { referenceMd5 } from './reference-format'
+import { writeGridFiles } from './write-grid-files'
 import { createSimulation } from './run-landslide'
 import { type BandsRun, runBandProcesses } from './band-processes'
 import { maxGpuBands, notInBands } from './gpu/gpu-bands'
@@ -122,25 +122,8 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   }
   if (opts.png && drawn.at(-1)?.step !== opts.steps) drawn.push(snapshot(opts.steps, h, input.rows, input.cols))
   // The reference text's md5, from the rows written to --output where there is one.
-  let md5: string | undefined
-  if (opts.output) {
-    const hash = createHash('md5')
-    await writeFileAtomic(opts.output, hashedOnTheWay(referenceRowBytes(h, input.rows, input.cols), hash), { overwrite: opts.force })
-    md5 = hash.digest('hex')
-    written.push(opts.output)
-  }
-  if (opts.asc) {
-    await writeFileAtomic(opts.asc, ascPieces(h, input.header, input.walls), { overwrite: opts.force })
-    written.push(opts.asc)
-  }
-  if (opts.npy) {
-    await writeFileAtomic(opts.npy, npyPieces(h, input.rows, input.cols), { overwrite: opts.force })
-    written.push(opts.npy)
-  }
-  if (opts.tif) {
-    await writeFileAtomic(opts.tif, tifPieces(h, input), { overwrite: opts.force })
-    written.push(opts.tif)
-  }
+  const files = await writeGridFiles(h, input, opts, opts.force)
+  written.push(...files.written)
   if (drawn.length) {
     // One window and one relief for every frame, as a job's maps have.
     const maps = thicknessMaps(drawn, input.rows, input.cols)
@@ -165,7 +148,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     steps: opts.steps,
     rows: input.rows,
     cols: input.cols,
-    md5: md5 ?? referenceMd5(h, input.rows, input.cols),
+    md5: files.md5 ?? referenceMd5(h, input.rows, input.cols),
     mass_start: sum(input.h),
     mass_end: sum(h),
     ms,

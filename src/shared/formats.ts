@@ -94,7 +94,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     name: 'DIMACS shortest-path graph',
     extensions: ['gr'],
     content: 'text',
-    workloads: { paths: { reads: 'p sp V E, then a lines' } },
+    workloads: { paths: { reads: 'p sp V E, then a lines', writes: 'generate graph X.gr' } },
     reader: 'src/main/workloads/paths/read-dimacs.ts',
   },
   {

@@ -123,7 +123,7 @@ describe('paralab generate graph and paths query', () => {
   it('generates the same graph for a seed, and queries saved successors without computing', () => {
     const graph = join(dir, 'g.bin')
     const made = jsonOf(paralab(['generate', 'graph', graph, '--vertices', '70', '--edges', '400', '--max-weight', '9', '--seed', '4', '--json']))
-    expect(made).toEqual({ path: graph, vertices: 70, edges: 400, bytes: 8 + 12 * 400 })
+    expect(made).toEqual({ path: graph, vertices: 70, edges: 400, bytes: 8 + 12 * 400, format: 'course' })
     const again = join(dir, 'g2.bin')
     paralab(['generate', 'graph', again, '--vertices', '70', '--edges', '400', '--max-weight', '9', '--seed', '4'])
     expect(readFileSync(again).equals(readFileSync(graph))).toBe(true)
@@ -174,6 +174,29 @@ describe('Matrix Market', () => {
     expect(readFileSync(fromMtx, 'utf8').split('\n')[0]).toBe('%%MatrixMarket matrix coordinate integer general')
   })
 
+  it('generate graph writes the format the name says, and paths reads each back as the same graph: DIMACS .gr, a CSV edge list', () => {
+    const args = ['--vertices', '60', '--edges', '500', '--max-weight', '30', '--seed', '9']
+    const bin = join(dir, 'm.bin')
+    paralab(['generate', 'graph', bin, ...args])
+    const [gr, csv] = [join(dir, 'g.gr'), join(dir, 'g.csv')]
+    expect(paralab(['generate', 'graph', gr, ...args]).stdout).toBe(`wrote ${gr} (DIMACS shortest-path graph): 60 vertices, 500 edges, ${readFileSync(gr).length} bytes\n`)
+    expect(jsonOf(paralab(['generate', 'graph', csv, ...args, '--json']))).toEqual({ path: csv, vertices: 60, edges: 500, bytes: readFileSync(csv).length, format: 'csv-edges' })
+    expect(readFileSync(gr, 'utf8')).toMatch(/^c [^\n]*\np sp 60 500\na \d+ \d+ \d+\n/)
+    expect(readFileSync(csv, 'utf8')).toMatch(/^source,target,weight\n\d+,\d+,\d+\n/)
+    // DIMACS numbers vertices as Matrix Market does (from 1): the same distance matrix as the binary's.
+    const [fromGr, fromBin] = [join(dir, 'gr-dist.mtx'), join(dir, 'bin-dist.mtx')]
+    const ofGr = jsonOf(paralab(['paths', gr, '--backend', 'serial', '--repeat', '1', '--output', fromGr, '--force', '--json']))
+    const ofBin = jsonOf(paralab(['paths', bin, '--backend', 'serial', '--repeat', '1', '--output', fromBin, '--force', '--from', '0', '--to', '59', '--json']))
+    expect(ofGr.input.files[0].format).toBe('dimacs')
+    expect(readFileSync(fromGr).equals(readFileSync(fromBin))).toBe(true)
+    // A CSV edge list names the vertices as the binary's numbers them: the same answers by name.
+    const ofCsv = jsonOf(paralab(['paths', csv, '--backend', 'serial', '--repeat', '1', '--from', '0', '--to', '59', '--json']))
+    expect(ofCsv.input.files[0].format).toBe('csv-edges')
+    const pick = (env: any) => (({ vertices, edges, minDistance, maxDistance, reachablePairs, query }) => ({ vertices, edges, minDistance, maxDistance, reachablePairs, query }))(env.results.graphs[0])
+    expect(pick(ofCsv)).toEqual(pick(ofBin))
+    expect(pick(ofBin).query.path.length).toBeGreaterThan(1)
+  })
+
   it('names every workload\'s formats in `paralab workloads` and in its --help', () => {
     const list = paralab(['workloads'])
     expect(list.stdout).toContain('format: Matrix Market (.mtx): reads coordinate real, integer or pattern, general or symmetric')
@@ -183,7 +206,7 @@ describe('Matrix Market', () => {
     const help = paralab(['paths', '--help']).stdout
     expect(help).toContain('File formats (a file\'s content decides')
     expect(help).toContain('  Matrix Market (.mtx): reads coordinate real, integer or pattern, general or symmetric: entry (i, j) is the arc i → j; writes --format mtx')
-    expect(paralab(['generate', 'graph', '--help']).stdout).toContain('Matrix Market (coordinate integer general) where it ends in .mtx')
+    expect(paralab(['generate', 'graph', '--help']).stdout).toContain('Matrix Market (coordinate integer general) in .mtx')
   })
 })
 

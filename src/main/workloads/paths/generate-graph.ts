@@ -1,11 +1,12 @@
-// Random graphs in the course's binary format, or as a Matrix Market matrix for a .mtx name: E
-// distinct edges drawn uniformly among the V(V − 1) ordered pairs without self-loops, weights
+// Random graphs in the format the file's name says (the course's binary format, DIMACS .gr, a CSV
+// edge list or Matrix Market .mtx): E distinct edges drawn uniformly among the V(V − 1) ordered pairs without self-loops, weights
 // uniform in 0…max. The same seed gives the same bytes.
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { writeFileAtomic } from '../../io/atomic-write'
-import { courseGraphBytes } from './read-course'
-import { mtxGraphPieces } from './write-mtx'
+import type { GraphFormat } from '../../../shared/workloads/paths/types'
+import { graphFormatOfName } from './read-graph'
+import { graphPieces } from './write-graph'
 import { MAX_GENERATED_VERTICES } from './generate-limits'
 
 export interface GenerateGraphOptions {
@@ -91,22 +92,18 @@ export function generateGraph(opts: GenerateGraphOptions): { src: Int32Array; ds
   return { src, dst, w }
 }
 
-/** Writes a generated graph to `path` atomically (Matrix Market where it ends in .mtx); returns its size. */
-export async function writeGeneratedGraph(path: string, opts: GenerateGraphOptions): Promise<{ vertices: number; edges: number; bytes: number }> {
+/** Writes a generated graph to `path` atomically, in the format its name says (write-graph.ts); returns its size. */
+export async function writeGeneratedGraph(path: string, opts: GenerateGraphOptions): Promise<{ vertices: number; edges: number; bytes: number; format: GraphFormat }> {
   const g = generateGraph(opts)
   throwIfAborted(opts.signal)
-  if (path.toLowerCase().endsWith('.mtx')) {
-    let bytes = 0
-    const pieces = mtxGraphPieces(opts.vertices, g.src, g.dst, g.w)
-    await writeFileAtomic(path, (function* () {
-      for (const piece of pieces) {
-        bytes += piece.length
-        yield piece
-      }
-    })(), { overwrite: opts.force })
-    return { vertices: opts.vertices, edges: opts.edges, bytes }
-  }
-  const bytes = courseGraphBytes(opts.vertices, g.src, g.dst, g.w)
-  await writeFileAtomic(path, bytes, { overwrite: opts.force })
-  return { vertices: opts.vertices, edges: opts.edges, bytes: bytes.byteLength }
+  const format = graphFormatOfName(path)
+  let bytes = 0
+  const pieces = graphPieces(format, opts.vertices, g.src, g.dst, g.w)
+  await writeFileAtomic(path, (function* () {
+    for (const piece of pieces) {
+      bytes += piece.length
+      yield piece
+    }
+  })(), { overwrite: opts.force })
+  return { vertices: opts.vertices, edges: opts.edges, bytes, format }
 }

@@ -27,9 +27,15 @@ export function graphFormatOf(path: string, kind: ContentKind, shown = path): Gr
   if (kind === 'mtx') return 'mtx'
   const foreign = FOREIGN[kind]
   if (foreign) throw new ApiError('invalid-input', `${shown}: ${foreign} by its content, not a graph (shortest paths read the course's binary graphs, DIMACS .gr, CSV edge lists and Matrix Market .mtx)`)
+  const named = graphFormatOfName(path)
+  if (named === 'mtx') throw new ApiError('invalid-input', `${shown}: not a Matrix Market file: it does not begin with the banner "%%MatrixMarket" (its content is ${kind === 'empty' ? 'empty' : kind})`)
+  return named
+}
+
+/** The format a graph file's name says: .mtx Matrix Market, .gr DIMACS, .csv an edge list, anything else the course's binary format. */
+export function graphFormatOfName(path: string): GraphFormat {
   const lower = path.toLowerCase()
-  if (lower.endsWith('.mtx')) throw new ApiError('invalid-input', `${shown}: not a Matrix Market file: it does not begin with the banner "%%MatrixMarket" (its content is ${kind === 'empty' ? 'empty' : kind})`)
-  return lower.endsWith('.gr') ? 'dimacs' : lower.endsWith('.csv') ? 'csv-edges' : 'course'
+  return lower.endsWith('.mtx') ? 'mtx' : lower.endsWith('.gr') ? 'dimacs' : lower.endsWith('.csv') ? 'csv-edges' : 'course'
 }
 
 /** `shown` is the path as the user gave it, for messages; `path` the readable real path. */

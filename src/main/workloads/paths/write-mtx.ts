@@ -1,18 +1,18 @@
 // Matrix Market text written by shortest paths: the distance (or successor) matrix as a coordinate
-// integer general matrix, pairs without a path left out, and a generated graph as a matrix of its
-// arcs. Rows and columns are numbered from 1, as the format has it. The matrix is counted first (the
-// size line comes before the entries), then encoded a piece at a time (io/text-pieces.ts).
+// integer general matrix, pairs without a path left out (a graph's arcs: write-graph.ts). Rows and
+// columns are numbered from 1, as the format has it. The matrix is counted first (the size line
+// comes before the entries), then encoded a piece at a time (io/text-pieces.ts).
 import { INF } from '../../../shared/workloads/paths/types'
-import { PIECE_BYTES, TextPieces, textPieces } from '../../io/text-pieces'
+import { PIECE_BYTES, TextPieces } from '../../io/text-pieces'
 
-const BANNER = '%%MatrixMarket matrix coordinate integer general\n'
+export const MTX_BANNER = '%%MatrixMarket matrix coordinate integer general\n'
 
 /** Whether a cell is left out: no path (distances), no next hop (successors). */
 export const mtxNone = (successors: boolean) => (successors ? (x: number) => x < 0 : (x: number) => x === INF)
 
 /** The banner, the comment and the size line of a V × V matrix of `entries` entries. */
 export function mtxHead(V: number, entries: number, successors: boolean): string {
-  return `${BANNER}% ${successors ? 'next hop (its number) on a shortest path from row to column' : 'shortest distance from row to column'}; pairs without a path are left out\n${V} ${V} ${entries}\n`
+  return `${MTX_BANNER}% ${successors ? 'next hop (its number) on a shortest path from row to column' : 'shortest distance from row to column'}; pairs without a path are left out\n${V} ${V} ${entries}\n`
 }
 
 /** Row `i` (its cells from `at` in `cells`) as entries, into `out`. */
@@ -47,14 +47,3 @@ export function* mtxMatrixPieces(m: Int32Array, V: number, successors: boolean, 
   yield* out.rest()
 }
 
-/** A graph's arcs as a .mtx matrix: entry (u + 1, v + 1) of weight w for each arc u → v. */
-export function mtxGraphPieces(V: number, src: Int32Array, dst: Int32Array, w: Int32Array, pieceBytes = PIECE_BYTES): Generator<Uint8Array> {
-  return textPieces(
-    (function* () {
-      yield `${BANNER}% a weighted directed graph: entry (i, j) of weight w is the arc i -> j\n${V} ${V} ${src.length}\n`
-      for (let e = 0; e < src.length; e++) yield `${src[e] + 1} ${dst[e] + 1} ${w[e]}\n`
-    })(),
-    undefined,
-    pieceBytes,
-  )
-}

@@ -176,8 +176,8 @@ describe('Matrix Market', () => {
 
   it('generate graph writes the format the name says, and paths reads each back as the same graph: DIMACS .gr, a CSV edge list', () => {
     const args = ['--vertices', '60', '--edges', '500', '--max-weight', '30', '--seed', '9']
-    const bin = join(dir, 'm.bin')
-    paralab(['generate', 'graph', bin, ...args])
+    const bin = join(dir, 'n.bin')
+    expect(paralab(['generate', 'graph', bin, ...args]).code).toBe(0)
     const [gr, csv] = [join(dir, 'g.gr'), join(dir, 'g.csv')]
     expect(paralab(['generate', 'graph', gr, ...args]).stdout).toBe(`wrote ${gr} (DIMACS shortest-path graph): 60 vertices, 500 edges, ${readFileSync(gr).length} bytes\n`)
     expect(jsonOf(paralab(['generate', 'graph', csv, ...args, '--json']))).toEqual({ path: csv, vertices: 60, edges: 500, bytes: readFileSync(csv).length, format: 'csv-edges' })

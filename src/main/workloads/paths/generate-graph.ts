@@ -1,6 +1,6 @@
 // Random graphs in the format the file's name says (the course's binary format, DIMACS .gr, a CSV
-// edge list or Matrix Market .mtx): E distinct edges drawn uniformly among the V(V − 1) ordered pairs without self-loops, weights
-// uniform in 0…max. The same seed gives the same bytes.
+// edge list or Matrix Market .mtx): E distinct edges drawn uniformly among the V(V − 1) ordered
+// pairs without self-loops, weights uniform in 0…max. The same seed gives the same bytes.
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { writeFileAtomic } from '../../io/atomic-write'

@@ -86,7 +86,7 @@ describe('the thickness frame\'s coordinates', () => {
   it('are drawn as eastings and northings on the map\'s edges with a scale bar', () => {
     const svg = new SvgPainter()
     paintFrame(svg, { steps: 10, grid, maps: [map] }, 0, frameLayout(map.size))
-    const doc = [...svg.pieces(10, 10)].join('\n')
+    const doc = [...svg.pieces(10, 10)].join('')
     // 2,000 m wide from x = 3,000: eastings every 500 m; northings down from y = 10,100.
     for (const label of ['3,000', '3,500', '5,000', '10,000', '9,500', '500 m']) expect(doc).toContain(`>${label}</text>`)
   })

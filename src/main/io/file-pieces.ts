@@ -19,6 +19,14 @@ export async function* readPieces(file: FileHandle, from: number, to: number, wh
   }
 }
 
+/** Pieces made in memory, as a download takes them: stops at `signal` (the asker left). */
+export async function* memoryPieces(pieces: Iterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  for (const p of pieces) {
+    if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
+    yield p
+  }
+}
+
 /** Fills `into` from byte `at` of `file`, or says where `what` ends. */
 export async function readFully(file: FileHandle, into: Uint8Array, at: number, what: string): Promise<void> {
   for (let got = 0; got < into.length; ) {

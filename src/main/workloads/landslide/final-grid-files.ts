@@ -9,7 +9,7 @@ import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import type { EngineCli } from '../../engine'
 import { checkTarget } from './check-target'
 import { keptFinalGrid } from './final-grid'
-import { writeGridFiles } from './write-grid-files'
+import { type GridFileTargets, writeGridFiles } from './write-grid-files'
 
 export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']> = {
   flags: [
@@ -22,27 +22,27 @@ export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']
   },
   async write(r, paths, force) {
     const kept = keptFinalGrid(r)
-    if (kept) {
-      const { md5 } = await writeGridFiles(kept.h, kept.input, paths, force)
-      if (md5 !== undefined && md5 !== r.reference.md5) throw new ApiError('internal', `the grid written has md5 ${md5}, the run's reference ${r.reference.md5}`)
-      return
-    }
-    const f = r.grid.files
-    // The simulation loads only when a file is written.
-    const { simulate } = await import('./simulate')
-    const written = await simulate({
-      header: f.header,
-      dem: f.dem,
-      source: f.source,
-      steps: r.steps,
-      backend: r.reference.backend,
-      variant: 'fused',
-      ranks: availableParallelism(),
-      output: paths.output,
-      asc: paths.asc,
-      tif: paths.tif,
-      force,
-    })
-    if (written.md5 !== r.reference.md5) throw new ApiError('internal', `the grid written has md5 ${written.md5}, the run's reference ${r.reference.md5}`)
+    const { md5 } = kept ? await writeGridFiles(kept.h, kept.input, paths, force) : await simulateAgain(r, paths, force)
+    if (md5 !== undefined && md5 !== r.reference.md5) throw new ApiError('internal', `the grid written has md5 ${md5}, the run's reference ${r.reference.md5}`)
   },
+}
+
+/** The run's reference simulated once more from its inputs, writing `paths`. */
+async function simulateAgain(r: LandslideResult, paths: GridFileTargets, force: boolean): Promise<{ md5: string }> {
+  const f = r.grid.files
+  // The simulation loads only when a file is written.
+  const { simulate } = await import('./simulate')
+  return simulate({
+    header: f.header,
+    dem: f.dem,
+    source: f.source,
+    steps: r.steps,
+    backend: r.reference.backend,
+    variant: 'fused',
+    ranks: availableParallelism(),
+    output: paths.output,
+    asc: paths.asc,
+    tif: paths.tif,
+    force,
+  })
 }

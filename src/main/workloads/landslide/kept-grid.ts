@@ -9,10 +9,10 @@
 import { ApiError } from '../../../shared/errors'
 import type { LandslideHillshade, LandslideResult, ThicknessMap } from '../../../shared/workloads/landslide/types'
 import type { JobContext, KeptFileOpener, MadeFile } from '../../engine'
-import { readFully, readPieces } from '../../io/file-pieces'
+import { memoryPieces, readFully, readPieces } from '../../io/file-pieces'
 import type { GeoTags } from '../../io/geotiff/read-raster'
 import { geoTiffCells, geoTiffHead } from '../../io/geotiff/write-geotiff'
-import { TextPieces } from '../../io/text-pieces'
+import { TextPieces, textPieces } from '../../io/text-pieces'
 import type { GridHeader } from './esri-grid'
 import type { FinalGrid } from './final-grid'
 import { ascHeaderText, npyGridHeader, npyPieces, putAscRow, tifLayout } from './grid-writers'
@@ -102,26 +102,13 @@ export async function keptGridFile(r: LandslideResult, name: string, kept: KeptF
     }
     case 'thickness-full.png': {
       const png = await framePng(await readFrame(r, kept, info), thicknessScale(r.maps))
-      return { mime: 'image/png', size: png.length, pieces: once(png) }
+      return { mime: 'image/png', size: png.length, pieces: memoryPieces([png], signal) }
     }
     case 'thickness-full.svg':
-      return { mime: 'image/svg+xml', pieces: svgFile(frameSvgPieces(await readFrame(r, kept, info), 0, thicknessScale(r.maps))) }
+      // Encoded a piece of elements at a time: up to a million cells' elements are never one string.
+      return { mime: 'image/svg+xml', pieces: memoryPieces(textPieces(frameSvgPieces(await readFrame(r, kept, info), 0, thicknessScale(r.maps))), signal) }
   }
   return null
-}
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes
-}
-
-/** The document's pieces, newline-joined, encoded one at a time: up to a million cells' elements are never one string. */
-async function* svgFile(pieces: Iterable<string>): AsyncGenerator<Uint8Array> {
-  const encoder = new TextEncoder()
-  let first = true
-  for (const piece of pieces) {
-    yield encoder.encode(first ? piece : `\n${piece}`)
-    first = false
-  }
 }
 
 async function* npyFile(kept: KeptFileOpener, info: KeptInfo, signal?: AbortSignal): AsyncGenerator<Uint8Array> {

@@ -11,6 +11,7 @@ import { landslideWorkload } from '../../../shared/workloads/landslide'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import { validateParams } from '../../../shared/workloads/schema'
 import type { MadeFile, WorkloadEngine } from '../../engine'
+import { memoryPieces } from '../../io/file-pieces'
 
 export const RESULT_FILES = ['final.asc', 'final.npy', 'final.tif', 'thickness-full.png', 'thickness-full.svg'] as const
 
@@ -60,7 +61,7 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
         made = { pieces: [typeof frame === 'string' ? new TextEncoder().encode(frame) : frame], mime: name.endsWith('.png') ? 'image/png' : 'image/svg+xml' }
       }
     }
-    if (kept) return { mime: made.mime, pieces: fromMemory(made.pieces, signal) } satisfies MadeFile
+    if (kept) return { mime: made.mime, pieces: memoryPieces(made.pieces, signal) } satisfies MadeFile
     return { mime: made.mime, bytes: joinPieces(capped(made.pieces, name, r)) }
   },
 }
@@ -78,14 +79,6 @@ function* capped(pieces: Iterable<Uint8Array>, name: string, r: LandslideResult)
   for (const p of pieces) {
     total += p.length
     if (total > WHOLE_FILE_BYTES) throw tooLarge(name, r, 0)
-    yield p
-  }
-}
-
-/** Pieces made from the grid in memory, as a download takes them. */
-async function* fromMemory(pieces: Iterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-  for (const p of pieces) {
-    if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
     yield p
   }
 }

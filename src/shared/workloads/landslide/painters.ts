@@ -92,13 +92,12 @@ export class SvgPainter implements Painter {
     )
   }
 
-  /** The document in pieces to be joined by newlines; crisp edges keep neighbouring cells free of hairline seams. */
+  /** The document in pieces, each ending its lines; crisp edges keep neighbouring cells free of hairline seams. */
   *pieces(width: number, height: number): Generator<string> {
     this.flush()
-    yield '<?xml version="1.0" encoding="UTF-8"?>'
-    yield `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" shape-rendering="crispEdges">`
-    yield* this.parts
-    yield '</svg>'
-    yield ''
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n'
+    yield `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" shape-rendering="crispEdges">\n`
+    for (const part of this.parts) yield `${part}\n`
+    yield '</svg>\n'
   }
 }

@@ -305,10 +305,10 @@ function paintLegend(p: Painter, layout: FrameLayout, scale: ThicknessScale, u: 
 
 /** The frame as an SVG document. */
 export function frameSvg(result: FrameSource, index: number, scale: ThicknessScale = thicknessScale(result.maps)): string {
-  return [...frameSvgPieces(result, index, scale)].join('\n')
+  return [...frameSvgPieces(result, index, scale)].join('')
 }
 
-/** The frame's SVG document in pieces to be joined by newlines: a full-resolution frame is sent without being made whole. */
+/** The frame's SVG document in pieces, which end to end are the document: a full-resolution frame is sent without being made whole. */
 export function frameSvgPieces(result: FrameSource, index: number, scale: ThicknessScale = thicknessScale(result.maps)): Generator<string> {
   const layout = frameLayout(result.maps[index]?.size ?? 1)
   const svg = new SvgPainter()

@@ -150,9 +150,9 @@ describe('a ring of 12 000 vertices under serve', () => {
     const grew: number[] = []
     const before = serveRss()
     const resident = async (bytes: number) => {
-      const until = Date.now() + 30_000
+      const until = Date.now() + 60_000
       while (serveRss() < before + bytes && Date.now() < until) await new Promise((r) => setTimeout(r, 5))
-      expect(serveRss() - before, `${bytes} more bytes resident within 30 s`).toBeGreaterThanOrEqual(bytes)
+      expect(serveRss() - before, `${bytes} more bytes resident within 60 s`).toBeGreaterThanOrEqual(bytes)
     }
     for (let i = 0; i < 4; i++) {
       const jobId = await start('serial')
@@ -161,7 +161,7 @@ describe('a ring of 12 000 vertices under serve', () => {
       const atCancel = serveRss()
       await cancelled(jobId)
       let most = atCancel
-      const until = Date.now() + 10_000
+      const until = Date.now() + 30_000
       do {
         await new Promise((r) => setTimeout(r, 100))
         most = Math.max(most, serveRss())
@@ -173,7 +173,7 @@ describe('a ring of 12 000 vertices under serve', () => {
     expect(Math.max(...grew), grew.join(', ')).toBeLessThan(64 * 2 ** 20)
     expect(Math.max(...rss), rss.join(', ')).toBeLessThan(rss[0] + MATRIX / 2)
     expect(Math.max(...rss), rss.join(', ')).toBeLessThan(MATRIX)
-  }, 180_000)
+  }, 400_000)
 })
 
 describe('a header announcing more vertices than the file justifies', () => {

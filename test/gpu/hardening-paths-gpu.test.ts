@@ -9,8 +9,8 @@ import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { pathsWorkload } from '../../src/shared/workloads/paths'
 import { GPU_VARIANTS } from '../../src/shared/workloads/paths/types'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { runPathsJob } from '../../src/main/workloads/paths/run-paths'
+import { jobContext } from '../helpers/job-context'
 
 vi.setConfig({ testTimeout: 300_000 })
 
@@ -20,7 +20,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const ctx: JobContext = { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu }
+const ctx = jobContext({ gpu: getGpu })
 
 function graph(name: string, V: number, arcs: string[]): string {
   const path = join(dir, name)

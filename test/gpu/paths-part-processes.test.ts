@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import type { JobContext } from '../../src/main/engine'
 import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { ShmFolder } from '../../src/main/ranks/shm-slots'
 import { gpuBandsSolver } from '../../src/main/workloads/paths/gpu/bands-solver'
@@ -19,6 +18,7 @@ import { serialSolver } from '../../src/main/workloads/paths/serial'
 import { pathsWorkload } from '../../src/shared/workloads/paths'
 import { validateParams } from '../../src/shared/workloads/schema'
 import { CLI } from '../helpers/serve'
+import { jobContext } from '../helpers/job-context'
 
 // Each part's process opens the software adapter and compiles its kernels (tens of seconds on a busy machine).
 vi.setConfig({ testTimeout: 900_000 })
@@ -122,7 +122,7 @@ describe('a process per part', () => {
       const file = join(dir, 'g.bin')
       // Not a multiple of 64: 140 vertices in 3 block rows, parts of 1 and 2.
       await writeGeneratedGraph(file, { vertices: 140, edges: 1500, seed: 3 })
-      const ctx: JobContext = { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: getGpu }
+      const ctx = jobContext({ gpu: getGpu })
       const params = validateParams('paths', pathsWorkload.params, { files: [file], backends: ['serial', 'gpu'], variants: ['tuned', 'b64'], gpus: 2, repeat: 1 })
       const { results, timings } = await runPathsJob(params, ctx)
       const [g] = results.graphs

@@ -19,6 +19,7 @@ import CorrelationView from '../../src/renderer/workloads/correlation/Correlatio
 import { envelopeOf } from './envelope'
 import { FakeApi } from './fake-api'
 import { drawn, mountWith } from './mount'
+import { jobContext } from '../helpers/job-context'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-correlation-view-'))
 const file = join(dir, 'walks.csv')
@@ -28,7 +29,7 @@ let anomaly: string
 /** Runs the real job on the file, as the backend would for these parameters. */
 async function results(params: Partial<CorrelationParams>): Promise<{ params: CorrelationParams; results: CorrelationResult }> {
   const valid = validateParams('correlation', correlationWorkload.params, { files: [file], ...params }) as CorrelationParams
-  const ctx = { signal: new AbortController().signal, progress: () => {}, input: async (p: string) => p, gpu: () => Promise.reject(new Error('no GPU here')) }
+  const ctx = jobContext()
   return { params: valid, results: (await runCorrelationJob(valid, ctx)).results }
 }
 

@@ -11,17 +11,16 @@ import { MatrixController, MatrixElement } from 'chartjs-chart-matrix'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chartConfig } from '../../src/shared/charts'
 import type { HeatmapChartData } from '../../src/shared/charts/spec'
-import { ApiError } from '../../src/shared/errors'
 import { type CorrelationParams, correlationWorkload } from '../../src/shared/workloads/correlation'
 import { zoomChart } from '../../src/shared/workloads/correlation/charts'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { runCorrelationJob } from '../../src/main/workloads/correlation/run-correlation'
 import { indexNames, seriesMatrix } from '../../src/main/workloads/correlation/series-matrix'
 import { generateWalks } from '../../src/main/workloads/correlation/walks'
 import { writeSeries } from '../../src/main/workloads/correlation/write-walks'
 import { ZOOM_MAX_SERIES, parseZoom, zoomHeatmap } from '../../src/main/workloads/correlation/zoom'
 import { edgeSeries, pearson } from '../helpers/correlation-reference'
+import { jobContext } from '../helpers/job-context'
 
 chartjs.Chart.register(...chartjs.registerables, MatrixController, MatrixElement)
 
@@ -93,7 +92,7 @@ describe('the zoom job', () => {
     await writeSeries(file, w.values, 300, 50, { layout: 'rows' })
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
-  const ctx: JobContext = { signal: new AbortController().signal, progress: () => {}, input: async (p) => p, gpu: () => Promise.reject(new ApiError('gpu-unavailable', 'none')) }
+  const ctx = jobContext()
   const params = (p: Record<string, unknown>) => validateParams('correlation', correlationWorkload.params, { files: [file], layout: 'rows', repeat: 1, ...p }) as CorrelationParams
 
   it('answers after the run from the kept series, the range alone, no matrix computed', async () => {

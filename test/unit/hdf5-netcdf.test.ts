@@ -8,11 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/errors'
 import { type CorrelationParams, correlationWorkload } from '../../src/shared/workloads/correlation'
 import { type StatsParams, statsWorkload } from '../../src/shared/workloads/stats'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { loadSeries } from '../../src/main/workloads/correlation/load-series'
 import { runCorrelationJob } from '../../src/main/workloads/correlation/run-correlation'
 import { runStatsJob } from '../../src/main/workloads/stats/run-stats'
@@ -21,6 +19,7 @@ import { writeSeries } from '../../src/main/workloads/correlation/write-walks'
 import { sniffFile } from '../../src/main/io/sniff'
 import { failure } from '../helpers/failure'
 import { CLI } from '../helpers/serve'
+import { jobContext } from '../helpers/job-context'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-hdf5-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -102,20 +101,11 @@ beforeAll(async () => {
   execFileSync('/usr/bin/python3', [at('fixtures.py'), dir, ACC], { stdio: 'pipe' })
 }, 60_000)
 
-function context(): JobContext {
-  return {
-    signal: new AbortController().signal,
-    progress: () => {},
-    input: async (p) => p,
-    gpu: () => Promise.reject(new ApiError('gpu-unavailable', 'no adapter here')),
-  }
-}
-
 const corr = (files: string[], p: Record<string, unknown> = {}) =>
-  runCorrelationJob(validateParams('correlation', correlationWorkload.params, { files, repeat: 1, backends: ['serial', 'workers'], ...p }) as CorrelationParams, context())
+  runCorrelationJob(validateParams('correlation', correlationWorkload.params, { files, repeat: 1, backends: ['serial', 'workers'], ...p }) as CorrelationParams, jobContext())
 
 const stats = (files: string[], p: Record<string, unknown> = {}) =>
-  runStatsJob(validateParams('stats', statsWorkload.params, { files, repeat: 1, batches: 2, backends: ['serial', 'workers'], failFast: true, ...p }) as StatsParams, context())
+  runStatsJob(validateParams('stats', statsWorkload.params, { files, repeat: 1, batches: 2, backends: ['serial', 'workers'], failFast: true, ...p }) as StatsParams, jobContext())
 
 /** Every number of `got` within `tol` of `want`'s, the rest equal. */
 function expectClose(got: unknown, want: unknown, tol = 1e-12, path = ''): void {

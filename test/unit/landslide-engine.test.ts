@@ -9,15 +9,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/errors'
 import type { JobProgress } from '../../src/shared/jobs'
 import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
 import { readGif } from '../helpers/gif'
 import { CLI } from '../helpers/serve'
+import { jobContext, NO_ADAPTER } from '../helpers/job-context'
 
 const DATA = join(__dirname, '../../../shared/data/landslide')
 const TESSINA = ['header', 'dem', 'source'].map((f) => join(DATA, `tessina_${f}.txt`))
@@ -31,25 +30,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const paralab = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 2 ** 20, env: { ...process.env, PARALAB_GPU: 'off' } })
 
-function context(more: Partial<JobContext> & { events?: JobProgress[] } = {}): JobContext {
-  const events = more.events ?? []
-  return {
-    signal: new AbortController().signal,
-    progress: (p) => events.push(p),
-    input: async (p) => p,
-    gpu: async () => {
-      throw new ApiError('gpu-unavailable', 'no adapter in this test')
-    },
-    ...more,
-  }
-}
-
 const params = (p: Partial<LandslideParams>): LandslideParams => validateParams('landslide', landslideWorkload.params, { grids, ...p }) as LandslideParams
 
 describe('the landslide job', () => {
   it('runs the example on every CPU backend: one md5, series and maps every K steps, repeated timings, tables and charts', async () => {
     const events: JobProgress[] = []
-    const { results: r, timings, partial } = await runLandslideJob(params({ steps: 200, frames: 50, backends: ['serial', 'active', 'workers', 'workers-active'], ranks: 2, repeat: 2 }), context({ events }))
+    const { results: r, timings, partial } = await runLandslideJob(params({ steps: 200, frames: 50, backends: ['serial', 'active', 'workers', 'workers-active'], ranks: 2, repeat: 2 }), jobContext({ events }))
     expect(partial).toBeUndefined()
     expect(r.grid).toMatchObject({ rows: 120, cols: 160, cellsize: 10, nodata: -9999, files: { dem: grids[0], source: grids[1] } })
     expect(r.grid.walls).toBeGreaterThan(100)
@@ -97,22 +83,22 @@ describe('the landslide job', () => {
   })
 
   it('skips the GPU, saying why, when no adapter exists and other backends were asked for; refuses a GPU-only run', async () => {
-    const { results } = await runLandslideJob(params({ steps: 10, backends: ['active', 'gpu'] }), context())
-    expect(results.skipped).toEqual([{ backend: 'gpu', reason: 'no adapter in this test' }])
+    const { results } = await runLandslideJob(params({ steps: 10, backends: ['active', 'gpu'] }), jobContext())
+    expect(results.skipped).toEqual([{ backend: 'gpu', reason: NO_ADAPTER }])
     expect(Object.keys(results.runs)).toEqual(['active'])
-    await expect(runLandslideJob(params({ steps: 10, backends: ['gpu'] }), context())).rejects.toThrow('no adapter in this test')
+    await expect(runLandslideJob(params({ steps: 10, backends: ['gpu'] }), jobContext())).rejects.toThrow(NO_ADAPTER)
   })
 
   it('keeps the runs that finished when cancelled, marked partial', async () => {
     const controller = new AbortController()
-    const ctx = context({ signal: controller.signal, progress: (p) => p.phase === 'simulating active' && controller.abort() })
+    const ctx = jobContext({ signal: controller.signal, progress: (p) => p.phase === 'simulating active' && controller.abort() })
     const outcome = await runLandslideJob(params({ steps: 300, backends: ['serial', 'active', 'workers'] }), ctx)
     expect(outcome.partial).toBe(true)
     expect(Object.keys(outcome.results.runs)).toEqual(['serial'])
     // Cancelled before anything finished: no results at all.
     const early = new AbortController()
     early.abort()
-    await expect(runLandslideJob(params({ steps: 300 }), context({ signal: early.signal }))).rejects.toMatchObject({ code: 'cancelled' })
+    await expect(runLandslideJob(params({ steps: 300 }), jobContext({ signal: early.signal }))).rejects.toMatchObject({ code: 'cancelled' })
   })
 
   it('a GDAL float32 grid: cells equal to its NODATA_value −3.4028234663852886e+38 are walls, with the md5 of the −9999 grid', async () => {
@@ -120,7 +106,7 @@ describe('the landslide job', () => {
     const gdal = grids.map((g) => join(dir, `gdal-${g.split('/').pop()}`))
     for (const [i, g] of grids.entries()) writeFileSync(gdal[i], readFileSync(g, 'utf8').replaceAll('-9999', '-3.4028234663852886e+38'))
     expect(readFileSync(gdal[0], 'utf8')).toMatch(/NODATA_value\s+-3\.4028234663852886e\+38\n/)
-    const run = async (files: string[]) => (await runLandslideJob(params({ grids: files, steps: 60, backends: ['serial'] }), context())).results
+    const run = async (files: string[]) => (await runLandslideJob(params({ grids: files, steps: 60, backends: ['serial'] }), jobContext())).results
     const [plain, float32] = [await run(grids), await run(gdal)]
     expect(float32.grid.walls).toBe(plain.grid.walls)
     expect(float32.grid.walls).toBeGreaterThan(100)
@@ -131,7 +117,7 @@ describe('the landslide job', () => {
   })
 
   it('asks for two or three files', async () => {
-    await expect(runLandslideJob(params({ grids: [grids[0]] }), context())).rejects.toThrow('landslide needs the DEM and the source')
+    await expect(runLandslideJob(params({ grids: [grids[0]] }), jobContext())).rejects.toThrow('landslide needs the DEM and the source')
   })
 })
 

@@ -6,36 +6,27 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/errors'
 import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { keepFinalGrid, keptFinalGrid } from '../../src/main/workloads/landslide/final-grid'
 import { finalGridFlags } from '../../src/main/workloads/landslide/final-grid-files'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
 import { simulate } from '../../src/main/workloads/landslide/simulate'
+import { jobContext } from '../helpers/job-context'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-final-grid-files-'))
 const grids = landslideWorkload.example.files.map((f) => join(dir, f))
 const md5 = (path: string) => createHash('md5').update(readFileSync(path)).digest('hex')
-const context = (): JobContext => ({
-  signal: new AbortController().signal,
-  progress: () => {},
-  input: async (p) => p,
-  gpu: async () => {
-    throw new ApiError('gpu-unavailable', 'no adapter in this test')
-  },
-})
 const targets = (tag: string) => ({ output: join(dir, `${tag}.txt`), asc: join(dir, `${tag}.asc`), tif: join(dir, `${tag}.tif`) })
 
 let run: LandslideResult
 beforeAll(async () => {
   await writeExample(dir, landslideWorkload.example.files)
   const params = validateParams('landslide', landslideWorkload.params, { grids, steps: 120, backends: ['serial'] }) as LandslideParams
-  run = (await runLandslideJob(params, context())).results
+  run = (await runLandslideJob(params, jobContext())).results
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -7,7 +7,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/errors'
 import { encodeGif } from '../../src/shared/gif-encoder'
 import { landslideWorkload } from '../../src/shared/workloads/landslide'
 import { validateParams } from '../../src/shared/workloads/schema'
@@ -23,6 +22,7 @@ import { simulate } from '../../src/main/workloads/landslide/simulate'
 import { simulateCommand } from '../../src/main/workloads/landslide/simulate-command'
 import { lastFramePng, nodeRasterize, thicknessFiles } from '../../src/main/workloads/landslide/thickness-files'
 import { readGif } from '../helpers/gif'
+import { jobContext } from '../helpers/job-context'
 
 /** A rows × cols DEM from z(i, j). */
 const dem = (rows: number, cols: number, z: (i: number, j: number) => number) => Float64Array.from({ length: rows * cols }, (_, k) => z(Math.floor(k / cols), k % cols))
@@ -263,15 +263,7 @@ describe('the job\'s relief and thickness files', () => {
     const grids = landslideWorkload.example.files.map((f) => join(dir, f))
     await writeExample(dir, landslideWorkload.example.files)
     const params = validateParams('landslide', landslideWorkload.params, { grids, steps: 60, frames: 20, backends: ['active'] }) as LandslideParams
-    const ctx = {
-      signal: new AbortController().signal,
-      progress: () => {},
-      input: async (p: string) => p,
-      gpu: async () => {
-        throw new ApiError('gpu-unavailable', 'no adapter in this test')
-      },
-    }
-    r = (await runLandslideJob(params, ctx)).results
+    r = (await runLandslideJob(params, jobContext())).results
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -10,9 +10,9 @@ import { landslideWorkload, type LandslideParams } from '../../src/shared/worklo
 import { framesNote } from '../../src/shared/workloads/landslide/sampling'
 import { MAX_SAMPLES, MAX_THICKNESS_MAPS } from '../../src/shared/workloads/landslide/types'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { FrameKeeper, MAX_FRAME_BYTES } from '../../src/main/workloads/landslide/frames'
 import { runLandslideJob, sampleEvery } from '../../src/main/workloads/landslide/run-landslide'
+import { jobContext } from '../helpers/job-context'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-landslide-bounds-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -25,15 +25,6 @@ function grid(name: string, n: number, value: (i: number, j: number) => number):
   return path
 }
 
-const context = (signal: AbortSignal): JobContext => ({
-  signal,
-  progress: () => {},
-  input: async (p) => p,
-  gpu: async () => {
-    throw new ApiError('gpu-unavailable', 'no adapter in this test')
-  },
-})
-
 describe('a sample every step', () => {
   it('raises the interval to keep at most MAX_SAMPLES samples, and says so', async () => {
     expect(sampleEvery(10_000, 1)).toBe(Math.ceil(10_000 / MAX_SAMPLES))
@@ -41,7 +32,7 @@ describe('a sample every step', () => {
     expect(sampleEvery(4000, 100)).toBe(100)
     const grids = [grid('small-dem.asc', 30, (i, j) => 1000 - 0.5 * i - 0.3 * j), grid('small-source.asc', 30, (i, j) => (i < 5 && j < 5 ? 2 : 0))]
     const params = validateParams('landslide', landslideWorkload.params, { grids, steps: 10_000, frames: 1, backends: ['active'] }) as LandslideParams
-    const { results } = await runLandslideJob(params, context(new AbortController().signal))
+    const { results } = await runLandslideJob(params, jobContext())
     expect(results.series.step.length).toBeLessThanOrEqual(MAX_SAMPLES + 1)
     expect(results.series.step.at(-1)).toBe(10_000)
     expect(results.sampling).toMatchObject({ every: 3, asked: 1 })
@@ -62,7 +53,7 @@ describe('a sample every step', () => {
       worst = Math.max(worst, now - last)
       last = now
     }, 10)
-    const running = runLandslideJob(params, context(controller.signal)).then(
+    const running = runLandslideJob(params, jobContext({ signal: controller.signal })).then(
       (outcome) => ({ partial: outcome.partial, error: undefined }),
       (e: unknown) => ({ partial: undefined, error: ApiError.from(e) }),
     )

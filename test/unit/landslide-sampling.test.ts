@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/errors'
 import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
 import { framesNote } from '../../src/shared/workloads/landslide/sampling'
 import { MAX_THICKNESS_MAPS } from '../../src/shared/workloads/landslide/types'
@@ -12,6 +11,7 @@ import { validateParams } from '../../src/shared/workloads/schema'
 import { writeExample } from '../../src/main/workloads/landslide/example'
 import { runLandslideJob } from '../../src/main/workloads/landslide/run-landslide'
 import { describeLandslide } from '../../src/main/workloads/landslide/describe'
+import { jobContext } from '../helpers/job-context'
 
 let dir: string
 let grids: string[]
@@ -24,15 +24,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 async function run(steps: number, frames: number) {
   const params = validateParams('landslide', landslideWorkload.params, { grids, steps, frames, backends: ['active'] }) as LandslideParams
-  const ctx = {
-    signal: new AbortController().signal,
-    progress: () => {},
-    input: async (p: string) => p,
-    gpu: async () => {
-      throw new ApiError('gpu-unavailable', 'no adapter in this test')
-    },
-  }
-  return (await runLandslideJob(params, ctx)).results
+  return (await runLandslideJob(params, jobContext())).results
 }
 
 describe('frames', () => {

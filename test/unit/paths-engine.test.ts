@@ -5,28 +5,20 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/errors'
 import { chartConfig } from '../../src/shared/charts'
 import { pathsWorkload } from '../../src/shared/workloads/paths'
 import { INF, type PathsResult } from '../../src/shared/workloads/paths/types'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { runPathsJob } from '../../src/main/workloads/paths/run-paths'
 import { followPath } from '../../src/main/workloads/paths/query'
 import { readIntMatrix } from '../../src/main/workloads/paths/read-matrix'
+import { jobContext, NO_ADAPTER } from '../helpers/job-context'
 
 const DATA = join(__dirname, '../../../shared/data/paths')
 const dir = mkdtempSync(join(tmpdir(), 'paralab-paths-engine-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const ctx: JobContext = {
-  signal: new AbortController().signal,
-  progress: () => {},
-  input: async (p) => p,
-  gpu: async () => {
-    throw new ApiError('gpu-unavailable', 'no GPU in this test')
-  },
-}
+const ctx = jobContext()
 
 async function run(input: Record<string, unknown>): Promise<PathsResult> {
   return (await runPathsJob(validateParams('paths', pathsWorkload.params, { repeat: 1, backends: ['serial', 'workers-simd'], ...input }), ctx)).results
@@ -160,7 +152,7 @@ describe('results', () => {
 
   it('skips the GPU, saying why, when there is none and other backends run', async () => {
     const r = await run({ files: [join(DATA, 'c01.1')], backends: ['serial', 'gpu'] })
-    expect(r.skipped).toEqual([{ backend: 'gpu', reason: 'no GPU in this test' }])
+    expect(r.skipped).toEqual([{ backend: 'gpu', reason: NO_ADAPTER }])
     expect(r.graphs[0].runs.map((x) => x.name)).toEqual(['serial'])
   })
 })

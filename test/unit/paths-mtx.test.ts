@@ -8,17 +8,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/shared/errors'
 import { pathsWorkload } from '../../src/shared/workloads/paths'
 import type { PathsResult } from '../../src/shared/workloads/paths/types'
 import { validateParams } from '../../src/shared/workloads/schema'
-import type { JobContext } from '../../src/main/engine'
 import { generateGraph } from '../../src/main/workloads/paths/generate-graph'
 import { vertexName } from '../../src/main/workloads/paths/graph'
 import { courseGraphBytes } from '../../src/main/workloads/paths/read-course'
 import { readGraph } from '../../src/main/workloads/paths/read-graph'
 import { parseMtxGraph } from '../../src/main/workloads/paths/read-mtx'
 import { runPathsJob } from '../../src/main/workloads/paths/run-paths'
+import { jobContext } from '../helpers/job-context'
 
 const DATA = join(__dirname, '../../../shared/data/paths')
 // The largest (c08) only slows the suite: its reading is the same.
@@ -94,14 +93,7 @@ beforeAll(() => {
 }, 60_000)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const ctx: JobContext = {
-  signal: new AbortController().signal,
-  progress: () => {},
-  input: async (p) => p,
-  gpu: async () => {
-    throw new ApiError('gpu-unavailable', 'no GPU in this test')
-  },
-}
+const ctx = jobContext()
 
 async function run(input: Record<string, unknown>): Promise<PathsResult> {
   return (await runPathsJob(validateParams('paths', pathsWorkload.params, { repeat: 1, backends: ['serial'], ...input }), ctx)).results

@@ -5,6 +5,7 @@ import { csvError, ioError, nameList, openForReading, quoteText } from './errors
 import { Turns } from '../../workers/in-turns'
 import { bytes } from './bytes'
 import { readField } from './fields'
+import { duplicateNameMessage } from '../column-names'
 
 export interface CsvHeader {
   /** Column names, trimmed (files often put a space after each comma). */
@@ -83,7 +84,7 @@ async function headerNames(path: string, line: string, signal?: AbortSignal): Pr
     const name = f.text.trim()
     let slot = hashOf(name, seed) & mask
     for (; slots[slot] >= 0; slot = (slot + 1) & mask)
-      if (names[slots[slot]] === name) throw csvError(path, 1, `columns ${slots[slot] + 1} and ${names.length + 1} are both named ${quoteText(name)}; rename one of them`)
+      if (names[slots[slot]] === name) throw csvError(path, 1, duplicateNameMessage(slots[slot] + 1, names.length + 1, name))
     slots[slot] = names.length
     names.push(name)
     if (b[f.end] !== COMMA) return names

@@ -224,7 +224,7 @@ describe('hostile GeoTIFFs: refused naming the file and the place', () => {
 
   it('an unsupported compression (JPEG) named', async () => {
     gdal('-ot', 'Byte', '-scale', '-co', 'COMPRESS=JPEG', at('dem.asc'), at('jpeg.tif'))
-    await expect(refused(at('jpeg.tif'))).rejects.toThrow('jpeg.tif: IFD at byte 8, Compression (259): compression JPEG (7) is not supported: uncompressed, deflate, LZW or PackBits are')
+    await expect(refused(at('jpeg.tif'))).rejects.toThrow('jpeg.tif: IFD at byte 8, Compression (259): compression JPEG (7) is not supported: uncompressed, deflate, LZW, ZSTD or PackBits are')
   })
 
   it('a strip count that does not fit the size, and a raster without georeferencing', async () => {

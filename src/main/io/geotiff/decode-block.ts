@@ -1,9 +1,14 @@
-// A strip's or tile's bytes decompressed into exactly the bytes its IFD announces, and never more:
-// a block that would expand past them (a compression bomb) stops there and is refused, so memory
-// stays what the raster's size says. Deflate through Node's zlib (bounded by maxOutputLength);
-// LZW and PackBits here, writing into the one buffer of the announced size. Then the TIFF
-// predictors (horizontal differencing, floating point).
-import { inflateSync } from 'node:zlib'
+// A strip's or tile's bytes decompressed into no more than the rows of it that cover the raster,
+// and never past the bytes its IFD announces: a block that would expand past them (a compression
+// bomb) stops there and is refused, and the padding rows of a tile larger than the raster are never
+// decoded (a 3 × 3 raster in one 16 384² tile inflates three rows, not 1 GiB). Off the event loop or
+// in slices: deflate through zlib's stream (on libuv's threads), ZSTD through zstddec's streaming
+// decoder a window at a time, LZW and PackBits here a slice at a time; a cancel is seen between
+// slices. Then the TIFF predictors (horizontal differencing, floating point).
+import { createInflate } from 'node:zlib'
+import { ZSTDDecoder } from 'zstddec/stream'
+import { throwIfAborted } from '../../../shared/cancel'
+import { Turns } from '../../workers/in-turns'
 
 export const COMPRESSIONS: Record<number, string> = {
   1: 'none',
@@ -24,27 +29,45 @@ export const COMPRESSIONS: Record<number, string> = {
   50002: 'JPEG XL',
 }
 
-/** The compressions read, and the most each can expand a byte (deflate's 1032:1, 12-bit LZW codes of up to 4096 bytes, PackBits' 2 → 128). */
-export const EXPANSION: Record<number, number> = { 1: 1, 5: 4096 * 8 / 9, 8: 1032, 32946: 1032, 32773: 64 }
+/**
+ * The compressions read, and the most each can expand a byte: deflate's 1032:1, 12-bit LZW codes of
+ * up to 4096 bytes, PackBits' 2 → 128, ZSTD's RLE blocks (4 bytes → 128 KiB).
+ */
+export const EXPANSION: Record<number, number> = { 1: 1, 5: 4096 * 8 / 9, 8: 1032, 32946: 1032, 32773: 64, 50000: 32768 }
 
 /** Thrown when a block decodes to more or fewer bytes than announced, or is corrupt. */
 export class BlockError extends Error {}
 
-/** `data` decompressed with `compression` into `expected` bytes. */
-export function decompress(compression: number, data: Uint8Array, expected: number): Uint8Array {
+/**
+ * `data` decompressed with `compression`: its first `want` bytes, of a block that announces `full`
+ * (want ≤ full). Where want is the whole block, data that expands past it is refused; otherwise
+ * decoding stops once `want` bytes are out.
+ */
+export async function decompress(compression: number, data: Uint8Array, want: number, full: number, signal?: AbortSignal): Promise<Uint8Array> {
   switch (compression) {
     case 1:
-      if (data.length < expected) throw new BlockError(`holds ${data.length} bytes, ${expected} expected`)
-      return data.subarray(0, expected)
+      if (data.length < want) throw new BlockError(`holds ${data.length} bytes, ${want} expected`)
+      return data.subarray(0, want)
     case 8:
     case 32946:
-      return inflate(data, expected)
+      return inflate(data, want, full, signal)
+    case 50000:
+      return unzstd(data, want, full, signal)
     case 5:
-      return lzw(data, expected)
+      return sliced(lzw(data, want, full), signal)
     case 32773:
-      return packBits(data, expected)
+      return sliced(packBits(data, want, full), signal)
   }
   throw new BlockError(`compression ${compression} is not read`)
+}
+
+async function sliced(work: Generator<void, Uint8Array>, signal?: AbortSignal): Promise<Uint8Array> {
+  const turns = new Turns(signal)
+  for (;;) {
+    const next = work.next()
+    if (next.done) return next.value
+    await turns.maybe()
+  }
 }
 
 function short(what: string, got: number, expected: number): BlockError {
@@ -55,24 +78,103 @@ function bomb(expected: number): BlockError {
   return new BlockError(`expands past the ${expected} bytes its IFD announces (a compression bomb?)`)
 }
 
-function inflate(data: Uint8Array, expected: number): Uint8Array {
-  let out: Buffer
-  try {
-    out = inflateSync(data, { maxOutputLength: Math.max(1, expected) })
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException
-    if (err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw bomb(expected)
-    throw new BlockError(`is not valid deflate data (${err.message})`)
+/** Collects decoded pieces into `want` bytes; says when to stop, and refuses output past the block. */
+class Sink {
+  readonly out: Uint8Array
+  o = 0
+  constructor(
+    readonly want: number,
+    readonly full: number,
+  ) {
+    this.out = new Uint8Array(want)
   }
-  if (out.length < expected) throw short('deflate', out.length, expected)
-  return out
+
+  /** Takes a piece; true once `want` bytes are in and decoding can stop. */
+  take(piece: Uint8Array): boolean {
+    const room = this.want - this.o
+    if (piece.length > room && this.want === this.full) throw bomb(this.full)
+    this.out.set(piece.length > room ? piece.subarray(0, room) : piece, this.o)
+    this.o += Math.min(room, piece.length)
+    return this.o === this.want && this.want < this.full
+  }
 }
 
-function packBits(data: Uint8Array, expected: number): Uint8Array {
-  const out = new Uint8Array(expected)
+/** Inflates on zlib's threads, 64 KiB at a time, stopping at `want` bytes. */
+function inflate(data: Uint8Array, want: number, full: number, signal?: AbortSignal): Promise<Uint8Array> {
+  const sink = new Sink(want, full)
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const z = createInflate({ chunkSize: 64 * 1024 })
+    let settled = false
+    const end = (e?: Error) => {
+      if (settled) return
+      settled = true
+      signal?.removeEventListener('abort', abort)
+      z.destroy()
+      if (e) reject(e)
+      else if (sink.o < want) reject(short('deflate', sink.o, want))
+      else resolve(sink.out)
+    }
+    const abort = () => end(new Error('cancelled'))
+    signal?.addEventListener('abort', abort)
+    z.on('data', (piece: Buffer) => {
+      if (settled) return
+      try {
+        if (sink.take(piece)) end()
+      } catch (e) {
+        end(e as Error)
+      }
+    })
+    z.on('end', () => end())
+    // All the bytes wanted, then an error (a stream cut before its checksum): libtiff takes them too.
+    z.on('error', (e) => end(sink.o >= want ? undefined : new BlockError(`is not valid deflate data (${e.message})`)))
+    z.end(data)
+  }).catch((e) => {
+    throwIfAborted(signal)
+    throw e
+  })
+}
+
+const zstd = new ZSTDDecoder()
+let zstdReady: Promise<void> | undefined
+
+/** ZSTD a window (128 KiB) at a time, stopping at `want` bytes. */
+async function unzstd(data: Uint8Array, want: number, full: number, signal?: AbortSignal): Promise<Uint8Array> {
+  await (zstdReady ??= zstd.init())
+  const sink = new Sink(want, full)
+  const turns = new Turns(signal)
+  // zstddec's stream neither reports a corrupt frame (it calls again on the same input) nor frees
+  // its buffers when left early: empty windows in a row mean the decoder is stuck.
+  let empty = 0
+  try {
+    for (const piece of zstd.decodeStreaming([data])) {
+      if (piece.length === 0) {
+        if (++empty > 64) throw new BlockError('is not valid ZSTD data (the decoder makes no progress)')
+        continue
+      }
+      empty = 0
+      if (sink.take(piece)) return sink.out
+      await turns.maybe()
+    }
+  } catch (e) {
+    if (e instanceof BlockError) throw e
+    throwIfAborted(signal)
+    if (sink.o < want) throw new BlockError(`is not valid ZSTD data (${(e as Error).message})`)
+  }
+  if (sink.o < want) throw short('ZSTD', sink.o, want)
+  return sink.out
+}
+
+/** Every this many input bytes or codes, a decoder yields (a slice ends there if its time is up). */
+const SLICE = 1 << 16
+
+function* packBits(data: Uint8Array, want: number, full: number): Generator<void, Uint8Array> {
+  const expected = full
+  const out = new Uint8Array(full)
   let o = 0
   let i = 0
-  while (i < data.length && o < expected) {
+  let k = 0
+  while (i < data.length && o < want) {
+    if (++k % SLICE === 0) yield
     const n = (data[i++] << 24) >> 24
     if (n >= 0) {
       if (o + n + 1 > expected) throw bomb(expected)
@@ -87,12 +189,13 @@ function packBits(data: Uint8Array, expected: number): Uint8Array {
       o += 1 - n
     }
   }
-  if (o < expected) throw short('PackBits', o, expected)
-  return out
+  if (o < want) throw short('PackBits', o, want)
+  return out.subarray(0, want)
 }
 
 /** TIFF's LZW: codes of 9 to 12 bits, most significant bit first, the width growing one code early. */
-function lzw(data: Uint8Array, expected: number): Uint8Array {
+function* lzw(data: Uint8Array, want: number, full: number): Generator<void, Uint8Array> {
+  const expected = full
   const CLEAR = 256
   const EOI = 257
   const prefix = new Uint16Array(4096)
@@ -104,9 +207,11 @@ function lzw(data: Uint8Array, expected: number): Uint8Array {
     first[c] = c
     length[c] = 1
   }
-  const out = new Uint8Array(expected)
+  // The wanted rows, and room for the one code that crosses their end.
+  const out = new Uint8Array(Math.min(full, want + 4096))
   let o = 0
   let bit = 0
+  let k = 0
   const bits = data.length * 8
   let width = 9
   let next = 258
@@ -117,7 +222,8 @@ function lzw(data: Uint8Array, expected: number): Uint8Array {
     for (let k = o + n - 1, c = code; k >= o; k--, c = prefix[c]) out[k] = last[c]
     o += n
   }
-  for (;;) {
+  while (o < want) {
+    if (++k % SLICE === 0) yield
     if (bit + width > bits) break // no EOI: the data ends here (as libtiff tolerates)
     let code = 0
     for (let k = 0; k < width; k++, bit++) code = (code << 1) | ((data[bit >> 3] >> (7 - (bit & 7))) & 1)
@@ -147,8 +253,8 @@ function lzw(data: Uint8Array, expected: number): Uint8Array {
     old = code
     if (next + 1 >= 1 << width && width < 12) width++
   }
-  if (o < expected) throw short('LZW', o, expected)
-  return out
+  if (o < want) throw short('LZW', o, want)
+  return out.subarray(0, want)
 }
 
 /**

@@ -12,7 +12,7 @@ import { ApiError } from '../../../shared/errors'
 import { Turns } from '../../workers/in-turns'
 import { notAFile } from '../file-kind'
 import { BlockError, COMPRESSIONS, decompress, EXPANSION, unpredict } from './decode-block'
-import { entryIntegers, tagName, tiffError, tiffStructure, type TiffStructure } from './tiff-structure'
+import { entryIntegers, TAG_NAMES, tagName, tiffError, tiffStructure, type TiffStructure } from './tiff-structure'
 
 /** At most this many cells a raster (2 GiB as float64). */
 export const MAX_RASTER_CELLS = 2 ** 28
@@ -98,29 +98,100 @@ function fileSource(file: FileHandle, size: number) {
 
 type Directory = Awaited<ReturnType<GeoTIFF['getImage']>>['fileDirectory']
 
-async function numbers(fd: Directory, name: string): Promise<number[] | undefined> {
-  const v = (await fd.loadValue(name as never)) as unknown
+const TAG_OF: Record<string, number> = Object.fromEntries(Object.entries(TAG_NAMES).map(([tag, name]) => [name, Number(tag)]))
+
+/** A tag's values through the `geotiff` package; whatever it throws becomes a refusal naming the tag. */
+async function loadTag(shown: string, ifd: string, fd: Directory, name: string): Promise<unknown> {
+  try {
+    return await fd.loadValue(name as never)
+  } catch (e) {
+    throw tiffError(shown, `${ifd}, ${tagName(TAG_OF[name])}`, `cannot be read (${(e as Error).message})`)
+  }
+}
+
+async function numbers(shown: string, ifd: string, fd: Directory, name: string): Promise<number[] | undefined> {
+  const v = await loadTag(shown, ifd, fd, name)
   if (v === undefined || v === null) return undefined
   if (typeof v === 'number') return [v]
   if (typeof v === 'string') return undefined
   return Array.from(v as ArrayLike<number | bigint>, Number)
 }
 
+/** Field types a count or size may have: SHORT, LONG, LONG8. */
+const INTEGER_TYPES = new Set([3, 4, 16])
+const TYPE_NAMES: Record<number, string> = { 1: 'BYTE', 2: 'ASCII', 3: 'SHORT', 4: 'LONG', 5: 'RATIONAL', 6: 'SBYTE', 7: 'UNDEFINED', 8: 'SSHORT', 9: 'SLONG', 10: 'SRATIONAL', 11: 'FLOAT', 12: 'DOUBLE', 13: 'IFD', 16: 'LONG8', 17: 'SLONG8', 18: 'IFD8' }
+
+/** Everything known of a raster before its blocks are read: what the listing's check and the reader share. */
+interface Layout {
+  ifd: string
+  width: number
+  height: number
+  sampleType: SampleType
+  bytes: number
+  compression: number
+  predictor: number
+  tiled: boolean
+  blockWidth: number
+  blockHeight: number
+  across: number
+  offsets: Float64Array
+  counts: Float64Array
+  placement: Placement | null
+  /** Rows stored south first (a positive y cell size): read flipped. */
+  southUp: boolean
+  littleEndian: boolean
+  nodata: number | null
+  geo: GeoTags
+}
+
 /** Reads the first image of the TIFF at `path` (named `shown` in messages) as one band of cells. */
-export async function readRaster(shown: string, path: string, opts: { signal?: AbortSignal; maxCells?: number } = {}): Promise<Raster> {
+export async function readRaster(shown: string, path: string, opts: { signal?: AbortSignal; maxCells?: number; memory?: number } = {}): Promise<Raster> {
   const { file, size } = await openRegular(shown, path)
   try {
     const structure = await tiffStructure(shown, file, size)
-    return await readImage(shown, file, structure, opts)
+    const layout = await rasterLayout(shown, file, structure, opts)
+    return await readBlocks(shown, file, layout, opts.signal)
   } finally {
     await file.close()
   }
 }
 
-async function readImage(shown: string, file: FileHandle, s: TiffStructure, opts: { signal?: AbortSignal; maxCells?: number }): Promise<Raster> {
+/**
+ * Why the reader refuses the TIFF at `path`, from its header and IFD alone (no block is read), or
+ * undefined if it would read it; for the dashboard's chooser. The reason leaves out the file's name.
+ */
+export async function tiffRefusal(path: string): Promise<string | undefined> {
+  try {
+    const { file, size } = await openRegular(path, path)
+    try {
+      await rasterLayout(path, file, await tiffStructure(path, file, size), {})
+    } finally {
+      await file.close()
+    }
+    return undefined
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== 'invalid-input') return undefined
+    return e.message.startsWith(`${path}: `) ? e.message.slice(path.length + 2) : e.message
+  }
+}
+
+/** A raster's bytes per block row, and the rows of block `b` that hold the raster's cells. */
+function rowsIn(l: Pick<Layout, 'tiled' | 'blockHeight' | 'height' | 'across'>, b: number): { rows: number; inRows: number } {
+  const row0 = Math.floor(b / l.across) * l.blockHeight
+  const rows = l.tiled ? l.blockHeight : Math.min(l.blockHeight, l.height - row0)
+  return { rows, inRows: Math.min(rows, l.height - row0) }
+}
+
+/**
+ * The most a block's decoded rows may take beyond the raster's cells they hold: a tile far larger
+ * than its raster (GDAL writes 256² or 512² tiles for rasters of a few cells) is read up to this.
+ */
+export const BLOCK_SLACK_BYTES = 16 * 2 ** 20
+
+async function rasterLayout(shown: string, file: FileHandle, s: TiffStructure, opts: { signal?: AbortSignal; maxCells?: number; memory?: number }): Promise<Layout> {
   const ifd = `IFD at byte ${s.ifdOffset}`
   const at = (tag: number) => `${ifd}, ${tagName(tag)}`
-  const countOf = (tag: number) => s.entries.find((e) => e.tag === tag)?.count
+  const entry = (tag: number) => s.entries.find((e) => e.tag === tag)
   let fd: Directory
   try {
     const tiff = await GeoTIFF.fromSource(fileSource(file, s.size) as unknown as Parameters<typeof GeoTIFF.fromSource>[0])
@@ -128,94 +199,126 @@ async function readImage(shown: string, file: FileHandle, s: TiffStructure, opts
   } catch (e) {
     throw tiffError(shown, ifd, `cannot be parsed (${(e as Error).message})`)
   }
-  const one = async (tag: number, name: string, fallback?: number): Promise<number> => {
-    const v = await numbers(fd, name)
+  /** A whole number of a count or size tag, checked for its field type and value. */
+  const one = async (tag: number, fallback?: number): Promise<number> => {
+    const e = entry(tag)
+    if (e && !INTEGER_TYPES.has(e.type)) throw tiffError(shown, at(tag), `has field type ${TYPE_NAMES[e.type] ?? e.type}; a count or size is a SHORT or LONG`)
+    if (e && e.count < 1) throw tiffError(shown, at(tag), 'holds no value')
+    const v = await numbers(shown, ifd, fd, TAG_NAMES[tag])
     if (v === undefined) {
       if (fallback !== undefined) return fallback
       throw tiffError(shown, ifd, `has no ${tagName(tag)}`)
     }
+    if (!Number.isSafeInteger(v[0]) || v[0] < 0) throw tiffError(shown, at(tag), `${v[0]} is not a whole number`)
     return v[0]
   }
 
-  const width = await one(256, 'ImageWidth')
-  const height = await one(257, 'ImageLength')
+  const width = await one(256)
+  const height = await one(257)
   if (!(width > 0 && height > 0)) throw tiffError(shown, ifd, `announces ${width} × ${height} cells`)
-  const bands = await one(277, 'SamplesPerPixel', 1)
+  const bands = await one(277, 1)
   if (bands !== 1) throw tiffError(shown, at(277), `the raster has ${bands} bands; a grid is read from a single-band raster (gdal_translate -b 1 makes one)`)
-  const bits = (await numbers(fd, 'BitsPerSample')) ?? [1]
-  const format = ((await numbers(fd, 'SampleFormat')) ?? [1])[0]
+  const bitsEntry = entry(258)
+  if (bitsEntry && !INTEGER_TYPES.has(bitsEntry.type)) throw tiffError(shown, at(258), `has field type ${TYPE_NAMES[bitsEntry.type] ?? bitsEntry.type}; a size is a SHORT or LONG`)
+  const bits = (await numbers(shown, ifd, fd, 'BitsPerSample')) ?? [1]
+  const format = ((await numbers(shown, ifd, fd, 'SampleFormat')) ?? [1])[0]
   const sampleType = SAMPLE_TYPES[`${format}:${bits[0]}`]
   if (!sampleType) throw tiffError(shown, at(format === 1 ? 258 : 339), `${bits[0]}-bit ${SAMPLE_FORMATS[format] ?? `format ${format}`} samples are not read (8, 16 or 32-bit integers, 32 or 64-bit floats are)`)
   const bytes = bits[0] / 8
-  const compression = await one(259, 'Compression', 1)
+  const compression = await one(259, 1)
   if (EXPANSION[compression] === undefined)
-    throw tiffError(shown, at(259), `compression ${COMPRESSIONS[compression] ?? 'unknown'} (${compression}) is not supported: uncompressed, deflate, LZW or PackBits are`)
-  const predictor = await one(317, 'Predictor', 1)
+    throw tiffError(shown, at(259), `compression ${COMPRESSIONS[compression] ?? 'unknown'} (${compression}) is not supported: uncompressed, deflate, LZW, ZSTD or PackBits are`)
+  const predictor = await one(317, 1)
   if (predictor !== 1 && predictor !== 2 && predictor !== 3) throw tiffError(shown, at(317), `predictor ${predictor} is not supported (1, 2 or 3 are)`)
   if (predictor === 3 && !sampleType.startsWith('float')) throw tiffError(shown, at(317), `the floating-point predictor on ${sampleType} samples`)
   if (predictor === 2 && sampleType.startsWith('float')) throw tiffError(shown, at(317), `the integer predictor on ${sampleType} samples`)
   const maxCells = opts.maxCells ?? MAX_RASTER_CELLS
-  if (width * height > maxCells) throw tiffError(shown, ifd, `announces ${width} × ${height} cells, more than the ${maxCells} a raster may have here`)
+  checkCells(shown, ifd, width, height, maxCells, opts.memory)
 
   // The blocks: strips of rows, or tiles.
-  const tiled = countOf(324) !== undefined
+  const tiled = entry(324) !== undefined
   const [offsetsTag, countsTag] = tiled ? [324, 325] : [273, 279]
-  const blockWidth = tiled ? await one(322, 'TileWidth') : width
-  const blockHeight = tiled ? await one(323, 'TileLength') : Math.min(height, await one(278, 'RowsPerStrip', height))
+  const blockWidth = tiled ? await one(322) : width
+  const blockHeight = tiled ? await one(323) : Math.min(height, await one(278, height) || height)
   if (!(blockWidth > 0 && blockHeight > 0)) throw tiffError(shown, at(tiled ? 322 : 278), `blocks of ${blockWidth} × ${blockHeight} cells`)
-  if (blockWidth * blockHeight > maxCells) throw tiffError(shown, at(tiled ? 322 : 278), `blocks of ${blockWidth} × ${blockHeight} cells, more than the ${maxCells} a raster may have here`)
   const across = Math.ceil(width / blockWidth)
   const down = Math.ceil(height / blockHeight)
   const blocks = across * down
   const unit = tiled ? 'tile' : 'strip'
   for (const tag of [offsetsTag, countsTag]) {
-    const n = countOf(tag)
+    const n = entry(tag)?.count
     if (n === undefined) throw tiffError(shown, ifd, `has no ${tagName(tag)}`)
     if (n !== blocks) throw tiffError(shown, at(tag), `${n} values for the ${blocks} ${unit}s of ${width} × ${height} cells in ${blockWidth} × ${blockHeight} ${unit}s`)
   }
-  let offsets: number[]
-  let counts: number[]
+  let offsets: Float64Array
+  let counts: Float64Array
   try {
     offsets = (await entryIntegers(file, s, offsetsTag))!
     counts = (await entryIntegers(file, s, countsTag))!
   } catch (e) {
     throw tiffError(shown, ifd, (e as Error).message)
   }
-  const blockRows = (b: number) => (tiled ? blockHeight : Math.min(blockHeight, height - b * blockHeight))
   const name = COMPRESSIONS[compression]
-  // Before anything is allocated: every block lies in the file and can expand to what it must.
+  const layout = { tiled, blockHeight, height, across }
+  // Before anything is allocated: every block lies in the file, can expand to what is read of it,
+  // and what is read of it is bounded by the raster cells it holds.
+  const turns = new Turns(opts.signal)
   for (let b = 0; b < blocks; b++) {
+    if (b % 4096 === 4095) await turns.maybe()
     const place = `${ifd}, ${unit} ${b}`
+    if (counts[b] === 0) continue // sparse: never written, read as NODATA (or 0), as GDAL does
+    if (offsets[b] < 8) throw tiffError(shown, place, `its ${counts[b]} bytes at byte ${offsets[b]} lie in the file's header`)
     if (offsets[b] + counts[b] > s.size) throw tiffError(shown, place, `its ${counts[b]} bytes at byte ${offsets[b]} run past the end of the file (${s.size} bytes)`)
-    const expected = blockWidth * blockRows(b) * bytes
-    if (counts[b] * EXPANSION[compression] < expected)
-      throw tiffError(shown, place, compression === 1 ? `holds ${counts[b]} bytes, ${expected} expected` : `holds ${counts[b]} bytes, which ${name} cannot expand to the ${expected} its IFD announces`)
+    const { rows, inRows } = rowsIn(layout, b)
+    const want = blockWidth * inRows * bytes
+    const cols = Math.min(blockWidth, width - (b % across) * blockWidth)
+    if (want > BLOCK_SLACK_BYTES + cols * inRows * bytes)
+      throw tiffError(shown, place, `${blockWidth} × ${rows} cells of which ${cols} × ${inRows} lie in the raster: its rows there take ${want} bytes, more than ${BLOCK_SLACK_BYTES} beyond the raster's cells (gdal_translate -co TILED=YES rewrites it in 256 × 256 tiles)`)
+    if (counts[b] * EXPANSION[compression] < want)
+      throw tiffError(shown, place, compression === 1 ? `holds ${counts[b]} bytes, ${want} expected` : `holds ${counts[b]} bytes, which ${name} cannot expand to the ${want} its IFD announces`)
   }
 
-  const placement = await placementOf(shown, ifd, fd, width, height)
-  const geo: GeoTags = {
-    pixelScale: await numbers(fd, 'ModelPixelScale'),
-    tiepoint: await numbers(fd, 'ModelTiepoint'),
-    transformation: await numbers(fd, 'ModelTransformation'),
-    geoKeyDirectory: await numbers(fd, 'GeoKeyDirectory'),
-    geoDoubleParams: await numbers(fd, 'GeoDoubleParams'),
-    geoAsciiParams: ((await fd.loadValue('GeoAsciiParams')) as string | undefined) ?? undefined,
-  }
-  const nodataText = (await fd.loadValue('GDAL_NODATA')) as string | undefined
+  const { placement, southUp, geo } = await placementOf(shown, ifd, fd, width, height)
+  const nodataText = (await loadTag(shown, ifd, fd, 'GDAL_NODATA')) as string | undefined
   let nodata: number | null = null
   if (nodataText !== undefined) {
-    const t = nodataText.replace(/\0+$/, '').trim()
+    const t = String(nodataText).replace(/\0+$/, '').trim()
     nodata = /^[+-]?nan$/i.test(t) ? NaN : Number(t)
     if (t === '' || Number.isNaN(nodata) && !/nan/i.test(t)) throw tiffError(shown, at(42113), `${JSON.stringify(t)} is not a number`)
     if (sampleType === 'float32') nodata = Math.fround(nodata)
   }
+  return { ifd, width, height, sampleType, bytes, compression, predictor, tiled, blockWidth, blockHeight, across, offsets, counts, placement, southUp, littleEndian: s.littleEndian, nodata, geo }
+}
 
+/**
+ * Refuses, from the announced size alone, a raster whose cells as float64 would pass the cell
+ * limit, one array's length, or the memory available now; the size named.
+ */
+export function checkCells(shown: string, ifd: string, width: number, height: number, maxCells = MAX_RASTER_CELLS, memory = process.availableMemory()): void {
+  const cells = width * height
+  if (cells > maxCells) throw tiffError(shown, ifd, `announces ${width} × ${height} cells, more than the ${maxCells} a raster may have here`)
+  if (cells * 8 > memory) throw tiffError(shown, ifd, `announces ${width} × ${height} cells, ${(cells * 8 / 1e9).toFixed(1)} GB as float64; ${(memory / 1e9).toFixed(1)} GB are available`)
+}
+
+/** The blocks of a raster laid out by `rasterLayout`, one at a time, north row first. */
+async function readBlocks(shown: string, file: FileHandle, l: Layout, signal?: AbortSignal): Promise<Raster> {
+  const { ifd, width, height, bytes, blockWidth, across, offsets, counts, compression, predictor } = l
+  const unit = l.tiled ? 'tile' : 'strip'
   const values = new Float64Array(width * height)
-  const turns = new Turns(opts.signal)
-  const littleEndian = s.littleEndian
-  for (let b = 0; b < blocks; b++) {
-    const rows = blockRows(b)
-    const expected = blockWidth * rows * bytes
+  const turns = new Turns(signal)
+  const littleEndian = l.littleEndian
+  const fill = l.nodata ?? 0
+  for (let b = 0; b < offsets.length; b++) {
+    const { rows, inRows } = rowsIn(l, b)
+    const row0 = Math.floor(b / across) * l.blockHeight
+    const col0 = (b % across) * blockWidth
+    const cols = Math.min(blockWidth, width - col0)
+    const target = (r: number) => (l.southUp ? height - 1 - (row0 + r) : row0 + r) * width + col0
+    if (counts[b] === 0) {
+      for (let r = 0; r < inRows; r++) values.fill(fill, target(r), target(r) + cols)
+      await turns.maybe()
+      continue
+    }
     const raw = Buffer.alloc(counts[b])
     let got = 0
     while (got < raw.length) {
@@ -223,32 +326,28 @@ async function readImage(shown: string, file: FileHandle, s: TiffStructure, opts
       if (bytesRead === 0) break
       got += bytesRead
     }
+    const want = blockWidth * inRows * bytes
     let block: Uint8Array
     try {
       if (got < raw.length) throw new BlockError(`the file ended after ${got} of its ${raw.length} bytes`)
-      block = decompress(compression, raw, expected)
-      if (predictor !== 1) {
-        if (compression === 1) block = block.slice()
-        unpredict(block, predictor, blockWidth, rows, bytes, littleEndian)
-      }
+      block = await decompress(compression, raw, want, blockWidth * rows * bytes, signal)
+      if (predictor !== 1 && compression === 1) block = block.slice()
     } catch (e) {
       if (e instanceof BlockError) throw tiffError(shown, `${ifd}, ${unit} ${b} (${counts[b]} bytes at byte ${offsets[b]})`, e.message)
       throw e
     }
     const view = new DataView(block.buffer, block.byteOffset, block.byteLength)
-    const read = sampleReader(view, sampleType, littleEndian)
-    const row0 = Math.floor(b / across) * blockHeight
-    const col0 = (b % across) * blockWidth
-    const cols = Math.min(blockWidth, width - col0)
-    const inRows = Math.min(rows, height - row0)
+    const read = sampleReader(view, l.sampleType, littleEndian)
     for (let r = 0; r < inRows; r++) {
-      const to = (row0 + r) * width + col0
+      if (predictor !== 1) unpredict(block.subarray(r * blockWidth * bytes, (r + 1) * blockWidth * bytes), predictor, blockWidth, 1, bytes, littleEndian)
+      const to = target(r)
       const from = r * blockWidth
       for (let c = 0; c < cols; c++) values[to + c] = read(from + c)
+      if (r % 64 === 63) await turns.maybe()
     }
     await turns.maybe()
   }
-  return { width, height, sampleType, compression: name, tiled, values, nodata, placement, geo }
+  return { width, height, sampleType: l.sampleType, compression: COMPRESSIONS[compression], tiled: l.tiled, values, nodata: l.nodata, placement: l.placement, geo: l.geo }
 }
 
 function sampleReader(v: DataView, type: SampleType, le: boolean): (i: number) => number {
@@ -274,30 +373,50 @@ function sampleReader(v: DataView, type: SampleType, le: boolean): (i: number) =
 
 /**
  * The upper-left corner and cell sizes from ModelPixelScale and one ModelTiepoint, or from a
- * ModelTransformation without rotation; north up. A raster of points (GTRasterTypeGeoKey 2) has its
- * tiepoint at a cell's centre, half a cell from the corner, as GDAL reads it.
+ * ModelTransformation without rotation, as GDAL's geotransform. A raster of points
+ * (GTRasterTypeGeoKey 2) has its tiepoint at a cell's centre, half a cell from the corner, as GDAL
+ * reads it. A positive y cell size (rows stored south first) is read flipped, north row first, and
+ * its tags are given as the north-up equivalent, for the grids written beside it.
  */
-async function placementOf(shown: string, ifd: string, fd: Directory, width: number, height: number): Promise<Placement | null> {
-  const scale = await numbers(fd, 'ModelPixelScale')
-  const tie = await numbers(fd, 'ModelTiepoint')
-  const matrix = await numbers(fd, 'ModelTransformation')
-  const keys = await numbers(fd, 'GeoKeyDirectory')
+async function placementOf(shown: string, ifd: string, fd: Directory, width: number, height: number): Promise<{ placement: Placement | null; southUp: boolean; geo: GeoTags }> {
+  const scale = await numbers(shown, ifd, fd, 'ModelPixelScale')
+  const tie = await numbers(shown, ifd, fd, 'ModelTiepoint')
+  const matrix = await numbers(shown, ifd, fd, 'ModelTransformation')
+  const keys = await numbers(shown, ifd, fd, 'GeoKeyDirectory')
+  const geo: GeoTags = {
+    pixelScale: scale,
+    tiepoint: tie,
+    transformation: matrix,
+    geoKeyDirectory: keys,
+    geoDoubleParams: await numbers(shown, ifd, fd, 'GeoDoubleParams'),
+    geoAsciiParams: ((await loadTag(shown, ifd, fd, 'GeoAsciiParams')) as string | undefined) ?? undefined,
+  }
   let pointShift = 0
   if (keys) for (let i = 4; i + 3 < keys.length; i += 4) if (keys[i] === 1025 && keys[i + 1] === 0 && keys[i + 3] === 2) pointShift = 0.5
-  let p: Placement
+  // GDAL's geotransform: x0, dx, y0, dy (dy < 0 north up).
+  let x0: number, dx: number, y0: number, dy: number
   if (scale && tie) {
     if (tie.length !== 6) throw tiffError(shown, `${ifd}, ${tagName(33922)}`, `${tie.length / 6} tiepoints; a grid is placed by one`)
-    if (scale.length < 2 || !(scale[0] > 0) || !(scale[1] > 0)) throw tiffError(shown, `${ifd}, ${tagName(33550)}`, `cell sizes ${scale.slice(0, 2).join(' × ')}; positive ones expected (north up)`)
+    if (scale.length < 2 || !(scale[0] > 0) || !(scale[1] !== 0)) throw tiffError(shown, `${ifd}, ${tagName(33550)}`, `cell sizes ${scale.slice(0, 2).join(' × ')}; a positive width and a non-zero height expected`)
     const [i, j, , x, y] = tie
-    p = { west: x - i * scale[0], north: y + j * scale[1], cellWidth: scale[0], cellHeight: scale[1] }
+    ;[dx, dy] = [scale[0], -scale[1]]
+    ;[x0, y0] = [x - i * dx, y - j * dy]
   } else if (matrix) {
     if (matrix.length !== 16) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, `${matrix.length} values, 16 expected`)
     const [a, b, , d, e, f, , h] = matrix
-    if (b !== 0 || e !== 0) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, 'the grid is rotated or sheared; a north-up grid is read')
-    if (!(a > 0) || !(f < 0)) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, `cell sizes ${a} × ${f}; a north-up grid (positive x, negative y) is read`)
-    p = { west: d, north: h, cellWidth: a, cellHeight: -f }
-  } else return null
+    if (b !== 0 || e !== 0) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, 'the grid is rotated or sheared; a north-up grid is read (gdalwarp makes one)')
+    if (!(a > 0) || !(f !== 0)) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, `cell sizes ${a} × ${f}; a positive width and a non-zero height expected`)
+    ;[x0, dx, y0, dy] = [d, a, h, f]
+  } else return { placement: null, southUp: false, geo }
+  x0 -= pointShift * dx
+  y0 -= pointShift * dy
+  const southUp = dy > 0
+  const p: Placement = { west: x0, north: southUp ? y0 + height * dy : y0, cellWidth: dx, cellHeight: Math.abs(dy) }
   if (![p.west, p.north, p.cellWidth, p.cellHeight].every(Number.isFinite) || !Number.isFinite(p.north - height * p.cellHeight) || !Number.isFinite(p.west + width * p.cellWidth))
     throw tiffError(shown, ifd, 'its georeferencing is not finite')
-  return { ...p, west: p.west - pointShift * p.cellWidth, north: p.north + pointShift * p.cellHeight }
+  if (southUp) {
+    const shift = pointShift
+    Object.assign(geo, { pixelScale: [p.cellWidth, p.cellHeight, 0], tiepoint: [0, 0, 0, p.west + shift * p.cellWidth, p.north - shift * p.cellHeight, 0], transformation: undefined })
+  }
+  return { placement: p, southUp, geo }
 }

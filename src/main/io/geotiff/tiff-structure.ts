@@ -110,14 +110,14 @@ export async function tiffStructure(shown: string, file: FileHandle, size: numbe
  * An entry's integer values (SHORT, LONG, LONG8), read in the file's byte order: the block offsets
  * and byte counts, read here because the geotiff package's deferred arrays assume little-endian.
  */
-export async function entryIntegers(file: FileHandle, s: TiffStructure, tag: number): Promise<number[] | undefined> {
+export async function entryIntegers(file: FileHandle, s: TiffStructure, tag: number): Promise<Float64Array | undefined> {
   const e = s.entries.find((x) => x.tag === tag)
   if (!e) return undefined
   const size = e.type === 3 ? 2 : e.type === 4 || e.type === 13 ? 4 : e.type === 16 || e.type === 18 ? 8 : 0
   if (size === 0) throw new TypeError(`${tagName(tag)} has field type ${e.type}, not an unsigned integer`)
   const buf = await readExactly(file, e.at, e.count * size)
   const le = s.littleEndian
-  const out = new Array<number>(e.count)
+  const out = new Float64Array(e.count)
   for (let i = 0; i < e.count; i++) {
     const at = i * size
     out[i] = size === 2 ? (le ? buf.readUInt16LE(at) : buf.readUInt16BE(at)) : size === 4 ? (le ? buf.readUInt32LE(at) : buf.readUInt32BE(at)) : Number(le ? buf.readBigUInt64LE(at) : buf.readBigUInt64BE(at))

@@ -4,13 +4,13 @@
 // A file is either equal cell by cell (exact) with the same placement (corner and cell size to 1e-9
 // of a cell), or refused with a message naming the file and the feature; the refused ones are listed
 // here with their reasons (docs/formats.md lists the same).
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/errors'
 import { rasterGrid } from '../../src/main/workloads/landslide/raster-input'
+import { cellsDiffering, gdalReading, maskDiffering } from '../helpers/gdal-raster'
 
 const CORPUS = join(__dirname, '../../../shared/corpora/geotiff')
 const dir = mkdtempSync(join(tmpdir(), 'paralab-geotiff-conformance-'))
@@ -40,20 +40,6 @@ const REFUSED: Record<string, string> = {
   'rasterio+rasterio/tests/data/rotated.tif': 'the grid is rotated or sheared',
 }
 
-/** GDAL's reading of band 1: the cells as float64 in the file's row order, the NODATA mask, the geotransform. */
-function gdalReading(path: string, name: string) {
-  const info = JSON.parse(execFileSync('gdalinfo', ['-json', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
-  const [w, h] = info.size as [number, number]
-  execFileSync('gdal_translate', ['-q', '-b', '1', '-ot', 'Float64', '-of', 'ENVI', path, join(dir, `${name}.f64`)], { stdio: 'ignore' })
-  execFileSync('gdal_translate', ['-q', '-b', 'mask', '-of', 'ENVI', path, join(dir, `${name}.mask`)], { stdio: 'ignore' })
-  const raw = readFileSync(join(dir, `${name}.f64`))
-  const cells = new Float64Array(raw.buffer, raw.byteOffset, w * h)
-  const band = info.bands[0]
-  // GDAL 3.6 reads SampleFormat 2 bytes as Byte with PIXELTYPE=SIGNEDBYTE: their values are signed.
-  if (band.metadata?.IMAGE_STRUCTURE?.PIXELTYPE === 'SIGNEDBYTE') for (let k = 0; k < cells.length; k++) if (cells[k] > 127) cells[k] -= 256
-  return { w, h, cells, mask: readFileSync(join(dir, `${name}.mask`)), gt: info.geoTransform as number[] }
-}
-
 describe('GeoTIFF conformance: every file of the corpus read as GDAL reads it, or refused by name', () => {
   const outcome: Record<string, string> = {}
 
@@ -70,7 +56,7 @@ describe('GeoTIFF conformance: every file of the corpus read as GDAL reads it, o
       return
     }
     outcome[name] = 'read'
-    const g = gdalReading(path, name.replace(/[^\w.-]+/g, '_'))
+    const g = gdalReading(path, join(dir, name.replace(/[^\w.-]+/g, '_')))
     expect([grid.rows, grid.cols]).toEqual([g.h, g.w])
     // Placement: GDAL's geotransform; a south-up grid (positive y size) is read north row first.
     const southUp = g.gt[5] > 0
@@ -80,20 +66,8 @@ describe('GeoTIFF conformance: every file of the corpus read as GDAL reads it, o
     expect(Math.abs(grid.west - g.gt[0])).toBeLessThanOrEqual(1e-9 * cell)
     expect(Math.abs(grid.south - (southUp ? g.gt[3] : g.gt[3] + g.h * g.gt[5]))).toBeLessThanOrEqual(1e-9 * cell)
     // Cells: exact (NaN equal to NaN); NODATA where GDAL's mask says so.
-    const isNodata = grid.nodata === null ? () => false : Number.isNaN(grid.nodata) ? (v: number) => Number.isNaN(v) : (v: number) => v === grid.nodata
-    let differ = 0
-    let maskDiffer = 0
-    for (let r = 0; r < g.h; r++) {
-      const from = (southUp ? g.h - 1 - r : r) * g.w
-      for (let c = 0; c < g.w; c++) {
-        const ours = grid.values[r * g.w + c]
-        const theirs = g.cells[from + c]
-        if (!Object.is(ours, theirs) && !(Number.isNaN(ours) && Number.isNaN(theirs))) differ++
-        if (isNodata(ours) !== (g.mask[from + c] === 0)) maskDiffer++
-      }
-    }
-    expect(differ, 'cells that differ from GDAL').toBe(0)
-    expect(maskDiffer, 'cells whose NODATA differs from GDAL\'s mask').toBe(0)
+    expect(cellsDiffering(grid.values, g), 'cells that differ from GDAL').toBe(0)
+    expect(maskDiffering(grid.values, grid.nodata, g), 'cells whose NODATA differs from GDAL\'s mask').toBe(0)
   }, 30_000)
 
   it('refuses exactly the files listed, and reads every other', () => {

@@ -202,14 +202,13 @@ async function rasterLayout(shown: string, file: FileHandle, s: TiffStructure, o
   /** A whole number of a count or size tag, checked for its field type and value. */
   const one = async (tag: number, fallback?: number): Promise<number> => {
     const e = entry(tag)
-    if (e && !INTEGER_TYPES.has(e.type)) throw tiffError(shown, at(tag), `has field type ${TYPE_NAMES[e.type] ?? e.type}; a count or size is a SHORT or LONG`)
-    if (e && e.count < 1) throw tiffError(shown, at(tag), 'holds no value')
     const v = await numbers(shown, ifd, fd, TAG_NAMES[tag])
+    if (e && (!INTEGER_TYPES.has(e.type) || !v || v.length < 1 || !Number.isSafeInteger(v[0]) || v[0] < 0))
+      throw tiffError(shown, at(tag), `${v && v.length ? v[0] : 'no value'} (field type ${TYPE_NAMES[e.type] ?? e.type}) is not a count: a whole SHORT or LONG is`)
     if (v === undefined) {
       if (fallback !== undefined) return fallback
       throw tiffError(shown, ifd, `has no ${tagName(tag)}`)
     }
-    if (!Number.isSafeInteger(v[0]) || v[0] < 0) throw tiffError(shown, at(tag), `${v[0]} is not a whole number`)
     return v[0]
   }
 

@@ -102,6 +102,15 @@ export async function tiffStructure(shown: string, file: FileHandle, size: numbe
     const at = length <= (big ? 8 : 4) ? valueAt : big ? u64(table, e + 12) : u32(table, e + 8)
     if (at + length > size) throw tiffError(shown, `${place}, ${tagName(tag)}`, `its ${count} values (${length} bytes at byte ${at}) run past the end of the file (${size} bytes)`)
     entries.push({ tag, type, count, at })
+    // A 64-bit offset or size past 2^53 is no file's (and no double holds it exactly): named here,
+    // before the geotiff package reads the arrays it parses at once (a few; longer ones are read later).
+    if ((type === 16 || type === 18) && count <= 1024) {
+      const values = count === 1 ? table.subarray(e + 12, e + 20) : await readExactly(file, at, length)
+      for (let k = 0; k < count; k++) {
+        const v = le ? values.readBigUInt64LE(8 * k) : values.readBigUInt64BE(8 * k)
+        if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw tiffError(shown, `${place}, ${tagName(tag)}`, `value ${k}, ${v}, is past any file's size (2^53 bytes)`)
+      }
+    }
   }
   return { littleEndian: le, bigTiff: big, size, ifdOffset, entries }
 }

@@ -16,6 +16,8 @@ export interface ListedFile {
   readable: boolean
   /** What the backend found its content to be. */
   content?: ContentKind
+  /** Why the reader of its content refuses it (the backend's check of its header). */
+  refused?: string
 }
 
 export interface FileGroup {
@@ -43,14 +45,16 @@ export interface ReadSpec {
  * decide; text and binary files go by extension too), or, where the backend did not read the
  * content or the workload lists no formats, its extension.
  */
-export function canRead(spec: ReadSpec, file: { name: string; content?: ContentKind }): boolean {
+export function canRead(spec: ReadSpec, file: { name: string; content?: ContentKind; refused?: string }): boolean {
+  if (file.refused) return false
   const formats = formatsRead(spec.workload as WorkloadId)
   if (!formats.length) return hasExtension(file.name, spec.extensions)
   return formats.some((f) => formatTakes(f, file.name, file.content))
 }
 
 /** Why a file is greyed out: "Parquet content, not a .csv or .gr file", or "not a .csv file". */
-export function unreadableText(spec: ReadSpec, file: { content?: ContentKind }): string {
+export function unreadableText(spec: ReadSpec, file: { content?: ContentKind; refused?: string }): string {
+  if (file.refused) return file.refused
   const formats = extensionsText(spec.extensions)
   return file.content && file.content !== 'text' && file.content !== 'binary' ? `${contentText(file.content)}, not a ${formats} file` : `not a ${formats} file`
 }
@@ -84,7 +88,7 @@ export function groupFiles(files: KnownFile[], spec: ReadSpec, examples: Readonl
     const rank = inData ? 0 : example ? 1 : 2
     const key = `${rank}\n${label}`
     if (!groups.has(key)) groups.set(key, { label, title: dirName(f.path), files: [], rank })
-    groups.get(key)!.files.push({ path: f.path, name: f.name, bytes: f.bytes, shown: inData ? inData.slice(inData.indexOf('/') + 1) : f.name, readable: canRead(spec, f), ...(f.content && { content: f.content }) })
+    groups.get(key)!.files.push({ path: f.path, name: f.name, bytes: f.bytes, shown: inData ? inData.slice(inData.indexOf('/') + 1) : f.name, readable: canRead(spec, f), ...(f.content && { content: f.content }), ...(f.refused && { refused: f.refused }) })
   }
   const byName = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true })
   return [...groups.values()]

@@ -91,6 +91,8 @@ export interface DataFile {
   relative?: string
   /** What its first bytes say it is (src/main/io/sniff.ts); absent where the backend did not read them (past its limit per listing). */
   content?: ContentKind
+  /** Why the reader of its content would refuse it, from its header alone (a TIFF of 3 bands, JPEG): the chooser greys it out. */
+  refused?: string
 }
 
 /** Limits of one answer of browseData: a folder lists at most this many entries. */

@@ -1,6 +1,7 @@
 // GeoTIFF grids under `paralab serve`: a 2480 × 3050 LZW GeoTIFF DEM read block by block (and then
 // refused with a source off its grid, so that the job is all reading) and a deflate bomb, while pings
-// are answered within 1 s; both refused as invalid input naming what is wrong.
+// are answered within 1 s; both refused as invalid input naming what is wrong. The listing of the data
+// folder marks a 3-band TIFF as refused, with the reader's reason.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -31,6 +32,7 @@ beforeAll(async () => {
     const bomb = deflateSync(Buffer.alloc(64 * 2 ** 20), { level: 9 })
     return tiffBytes(floatRaster(64, 64, 64, 8, bomb.length), bomb)
   })())
+  execFileSync('gdal_translate', ['-q', '-b', '1', '-b', '1', '-b', '1', join(root, 'dem.asc'), join(data, 'rgb.tif')])
   serve = await startServe(['--data', data])
   api = await connectApi(serve)
 }, 120_000)
@@ -43,6 +45,14 @@ afterAll(async () => {
 const pinged = (params: Record<string, unknown>) => jobWhilePinging(api, 'landslide', params, 180_000)
 
 describe('GeoTIFF grids under serve', () => {
+  it('the data folder\'s listing says which TIFF the reader refuses, and why (the chooser\'s tooltip)', async () => {
+    const folder = await api.call<{ files: { name: string; content?: string; refused?: string }[] }>('browseData', data)
+    const byName = Object.fromEntries(folder.files.map((f) => [f.name, f]))
+    expect(byName['rgb.tif']).toMatchObject({ content: 'tiff', refused: 'IFD at byte 8, SamplesPerPixel (277): the raster has 3 bands; a grid is read from a single-band raster (gdal_translate -b 1 makes one)' })
+    expect(byName['source.tif'].refused).toBeUndefined()
+    expect(byName['bomb.tif'].refused).toBeUndefined()
+  })
+
   it('a 2480 × 3050 LZW GeoTIFF DEM is read while pings are answered within 1 s', async () => {
     const { end, worst } = await pinged({ grids: [join(data, 'large-dem.tif'), join(data, 'source.tif')], steps: 1, backends: ['active'], repeat: 1 })
     expect(end.type).toBe('failed')

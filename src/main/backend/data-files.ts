@@ -6,6 +6,7 @@ import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { notAFile } from '../io/file-kind'
 import { sniffFile } from '../io/sniff'
+import { tiffRefusal } from '../io/geotiff/read-raster'
 import { DATA_FOLDER_LIMIT, type DataFile, type DataFolder } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 
@@ -126,7 +127,8 @@ async function describe(path: string, roots: string[] = []): Promise<DataFile> {
 
 /**
  * The files with the kind of their content, the first `limit` of them, SNIFF_CONCURRENCY at a
- * time; a file that cannot be read (gone, or no longer a regular file) keeps none.
+ * time; a file that cannot be read (gone, or no longer a regular file) keeps none. A TIFF carries
+ * why the reader refuses it, if it does.
  */
 export async function withContent(files: DataFile[], limit = SNIFF_LIMIT): Promise<DataFile[]> {
   const out = files.slice()
@@ -135,7 +137,9 @@ export async function withContent(files: DataFile[], limit = SNIFF_LIMIT): Promi
   const sniffer = async () => {
     for (let k = next++; k < count; k = next++) {
       const kind = await sniffFile(out[k].path).then((s) => s.kind, () => undefined)
-      if (kind) out[k] = { ...out[k], content: kind }
+      // A TIFF the GeoTIFF reader would refuse, by the reader's own checks of its header and IFD.
+      const refused = kind === 'tiff' ? await tiffRefusal(out[k].path) : undefined
+      if (kind) out[k] = { ...out[k], content: kind, ...(refused && { refused }) }
     }
   }
   await Promise.all(Array.from({ length: Math.min(SNIFF_CONCURRENCY, count) }, sniffer))

@@ -80,7 +80,7 @@ describe('mutated GeoTIFFs end in a result or a refusal naming the file', () => 
     )
     // The mutations reach both ends: some files are still read, others refused.
     expect(refused).toBeGreaterThan(0)
-    expect(read + refused).toBeGreaterThan(0)
+    expect(read).toBeGreaterThan(0)
   }, 120_000)
 })
 

@@ -127,7 +127,8 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
           if (defBytes > csize || defBytes > usize) throw new PageError(`definition levels of ${defBytes} bytes in a page of ${csize}`)
           defined = col.optional ? readLevels(body, 0, defBytes, n) : n
           const values = body.subarray(defBytes)
-          data = v2.is_compressed === false ? values : decompress(chunk.codec, values, usize - defBytes)
+          // An empty values section (a page of nulls) is stored empty, not as a compressed stream of nothing.
+          data = v2.is_compressed === false || (values.length === 0 && usize === defBytes) ? values : decompress(chunk.codec, values, usize - defBytes)
           p = 0
         } else {
           data = decompress(chunk.codec, body, usize)

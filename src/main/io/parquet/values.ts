@@ -229,8 +229,9 @@ function readDictionaryIndexes(bytes: Uint8Array, p: number, end: number, width:
     } else {
       const run = (header - (header & 1)) / 2
       if (p + valueBytes > end) short()
-      let x = bytes[p]
-      for (let k = 1; k < valueBytes; k++) x += bytes[p + k] * 2 ** (8 * k)
+      // A bit width of 0 (a dictionary of one entry) stores no value bytes: every index is 0.
+      let x = 0
+      for (let k = 0; k < valueBytes; k++) x += bytes[p + k] * 2 ** (8 * k)
       p += valueBytes
       if (x >= size) pastDictionary(x, size)
       const v = dictionary[x]

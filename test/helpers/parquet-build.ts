@@ -51,7 +51,7 @@ export interface SchemaSpec {
 }
 
 /** The footer's metadata: `schema` (root included) and the chunks each group's columns occupy. */
-export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { rows: number; chunks: { offset: number; size: number; dictionary: boolean }[] }[], numRows?: number): Buffer {
+export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { rows: number; chunks: { offset: number; size: number; dictionary: boolean }[] }[], numRows?: number, chunkValues?: number): Buffer {
   return new Thrift()
     .int(1, 1)
     .list(2, 12, schema, (t, e) => {
@@ -71,7 +71,7 @@ export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { ro
             .list(2, 5, [ENCODING.PLAIN, ENCODING.RLE, ENCODING.RLE_DICTIONARY], (l, e) => l.rawInt(e))
             .list(3, 8, [columns[c].name], (l, name) => l.rawString(name))
             .int(4, 0)
-            .long(5, g.rows)
+            .long(5, chunkValues ?? g.rows)
             .long(6, chunk.size)
             .long(7, chunk.size)
             .long(9, chunk.offset)
@@ -84,7 +84,7 @@ export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { ro
 }
 
 /** A whole file: magic, every group's chunks, the footer (its schema given, or the flat one of `columns`), length and magic. */
-export function parquetFile(columns: ColumnSpec[], groups: GroupSpec[], opts: { schema?: SchemaSpec[]; numRows?: number } = {}): Buffer {
+export function parquetFile(columns: ColumnSpec[], groups: GroupSpec[], opts: { schema?: SchemaSpec[]; numRows?: number; chunkValues?: number } = {}): Buffer {
   const parts: Buffer[] = [Buffer.from('PAR1')]
   let offset = 4
   const metas = groups.map((g) => ({
@@ -98,7 +98,7 @@ export function parquetFile(columns: ColumnSpec[], groups: GroupSpec[], opts: { 
     }),
   }))
   const schema = opts.schema ?? [{ name: 'schema', children: columns.length }, ...columns]
-  const meta = footer(schema, columns, metas, opts.numRows)
+  const meta = footer(schema, columns, metas, opts.numRows, opts.chunkValues)
   const tail = Buffer.alloc(8)
   tail.writeUInt32LE(meta.length, 0)
   tail.write('PAR1', 4, 'latin1')

@@ -43,7 +43,8 @@ export function pageBytes(p: PageSpec): Buffer {
 
 /** A schema element as the footer lists it. */
 export interface SchemaSpec {
-  name: string
+  /** Left out of the footer when undefined. */
+  name: string | undefined
   type?: number
   typeLength?: number
   children?: number
@@ -58,7 +59,7 @@ export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { ro
       if (e.type !== undefined) t.int(1, e.type)
       if (e.typeLength !== undefined) t.int(2, e.typeLength)
       if (e.children === undefined) t.int(3, 0)
-      t.string(4, e.name)
+      if (e.name !== undefined) t.string(4, e.name)
       if (e.children !== undefined) t.int(5, e.children)
       if (e.decimal) t.int(6, 5).int(7, e.decimal.scale).int(8, e.decimal.precision)
     })

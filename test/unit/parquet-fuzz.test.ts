@@ -169,6 +169,12 @@ describe('Parquet attack recipes', () => {
     expect(await refusedWithin(chunk, 5000, ['c0'])).toBe(`${chunk} (row group 0, column "c0"): the column chunk announces 134217728 values for the row group's 2 rows`)
   }, 30_000)
 
+  it('a schema element without a name is refused naming the element', async () => {
+    const schema: SchemaSpec[] = [{ name: 'schema', children: 1 }, { name: undefined, type: TYPE.DOUBLE }]
+    const path = write('nameless.parquet', parquetFile([V], [{ rows: 2, pages: [[plainDoubles([1, 2])]] }], { schema }))
+    expect(await refusedWithin(path, 5000)).toBe(`${path} (footer, schema element 1): the element has no name`)
+  }, 30_000)
+
   it('two columns of one name are refused naming both positions', async () => {
     const cols: ColumnSpec[] = [V, { name: 'w', type: TYPE.DOUBLE }, { name: 'v', type: TYPE.DOUBLE }]
     const path = write('names.parquet', parquetFile(cols, [{ rows: 2, pages: cols.map(() => [plainDoubles([1, 2])]) }]))

@@ -65,6 +65,7 @@ export function parquetColumns(path: string, meta: FileMetaData): ParquetColumns
     while (open.length > 0 && open[open.length - 1] === 0) open.pop()
     if (open.length === 0) throw refuse(i, `the root's ${schema[0].num_children} columns and their children end before it; the schema lists ${schema.length} elements`)
     const e = schema[i]
+    if (typeof e.name !== 'string') throw refuse(i, 'the element has no name')
     const children = childCount(schema, i, refuse)
     open[open.length - 1]--
     if (open.length === 1) {

@@ -170,7 +170,7 @@ export function readHybrid(bytes: Uint8Array, p: number, end: number, width: num
       for (let k = 0; k < valueBytes; k++) v += bytes[p + k] * 2 ** (8 * k)
       p += valueBytes
       const take = Math.min(run, count - i)
-      out.fill(v, i, i + take)
+      fillPieces(out, v, i, i + take)
       i += take
     }
   }
@@ -238,11 +238,19 @@ function readDictionaryIndexes(bytes: Uint8Array, p: number, end: number, width:
       const last = Math.min(i + run, stop)
       if (last - i < 32) for (; i < last; i++) out[i] = v
       else {
-        out.fill(v, i, last)
+        fillPieces(out, v, i, last)
         i = last
       }
     }
   }
+}
+
+/**
+ * out.fill in pieces: a run of 2^29 values from a few bytes is one builtin call of seconds, and a
+ * cancel (the thread's termination) takes effect only between calls.
+ */
+function fillPieces(out: Float64Array | Int32Array | Uint8Array, v: number, from: number, to: number): void {
+  for (let a = from; a < to; a += 1 << 20) out.fill(v, a, Math.min(to, a + (1 << 20)))
 }
 
 function pastDictionary(k: number, size: number): never {

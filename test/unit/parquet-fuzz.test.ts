@@ -87,7 +87,7 @@ describe('mutated Parquet files', () => {
         })
         agreed[name]++
       }),
-      fuzzParams(Math.ceil(FUZZ_RUNS / 5)),
+      fuzzParams(Math.ceil(FUZZ_RUNS / 6)),
     )
   }, 600_000)
 })

@@ -24,7 +24,7 @@ export interface PlanTask extends ParquetFooterBytes {
 /** Parses and checks the footer (runs on a loader thread). */
 export function planParquet(task: PlanTask): ParquetPlan {
   const footer = parseFooter(task.path, task)
-  const cols = parquetColumns(footer.meta)
+  const cols = parquetColumns(task.path, footer.meta)
   const wanted = numericColumnsNamed(task.path, cols, task.wanted)
   return { bytes: footer.bytes, names: cols.names, numeric: cols.numeric.map((c) => c.name), other: cols.other, groups: planGroups(task.path, footer, wanted) }
 }
@@ -58,6 +58,12 @@ function planGroups(path: string, footer: ParquetFooter, cols: NumericColumn[]):
       if (chunk.file_path) throw parquetError(path, where, `the column chunk is in another file (${quoteText(chunk.file_path)})`)
       if (!codecSupported(meta.codec))
         throw parquetError(path, where, `compression ${meta.codec} is not supported; Paralab reads ${SUPPORTED_CODECS.join(', ').toLowerCase()} (e.g. DuckDB: COPY (FROM 'in.parquet') TO 'out.parquet' (FORMAT parquet, COMPRESSION zstd))`)
+      // A chunk must be the column's own: another type's bytes, or another column's, would read as other numbers.
+      if (meta.type !== column.physical) throw parquetError(path, where, `the column chunk holds ${meta.type} values; the schema says ${column.physical}`)
+      if (meta.path_in_schema?.length !== 1 || meta.path_in_schema[0] !== column.name)
+        throw parquetError(path, where, `the column chunk is of column ${quoteText((meta.path_in_schema ?? []).join('.'))}`)
+      // A flat column has one value (or null) a row.
+      if (Number(meta.num_values) !== rows) throw parquetError(path, where, `the column chunk announces ${meta.num_values} values for the row group's ${rows} rows`)
       const start = Number(meta.dictionary_page_offset || meta.data_page_offset)
       const size = Number(meta.total_compressed_size)
       const end = start + size
@@ -69,5 +75,6 @@ function planGroups(path: string, footer: ParquetFooter, cols: NumericColumn[]):
     plans.push({ group: g, rowStart, rows, chunks, bytes })
     rowStart += rows
   })
+  if (BigInt(rowStart) !== BigInt(footer.meta.num_rows)) throw parquetError(path, 'footer', `the file announces ${footer.meta.num_rows} rows; its row groups hold ${rowStart}`)
   return plans
 }

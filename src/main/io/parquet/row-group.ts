@@ -10,6 +10,7 @@ import type { PageHeader } from 'hyparquet'
 import { ApiError } from '../../../shared/errors'
 import { quoteText } from '../csv/errors'
 import { PageError, decompress } from './codecs'
+import { thriftProblem } from './footer'
 import type { NumericColumn } from './schema'
 import { countDefined, plainWidth, readHybrid, readPlain, readValues } from './values'
 
@@ -90,6 +91,9 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
       if (pos >= size) throw new PageError(`the column chunk ends after ${row} of the row group's ${task.rows} rows`)
       let header: PageHeader
       const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, size), offset: pos }
+      // Walked first as the footer is, so hyparquet's parser meets no nesting or count past the bytes.
+      const problem = thriftProblem(bytes.subarray(pos), size - pos)
+      if (problem) throw new PageError(`the page header cannot be read (${problem})`)
       try {
         header = parquetHeader(reader)
       } catch (e) {
@@ -106,6 +110,9 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
         const n = header.dictionary_page_header?.num_values ?? -1
         if (!(n >= 0) || n > task.rows) throw new PageError(`the dictionary announces ${n} entries for a row group of ${task.rows} rows`)
         bound(usize, n * plainWidth(col) + 64)
+        // Each PLAIN entry takes bytes (a BYTE_ARRAY decimal at least its length and one): no table is made for entries the page cannot hold.
+        const least = col.physical === 'BYTE_ARRAY' ? 5 : plainWidth(col)
+        if (usize < n * least) throw new PageError(`the dictionary announces ${n} entries in ${usize} bytes`)
         const data = decompress(chunk.codec, body, usize)
         dictionary = new Float64Array(n)
         readPlain(col, data, 0, data.length, n, dictionary, 0)
@@ -127,7 +134,8 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
           if (defBytes > csize || defBytes > usize) throw new PageError(`definition levels of ${defBytes} bytes in a page of ${csize}`)
           defined = col.optional ? readLevels(body, 0, defBytes, n) : n
           const values = body.subarray(defBytes)
-          data = v2.is_compressed === false ? values : decompress(chunk.codec, values, usize - defBytes)
+          // An empty values section (a page of nulls) is stored empty, not as a compressed stream of nothing.
+          data = v2.is_compressed === false || (values.length === 0 && usize === defBytes) ? values : decompress(chunk.codec, values, usize - defBytes)
           p = 0
         } else {
           data = decompress(chunk.codec, body, usize)

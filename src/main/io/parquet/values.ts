@@ -170,7 +170,7 @@ export function readHybrid(bytes: Uint8Array, p: number, end: number, width: num
       for (let k = 0; k < valueBytes; k++) v += bytes[p + k] * 2 ** (8 * k)
       p += valueBytes
       const take = Math.min(run, count - i)
-      out.fill(v, i, i + take)
+      fillPieces(out, v, i, i + take)
       i += take
     }
   }
@@ -229,19 +229,28 @@ function readDictionaryIndexes(bytes: Uint8Array, p: number, end: number, width:
     } else {
       const run = (header - (header & 1)) / 2
       if (p + valueBytes > end) short()
-      let x = bytes[p]
-      for (let k = 1; k < valueBytes; k++) x += bytes[p + k] * 2 ** (8 * k)
+      // A bit width of 0 (a dictionary of one entry) stores no value bytes: every index is 0.
+      let x = 0
+      for (let k = 0; k < valueBytes; k++) x += bytes[p + k] * 2 ** (8 * k)
       p += valueBytes
       if (x >= size) pastDictionary(x, size)
       const v = dictionary[x]
       const last = Math.min(i + run, stop)
       if (last - i < 32) for (; i < last; i++) out[i] = v
       else {
-        out.fill(v, i, last)
+        fillPieces(out, v, i, last)
         i = last
       }
     }
   }
+}
+
+/**
+ * out.fill in pieces: a run of 2^29 values from a few bytes is one builtin call of seconds, and a
+ * cancel (the thread's termination) takes effect only between calls.
+ */
+function fillPieces(out: Float64Array | Int32Array | Uint8Array, v: number, from: number, to: number): void {
+  for (let a = from; a < to; a += 1 << 20) out.fill(v, a, Math.min(to, a + (1 << 20)))
 }
 
 function pastDictionary(k: number, size: number): never {

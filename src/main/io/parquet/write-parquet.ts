@@ -13,7 +13,7 @@ export interface ParquetColumnSpec {
 export type ParquetCompression = 'uncompressed' | 'gzip'
 
 /** Thrift compact protocol, just what a footer and page headers need. */
-class Thrift {
+export class Thrift {
   private bytes: number[] = []
   private last: number[] = [0]
 

@@ -98,3 +98,17 @@ describe('headline arithmetic', () => {
     expect(headlineTable(now, result('H100', {}), [])).toContain('Saved figures are from H100 (gpu): not compared.')
   })
 })
+
+describe('the saved release figures (docs/bench/headline-gpu.json)', () => {
+  it('name the card, hold every headline figure with its same-card baseline, and compare with themselves as level', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const saved = JSON.parse(await readFile('docs/bench/headline-gpu.json', 'utf8')).result as HeadlineResult
+    expect(saved.card).toBe('NVIDIA H200')
+    const ids = saved.figures.map((f) => f.id)
+    expect(ids).toEqual(expect.arrayContaining(['landslide', 'correlation', 'paths-5000', 'paths-10000', 'paths-20000', 'stats']))
+    for (const f of saved.figures) expect(Object.keys(f.series)).toContain(f.normalizeBy)
+    const list = verdicts(saved, saved)
+    expect(list.filter((v) => v.against !== 'same-call build').length).toBe(ids.length)
+    expect(list.filter((v) => v.against !== 'same-call build').every((v) => !v.slower && v.change === 0)).toBe(true)
+  })
+})

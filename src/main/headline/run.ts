@@ -110,7 +110,8 @@ function figures(o: HeadlineOptions, work: string): FigureSpec[] {
     const files = grids ? ['--header', grids[0], '--dem', grids[1], '--source', grids[2]] : []
     if (!grids) notes.push('no Tessina grids found (--tessina DIR): the example\'s synthetic slope')
     const args = gpu
-      ? ['bench', 'landslide', ...files, '--steps', String(steps), '--backend', 'gpu', '--variant', 'fused2', '--repeat', String(within)]
+      ? // 15 runs a process: one run's time swings ±30 % within a process (the CUDA program's by 0.1 %)
+        ['bench', 'landslide', ...files, '--steps', String(steps), '--backend', 'gpu', '--variant', 'fused2', '--repeat', String(o.small ? within : 15)]
       : ['bench', 'landslide', ...files, '--steps', String(steps), '--backend', 'serial,active', '--repeat', '1']
     let referenceMd5: string | undefined
     const self = (cli: string, name: string): Step => ({
@@ -207,7 +208,7 @@ function figures(o: HeadlineOptions, work: string): FigureSpec[] {
           const backend = gpu ? 'gpu' : 'workers-simd'
           const r = await cliJson(CLI, ['bench', 'paths', '--file', graph, '--backend', backend, ...(gpu ? ['--variant', 'tuned', '--no-scipy'] : ['--scipy-repeat', '1']), '--repeat', String(within)])
           if (!gpu && !r.scipy && !notes.length) notes.push('SciPy skipped: python3 with scipy not found')
-          return { this: pick(r.runs, (k) => (gpu ? k.includes('tuned') : k === backend), 'paths'), ...(!gpu && r.scipy && { scipy: r.scipy.median_ms }) }
+          return { this: pick(r.runs, (k) => (gpu ? k.includes('tuned') : k === backend || k.startsWith(`${backend} `)), 'paths'), ...(!gpu && r.scipy && { scipy: r.scipy.median_ms }) }
         },
       },
     ]
@@ -318,9 +319,9 @@ export async function runHeadline(o: HeadlineOptions): Promise<HeadlineResult> {
   return { card, mode: o.mode, date: new Date().toISOString().slice(0, 10), rounds: o.rounds, figures: figuresOut, notes }
 }
 
-/** The adapter's name as this build's benches gave it, else nvidia-smi's. */
+/** nvidia-smi's name of the card (one name across the benches, whose adapter names differ), else the adapter's as this build's benches gave it. */
 async function gpuCard(fallback: string): Promise<string> {
-  if (seenGpu) return seenGpu
   const smi = spawnSync('nvidia-smi', ['--query-gpu=name', '--format=csv,noheader'], { encoding: 'utf8' })
-  return smi.status === 0 && smi.stdout.trim() ? smi.stdout.trim().split('\n')[0] : fallback
+  if (smi.status === 0 && smi.stdout.trim()) return smi.stdout.trim().split('\n')[0]
+  return seenGpu ?? fallback
 }

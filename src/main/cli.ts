@@ -14,7 +14,7 @@ import { version } from '../../package.json'
 
 /** Every command, and what the entry needs beside them. */
 async function loadCommands() {
-  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed] = await Promise.all([
+  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline] = await Promise.all([
     import('./cli/command'),
     import('./cli/commands/jobs'),
     import('./cli/commands/merge'),
@@ -24,6 +24,7 @@ async function loadCommands() {
     import('./workloads'),
     import('./gpu/on-demand'),
     import('./relaxed-simd'),
+    import('./cli/commands/headline'),
   ])
   // Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any
   // WebAssembly is compiled (the modules above compile none on import).
@@ -33,6 +34,7 @@ async function loadCommands() {
   UsageError = command.UsageError
   const commands: Command[] = [
     ...registry.ENGINES.flatMap(workloadCommand.engineCommands),
+    headline.benchHeadlineCommand,
     workloads.workloadsCommand,
     serve.serveCommand,
     jobs.jobsCommand,

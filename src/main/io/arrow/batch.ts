@@ -90,6 +90,10 @@ export async function readBatch(task: BatchTask): Promise<BatchResult> {
       }
       counts[w.slot] = at - task.rowStart
     }
+  } catch (e) {
+    // Every check is meant to come first; should one be missed, the refusal still names the batch.
+    if (e instanceof ApiError) throw e
+    throw fail(`the record batch cannot be read (${e instanceof Error ? e.message : String(e)})`)
   } finally {
     closeSync(fd)
   }

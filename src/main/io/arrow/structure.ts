@@ -264,7 +264,8 @@ function fieldStarts(path: string, s: DecodedSchema): FieldStart[] {
 /** Bytes a value takes in a numeric column this loader reads, or undefined for other columns. */
 export function arrowWidth(field: Field): number | undefined {
   const t = field.type as unknown as { typeId: Type; bitWidth?: number; precision?: number }
-  if (t.typeId === Type.Int || t.typeId === Type.Decimal) return (t.bitWidth ?? 128) / 8
+  if (t.typeId === Type.Int) return [8, 16, 32, 64].includes(t.bitWidth!) ? t.bitWidth! / 8 : undefined
+  if (t.typeId === Type.Decimal) return [32, 64, 128, 256].includes(t.bitWidth ?? 128) ? (t.bitWidth ?? 128) / 8 : undefined
   if (t.typeId === Type.Float) return t.precision === 2 ? 8 : t.precision === 1 ? 4 : undefined
   return undefined
 }
@@ -329,9 +330,9 @@ export function arrowKind(field: Field): ArrowColumnKind {
   switch (t.typeId) {
     case Type.Int:
     case Type.Decimal:
-      return { name: field.name }
+      return arrowWidth(field) ? { name: field.name } : { name: field.name, holds: `numbers of ${(t as unknown as { bitWidth: number }).bitWidth} bits (not a width Arrow defines)` }
     case Type.Float:
-      return (t as unknown as { precision: number }).precision === 0 ? { name: field.name, holds: 'half-precision floats (not read)' } : { name: field.name }
+      return (t as unknown as { precision: number }).precision === 0 ? { name: field.name, holds: 'half-precision floats (not read)' } : arrowWidth(field) ? { name: field.name } : { name: field.name, holds: 'floats of an unknown precision' }
     case Type.Utf8:
     case Type.LargeUtf8:
       return { name: field.name, holds: 'text' }

@@ -296,7 +296,7 @@ function batchPlaces(rb: FbTable, s: DecodedSchema, layout: FieldStart[], body: 
     const offset = view.getBigInt64(buffers.start + 16 * k, true)
     const size = view.getBigInt64(buffers.start + 16 * k + 8, true)
     if (offset < 0n || size < 0n || offset + size > BigInt(body))
-      throw new MetadataError(`the ${what} buffer lies at bytes ${offset}–${offset + size} of a body of ${body} bytes`)
+      throw new MetadataError(`the ${what}: ${size} bytes at byte ${offset}, past a body of ${body} bytes`)
     return { offset: Number(offset), length: Number(size) }
   }
   const columns = s.schema.fields.map((f, i) => {

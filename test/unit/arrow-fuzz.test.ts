@@ -66,7 +66,7 @@ describe('Arrow reader under mutations', () => {
       }),
       fuzzParams(Math.ceil(FUZZ_RUNS / 2)),
     )
-  }, 120_000)
+  }, Math.max(120_000, FUZZ_RUNS * 1000))
 
   it.each(['file', 'stream'])('every 8-byte word of the %s form set to a boundary count: a table or a clean refusal', async (form) => {
     const bytes = valid[form]

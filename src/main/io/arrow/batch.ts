@@ -1,23 +1,34 @@
 // Reads one Arrow record batch's numeric columns into the loader's shared columns (runs on a loader
-// thread): the batch's message, whose range the loader checked, is read and decoded by apache-arrow
-// behind the schema message as a stream of its own; values go to out[rowStart…] in row order, nulls
-// skipped (counted) or refused, NaN and ±∞ refused as a CSV reader refuses them.
+// thread): each column's validity and value buffers, at the places structure.ts checked, are read
+// from the file (decompressed when the batch is ZSTD-compressed, into at most the bytes its rows
+// need) and their values converted to doubles in the file's byte order. Values go to
+// out[rowStart…] in row order, nulls skipped (counted) or refused, NaN and ±∞ refused as a CSV
+// reader refuses them.
 import { closeSync, openSync, readSync } from 'node:fs'
-import { type Data, type RecordBatch, RecordBatchReader, Type } from 'apache-arrow'
 import { ApiError } from '../../../shared/errors'
 import { quoteText } from '../csv/errors'
+import { codecsReady, decompress, PageError } from '../parquet/codecs'
 import { decimalValue } from '../parquet/values'
+import type { ArrowBuffer, ArrowCodec, ArrowColumnPlace } from './structure'
+
+/** What a column holds, as the converter needs it. */
+export interface ArrowNumberType {
+  kind: 'int' | 'uint' | 'float' | 'decimal'
+  /** Bytes a value. */
+  width: number
+  scale?: number
+}
 
 export interface BatchTask {
   path: string
   index: number
   rowStart: number
   rows: number
-  start: number
-  end: number
-  schemaBytes: Uint8Array
-  /** The wanted columns: their field index and output column. */
-  wanted: { name: string; field: number; slot: number }[]
+  bodyStart: number
+  codec: ArrowCodec
+  bigEndian: boolean
+  /** The wanted columns: their type, place in the batch and output column. */
+  wanted: { name: string; type: ArrowNumberType; place: ArrowColumnPlace; slot: number }[]
   columns: Float64Array[]
   nulls: 'missing' | 'refuse'
 }
@@ -27,120 +38,131 @@ export interface BatchResult {
   missing: number[]
 }
 
-const END_OF_STREAM = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])
+/** Room a compressed buffer may announce past what its rows need (writers pad to 64 bytes). */
+const PADDING = 64
 
-export function readBatch(task: BatchTask): BatchResult {
+export async function readBatch(task: BatchTask): Promise<BatchResult> {
   const where = (column?: string) => `record batch ${task.index}${column === undefined ? '' : `, column ${quoteText(column)}`}`
   const fail = (message: string, column?: string) => new ApiError('invalid-input', `${task.path} (${where(column)}): ${message}`)
-  const size = task.end - task.start
-  const bytes = new Uint8Array(task.schemaBytes.length + size + END_OF_STREAM.length)
-  bytes.set(task.schemaBytes)
+  if (task.codec === 'lz4') throw fail('its buffers are LZ4-compressed, which is not read here; write the file uncompressed or with ZSTD (e.g. pyarrow: feather.write_feather(table, path, compression="zstd"))')
+  if (task.codec === 'zstd') await codecsReady()
   let fd: number
   try {
     fd = openSync(task.path, 'r')
   } catch (e) {
     throw new ApiError('io', `cannot read ${task.path}: ${(e as Error).message}`)
   }
-  try {
-    if (readSync(fd, bytes, task.schemaBytes.length, size, task.start) !== size) throw new ApiError('io', `cannot read ${task.path}: the file got shorter while it was read`)
-  } finally {
-    closeSync(fd)
-  }
-  bytes.set(END_OF_STREAM, task.schemaBytes.length + size)
-  let batch: RecordBatch
-  try {
-    const next = RecordBatchReader.from(bytes).next()
-    if (next.done || !next.value) throw new Error('no record batch')
-    batch = next.value
-  } catch (e) {
-    throw fail(`the record batch cannot be read (${(e as Error).message})`)
-  }
-  if (batch.numRows !== task.rows) throw fail(`the batch holds ${batch.numRows} rows; its header announces ${task.rows}`)
   const counts = task.columns.map(() => 0)
   const missing = task.columns.map(() => 0)
-  for (const w of task.wanted) {
-    const vector = batch.getChildAt(w.field)
-    if (!vector || vector.data.length !== 1) throw fail('the column cannot be read', w.name)
-    const data = vector.data[0]
-    const out = task.columns[w.slot]
-    let at = task.rowStart
-    const rows = task.rows
-    const convert = converter(data, (m) => fail(m, w.name))
-    if (data.nullCount === 0) {
-      for (let i = 0; i < rows; i++) out[at++] = convert(i)
-    } else {
-      const bitmap = data.nullBitmap
+  try {
+    // A buffer's bytes, `need` of which are used: read as stored, or decompressed into at most need + PADDING bytes.
+    const buffer = (r: ArrowBuffer, need: number, what: string, column: string): Uint8Array => {
+      const raw = new Uint8Array(r.length)
+      if (readSync(fd, raw, 0, r.length, task.bodyStart + r.offset) !== r.length) throw new ApiError('io', `cannot read ${task.path}: the file got shorter while it was read`)
+      if (task.codec === 'none' || r.length === 0) return raw
+      const size = new DataView(raw.buffer).getBigInt64(0, true)
+      if (size === -1n) return raw.subarray(8) // stored uncompressed
+      if (size < BigInt(need) || size > BigInt(need + PADDING)) throw fail(`the compressed ${what} announce ${size} bytes; ${need} are needed`, column)
+      try {
+        return decompress('ZSTD', raw.subarray(8), Number(size))
+      } catch (e) {
+        throw fail(`the ${what} cannot be decompressed: ${e instanceof PageError ? e.message : String(e)}`, column)
+      }
+    }
+    for (const w of task.wanted) {
+      const rows = task.rows
+      const bitmap = w.place.nullCount > 0 ? buffer(w.place.validity, Math.ceil(rows / 8), 'validity bitmap', w.name) : undefined
+      const values = buffer(w.place.data, rows * w.type.width, 'values', w.name)
+      if (values.length < rows * w.type.width) throw fail(`the values hold ${values.length} bytes for ${rows} rows of ${w.type.width} bytes`, w.name)
+      if (bitmap && bitmap.length < Math.ceil(rows / 8)) throw fail(`the validity bitmap holds ${bitmap.length} bytes for ${rows} rows`, w.name)
+      const out = task.columns[w.slot]
+      let at = task.rowStart
+      const typed = bitmap ? undefined : typedValues(w.type, values, rows, !task.bigEndian)
+      if (typed) {
+        // The common case, in native code: no nulls, values in this machine's byte order.
+        out.set(typed, at)
+        for (let i = 0; i < rows; i++) {
+          const v = out[at + i]
+          if (v - v !== 0) throw fail(v !== v ? `row ${at + i + 1}: NaN is not a number` : `row ${at + i + 1}: ${v > 0 ? 'Infinity' : '-Infinity'} is out of range`, w.name)
+        }
+        counts[w.slot] = rows
+        continue
+      }
+      const convert = converter(w.type, values, !task.bigEndian)
       for (let i = 0; i < rows; i++) {
-        const bit = data.offset + i
-        if (bitmap && (bitmap[bit >> 3] >> (bit & 7)) & 1) out[at++] = convert(i)
-        else if (task.nulls === 'refuse') throw fail(`row ${task.rowStart + i + 1} is null; every cell must hold a number`, w.name)
-        else missing[w.slot]++
+        if (bitmap && !((bitmap[i >> 3] >> (i & 7)) & 1)) {
+          if (task.nulls === 'refuse') throw fail(`row ${task.rowStart + i + 1} is null; every cell must hold a number`, w.name)
+          missing[w.slot]++
+          continue
+        }
+        const v = convert(i)
+        if (v - v !== 0) throw fail(v !== v ? `row ${task.rowStart + i + 1}: NaN is not a number` : `row ${task.rowStart + i + 1}: ${v > 0 ? 'Infinity' : '-Infinity'} is out of range`, w.name)
+        out[at++] = v
       }
+      counts[w.slot] = at - task.rowStart
     }
-    for (let k = task.rowStart; k < at; k++) {
-      const v = out[k]
-      if (v - v !== 0) {
-        const row = rowOfValue(data, task.rowStart, k - task.rowStart)
-        throw fail(v !== v ? `row ${row}: NaN is not a number` : `row ${row}: ${v > 0 ? 'Infinity' : '-Infinity'} is out of range`, w.name)
-      }
-    }
-    counts[w.slot] = at - task.rowStart
+  } catch (e) {
+    // Every check is meant to come first; should one be missed, the refusal still names the batch.
+    if (e instanceof ApiError) throw e
+    throw fail(`the record batch cannot be read (${e instanceof Error ? e.message : String(e)})`)
+  } finally {
+    closeSync(fd)
   }
   return { counts, missing }
 }
 
-/** The 1-based row of the k-th non-null value of a batch starting at rowStart. */
-function rowOfValue(data: Data, rowStart: number, k: number): number {
-  if (data.nullCount === 0 || !data.nullBitmap) return rowStart + k + 1
-  for (let i = 0, seen = 0; i < data.length; i++) {
-    const bit = data.offset + i
-    if ((data.nullBitmap[bit >> 3] >> (bit & 7)) & 1 && seen++ === k) return rowStart + i + 1
-  }
-  return rowStart + k + 1
+/** The values as a typed array, where one reads them as they are: little-endian, up to 32-bit integers and floats. */
+function typedValues(type: ArrowNumberType, bytes: Uint8Array, rows: number, little: boolean): ArrayLike<number> | undefined {
+  if (!little || type.kind === 'decimal' || (type.width === 8 && type.kind !== 'float')) return undefined
+  const b = bytes.byteOffset % type.width === 0 ? bytes : bytes.slice(0, rows * type.width)
+  const Typed =
+    type.kind === 'float'
+      ? type.width === 4 ? Float32Array : Float64Array
+      : type.kind === 'int'
+        ? type.width === 1 ? Int8Array : type.width === 2 ? Int16Array : Int32Array
+        : type.width === 1 ? Uint8Array : type.width === 2 ? Uint16Array : Uint32Array
+  return new Typed(b.buffer as ArrayBuffer, b.byteOffset, rows)
 }
 
-/** Row i of a numeric column as a double. */
-function converter(data: Data, fail: (message: string) => Error): (i: number) => number {
-  const values = data.values as ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number; length: number }
-  const type = data.type
-  const need = (perRow: number) => {
-    if (values.length < (data.offset + data.length) * perRow) throw fail(`the column's buffer holds ${values.length} values for ${data.length} rows`)
-  }
-  switch (type.typeId) {
-    case Type.Float:
-      need(1)
-      return (i) => values[data.offset + i]
-    case Type.Int: {
-      const { bitWidth, isSigned } = type as unknown as { bitWidth: number; isSigned: boolean }
-      if (bitWidth < 64) {
-        need(1)
-        return (i) => values[data.offset + i]
-      }
-      const words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2)
-      if (words.length < (data.offset + data.length) * 2) throw fail('the column is shorter than its rows')
+/** Row i of a numeric column as a double, its bytes in the file's order. */
+export function converter(type: ArrowNumberType, bytes: Uint8Array, little: boolean): (i: number) => number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const w = type.width
+  // The 32-bit word k (0 = least significant) of the value at p.
+  const word = (p: number, k: number) => view.getUint32(little ? p + 4 * k : p + w - 4 * (k + 1), little)
+  switch (type.kind) {
+    case 'float':
+      return w === 4 ? (i) => view.getFloat32(i * 4, little) : (i) => view.getFloat64(i * 8, little)
+    case 'int':
+    case 'uint': {
+      const signed = type.kind === 'int'
+      if (w === 1) return signed ? (i) => view.getInt8(i) : (i) => view.getUint8(i)
+      if (w === 2) return signed ? (i) => view.getInt16(i * 2, little) : (i) => view.getUint16(i * 2, little)
+      if (w === 4) return signed ? (i) => view.getInt32(i * 4, little) : (i) => view.getUint32(i * 4, little)
       // hi · 2^32 is exact and the sum rounds once: the correctly rounded double of the integer.
-      return isSigned ? (i) => (words[2 * (data.offset + i) + 1] | 0) * 4294967296 + words[2 * (data.offset + i)] : (i) => words[2 * (data.offset + i) + 1] * 4294967296 + words[2 * (data.offset + i)]
+      return signed ? (i) => (word(i * 8, 1) | 0) * 4294967296 + word(i * 8, 0) : (i) => word(i * 8, 1) * 4294967296 + word(i * 8, 0)
     }
-    case Type.Decimal: {
-      const { scale, bitWidth } = type as unknown as { scale: number; bitWidth: number }
-      const stride = bitWidth / 32
-      const words = values as unknown as Uint32Array
-      if (words.length < (data.offset + data.length) * stride) throw fail('the column is shorter than its rows')
+    case 'decimal': {
+      const scale = type.scale ?? 0
+      const words = w / 4
       return (i) => {
-        const p = (data.offset + i) * stride
-        const lo = words[p]
-        const hi = stride > 1 ? words[p + 1] | 0 : lo | 0
-        if (stride === 1) return decimalValue(hi, scale)
+        const p = i * w
+        const lo = word(p, 0)
+        const hi = words > 1 ? word(p, 1) | 0 : lo | 0
+        if (words === 1) return decimal(hi, scale)
         let small = hi >= -0x200000 && hi < 0x200000
-        for (let k = 2; k < stride && small; k++) small = words[p + k] === (hi < 0 ? 0xffffffff : 0)
-        if (small) return decimalValue(hi * 4294967296 + lo, scale)
+        for (let k = 2; k < words && small; k++) small = word(p, k) === (hi < 0 ? 0xffffffff : 0)
+        if (small) return decimal(hi * 4294967296 + lo, scale)
         let v = 0n
-        for (let k = stride - 1; k >= 0; k--) v = (v << 32n) | BigInt(words[p + k])
-        v = BigInt.asIntN(bitWidth, v)
-        return Number(`${v}e-${scale}`)
+        for (let k = words - 1; k >= 0; k--) v = (v << 32n) | BigInt(word(p, k))
+        return decimal(BigInt.asIntN(w * 8, v), scale)
       }
     }
-    default:
-      throw fail(`values of type ${type.toString()} are not numbers`)
   }
+}
+
+/** A decimal's unscaled integer over 10^scale, correctly rounded (a negative scale multiplies). */
+function decimal(u: number | bigint, scale: number): number {
+  if (typeof u === 'number' && scale >= 0) return decimalValue(u, scale)
+  return Number(`${u}e${-scale}`)
 }

@@ -1,36 +1,64 @@
 // Loads numeric columns of an Arrow IPC file or stream (.arrow, .feather v2) as the CSV loader
-// does: the messages are walked and checked here, then the loader's threads read record batches,
-// each straight into its rows of the shared columns (table-parts.ts).
+// does: the messages are walked and checked here (structure.ts), then the loader's threads read
+// record batches, each straight into its rows of the shared columns (table-parts.ts).
+import type { Field } from 'apache-arrow'
+import { Type } from 'apache-arrow'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { CsvTable } from '../csv-loader'
 import { nameList, quoteText } from '../csv/errors'
 import { loadParts, type LoadTableOptions } from '../table-parts'
-import { arrowError, arrowKind, readArrowStructure, type ArrowColumnKind } from './structure'
+import type { ArrowNumberType } from './batch'
+import { arrowError, arrowKind, arrowWidth, readArrowStructure, type ArrowColumnKind } from './structure'
+
+/** Rows a table may have: its columns are arrays of doubles, 8 bytes a row, under 4 GiB each. */
+export const MAX_ARROW_ROWS = 2 ** 29 - 1
 
 /** The file's columns, each with what it holds when not numbers. */
-export async function readArrowColumns(path: string): Promise<ArrowColumnKind[]> {
-  return (await readArrowStructure(path)).fields.map(arrowKind)
+export async function readArrowColumns(path: string, signal?: AbortSignal): Promise<ArrowColumnKind[]> {
+  return (await readArrowStructure(path, signal)).fields.map(arrowKind)
+}
+
+/**
+ * Refuses, from the counts alone, a table whose columns could not be held: more rows than one
+ * column of doubles holds, or columns × rows × 8 bytes past the memory available now.
+ */
+export function checkArrowSize(path: string, rows: number, columns: number, memory = process.availableMemory()): void {
+  if (!Number.isSafeInteger(rows) || rows > MAX_ARROW_ROWS)
+    throw arrowError(path, undefined, `${rows} rows; a column holds at most ${MAX_ARROW_ROWS} values (2^29 − 1, under 4 GiB as doubles)`)
+  const bytes = rows * columns * 8
+  if (bytes > memory)
+    throw arrowError(path, undefined, `${columns} columns of ${rows} rows need about ${(bytes / 1e9).toFixed(1)} GB as doubles; ${(memory / 1e9).toFixed(1)} GB are available`)
+}
+
+/** A numeric field's type as the batch reader converts it. */
+function numberType(field: Field): ArrowNumberType {
+  const t = field.type as unknown as { typeId: Type; isSigned?: boolean; scale?: number }
+  const width = arrowWidth(field)!
+  if (t.typeId === Type.Float) return { kind: 'float', width }
+  if (t.typeId === Type.Decimal) return { kind: 'decimal', width, scale: t.scale }
+  return { kind: t.isSigned ? 'int' : 'uint', width }
 }
 
 export async function loadArrow(path: string, opts: LoadTableOptions): Promise<CsvTable> {
   throwIfAborted(opts.signal)
-  const s = await readArrowStructure(path)
+  const s = await readArrowStructure(path, opts.signal)
   const kinds = s.fields.map(arrowKind)
   const names = kinds.map((k) => k.name)
   const wanted = [...new Set(opts.columns)].map((name, slot) => {
     const field = names.indexOf(name)
     if (field < 0) throw arrowError(path, undefined, `no column ${quoteText(name)}; columns are: ${nameList(names)}`)
     if (kinds[field].holds) throw arrowError(path, undefined, `column ${quoteText(name)} holds ${kinds[field].holds}, not numbers`)
-    return { name, field, slot }
+    return { name, field, slot, type: numberType(s.fields[field]) }
   })
   let rowStart = 0
   const parts = s.batches.map((b, index) => {
-    if (b.compressed)
-      throw arrowError(path, `record batch ${index}`, 'its buffers are compressed (LZ4 or ZSTD), which is not read here; write the file uncompressed (e.g. Polars: writeIPC(path, { compression: "uncompressed" }))')
-    const part = { index, rowStart, rows: b.rows, start: b.start, end: b.end, bytes: b.end - b.start }
+    if (b.codec === 'lz4')
+      throw arrowError(path, `record batch ${index}`, 'its buffers are LZ4-compressed, which is not read here; write the file uncompressed or with ZSTD (e.g. pyarrow: feather.write_feather(table, path, compression="zstd"))')
+    const part = { index, rowStart, rows: b.rows, bodyStart: b.bodyStart, codec: b.codec, bytes: b.end - b.start }
     rowStart += b.rows
-    return part
+    return { part, batch: b }
   })
+  checkArrowSize(path, rowStart, wanted.length)
   const nulls = opts.nulls ?? 'missing'
   return loadParts({
     ...opts,
@@ -39,7 +67,13 @@ export async function loadArrow(path: string, opts: LoadTableOptions): Promise<C
     header: names,
     worker: 'arrow-worker',
     task: 'readBatch',
-    parts,
-    payload: (p) => ({ ...p, path, schemaBytes: s.schemaBytes, wanted, nulls }),
+    parts: parts.map((p) => p.part),
+    payload: (p) => ({
+      ...p,
+      path,
+      bigEndian: s.bigEndian,
+      nulls,
+      wanted: wanted.map((w) => ({ name: w.name, type: w.type, slot: w.slot, place: s.batches[p.index].columns[w.field]! })),
+    }),
   })
 }

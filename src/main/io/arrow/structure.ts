@@ -1,29 +1,53 @@
 // The messages of an Arrow IPC file (the file format, "ARROW1" … footer … "ARROW1", or a stream),
 // walked and checked before any data is read: every message's metadata and body must lie within
-// the file, the metadata under a bound; the schema gives the numeric columns. Record batches are
-// then read one by one, each as its own small stream (schema message + batch), by the loader's
-// threads.
-import { Message, MessageHeader, type Field, type Schema, Type } from 'apache-arrow'
+// the file, the metadata under a bound, and is read by a bounded reader (flatbuffer.ts); the schema
+// gives the columns, its byte order and their layout. For each record batch the place of every
+// numeric column's validity and value buffers is found and checked against the batch's body and
+// rows here, so the loader's threads read only checked ranges.
+import { Field, Message, type Schema, Type, UnionMode } from 'apache-arrow'
 import { Footer } from 'apache-arrow/ipc/metadata/file'
+import { throwIfAborted } from '../../../shared/cancel'
 import { ApiError } from '../../../shared/errors'
+import { refuseDuplicateNames } from '../column-names'
 import { openForReading } from '../csv/errors'
+import { FbTable, MetadataError } from './flatbuffer'
 
 /** Message metadata longer than this is refused: a schema of millions of columns is not a table here. */
 export const MAX_MESSAGE_METADATA = 64 * 1024 * 1024
+/** Schemas nested deeper than this are refused (a list of structs of lists… is not a column here). */
+export const MAX_FIELD_DEPTH = 64
+
+/** A buffer's byte range within its batch's body. */
+export interface ArrowBuffer {
+  offset: number
+  length: number
+}
+
+/** Where a numeric column's values lie in one record batch. */
+export interface ArrowColumnPlace {
+  nullCount: number
+  validity: ArrowBuffer
+  data: ArrowBuffer
+}
+
+export type ArrowCodec = 'none' | 'lz4' | 'zstd'
 
 export interface ArrowBatchPlace {
-  /** Byte range of the batch's message (prefix, metadata and body). */
+  /** Byte range of the batch's message (prefix, metadata and body), and where its body starts. */
   start: number
   end: number
+  bodyStart: number
   rows: number
-  compressed: boolean
+  codec: ArrowCodec
+  /** By field index: the places of the numeric top-level columns (undefined for the others). */
+  columns: (ArrowColumnPlace | undefined)[]
 }
 
 export interface ArrowStructure {
   bytes: number
-  /** The schema message's bytes (prefix and metadata), put before each batch to decode it alone. */
-  schemaBytes: Uint8Array
   fields: Field[]
+  /** Whether the schema states big-endian buffers (each value is then read byte-swapped). */
+  bigEndian: boolean
   batches: ArrowBatchPlace[]
 }
 
@@ -38,8 +62,11 @@ export function arrowError(path: string, where: string | undefined, message: str
 }
 
 const FILE_MAGIC = 'ARROW1'
+const V4 = 3
+const V5 = 4
+const HEADER = { Schema: 1, DictionaryBatch: 2, RecordBatch: 3, Tensor: 4, SparseTensor: 5 } as const
 
-export async function readArrowStructure(path: string): Promise<ArrowStructure> {
+export async function readArrowStructure(path: string, signal?: AbortSignal): Promise<ArrowStructure> {
   const file = await openForReading(path)
   try {
     const { size } = await file.stat()
@@ -51,7 +78,7 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
     }
     let start = 0
     let dataEnd = size
-    let footerSchema: Schema | undefined
+    let footerSchema: DecodedSchema | undefined
     const head = await read(0, Math.min(8, size))
     if (head.toString('latin1', 0, 6) === FILE_MAGIC) {
       // The file format: magic, padding, the stream, the footer, its length, magic.
@@ -63,16 +90,22 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
       start = 8
       dataEnd = size - 10 - footer
       if (footer > MAX_MESSAGE_METADATA) throw arrowError(path, 'footer', `the footer announces ${footer} bytes, more than the ${MAX_MESSAGE_METADATA} read`)
-      try {
-        footerSchema = Footer.decode(await read(dataEnd, footer)).schema
-      } catch (e) {
-        throw arrowError(path, 'footer', `the footer cannot be read (${(e as Error).message})`)
-      }
+      const bytes = await read(dataEnd, footer)
+      footerSchema = metadata(path, 'footer', () => {
+        const root = FbTable.root(bytes)
+        const schema = root.table(1)
+        if (!schema) throw new MetadataError('the footer has no schema')
+        checkSchema(schema, bytes.length)
+        root.vector(2, 24)
+        root.vector(3, 24)
+        return { schema: Footer.decode(bytes).schema, bigEndian: schema.i16(0) === 1, version: root.i16(0) }
+      })
     }
-    let schemaBytes: Uint8Array | undefined
-    let schema: Schema | undefined
+    let schema: DecodedSchema | undefined
+    let layout: FieldStart[] | undefined
     const batches: ArrowBatchPlace[] = []
     for (let pos = start; pos + 4 <= dataEnd; ) {
+      throwIfAborted(signal)
       const prefix = await read(pos, Math.min(8, dataEnd - pos))
       const continued = prefix.readUInt32LE(0) === 0xffffffff
       if (continued && prefix.length < 8) throw arrowError(path, `byte ${pos}`, 'the file ends inside a message prefix')
@@ -83,34 +116,43 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
       if (length < 0 || pos + hdr + length > dataEnd)
         throw arrowError(path, where, `the message announces ${length} bytes of metadata; the file's data ends at byte ${dataEnd}`)
       if (length > MAX_MESSAGE_METADATA) throw arrowError(path, where, `the message announces ${length} bytes of metadata, more than the ${MAX_MESSAGE_METADATA} read`)
-      const metadata = await read(pos + hdr, length)
-      let message: Message
-      try {
-        message = Message.decode(metadata)
-      } catch (e) {
-        throw arrowError(path, where, `the message cannot be read (${(e as Error).message})`)
-      }
-      const body = Number(message.bodyLength)
-      const end = pos + hdr + length + body
-      if (!Number.isSafeInteger(body) || body < 0 || end > dataEnd) throw arrowError(path, where, `the message announces a body of ${message.bodyLength} bytes, past the file's data (which ends at byte ${dataEnd})`)
-      if (message.headerType === MessageHeader.Schema) {
+      const bytes = await read(pos + hdr, length)
+      const bodyStart = pos + hdr + length
+      const m = metadata(path, where, () => {
+        const root = FbTable.root(bytes)
+        root.vector(4, 4)
+        return { version: root.i16(0), type: root.u8(1), header: root.table(2), body: root.i64(3) }
+      })
+      if (m.body < 0n || m.body > BigInt(dataEnd - bodyStart))
+        throw arrowError(path, where, `the message announces a body of ${m.body} bytes, past the file's data (which ends at byte ${dataEnd})`)
+      if (m.version < V4) throw arrowError(path, where, `metadata version V${m.version + 1} (Arrow before 0.8) is not read; rewrite the file with a current Arrow library`)
+      const end = bodyStart + Number(m.body)
+      if (!m.header) throw arrowError(path, where, 'the message has no header')
+      const header = m.header
+      if (m.type === HEADER.Schema) {
         if (schema) throw arrowError(path, where, 'a second schema')
-        schema = message.header() as Schema
-        schemaBytes = new Uint8Array(await read(pos, hdr + length))
-      } else if (message.headerType === MessageHeader.RecordBatch) {
-        if (!schema && !footerSchema) throw arrowError(path, where, 'a record batch before the schema')
-        const batch = message.header() as { length: number | bigint; compression: unknown }
-        const rows = Number(batch.length)
-        if (!Number.isSafeInteger(rows) || rows < 0) throw arrowError(path, where, `the record batch announces ${batch.length} rows`)
-        batches.push({ start: pos, end, rows, compressed: batch.compression != null })
+        schema = metadata(path, where, () => {
+          checkSchema(header, bytes.length)
+          return { schema: Message.decode(bytes).header() as Schema, bigEndian: header.i16(0) === 1, version: m.version }
+        })
+      } else if (m.type === HEADER.RecordBatch) {
+        const s = schema ?? footerSchema
+        if (!s) throw arrowError(path, where, 'a record batch before the schema')
+        layout ??= fieldStarts(path, s)
+        batches.push({ start: pos, end, bodyStart, ...metadata(path, where, () => batchPlaces(header, s, layout!, Number(m.body), m.version)) })
+      } else if (m.type === HEADER.Tensor || m.type === HEADER.SparseTensor) {
+        throw arrowError(path, where, 'a tensor message: not a table')
+      } else if (m.type !== HEADER.DictionaryBatch) {
+        // Dictionary batches hold the values of dictionary-encoded columns, which are not read.
+        throw arrowError(path, where, `a message of unknown type ${m.type}`)
       }
       pos = end
     }
     // A file's schema is in its footer; its stream may leave the schema message out.
-    schema ??= footerSchema
-    if (!schema) throw arrowError(path, undefined, 'no schema message: not an Arrow IPC file or stream')
-    schemaBytes ??= schemaMessage(schema)
-    return { bytes: size, schemaBytes, fields: schema.fields, batches }
+    const s = schema ?? footerSchema
+    if (!s) throw arrowError(path, undefined, 'no schema message: not an Arrow IPC file or stream')
+    refuseDuplicateNames(path, s.schema.fields.map((f) => f.name), ' (schema)')
+    return { bytes: size, fields: s.schema.fields, bigEndian: s.bigEndian, batches }
   } catch (e) {
     if (e instanceof ApiError) throw e
     throw new ApiError('io', `cannot read ${path}: ${(e as Error).message}`)
@@ -119,16 +161,167 @@ export async function readArrowStructure(path: string): Promise<ArrowStructure> 
   }
 }
 
-/** A schema as a stream's first message (continuation, length, metadata padded to 8 bytes). */
-function schemaMessage(schema: Schema): Uint8Array {
-  const metadata = Message.encode(Message.from(schema))
-  const padded = (metadata.length + 7) & ~7
-  const out = new Uint8Array(8 + padded)
-  const view = new DataView(out.buffer)
-  view.setUint32(0, 0xffffffff, true)
-  view.setInt32(4, padded, true)
-  out.set(metadata, 8)
-  return out
+interface DecodedSchema {
+  schema: Schema
+  bigEndian: boolean
+  version: number
+}
+
+/** Runs a decode of metadata, any failure (ours or the library's) refused naming the place. */
+function metadata<T>(path: string, where: string, decode: () => T): T {
+  try {
+    return decode()
+  } catch (e) {
+    if (e instanceof ApiError) throw e
+    throw arrowError(path, where, `the metadata cannot be read (${e instanceof Error ? e.message : String(e)})`)
+  }
+}
+
+/**
+ * Checks a Schema table's vectors before the library walks it: each lies within the metadata (so
+ * none announces more elements than its bytes), fields nest at most MAX_FIELD_DEPTH deep, and the
+ * fields visited (a vector may name one field many times) stay under what the bytes can describe.
+ */
+function checkSchema(schema: FbTable, bytes: number): void {
+  let visited = 0
+  const fields = (table: FbTable, slot: number, depth: number) => {
+    if (depth > MAX_FIELD_DEPTH) throw new MetadataError(`the schema nests fields more than ${MAX_FIELD_DEPTH} deep`)
+    const vec = table.vector(slot, 4)
+    visited += vec.length
+    if (visited > bytes / 4) throw new MetadataError(`the schema names more fields than its ${bytes} bytes can describe`)
+    for (let k = 0; k < vec.length; k++) {
+      const field = table.tableAt(vec, k)
+      field.vector(0, 1)
+      field.vector(6, 4)
+      fields(field, 5, depth + 1)
+    }
+  }
+  schema.vector(2, 4)
+  schema.vector(3, 8)
+  fields(schema, 1, 0)
+}
+
+/** Where a top-level field's nodes and buffers start in a batch: after `views` view-typed fields, whose buffer counts vary by batch. */
+interface FieldStart {
+  node: number
+  buffer: number
+  views: number
+}
+
+/** The start of each top-level field, from the layout of every field before it (Arrow's columnar format). */
+function fieldStarts(path: string, s: DecodedSchema): FieldStart[] {
+  let node = 0
+  let buffer = 0
+  let views = 0
+  const walk = (field: Field) => {
+    const t = field.type
+    node++
+    switch (t.typeId) {
+      case Type.Null:
+        return
+      case Type.Binary:
+      case Type.Utf8:
+      case Type.LargeBinary:
+      case Type.LargeUtf8:
+        buffer += 3
+        return
+      case Type.BinaryView:
+      case Type.Utf8View:
+        buffer += 2
+        views++
+        return
+      case Type.List:
+      case Type.LargeList:
+      case Type.Map:
+        buffer += 2
+        break
+      case Type.FixedSizeList:
+      case Type.Struct:
+        buffer += 1
+        break
+      case Type.Union:
+        // Unions had a validity buffer before metadata V5.
+        buffer += ((t as unknown as { mode: UnionMode }).mode === UnionMode.Dense ? 2 : 1) + (s.version < V5 ? 1 : 0)
+        break
+      case Type.Dictionary: // the batch holds the indexes; values are in dictionary batches
+      default:
+        buffer += 2
+        return
+    }
+    for (const child of t.children ?? []) walk(child)
+  }
+  return s.schema.fields.map((f) => {
+    const at = { node, buffer, views }
+    try {
+      walk(f)
+    } catch (e) {
+      throw arrowError(path, 'schema', `field "${f.name}" cannot be laid out (${(e as Error).message})`)
+    }
+    return at
+  })
+}
+
+/** Bytes a value takes in a numeric column this loader reads, or undefined for other columns. */
+export function arrowWidth(field: Field): number | undefined {
+  const t = field.type as unknown as { typeId: Type; bitWidth?: number; precision?: number }
+  if (t.typeId === Type.Int) return [8, 16, 32, 64].includes(t.bitWidth!) ? t.bitWidth! / 8 : undefined
+  if (t.typeId === Type.Decimal) return [32, 64, 128, 256].includes(t.bitWidth ?? 128) ? (t.bitWidth ?? 128) / 8 : undefined
+  if (t.typeId === Type.Float) return t.precision === 2 ? 8 : t.precision === 1 ? 4 : undefined
+  return undefined
+}
+
+const bitmapBytes = (rows: number) => Math.ceil(rows / 8)
+
+/** A record batch's rows, codec and the checked places of its numeric columns. */
+function batchPlaces(rb: FbTable, s: DecodedSchema, layout: FieldStart[], body: number, version: number): Omit<ArrowBatchPlace, 'start' | 'end' | 'bodyStart'> {
+  const length = rb.i64(0)
+  const nodes = rb.vector(1, 16)
+  const buffers = rb.vector(2, 16)
+  const compression = rb.table(3)
+  const codecId = compression ? compression.u8(0) : -1
+  if (codecId > 1) throw new MetadataError(`compression codec ${codecId} is unknown`)
+  const codec: ArrowCodec = codecId < 0 ? 'none' : codecId === 0 ? 'lz4' : 'zstd'
+  // Rows are bounded by the body: every numeric column holds at least a byte a row, uncompressed.
+  if (length < 0n || length > BigInt(Number.MAX_SAFE_INTEGER)) throw new MetadataError(`the record batch announces ${length} rows`)
+  const rows = Number(length)
+  const variadic = version >= V5 ? rb.i64s(4) : []
+  const viewBuffers = [0]
+  for (const n of variadic) {
+    if (n < 0n || n > BigInt(buffers.length)) throw new MetadataError(`a view column announces ${n} buffers; the batch has ${buffers.length}`)
+    viewBuffers.push(viewBuffers[viewBuffers.length - 1] + Number(n))
+  }
+  const view = rb.view
+  const region = (k: number, what: string): ArrowBuffer => {
+    if (k >= buffers.length) throw new MetadataError(`the batch lists ${buffers.length} buffers; the schema needs more`)
+    const offset = view.getBigInt64(buffers.start + 16 * k, true)
+    const size = view.getBigInt64(buffers.start + 16 * k + 8, true)
+    if (offset < 0n || size < 0n || offset + size > BigInt(body))
+      throw new MetadataError(`the ${what}: ${size} bytes at byte ${offset}, past a body of ${body} bytes`)
+    return { offset: Number(offset), length: Number(size) }
+  }
+  const columns = s.schema.fields.map((f, i) => {
+    const width = arrowWidth(f)
+    if (width === undefined) return undefined
+    const at = layout[i]
+    if (at.views >= viewBuffers.length) throw new MetadataError(`the batch announces buffers for ${variadic.length} view columns; the schema has more`)
+    if (at.node >= nodes.length) throw new MetadataError(`the batch describes ${nodes.length} columns; the schema needs more`)
+    const nodeLength = view.getBigInt64(nodes.start + 16 * at.node, true)
+    const nullCount = view.getBigInt64(nodes.start + 16 * at.node + 8, true)
+    if (nodeLength !== length) throw new MetadataError(`column "${f.name}" announces ${nodeLength} rows; the batch ${length}`)
+    if (nullCount < 0n || nullCount > length) throw new MetadataError(`column "${f.name}" announces ${nullCount} nulls in ${length} rows`)
+    const b = at.buffer + viewBuffers[at.views]
+    const validity = region(b, `validity of column "${f.name}"`)
+    const data = region(b + 1, `values of column "${f.name}"`)
+    if (codec === 'none') {
+      if (data.length < rows * width) throw new MetadataError(`column "${f.name}" holds ${data.length} bytes of values for ${rows} rows of ${width} bytes`)
+      if (nullCount > 0n && validity.length < bitmapBytes(rows)) throw new MetadataError(`column "${f.name}" has a validity bitmap of ${validity.length} bytes for ${rows} rows`)
+    } else {
+      for (const [what, r] of [['values', data], ['validity', validity]] as const)
+        if (r.length > 0 && r.length < 8) throw new MetadataError(`the compressed ${what} buffer of column "${f.name}" holds ${r.length} bytes, less than its 8-byte length`)
+    }
+    return { nullCount: Number(nullCount), validity, data }
+  })
+  return { rows, codec, columns }
 }
 
 /** Whether a field holds numbers this loader reads, or what it holds. */
@@ -137,9 +330,9 @@ export function arrowKind(field: Field): ArrowColumnKind {
   switch (t.typeId) {
     case Type.Int:
     case Type.Decimal:
-      return { name: field.name }
+      return arrowWidth(field) ? { name: field.name } : { name: field.name, holds: `numbers of ${(t as unknown as { bitWidth: number }).bitWidth} bits (not a width Arrow defines)` }
     case Type.Float:
-      return (t as unknown as { precision: number }).precision === 0 ? { name: field.name, holds: 'half-precision floats (not read)' } : { name: field.name }
+      return (t as unknown as { precision: number }).precision === 0 ? { name: field.name, holds: 'half-precision floats (not read)' } : arrowWidth(field) ? { name: field.name } : { name: field.name, holds: 'floats of an unknown precision' }
     case Type.Utf8:
     case Type.LargeUtf8:
       return { name: field.name, holds: 'text' }

@@ -45,7 +45,8 @@ export async function arrayFormatOf(shown: string, path: string): Promise<ArrayF
 }
 
 /** Opens `path` (named `shown` in messages) and lists its datasets; close it after use. */
-export async function openArrayFile(shown: string, path: string, format: ArrayFormat): Promise<ArrayFile> {
+export async function openArrayFile(shown: string, path: string, format: ArrayFormat, signal?: AbortSignal): Promise<ArrayFile> {
+  throwIfAborted(signal)
   const named = (e: unknown) => {
     const err = ApiError.from(e)
     return shown === path ? err : new ApiError(err.code, err.message.split(path).join(shown))
@@ -70,8 +71,13 @@ export async function openArrayFile(shown: string, path: string, format: ArrayFo
   await file.close()
   // One thread: h5wasm reads synchronously, and this keeps the main thread answering.
   const pool = new WorkerPool('hdf5-worker', 1)
+  // Listing runs inside the library too: a cancel ends the thread.
+  const stop = () => void pool.terminate()
+  signal?.addEventListener('abort', stop, { once: true })
+  if (signal?.aborted) stop()
   try {
     const datasets = await pool.run<DatasetInfo[]>('listHdf5', { path })
+    signal?.removeEventListener('abort', stop)
     return {
       format,
       shown,
@@ -96,7 +102,9 @@ export async function openArrayFile(shown: string, path: string, format: ArrayFo
       close: () => pool.terminate(),
     }
   } catch (e) {
+    signal?.removeEventListener('abort', stop)
     await pool.terminate()
+    throwIfAborted(signal)
     throw named(e)
   }
 }

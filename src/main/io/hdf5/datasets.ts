@@ -117,3 +117,24 @@ export function applyRule(values: Float64Array, dtype: string, rule: MissingRule
   }
   return mask
 }
+
+/** Deflate expands at most about 1032 : 1; a dataset's filters never make more bytes than that from the file's. */
+export const MAX_EXPANSION = 1032
+/** A chunk is decompressed whole; one larger than this is refused rather than inflated. */
+export const MAX_CHUNK_BYTES = 256 * 2 ** 20
+
+/**
+ * What the file's bytes can hold of a dataset: its elements' bytes are at most the file's (stored
+ * as they are), or MAX_EXPANSION times them (through filters). More is announced than was ever
+ * written (the rest would be fill values), and is refused before anything is allocated for it.
+ */
+export function storageBound(elements: number, itemBytes: number, fileBytes: number, filtered: boolean): string | undefined {
+  const announced = elements * itemBytes
+  const most = fileBytes * (filtered ? MAX_EXPANSION : 1)
+  if (announced <= most) return undefined
+  return `announces ${elements.toExponential(3)} elements (${sizeText(announced)}) but the file has ${sizeText(fileBytes)}, which hold at most ${sizeText(most)} of them${filtered ? ' compressed' : ''}: most of it was never written and holds no values`
+}
+
+export function sizeText(bytes: number): string {
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} KB` : `${bytes} bytes`
+}

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError } from '../../../shared/errors'
-import { type DatasetInfo, type MissingRule, type NumericDtype, isNumeric, netcdfRule, shapeText } from './datasets'
+import { type DatasetInfo, MAX_CHUNK_BYTES, type MissingRule, type NumericDtype, isNumeric, netcdfRule, shapeText, sizeText, storageBound } from './datasets'
 
 type H5 = typeof import('h5wasm/node').default
 type H5Module = Awaited<H5['ready']>
@@ -142,27 +142,6 @@ function attrNumbers(d: InstanceType<H5['Dataset']>, name: string): number[] | u
   } catch {
     return undefined
   }
-}
-
-/** Deflate expands at most about 1032 : 1; a dataset's filters never make more bytes than that from the file's. */
-export const MAX_EXPANSION = 1032
-/** A chunk is decompressed whole; one larger than this is refused rather than inflated. */
-export const MAX_CHUNK_BYTES = 256 * 2 ** 20
-
-/**
- * What the file's bytes can hold of a dataset: its elements' bytes are at most the file's (stored
- * as they are), or MAX_EXPANSION times them (through filters). More is announced than was ever
- * written (the rest would be fill values), and is refused before anything is allocated for it.
- */
-export function storageBound(elements: number, itemBytes: number, fileBytes: number, filtered: boolean): string | undefined {
-  const announced = elements * itemBytes
-  const most = fileBytes * (filtered ? MAX_EXPANSION : 1)
-  if (announced <= most) return undefined
-  return `announces ${elements.toExponential(3)} elements (${sizeText(announced)}) but the file has ${sizeText(fileBytes)}, which hold at most ${sizeText(most)} of them${filtered ? ' compressed' : ''}: most of it was never written and holds no values`
-}
-
-export function sizeText(bytes: number): string {
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} KB` : `${bytes} bytes`
 }
 
 /** NetCDF-4 keeps a dimension without a variable as an empty dataset so named: no data. */

@@ -244,8 +244,10 @@ export async function readNetcdfRows(file: FileHandle, header: NetcdfHeader, v: 
     const rows = Math.min(together, count - r0)
     const span = Buffer.alloc((rows - 1) * header.recordBytes + rowBytes)
     await readFully(file, span, v.begin + (first + r0) * header.recordBytes)
-    for (let r = 0; r < rows; r++)
-      decode(span.subarray(r * header.recordBytes, r * header.recordBytes + rowBytes), v.info.dtype as NumericDtype, out, (r0 + r) * per)
+    const view = new DataView(span.buffer, span.byteOffset, span.byteLength)
+    const get = getter(v.info.dtype as NumericDtype)
+    for (let r = 0, o = r0 * per; r < rows; r++)
+      for (let k = 0, b = r * header.recordBytes; k < per; k++, b += v.itemBytes) out[o++] = get(view, b)
   }
   return out
 }
@@ -256,6 +258,22 @@ async function readFully(file: FileHandle, b: Buffer, at: number): Promise<void>
     const { bytesRead } = await file.read(b, got, b.length - got, at + got)
     if (bytesRead === 0) throw new RangeError('the file got shorter while it was read')
     got += bytesRead
+  }
+}
+
+/** A reader of one big-endian element of `dtype` at a byte offset. */
+function getter(dtype: NumericDtype): (v: DataView, at: number) => number {
+  switch (dtype) {
+    case 'int8': return (v, at) => v.getInt8(at)
+    case 'uint8': return (v, at) => v.getUint8(at)
+    case 'int16': return (v, at) => v.getInt16(at)
+    case 'uint16': return (v, at) => v.getUint16(at)
+    case 'int32': return (v, at) => v.getInt32(at)
+    case 'uint32': return (v, at) => v.getUint32(at)
+    case 'float32': return (v, at) => v.getFloat32(at)
+    case 'float64': return (v, at) => v.getFloat64(at)
+    case 'int64': return (v, at) => Number(v.getBigInt64(at))
+    case 'uint64': return (v, at) => Number(v.getBigUint64(at))
   }
 }
 

@@ -17,7 +17,7 @@ export interface ReadDatasetOptions {
 }
 
 export async function readDatasetSeries(shown: string, path: string, format: ArrayFormat, opts: ReadDatasetOptions): Promise<SeriesMatrix> {
-  const file = await openArrayFile(shown, path, format)
+  const file = await openArrayFile(shown, path, format, opts.signal)
   try {
     return await readSeries(file, opts)
   } finally {

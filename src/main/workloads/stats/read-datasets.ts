@@ -14,7 +14,7 @@ export interface ReadColumnsOptions {
 /** The datasets `columns` name, read as a table of columns named by their paths. */
 export async function readDatasetColumns(shown: string, path: string, format: ArrayFormat, columns: string[] | undefined, opts: ReadColumnsOptions): Promise<CsvTable> {
   const t0 = performance.now()
-  const file = await openArrayFile(shown, path, format)
+  const file = await openArrayFile(shown, path, format, opts.signal)
   try {
     return { ...(await readColumns(file, columns, opts)), path, bytes: file.bytes, load_ms: performance.now() - t0 }
   } finally {

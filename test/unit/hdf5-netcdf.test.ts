@@ -153,7 +153,7 @@ describe('correlation of an HDF5 or NetCDF copy of a .npy data set', () => {
       expect([got.m, got.n]).toEqual([120, 3001])
       expect(got.values).toEqual(npy.values)
     }
-  }, 30_000)
+  }, 90_000)
 
   it('reads every integer type as numbers', async () => {
     const i8 = await loadSeries('w.h5', at('walks.h5'), { layout: 'columns', precision: 'f64', dataset: '/ints/i8' })

@@ -153,7 +153,7 @@ describe('correlation of an HDF5 or NetCDF copy of a .npy data set', () => {
       expect([got.m, got.n]).toEqual([120, 3001])
       expect(got.values).toEqual(npy.values)
     }
-  }, 30_000)
+  }, 90_000)
 
   it('reads every integer type as numbers', async () => {
     const i8 = await loadSeries('w.h5', at('walks.h5'), { layout: 'columns', precision: 'f64', dataset: '/ints/i8' })
@@ -234,7 +234,7 @@ describe('bad HDF5 and NetCDF input', () => {
   it('reads nothing from another file: an external link, external raw storage, a virtual dataset', async () => {
     expect((await failure(load(h5(), '/outside'))).message).toMatch(/^walks\.h5: no dataset \/outside/)
     expect((await failure(load(h5(), '/virtual'))).message).toBe(
-      'walks.h5: dataset /virtual (float64, 3 × 3): a virtual dataset, mapped from other files; numbers (int8–64, uint8–64, float32, float64) are read',
+      'walks.h5: dataset /virtual (float64, 3 × 3): a virtual dataset, mapped from other files',
     )
     const stored = await failure(stats([h5()], { columns: ['/stored_outside'] }))
     expect(stored.message).toMatch(/walks\.h5: dataset \/stored_outside, rows 0–2 cannot be read \(/)

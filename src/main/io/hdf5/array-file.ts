@@ -8,7 +8,7 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { ioError, openForReading } from '../csv/errors'
 import { sniffFile } from '../sniff'
 import { WorkerPool } from '../../workers/pool'
-import { type DatasetInfo, datasetKey, listingText, shapeText } from './datasets'
+import { type DatasetInfo, applyRule, datasetKey, isNumeric, listingText, shapeText } from './datasets'
 import { checkInFile, type NetcdfHeader, type NetcdfVariable, readNetcdfHeader, readNetcdfRows } from './netcdf-classic'
 
 export type ArrayFormat = 'hdf5' | 'netcdf'
@@ -22,8 +22,8 @@ export interface ArrayFile {
   shown: string
   bytes: number
   datasets: DatasetInfo[]
-  /** Rows [first, first + count) of a dataset, each row every element of the other dimensions. */
-  readRows(d: DatasetInfo, first: number, count: number): Promise<Float64Array>
+  /** Rows [first, first + count) of a dataset, each row every element of the other dimensions; an abort of `signal` ends it. */
+  readRows(d: DatasetInfo, first: number, count: number, signal?: AbortSignal): Promise<Float64Array>
   /** Refuses a dataset whose data the file cannot hold where its header places it. */
   checkData(d: DatasetInfo): void
   close(): Promise<void>
@@ -45,7 +45,8 @@ export async function arrayFormatOf(shown: string, path: string): Promise<ArrayF
 }
 
 /** Opens `path` (named `shown` in messages) and lists its datasets; close it after use. */
-export async function openArrayFile(shown: string, path: string, format: ArrayFormat): Promise<ArrayFile> {
+export async function openArrayFile(shown: string, path: string, format: ArrayFormat, signal?: AbortSignal): Promise<ArrayFile> {
+  throwIfAborted(signal)
   const named = (e: unknown) => {
     const err = ApiError.from(e)
     return shown === path ? err : new ApiError(err.code, err.message.split(path).join(shown))
@@ -70,8 +71,13 @@ export async function openArrayFile(shown: string, path: string, format: ArrayFo
   await file.close()
   // One thread: h5wasm reads synchronously, and this keeps the main thread answering.
   const pool = new WorkerPool('hdf5-worker', 1)
+  // Listing runs inside the library too: a cancel ends the thread.
+  const stop = () => void pool.terminate()
+  signal?.addEventListener('abort', stop, { once: true })
+  if (signal?.aborted) stop()
   try {
     const datasets = await pool.run<DatasetInfo[]>('listHdf5', { path })
+    signal?.removeEventListener('abort', stop)
     return {
       format,
       shown,
@@ -79,11 +85,26 @@ export async function openArrayFile(shown: string, path: string, format: ArrayFo
       datasets,
       // The library checks its own addresses against the file's end (a truncated file fails to open).
       checkData: () => {},
-      readRows: (d, first, count) => pool.run<Float64Array>('readHdf5Rows', { path, dataset: d.path, first, count }).catch((e) => Promise.reject(named(e))),
+      // A read inside the library cannot be interrupted: a cancel ends the thread, and with it the file.
+      readRows: async (d, first, count, signal) => {
+        throwIfAborted(signal)
+        const stop = () => void pool.terminate()
+        signal?.addEventListener('abort', stop, { once: true })
+        try {
+          return await pool.run<Float64Array>('readHdf5Rows', { path, dataset: d.path, first, count })
+        } catch (e) {
+          throwIfAborted(signal)
+          throw named(e)
+        } finally {
+          signal?.removeEventListener('abort', stop)
+        }
+      },
       close: () => pool.terminate(),
     }
   } catch (e) {
+    signal?.removeEventListener('abort', stop)
     await pool.terminate()
+    throwIfAborted(signal)
     throw named(e)
   }
 }
@@ -118,50 +139,83 @@ export function findDataset(f: ArrayFile, name: string | undefined, ranks: reado
   const d = f.datasets.find((x) => x.path === datasetKey(name))
   if (!d) throw new ApiError('invalid-argument', `${f.shown}: no ${kind} ${datasetKey(name)}; name one with ${how}. Its ${kind}s: ${listingText(f.datasets)}`)
   const where = `${f.shown}: ${kind} ${d.path} (${d.dtype}, ${shapeText(d.shape)})`
-  if (d.unreadable) throw new ApiError('invalid-input', `${where}: ${d.unreadable}; numbers (int8–64, uint8–64, float32, float64) are read`)
+  if (d.unreadable) throw new ApiError('invalid-input', `${where}: ${d.unreadable}${isNumeric(d.dtype) ? '' : '; numbers (int8–64, uint8–64, float32, float64) are read'}`)
   if (!ranks.includes(d.shape.length)) throw new ApiError('invalid-input', `${where} is ${d.shape.length}-D; ${ranks.join('- or ')}-D is read here`)
   return d
 }
 
+/** Elements one array of f64 holds at most. */
+export const MAX_ELEMENTS = 2 ** 32 - 1
+
+/**
+ * Why a dataset of `shape` cannot be held as f64 with `memory` bytes available, or undefined: its
+ * elements (a product that may pass 2^53, where it is only compared) against one array's limit and
+ * the memory, which the message names.
+ */
+export function elementsRefusal(shape: readonly number[], memory: number): string | undefined {
+  const elements = shape.reduce((p, n) => p * n, 1)
+  if (elements <= MAX_ELEMENTS && elements * 8 <= memory) return undefined
+  return `announces ${shapeText(shape)} = ${elements.toExponential(3)} elements (${(elements * 8 / 1e9).toFixed(1)} GB as f64); ${(memory / 1e9).toFixed(1)} GB are available and one array holds at most ${MAX_ELEMENTS}`
+}
+
 /** Refuses, from its shape alone, a dataset whose values as f64 would not fit one array or the memory available now, or that lies past the file's end. */
 export function checkElements(f: ArrayFile, d: DatasetInfo, memory = process.availableMemory()): void {
-  const elements = d.shape.reduce((p, n) => p * n, 1)
   const kind = f.format === 'netcdf' ? 'variable' : 'dataset'
   f.checkData(d)
-  if (elements > 2 ** 32 - 1 || elements * 8 > memory)
-    throw new ApiError(
-      'invalid-input',
-      `${f.shown}: ${kind} ${d.path} announces ${shapeText(d.shape)} = ${elements.toExponential(3)} elements (${(elements * 8 / 1e9).toFixed(1)} GB as f64); ${(memory / 1e9).toFixed(1)} GB are available and one array holds at most ${2 ** 32 - 1}`,
-    )
+  const why = elementsRefusal(d.shape, memory) ?? d.unstored
+  if (why) throw new ApiError('invalid-input', `${f.shown}: ${kind} ${d.path} ${why}`)
 }
 
 export interface PieceOptions {
   signal?: AbortSignal
   progress?: (fraction: number) => void
+  /**
+   * Cells that hold no value (NetCDF's fill values and valid range): `skip` leaves them out of
+   * the values handed on and counts them; `refuse` (the default) refuses the read, naming the element.
+   */
+  missing?: 'skip' | 'refuse'
 }
 
 /**
  * Reads a dataset's rows a piece at a time (whole rows of at most PIECE_BYTES as f64, aligned to its
- * chunks), handing each to `place`; cancel is seen between pieces. Non-finite values are refused,
- * as a CSV's are, naming the element.
+ * chunks), handing each to `place` (with `skip`, only the piece's values that are not missing, and
+ * how many were); cancel is seen between pieces and ends a read in progress. Non-finite values are
+ * refused, as a CSV's are, naming the element.
  */
-export async function readPieces(f: ArrayFile, d: DatasetInfo, opts: PieceOptions, place: (first: number, rows: number, values: Float64Array) => void): Promise<void> {
+export async function readPieces(f: ArrayFile, d: DatasetInfo, opts: PieceOptions, place: (first: number, rows: number, values: Float64Array, missing: number) => void): Promise<void> {
   const rows = d.shape.length === 0 ? 1 : d.shape[0]
   const per = d.shape.slice(1).reduce((p, n) => p * n, 1)
+  const kind = f.format === 'netcdf' ? 'variable' : 'dataset'
+  const at = (i: number, first: number) => {
+    const row = first + Math.floor(i / per)
+    return d.shape.length > 1 ? `[${row}, ${i % per}]` : `[${row}]`
+  }
   let step = Math.max(1, Math.floor(PIECE_BYTES / 8 / Math.max(per, 1)))
   if (d.chunkRows) step = Math.max(d.chunkRows, Math.floor(step / d.chunkRows) * d.chunkRows)
   for (let first = 0; first < rows; first += step) {
     throwIfAborted(opts.signal)
     const count = Math.min(step, rows - first)
-    const values = await f.readRows(d, first, count)
+    let values = await f.readRows(d, first, count, opts.signal)
     if (values.length !== count * per) throw new ApiError('internal', `${f.shown}: ${d.path}: ${values.length} values read for ${count} rows of ${per}`)
+    const mask = applyRule(values, d.dtype, d.missing)
     for (let i = 0; i < values.length; i++)
-      if (!Number.isFinite(values[i])) {
-        const row = first + Math.floor(i / per)
-        const at = d.shape.length > 1 ? `[${row}, ${(i % per)}]` : `[${row}]`
-        throw new ApiError('invalid-input', `${f.shown}: ${f.format === 'netcdf' ? 'variable' : 'dataset'} ${d.path}, element ${at} is ${values[i]}; every value must be a finite number`)
-      }
-    place(first, count, values)
+      if (!Number.isFinite(values[i]) && !mask?.[i]) throw new ApiError('invalid-input', `${f.shown}: ${kind} ${d.path}, element ${at(i, first)} is ${values[i]}; every value must be a finite number`)
+    let missing = 0
+    if (mask) {
+      const i = mask.indexOf(1)
+      if (opts.missing !== 'skip') throw new ApiError('invalid-input', `${f.shown}: ${kind} ${d.path}, element ${at(i, first)} is missing (${values[i]}: ${missingText(d)}); every value must be a number`)
+      values = values.filter((_, k) => mask[k] === 0)
+      missing = count * per - values.length
+    }
+    place(first, count, values, missing)
     opts.progress?.((first + count) / rows)
   }
+}
+
+/** What makes a cell missing, for a message: `_FillValue -9999`, `outside valid_range 0…100`. */
+function missingText(d: DatasetInfo): string {
+  const r = d.missing!
+  const parts = [...(r.values.length ? [`fill value or missing_value ${r.values.join(', ')}`] : []), ...(r.nan ? ['fill value NaN'] : [])]
+  if (r.min !== undefined || r.max !== undefined) parts.push(`valid range ${r.min ?? '−∞'}…${r.max ?? '∞'}`)
+  return parts.join('; ')
 }

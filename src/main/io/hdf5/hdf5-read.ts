@@ -5,11 +5,15 @@
 import fs from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError } from '../../../shared/errors'
-import { type DatasetInfo, isNumeric } from './datasets'
+import { type DatasetInfo, MAX_CHUNK_BYTES, type MissingRule, type NumericDtype, isNumeric, netcdfRule, shapeText, sizeText, storageBound } from './datasets'
 
 type H5 = typeof import('h5wasm/node').default
+type H5Module = Awaited<H5['ready']>
 
 let library: Promise<H5> | undefined
+let module: H5Module
+/** Set when the library aborted (a WebAssembly trap): its memory is then not to be trusted again. */
+let broken: string | undefined
 
 // The library opens files through this thread's own `fs` (Node's raw file system): an HDF5 file
 // can name others to read from (external links, external raw storage, virtual datasets), and a
@@ -39,7 +43,7 @@ fs.writeSync = ((fd: number, data: unknown, ...rest: unknown[]) => {
 
 function h5(): Promise<H5> {
   library ??= import('h5wasm/node').then(async (m) => {
-    const module = await m.default.ready
+    module = await m.default.ready
     // HDF5's errors become exceptions carrying the library's error stack, instead of a print to
     // stderr and a bad id that fails later with a message naming nothing.
     module.activate_throwing_error_handler()
@@ -56,22 +60,35 @@ function reason(e: unknown): string {
 }
 
 function withFile<T>(lib: H5, path: string, use: (file: InstanceType<H5['File']>) => T): T {
+  if (broken) throw new ApiError('invalid-input', `${path}: not read: the HDF5 library stopped on an earlier fault in this file (${broken})`)
   allowed = resolve(path)
   printed = ''
-  let file: InstanceType<H5['File']>
+  let file: InstanceType<H5['File']> | undefined
   try {
     file = new lib.File(path, 'r')
-  } catch (e) {
-    const why = reason(e)
-    throw new ApiError('invalid-input', `${path}: not a readable HDF5 file${why ? ` (${why})` : ''}`)
-  }
-  try {
     return use(file)
   } catch (e) {
-    throw e instanceof ApiError ? e : new ApiError('invalid-input', `${path}: a damaged HDF5 file (${reason(e)})`)
+    if (e instanceof ApiError) throw e
+    // A trap (out of bounds, unreachable, out of memory) or an abort() inside the library.
+    if (isTrap(e)) {
+      broken = String((e as Error).message).split('\n')[0].slice(0, 200)
+      throw new ApiError('invalid-input', `${path}: a damaged HDF5 file: the HDF5 library failed reading it (${broken})`)
+    }
+    const why = reason(e)
+    if (!file) throw new ApiError('invalid-input', `${path}: not a readable HDF5 file${why ? ` (${why})` : ''}`)
+    throw new ApiError('invalid-input', `${path}: a damaged HDF5 file (${why})`)
   } finally {
-    file.close()
+    try {
+      file?.close()
+    } catch {
+      // closing a file the library failed on: nothing more to free
+    }
   }
+}
+
+/** A WebAssembly trap (out of bounds, unreachable, out of memory) or an abort() inside the library. */
+function isTrap(e: unknown): boolean {
+  return (e instanceof Error && e.name === 'RuntimeError') || /^Aborted\(/.test(String((e as Error)?.message))
 }
 
 /** Datasets listed at most, objects visited at most and groups nested at most: a file of a million
@@ -82,24 +99,49 @@ const MAX_DEPTH = 32
 
 export async function listHdf5(payload: { path: string }): Promise<DatasetInfo[]> {
   const lib = await h5()
+  const bytes = fs.statSync(payload.path).size
   return withFile(lib, payload.path, (file) => {
-    const out: DatasetInfo[] = []
+    const found: [InstanceType<H5['Dataset']>, string][] = []
     let visited = 0
+    let netcdf = NETCDF4_ROOT.some((a) => a in file.attrs)
     const walk = (group: InstanceType<H5['Group']>, prefix: string, depth: number) => {
       for (const name of group.keys()) {
-        if (out.length >= MAX_LISTED || ++visited > MAX_VISITED) return
+        if (found.length >= MAX_LISTED || ++visited > MAX_VISITED) return
         // Links are not followed: one to another file would read that file, and what a soft link
         // names inside this file is listed under its own path.
         if (isLink(group, `${prefix}${name}`)) continue
         const entity = group.get(name)
         if (entity instanceof lib.Group) {
           if (depth < MAX_DEPTH) walk(entity, `${prefix}${name}/`, depth + 1)
-        } else if (entity instanceof lib.Dataset && !netcdfDimension(entity)) out.push(describe(entity, `${prefix}${name}`))
+        } else if (entity instanceof lib.Dataset) {
+          if (netcdfDimension(entity)) netcdf = true
+          else {
+            if (!netcdf && NETCDF4_VARIABLE.some((a) => a in entity.attrs)) netcdf = true
+            found.push([entity, `${prefix}${name}`])
+          }
+        }
       }
     }
     walk(file, '/', 0)
-    return out
+    return found.map(([d, path]) => describe(d, path, bytes, netcdf))
   })
+}
+
+/** Attributes netcdf-c writes, which make an HDF5 file a NetCDF-4 one (whose variables follow NetCDF's fill rules). */
+const NETCDF4_ROOT = ['_NCProperties', '_nc3_strict']
+const NETCDF4_VARIABLE = ['_Netcdf4Dimid', '_Netcdf4Coordinates']
+
+/** The numbers of an attribute, `_Unsigned = "true"` as [1]; undefined when absent or not numbers. */
+function attrNumbers(d: InstanceType<H5['Dataset']>, name: string): number[] | undefined {
+  if (!(name in d.attrs)) return undefined
+  try {
+    const v = d.get_attribute(name, true) as unknown
+    if (typeof v === 'string') return name === '_Unsigned' ? [v === 'true' ? 1 : 0] : undefined
+    const list = (Array.isArray(v) ? v.flat(4) : [v]).map((x) => (typeof x === 'bigint' ? Number(x) : x))
+    return list.length > 0 && list.every((x) => typeof x === 'number') ? (list as number[]) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** NetCDF-4 keeps a dimension without a variable as an empty dataset so named: no data. */
@@ -121,17 +163,32 @@ function isLink(group: InstanceType<H5['Group']>, path: string): boolean {
   }
 }
 
-function describe(d: InstanceType<H5['Dataset']>, path: string): DatasetInfo {
+function describe(d: InstanceType<H5['Dataset']>, path: string, fileBytes: number, netcdf: boolean): DatasetInfo {
   const meta = d.metadata
   const shape = meta.shape ?? []
   const dtype = dtypeOf(meta)
+  const elements = shape.reduce((p, n) => p * n, 1)
+  const chunkBytes = (meta.chunks ?? []).reduce((p, n) => p * n, meta.size)
+  let filtered = false
+  try {
+    filtered = d.filters.length > 0
+  } catch {
+    filtered = true
+  }
+  let rule: MissingRule | string | undefined
+  if (isNumeric(dtype) && (netcdf || '_FillValue' in d.attrs)) rule = netcdfRule(dtype, (a) => attrNumbers(d, a), netcdf ? 'all' : 'none')
   const unreadable =
     meta.virtual_sources?.length ? 'a virtual dataset, mapped from other files' :
     meta.shape === null ? 'no dataspace' :
-    /^(u?int|float)\d+$/.test(dtype) ? (isNumeric(dtype) ? undefined : `${dtype} is not read`) :
-    'not numeric'
+    !/^(u?int|float)\d+$/.test(dtype) ? 'not numeric' :
+    !isNumeric(dtype) ? `${dtype} is not read` :
+    typeof rule === 'string' ? rule :
+    meta.chunks && chunkBytes > MAX_CHUNK_BYTES ? `chunks of ${shapeText(meta.chunks)} (${sizeText(chunkBytes)} each, decompressed whole) are larger than the ${sizeText(MAX_CHUNK_BYTES)} read at once` :
+    undefined
+  const unstored = storageBound(elements, meta.size, fileBytes, filtered)
+  const missing = typeof rule === 'object' && (rule.values.length || rule.nan || rule.unsigned || rule.min !== undefined || rule.max !== undefined) ? rule : undefined
   const chunkRows = meta.chunks?.[0]
-  return { path, shape, dtype, ...(unreadable && { unreadable }), ...(chunkRows && { chunkRows }) }
+  return { path, shape, dtype, ...(unreadable && { unreadable }), ...(chunkRows && { chunkRows }), ...(missing && { missing }), ...(unstored && { unstored }) }
 }
 
 /** HDF5 type classes: 0 integer, 1 float, 3 string, 6 compound, 8 enum, 9 vlen, 10 array. */
@@ -156,29 +213,93 @@ export async function readHdf5Rows(req: RowsRequest): Promise<Float64Array> {
     const linked = parts.some((_, i) => isLink(file, '/' + parts.slice(0, i + 1).join('/')))
     const d = linked ? null : file.get(req.dataset)
     if (!(d instanceof lib.Dataset)) throw new ApiError('invalid-input', `${req.path}: no dataset ${req.dataset}`)
-    const info = describe(d, req.dataset)
-    if (info.unreadable) throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset} (${info.dtype}): ${info.unreadable}`)
-    let got: unknown
-    try {
-      got = info.shape.length === 0 ? d.value : d.slice([[req.first, req.first + req.count]])
-    } catch (e) {
-      const why = reason(printed || e)
-      throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset}, rows ${req.first}–${req.first + req.count - 1} cannot be read (${why})`)
+    const info = describe(d, req.dataset, fs.statSync(req.path).size, false)
+    const why = info.unreadable ?? info.unstored
+    if (why) throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset} (${info.dtype}): ${why}`)
+    const rows = info.shape.length === 0 ? 1 : info.shape[0]
+    if (!(Number.isSafeInteger(req.first) && Number.isSafeInteger(req.count) && req.first >= 0 && req.count > 0 && req.first + req.count <= rows))
+      throw new ApiError('internal', `${req.path}: dataset ${req.dataset}: rows ${req.first} + ${req.count} asked of ${rows}`)
+    const per = info.shape.slice(1).reduce((p, n) => p * n, 1)
+    const item = bytesOfDtype(info.dtype as NumericDtype)
+    const hyperslab = info.shape.length === 0 ? null : {
+      count: [BigInt(req.count), ...info.shape.slice(1).map(BigInt)],
+      offset: [BigInt(req.first), ...info.shape.slice(1).map(() => 0n)],
+      strides: info.shape.map(() => 1n),
     }
-    return toF64(got)
+    const read = (fill: number) => {
+      try {
+        return readRaw(d, hyperslab, req.count * per * item, fill)
+      } catch (e) {
+        if (isTrap(e)) throw e
+        const why = reason(printed || e)
+        if (/no data can be read/.test(why)) throw unwritten(req, rows, per, info.shape.length, 0, per)
+        throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset}, rows ${req.first}–${req.first + req.count - 1} cannot be read (${why})`)
+      }
+    }
+    // What the library leaves unwritten (storage never allocated, and no fill value to read in its
+    // place) is told from what it wrote by reading into bytes of 0xff, and where an element is all
+    // 0xff, again into zeros: an element it wrote is the same both times.
+    const first = read(0xff)
+    const suspect = allBytes(first, item, 0xff)
+    if (suspect >= 0) {
+      const second = read(0x00)
+      for (let i = suspect; i < first.length / item; i++)
+        for (let b = 0; b < item; b++)
+          if (first[i * item + b] !== second[i * item + b]) throw unwritten(req, rows, per, info.shape.length, i, first.length / item)
+    }
+    return toF64(first, info.dtype as NumericDtype)
   })
 }
 
-function toF64(got: unknown): Float64Array {
-  // Its own buffer, which is transferred (never a view of the library's memory).
-  if (got instanceof Float64Array) return got.byteOffset === 0 && got.buffer.byteLength === got.byteLength ? got : got.slice()
-  if (got instanceof BigInt64Array || got instanceof BigUint64Array) {
-    const out = new Float64Array(got.length)
-    for (let i = 0; i < got.length; i++) out[i] = Number(got[i])
-    return out
+/** The first element whose bytes are all `byte`, or −1. */
+function allBytes(b: Uint8Array, item: number, byte: number): number {
+  outer: for (let i = 0; i < b.length; i += item) {
+    for (let k = 0; k < item; k++) if (b[i + k] !== byte) continue outer
+    return i / item
   }
-  if (ArrayBuffer.isView(got)) return Float64Array.from(got as unknown as ArrayLike<number>)
-  if (typeof got === 'number') return Float64Array.of(got)
-  if (typeof got === 'bigint') return Float64Array.of(Number(got))
-  throw new ApiError('internal', `h5wasm gave ${typeof got} for numeric data`)
+  return -1
+}
+
+function unwritten(req: RowsRequest, rows: number, per: number, rank: number, i: number, n: number): ApiError {
+  if (req.first === 0 && req.count === rows && i === 0 && n === rows * per) return new ApiError('invalid-input', `${req.path}: dataset ${req.dataset} was never written: it holds no values`)
+  const row = req.first + Math.floor(i / per)
+  const at = rank > 1 ? `[${row}, ${i % per}]` : `[${row}]`
+  return new ApiError('invalid-input', `${req.path}: dataset ${req.dataset}, element ${at} was never written and has no fill value: it holds no value`)
+}
+
+/** The dataset's bytes (little-endian, its own element type) through the library, into memory first set to `fill`. */
+function readRaw(d: InstanceType<H5['Dataset']>, slab: { count: bigint[]; offset: bigint[]; strides: bigint[] } | null, bytes: number, fill: number): Uint8Array {
+  const at = module._malloc(Math.max(bytes, 1))
+  if (at === 0) throw new ApiError('invalid-input', `${d.path}: ${sizeText(bytes)} could not be set aside in the HDF5 library's memory`)
+  try {
+    module.HEAPU8.fill(fill, at, at + bytes)
+    module.get_dataset_data(d.file_id, d.path, slab?.count ?? null, slab?.offset ?? null, slab?.strides ?? null, BigInt(at))
+    return module.HEAPU8.slice(at, at + bytes)
+  } finally {
+    module._free(at)
+  }
+}
+
+function bytesOfDtype(dtype: NumericDtype): number {
+  return Number(dtype.replace(/^u?(int|float)/, '')) / 8
+}
+
+/** Little-endian elements of `dtype` as f64 (64-bit integers beyond 2^53 round). */
+function toF64(b: Uint8Array, dtype: NumericDtype): Float64Array {
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
+  const item = bytesOfDtype(dtype)
+  const out = new Float64Array(b.length / item)
+  const get: (i: number) => number =
+    dtype === 'int8' ? (i) => view.getInt8(i) :
+    dtype === 'uint8' ? (i) => view.getUint8(i) :
+    dtype === 'int16' ? (i) => view.getInt16(i * 2, true) :
+    dtype === 'uint16' ? (i) => view.getUint16(i * 2, true) :
+    dtype === 'int32' ? (i) => view.getInt32(i * 4, true) :
+    dtype === 'uint32' ? (i) => view.getUint32(i * 4, true) :
+    dtype === 'int64' ? (i) => Number(view.getBigInt64(i * 8, true)) :
+    dtype === 'uint64' ? (i) => Number(view.getBigUint64(i * 8, true)) :
+    dtype === 'float32' ? (i) => view.getFloat32(i * 4, true) :
+    (i) => view.getFloat64(i * 8, true)
+  for (let i = 0; i < out.length; i++) out[i] = get(i)
+  return out
 }

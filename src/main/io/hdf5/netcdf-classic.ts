@@ -5,7 +5,10 @@
 // (netcdfjs reads CDF-1 and CDF-2 only, and wants the whole file in memory.)
 import type { FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
-import type { DatasetInfo, NumericDtype } from './datasets'
+import { type DatasetInfo, type NumericDtype, netcdfRule } from './datasets'
+
+/** Bytes read at once across interleaved records at most. */
+const SPAN_BYTES = 8 * 1024 * 1024
 
 /** The largest header read. */
 const MAX_HEADER_BYTES = 64 * 1024 * 1024
@@ -122,7 +125,7 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
     dims.push({ name, length })
   })
   listOf(c, 0x0c, size, 'global attributes', () => skipAttribute(c, size))
-  const raw: { name: string; dimIds: number[]; type: number; begin: number }[] = []
+  const raw: { name: string; dimIds: number[]; type: number; begin: number; attrs: Map<string, number[] | string> }[] = []
   listOf(c, 0x0b, size, 'variables', () => {
     const name = c.name(size)
     const rank = c.items(c.count(), c.wide ? 8 : 4, size, 'dimensions of a variable')
@@ -132,11 +135,12 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
       if (id >= dims.length) throw new RangeError(`variable "${name}" names dimension ${id}; there are ${dims.length}`)
       dimIds.push(id)
     }
-    listOf(c, 0x0c, size, 'attributes', () => skipAttribute(c, size))
+    const attrs = new Map<string, number[] | string>()
+    listOf(c, 0x0c, size, 'attributes', () => skipAttribute(c, size, attrs))
     const type = c.u32()
     c.count() // vsize: recomputed from the shape (it saturates for large variables)
     const begin = version === 1 ? c.u32() : c.u64()
-    raw.push({ name, dimIds, type, begin })
+    raw.push({ name, dimIds, type, begin, attrs })
   })
   const recordVars = raw.filter((v) => v.dimIds[0] === recordDim && recordDim >= 0)
   const perRecord = (v: (typeof raw)[number]) => v.dimIds.slice(1).reduce((p, id) => p * dims[id].length, 1) * (TYPES[v.type]?.bytes ?? 0)
@@ -149,9 +153,11 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
     const type = TYPES[v.type]
     const record = recordDim >= 0 && v.dimIds[0] === recordDim
     const shape = v.dimIds.map((id, i) => (record && i === 0 ? records : dims[id].length))
-    const unreadable = !type ? `element type ${v.type} unknown` : type.dtype === 'char' ? 'text, not numbers' : v.dimIds.slice(1).includes(recordDim) ? 'record dimension not first' : undefined
+    const rule = type ? netcdfRule(type.dtype, (a) => attrValues(v.attrs.get(a), a), 'not bytes') : undefined
+    const unreadable = !type ? `element type ${v.type} unknown` : type.dtype === 'char' ? 'text, not numbers' : v.dimIds.slice(1).includes(recordDim) ? 'record dimension not first' : typeof rule === 'string' ? rule : undefined
+    const missing = typeof rule === 'object' && (rule.values.length || rule.nan || rule.unsigned || rule.min !== undefined || rule.max !== undefined) ? rule : undefined
     return {
-      info: { path: `/${v.name}`, shape, dtype: type?.dtype ?? `type ${v.type}`, ...(unreadable && { unreadable }) },
+      info: { path: `/${v.name}`, shape, dtype: type?.dtype ?? `type ${v.type}`, ...(unreadable && { unreadable }), ...(missing && { missing }) },
       itemBytes: type?.bytes ?? 0,
       begin: v.begin,
       record,
@@ -178,12 +184,32 @@ function listOf(c: Cursor, tag: number, size: number, what: string, item: () => 
   for (let i = 0; i < n; i++) item()
 }
 
-function skipAttribute(c: Cursor, size: number): void {
-  c.name(size)
-  const type = TYPES[c.u32()]
+/** The attributes that say which cells hold no value (a handful of numbers each); the rest are skipped. */
+const KEPT_ATTRIBUTES = new Set(['_FillValue', 'missing_value', 'valid_min', 'valid_max', 'valid_range', 'scale_factor', 'add_offset', '_Unsigned'])
+
+function skipAttribute(c: Cursor, size: number, kept?: Map<string, number[] | string>): void {
+  const name = c.name(size)
+  const code = c.u32()
+  const type = TYPES[code]
   if (!type) throw new RangeError(`an attribute of unknown type at byte ${c.at}`)
   const n = c.items(c.count(), type.bytes, size, 'attribute values')
+  c.need(pad4(n * type.bytes))
+  if (kept && KEPT_ATTRIBUTES.has(name) && n <= 16) {
+    const b = c.b.subarray(c.at, c.at + n * type.bytes)
+    if (type.dtype === 'char') kept.set(name, b.toString('latin1').replace(/\0+$/, ''))
+    else {
+      const out = new Float64Array(n)
+      decode(b, type.dtype as NumericDtype, out, 0)
+      kept.set(name, [...out])
+    }
+  }
   c.skip(pad4(n * type.bytes))
+}
+
+/** An attribute's numbers; `_Unsigned` as [1] ("true") or [0] (anything else); other text as none. */
+function attrValues(v: number[] | string | undefined, name: string): number[] | undefined {
+  if (typeof v === 'string') return name === '_Unsigned' ? [v === 'true' ? 1 : 0] : undefined
+  return v
 }
 
 /** Values of one row (first index) of a variable: the product of its other dimensions. */
@@ -211,11 +237,18 @@ export async function readNetcdfRows(file: FileHandle, header: NetcdfHeader, v: 
     decode(bytes, v.info.dtype as NumericDtype, out, 0)
     return out
   }
-  // Records interleave the record variables: one read spans the records, each row picked from it.
-  const span = Buffer.alloc((count - 1) * header.recordBytes + rowBytes)
-  await readFully(file, span, v.begin + first * header.recordBytes)
-  for (let r = 0; r < count; r++)
-    decode(span.subarray(r * header.recordBytes, r * header.recordBytes + rowBytes), v.info.dtype as NumericDtype, out, r * per)
+  // Records interleave the record variables: a read spans several records, each row picked from
+  // it, with at most SPAN_BYTES read at once (other variables' records may be far larger than this one's).
+  const together = Math.max(1, Math.floor((SPAN_BYTES - rowBytes) / Math.max(1, header.recordBytes)) + 1)
+  for (let r0 = 0; r0 < count; r0 += together) {
+    const rows = Math.min(together, count - r0)
+    const span = Buffer.alloc((rows - 1) * header.recordBytes + rowBytes)
+    await readFully(file, span, v.begin + (first + r0) * header.recordBytes)
+    const view = new DataView(span.buffer, span.byteOffset, span.byteLength)
+    const get = getter(v.info.dtype as NumericDtype)
+    for (let r = 0, o = r0 * per; r < rows; r++)
+      for (let k = 0, b = r * header.recordBytes; k < per; k++, b += v.itemBytes) out[o++] = get(view, b)
+  }
   return out
 }
 
@@ -225,6 +258,22 @@ async function readFully(file: FileHandle, b: Buffer, at: number): Promise<void>
     const { bytesRead } = await file.read(b, got, b.length - got, at + got)
     if (bytesRead === 0) throw new RangeError('the file got shorter while it was read')
     got += bytesRead
+  }
+}
+
+/** A reader of one big-endian element of `dtype` at a byte offset. */
+function getter(dtype: NumericDtype): (v: DataView, at: number) => number {
+  switch (dtype) {
+    case 'int8': return (v, at) => v.getInt8(at)
+    case 'uint8': return (v, at) => v.getUint8(at)
+    case 'int16': return (v, at) => v.getInt16(at)
+    case 'uint16': return (v, at) => v.getUint16(at)
+    case 'int32': return (v, at) => v.getInt32(at)
+    case 'uint32': return (v, at) => v.getUint32(at)
+    case 'float32': return (v, at) => v.getFloat32(at)
+    case 'float64': return (v, at) => v.getFloat64(at)
+    case 'int64': return (v, at) => Number(v.getBigInt64(at))
+    case 'uint64': return (v, at) => Number(v.getBigUint64(at))
   }
 }
 

@@ -17,7 +17,7 @@ export interface ReadDatasetOptions {
 }
 
 export async function readDatasetSeries(shown: string, path: string, format: ArrayFormat, opts: ReadDatasetOptions): Promise<SeriesMatrix> {
-  const file = await openArrayFile(shown, path, format)
+  const file = await openArrayFile(shown, path, format, opts.signal)
   try {
     return await readSeries(file, opts)
   } finally {
@@ -25,7 +25,7 @@ export async function readDatasetSeries(shown: string, path: string, format: Arr
   }
 }
 
-async function readSeries(file: ArrayFile, opts: ReadDatasetOptions): Promise<SeriesMatrix> {
+export async function readSeries(file: ArrayFile, opts: ReadDatasetOptions): Promise<SeriesMatrix> {
   const d = findDataset(file, opts.dataset, [2], '--dataset')
   const [rows, cols] = d.shape
   const [m, n] = opts.layout === 'rows' ? [rows, cols] : [cols, rows]

@@ -14,7 +14,7 @@ export interface ReadColumnsOptions {
 /** The datasets `columns` name, read as a table of columns named by their paths. */
 export async function readDatasetColumns(shown: string, path: string, format: ArrayFormat, columns: string[] | undefined, opts: ReadColumnsOptions): Promise<CsvTable> {
   const t0 = performance.now()
-  const file = await openArrayFile(shown, path, format)
+  const file = await openArrayFile(shown, path, format, opts.signal)
   try {
     return { ...(await readColumns(file, columns, opts)), path, bytes: file.bytes, load_ms: performance.now() - t0 }
   } finally {
@@ -22,7 +22,7 @@ export async function readDatasetColumns(shown: string, path: string, format: Ar
   }
 }
 
-async function readColumns(file: ArrayFile, columns: string[] | undefined, opts: ReadColumnsOptions): Promise<Omit<CsvTable, 'path' | 'bytes' | 'load_ms'>> {
+export async function readColumns(file: ArrayFile, columns: string[] | undefined, opts: ReadColumnsOptions): Promise<Omit<CsvTable, 'path' | 'bytes' | 'load_ms'>> {
   if (!columns?.length) {
     const oneD = file.datasets.filter((d) => d.shape.length === 1 && !d.unreadable)
     throw new ApiError('invalid-argument', `${file.shown}: ${file.format === 'netcdf' ? 'a NetCDF' : 'an HDF5'} file; name its 1-D datasets with --columns (e.g. --columns ${oneD.slice(0, 3).map((d) => d.path).join(',') || '/x'}). Its datasets: ${listingText(file.datasets)}`)
@@ -39,10 +39,19 @@ async function readColumns(file: ArrayFile, columns: string[] | undefined, opts:
   const out: CsvTable['columns'] = {}
   for (const d of chosen) {
     // Shared, as the CSV loader's columns are: backends hand them to threads without copying.
+    // Cells that hold no value (NetCDF's fill values, outside the valid range) are missing values,
+    // counted and left out as a CSV's empty cells are.
     const values = new Float64Array(new SharedArrayBuffer(d.shape[0] * 8))
-    await readPieces(file, d, { signal: opts.signal, progress: (f) => opts.progress?.((done + f * d.shape[0]) / Math.max(total, 1)) }, (first, _count, piece) => values.set(piece, first))
+    let filled = 0
+    let missing = 0
+    const progress = (f: number) => opts.progress?.((done + f * d.shape[0]) / Math.max(total, 1))
+    await readPieces(file, d, { signal: opts.signal, progress, missing: 'skip' }, (_first, _count, piece, skipped) => {
+      values.set(piece, filled)
+      filled += piece.length
+      missing += skipped
+    })
     done += d.shape[0]
-    out[d.path] = { values, missing: 0 }
+    out[d.path] = { values: values.subarray(0, filled), missing }
   }
   const rows = Math.max(0, ...chosen.map((d) => d.shape[0]))
   if (rows === 0) throw new ApiError('invalid-input', `${file.shown}: the datasets ${chosen.map((d) => d.path).join(', ')} are empty`)

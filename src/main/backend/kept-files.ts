@@ -5,7 +5,7 @@
 // Read back only as regular files of this user of plain names in their run's folder, and deleted
 // only as such: names of this shape that are regular files, then the folder if it is empty. No link
 // in kept/ (a run's folder, a file) is ever followed, for reading or deleting (io/managed-folder.ts).
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { RUN_ID_PATTERN } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { writeFileAtomic, type FileData } from '../io/atomic-write'
@@ -25,10 +25,22 @@ export function keptMaxBytes(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 export class KeptFiles {
+  /** The folder above `dir` (the history): `dir` itself is a component checked like the rest, never followed as a link. */
+  private readonly root: string
+  private readonly sub: string
+
   constructor(
     readonly dir: string,
     private readonly maxBytes = keptMaxBytes(),
-  ) {}
+  ) {
+    this.root = dirname(dir)
+    this.sub = basename(dir)
+  }
+
+  /** The managed parts of `names` below the history root. */
+  private at(...names: string[]): string[] {
+    return [this.sub, ...names]
+  }
 
   /**
    * Keeps `data` (`bytes` long) as `name` of run `run`, first deleting the oldest other runs' files
@@ -38,7 +50,7 @@ export class KeptFiles {
     this.check(run, name)
     if (bytes > this.maxBytes) return false
     await this.makeRoom(run, bytes)
-    await writeFileAtomic(join(await makeManagedFolder(this.dir, [run]), name), data, { overwrite: true })
+    await writeFileAtomic(join(await makeManagedFolder(this.root, this.at(run)), name), data, { overwrite: true })
     return true
   }
 
@@ -46,7 +58,7 @@ export class KeptFiles {
   async open(run: string, name: string): Promise<{ file: FileHandle; size: number }> {
     this.check(run, name)
     try {
-      return await openManagedFile(this.dir, [run, name], { maxBytes: this.maxBytes })
+      return await openManagedFile(this.root, this.at(run, name), { maxBytes: this.maxBytes })
     } catch (e) {
       const err = ApiError.from(e)
       if (/does not exist$/.test(err.message)) throw new ApiError('invalid-argument', `run ${run} keeps no ${name} (it was not kept, or older runs' files made room for newer ones)`)
@@ -59,21 +71,21 @@ export class KeptFiles {
     if (!RUN_ID_PATTERN.test(run)) return
     // A link in a run's place, or in a file's, is not Paralab's: left as it is, never followed.
     for (const name of await this.names(run)) {
-      const { stat: s } = await managedEntry(this.dir, [run, name]).catch(() => ({ stat: null }))
-      if (s?.isFile() && ownedHere(s)) await removeManaged(this.dir, [run, name])
+      const { stat: s } = await managedEntry(this.root, this.at(run, name)).catch(() => ({ stat: null }))
+      if (s?.isFile() && ownedHere(s)) await removeManaged(this.root, this.at(run, name))
     }
-    const { stat: folder } = await managedEntry(this.dir, [run]).catch(() => ({ stat: null }))
-    if (folder?.isDirectory()) await removeManaged(this.dir, [run], { recursive: false })
+    const { stat: folder } = await managedEntry(this.root, this.at(run)).catch(() => ({ stat: null }))
+    if (folder?.isDirectory()) await removeManaged(this.root, this.at(run), { recursive: false })
   }
 
   /** The kept names in a run's folder ([] when it is not a folder of this user). */
   private async names(run: string): Promise<string[]> {
-    return (await listManaged(this.dir, [run]).catch(() => [] as string[])).filter((n) => KEPT_NAME.test(n))
+    return (await listManaged(this.root, this.at(run)).catch(() => [] as string[])).filter((n) => KEPT_NAME.test(n))
   }
 
   /** Runs' files, oldest first, deleted until `bytes` more fit under the bound; `run`'s own stay. */
   private async makeRoom(run: string, bytes: number): Promise<void> {
-    const runs = (await listManaged(this.dir).catch(() => [] as string[])).filter((r) => RUN_ID_PATTERN.test(r)).sort()
+    const runs = (await listManaged(this.root, this.at()).catch(() => [] as string[])).filter((r) => RUN_ID_PATTERN.test(r)).sort()
     const sizes = await Promise.all(runs.map((r) => this.bytesOf(r)))
     let total = sizes.reduce((a, b) => a + b, 0)
     for (const [i, r] of runs.entries()) {
@@ -87,7 +99,7 @@ export class KeptFiles {
   private async bytesOf(run: string): Promise<number> {
     let total = 0
     for (const name of await this.names(run)) {
-      const { stat: s } = await managedEntry(this.dir, [run, name]).catch(() => ({ stat: null }))
+      const { stat: s } = await managedEntry(this.root, this.at(run, name)).catch(() => ({ stat: null }))
       if (s?.isFile()) total += s.size
     }
     return total

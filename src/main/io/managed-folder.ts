@@ -153,6 +153,7 @@ export async function removeManaged(root: string, parts: readonly string[], opts
   const left: string[] = []
   if (opts.recursive !== false) for (const name of await readdir(path).catch(() => [] as string[])) left.push(...(await removeManaged(root, [...parts, name])))
   if (!left.length) await rmdir(path).catch(() => left.push(path))
+  else left.push(path)
   return left
 }
 

@@ -79,7 +79,7 @@ export class ClusterRuns {
     // A dashboard sets no command-line-only parameter (the backend refused them): the rest are flags.
     const flagParams = Object.entries(schema).filter(([, spec]) => spec.type !== 'files' && !spec.cliOnly)
     const plan = planTasks(engine, params, flagParams, filesParam)
-    await mkdir(this.opts.dir, { recursive: true })
+    await mkdir(this.opts.dir, { recursive: true, mode: 0o755 })
     // The folder as Slurm will name it back (squeue's comment), symbolic links resolved.
     const root = await realpath(this.opts.dir)
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')

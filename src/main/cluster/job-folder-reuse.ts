@@ -11,6 +11,7 @@ import { constants } from 'node:fs'
 import { access, lstat, mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { ApiError } from '../../shared/errors'
+import { refuseSharedFolder } from '../io/managed-folder'
 import { isMissing, jobPaths, readJobRecord, type JobRecord } from './job-folder'
 import { readClusterReport } from './cluster-report'
 import { onPath } from './slurm-command'
@@ -44,6 +45,8 @@ const CHECKPOINT_NAME = /^([a-z]+)-(\d+)$/
  */
 export async function prepareJobFolder(dir: string, run: RunIdentity, opts: { force: boolean; checkpoints: boolean }): Promise<PreparedFolder> {
   const target = resolve(dir)
+  // Its scripts and records are run and believed: no other user may be able to replace them.
+  await refuseSharedFolder(target, '--out')
   const existing = await stat(target).catch(() => null)
   const notes: string[] = []
   if (existing) {
@@ -79,7 +82,7 @@ export async function prepareJobFolder(dir: string, run: RunIdentity, opts: { fo
   await access(existing ? target : dirname(target), constants.W_OK).catch(() => {
     throw new ApiError('io', `cannot write --out ${dir}: ${existing ? 'the folder' : `its folder ${dirname(target)}`} is not writable`)
   })
-  await mkdir(join(target, 'tasks'), { recursive: true })
+  await mkdir(join(target, 'tasks'), { recursive: true, mode: 0o755 })
   return { dir: target, notes }
 }
 

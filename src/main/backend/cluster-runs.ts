@@ -18,6 +18,7 @@ import { commandLine } from '../cluster/script-words'
 import { readClusterReport, type ClusterReport } from '../cluster/cluster-report'
 import { readMerged } from '../cluster/merged'
 import { readJsonRecord } from '../io/record-file'
+import { managedEntry, ownedHere } from '../io/managed-folder'
 import { onPath } from '../cluster/slurm-command'
 import { findParalabJob, paralabQueue, scancel, type QueueRecord } from '../cluster/slurm-jobs'
 import { submit } from '../cluster/submit'
@@ -172,6 +173,9 @@ export class ClusterRuns {
     for (const name of (await readdir(root).catch(() => [] as string[])).sort().reverse()) {
       const dir = join(root, name)
       if (listed.has(dir)) continue
+      // Only a folder of this user, never a link planted among the runs: its records would become this user's history.
+      const entry = await managedEntry(root, [name]).catch(() => null)
+      if (!entry?.stat?.isDirectory() || !ownedHere(entry.stat)) continue
       let run = this.ended.get(dir)
       if (!run) {
         // Each folder's records are checked as a merge checks them; a folder whose records are not Paralab's is passed over.

@@ -4,7 +4,8 @@
 // checked against the job record before it is believed.
 import { ApiError } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import { readJsonRecord } from '../io/record-file'
+import { join } from 'node:path'
+import { readManagedJson } from '../io/managed-folder'
 import { badField, isMissing, isObject, jobPaths, readJobRecord, tail, type JobRecord } from './job-folder'
 import { readClusterReport, type ClusterReport } from './cluster-report'
 import type { MergeOutcome } from './merge'
@@ -13,8 +14,10 @@ import type { MergeOutcome } from './merge'
 const RESULTS_BYTES = 256 * 2 ** 20
 
 /** A result set's results.json: an envelope of the job's workload (its table notes left out). */
-async function readResults(path: string, record: JobRecord): Promise<ResultEnvelope> {
-  const v = await readJsonRecord(path, { maxBytes: RESULTS_BYTES })
+async function readResults(dir: string, parts: string[], record: JobRecord): Promise<ResultEnvelope> {
+  const path = join(dir, ...parts)
+  // Never through a link at runs/ or runs/<index>, nor a file of another user.
+  const v = await readManagedJson(dir, parts, { maxBytes: RESULTS_BYTES })
   if (!isObject(v)) throw badField(path, 'the envelope', 'an object', v)
   if (v.workload !== record.workload) throw badField(path, 'workload', `"${record.workload}", the job's workload`, v.workload)
   if (!isObject(v.results)) throw badField(path, 'results', 'an object', v.results)
@@ -34,10 +37,10 @@ export async function readMerged(dir: string): Promise<MergeOutcome> {
   const cluster = await readClusterReport(dir, record)
   delete cluster.outputs
   if (!record.separate) {
-    const envelope = (await readResults(`${dir}/results.json`, record)) as ResultEnvelope & { cluster: ClusterReport }
+    const envelope = (await readResults(dir, ['results.json'], record)) as ResultEnvelope & { cluster: ClusterReport }
     return { envelope: { ...envelope, cluster }, cluster }
   }
   const runs: ResultEnvelope[] = []
-  for (const t of cluster.tasks) if (t.run) runs.push(await readResults(`${paths.run(t.index)}/results.json`, record))
+  for (const t of cluster.tasks) if (t.run) runs.push(await readResults(dir, ['runs', String(t.index), 'results.json'], record))
   return { runs, cluster }
 }

@@ -96,6 +96,16 @@ export async function readManagedFile(root: string, parts: readonly string[], op
   }
 }
 
+/** A managed file's text parsed as JSON (see openManagedFile); a file that is not JSON is refused naming it. */
+export async function readManagedJson(root: string, parts: readonly string[], opts: Omit<RecordReadOptions, 'followSymlink'>): Promise<unknown> {
+  const text = (await readManagedFile(root, parts, opts)).toString('utf8')
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw new ApiError('io', `${join(root, ...parts)} is not valid JSON (${(e as Error).message}); was it truncated or edited?`)
+  }
+}
+
 /** The names in a managed folder ([] when it is absent); a link or another user's folder in its place is refused. */
 export async function listManaged(root: string, parts: readonly string[] = []): Promise<string[]> {
   const { path, stat: s } = await managedEntry(root, parts)

@@ -3,7 +3,7 @@
 // names one), this user's Paralab jobs listed with each task's progress, cancelling, and each
 // dashboard run's merged results kept in the run history once its merge job has ended.
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, sep } from 'node:path'
 import { CLUSTER_FIELDS, clusterEventId, hasEnded, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
@@ -17,8 +17,8 @@ import { readJobRecord, type JobRecord } from '../cluster/job-folder'
 import { commandLine } from '../cluster/script-words'
 import { readClusterReport, type ClusterReport } from '../cluster/cluster-report'
 import { readMerged } from '../cluster/merged'
-import { readJsonRecord } from '../io/record-file'
-import { managedEntry, ownedHere } from '../io/managed-folder'
+import { writeFileAtomic } from '../io/atomic-write'
+import { managedEntry, ownedHere, readManagedJson } from '../io/managed-folder'
 import { onPath } from '../cluster/slurm-command'
 import { findParalabJob, paralabQueue, scancel, type QueueRecord } from '../cluster/slurm-jobs'
 import { submit } from '../cluster/submit'
@@ -215,7 +215,7 @@ export class ClusterRuns {
 
   private async keepOnce(dir: string, completed: boolean): Promise<Kept> {
     const marker = join(dir, KEPT)
-    const earlier = await readJsonRecord(marker, { maxBytes: 1024 * 1024 }).then(checkKept, () => undefined)
+    const earlier = await readManagedJson(dir, [KEPT], { maxBytes: 1024 * 1024 }).then(checkKept, () => undefined)
     if (earlier) return earlier
     let kept: Kept
     try {
@@ -234,7 +234,8 @@ export class ClusterRuns {
     } catch (e) {
       kept = { runs: [], error: ApiError.from(e).message }
     }
-    await writeFile(marker, JSON.stringify(kept) + '\n').catch((e: Error) => console.error(`paralab: cannot write ${marker}: ${e.message}`))
+    // Replaced whole by rename: a link planted under its name is replaced, never written through.
+    await writeFileAtomic(marker, JSON.stringify(kept) + '\n', { overwrite: true }).catch((e: Error) => console.error(`paralab: cannot write ${marker}: ${e.message}`))
     return kept
   }
 }

@@ -60,7 +60,7 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
       ...(nodeOf(exit?.node, sched?.nodes) && { node: nodeOf(exit?.node, sched?.nodes) }),
       ...(error && { error }),
     }
-    if (state !== 'COMPLETED') report.stderr_tail = await tail(t.stderr, STDERR_LINES)
+    if (state !== 'COMPLETED') report.stderr_tail = await tail(dir, ['tasks', String(task.index), 'stderr.log'], STDERR_LINES)
     outcomes.push({ report, ...(!problems.length && found.envelope && { envelope: found.envelope }) })
   }
   return outcomes

@@ -31,7 +31,7 @@ export async function readMerged(dir: string): Promise<MergeOutcome> {
   const paths = jobPaths(dir)
   const record = await readJobRecord(dir)
   if (await isMissing(paths.summary)) {
-    const log = (await tail(paths.mergeLog, 5)).split('\n').filter((l) => !/^paralab: +\d+%/.test(l))
+    const log = (await tail(dir, ['merge.log'], 5)).split('\n').filter((l) => !/^paralab: +\d+%/.test(l))
     throw new ApiError('io', `the merge wrote no result set in ${dir}: ${log.pop() || 'its log (merge.log) is empty; is the folder shared with the compute nodes?'}`)
   }
   const cluster = await readClusterReport(dir, record)

@@ -106,6 +106,24 @@ export async function readManagedJson(root: string, parts: readonly string[], op
   }
 }
 
+/** The last `maxBytes` of a managed file (all of it when shorter), for logs and event files that grow without bound. */
+export async function readManagedTail(root: string, parts: readonly string[], opts: { maxBytes: number }): Promise<Buffer> {
+  const { file, size } = await openManagedFile(root, parts, { maxBytes: Number.MAX_SAFE_INTEGER })
+  try {
+    const start = Math.max(0, size - opts.maxBytes)
+    const buf = Buffer.alloc(size - start)
+    let at = 0
+    while (at < buf.length) {
+      const { bytesRead } = await file.read(buf, at, buf.length - at, start + at)
+      if (bytesRead === 0) break
+      at += bytesRead
+    }
+    return buf.subarray(0, at)
+  } finally {
+    await file.close()
+  }
+}
+
 /** The names in a managed folder ([] when it is absent); a link or another user's folder in its place is refused. */
 export async function listManaged(root: string, parts: readonly string[] = []): Promise<string[]> {
   const { path, stat: s } = await managedEntry(root, parts)

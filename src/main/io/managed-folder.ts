@@ -79,6 +79,15 @@ export async function openManagedFile(root: string, parts: readonly string[], op
   return openRecordFile(path, { ...opts, sameAs: s })
 }
 
+/**
+ * openManagedFile for a path whose last `depth` components lie below the managed root (a kept file
+ * remembered by its path, `<history>/kept/<run>/<name>`: depth 3).
+ */
+export function openManagedPath(path: string, depth: number, opts: Omit<RecordReadOptions, 'followSymlink'>): Promise<{ file: FileHandle; size: number }> {
+  const parts = resolve(path).split('/').filter(Boolean)
+  return openManagedFile('/' + parts.slice(0, -depth).join('/'), parts.slice(-depth), opts)
+}
+
 /** The bytes of a managed file (see openManagedFile). */
 export async function readManagedFile(root: string, parts: readonly string[], opts: Omit<RecordReadOptions, 'followSymlink'>): Promise<Buffer> {
   const { file, size } = await openManagedFile(root, parts, opts)

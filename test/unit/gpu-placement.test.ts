@@ -201,12 +201,11 @@ describe('ranks of a job script run with --executor local', () => {
   async function runJob(name: string, script: string, ranksEnv: Record<string, string>): Promise<string> {
     const job = join(dir, name)
     mkdirSync(join(job, 'tasks', '0'), { recursive: true })
-    // As the generated scripts do: unset variables are errors.
-    writeFileSync(join(job, 'job.sbatch'), `#!/bin/bash\nset -euo pipefail\n${script}\n`)
-    writeFileSync(join(job, 'merge.sbatch'), '#!/bin/bash\ntrue\n')
+    // As the generated scripts do: unset variables are errors. The local executor runs this text, not a file of the folder.
+    const scripts = { task: `#!/bin/bash\nset -euo pipefail\n${script}\n`, merge: '#!/bin/bash\ntrue\n' }
     const record = { tasks: [{ index: 0, files: [] }] } as unknown as JobRecord
     let state = ''
-    await runLocally(job, record, 1, new AbortController().signal, (_, s) => (state = s.state), ranksEnv)
+    await runLocally(job, record, scripts, 1, new AbortController().signal, (_, s) => (state = s.state), ranksEnv)
     expect(state, readFileSync(join(job, 'tasks', '0', 'stderr.log'), 'utf8')).toBe('COMPLETED')
     return readFileSync(join(job, 'tasks', '0', 'stdout.log'), 'utf8')
   }

@@ -1,6 +1,5 @@
 // The transport-independent backend: the services behind every API call, for any workload engine
 // it is given (the registry in src/main/workloads is handed in by the CLI, `serve` and the app).
-import { access, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { checkClusterRequest, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
 import type { ChartExportRequest, DataFile, DatasetEntry, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunFileRequest, RunSummary } from '../../shared/api'
@@ -13,6 +12,7 @@ import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext, KeptFileOpener, MadeFile } from '../engine'
 import type { FileData } from '../io/atomic-write'
 import { KeptFiles } from './kept-files'
+import { makeManagedFolder, managedEntry, ownedHere } from '../io/managed-folder'
 import { getGpu, gpuInfo } from '../gpu/on-demand'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 import { renderChartInWorker } from '../charts/render-in-worker'
@@ -328,10 +328,17 @@ export class Backend {
     if (example.files.length === 0) return []
     const dir = join(this.exampleDir, id)
     const paths = example.files.map((f) => join(dir, f))
-    const missing = (await Promise.all(paths.map((p) => access(p).then(() => false, () => true)))).some(Boolean)
+    // Each a regular file of this user, never a link (a link would make the dashboard read, or the
+    // generator overwrite, whatever it points to): anything else there is refused, naming it.
+    let missing = false
+    for (const f of example.files) {
+      const { path, stat: s } = await managedEntry(this.exampleDir, [id, f])
+      if (!s) missing = true
+      else if (!s.isFile() || !ownedHere(s)) throw new ApiError('io', `${path} is ${s.isSymbolicLink() ? 'a symbolic link' : s.isFile() ? `a file of user ${s.uid}` : 'not a regular file'}, not an example Paralab made: remove it, and the example is made again`)
+    }
     if (missing) {
       if (!engine.makeExample) throw new ApiError('internal', `workload ${id} names example files but cannot make them`)
-      await mkdir(dir, { recursive: true })
+      await makeManagedFolder(this.exampleDir, [id])
       await engine.makeExample(dir, new AbortController().signal)
     }
     return paths

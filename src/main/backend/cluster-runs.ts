@@ -3,7 +3,7 @@
 // names one), this user's Paralab jobs listed with each task's progress, cancelling, and each
 // dashboard run's merged results kept in the run history once its merge job has ended.
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, sep } from 'node:path'
 import { CLUSTER_FIELDS, clusterEventId, hasEnded, type ClusterInfo, type ClusterRequest, type ClusterRun, type ClusterSubmission } from '../../shared/cluster'
@@ -17,7 +17,8 @@ import { readJobRecord, type JobRecord } from '../cluster/job-folder'
 import { commandLine } from '../cluster/script-words'
 import { readClusterReport, type ClusterReport } from '../cluster/cluster-report'
 import { readMerged } from '../cluster/merged'
-import { readJsonRecord } from '../io/record-file'
+import { writeFileAtomic } from '../io/atomic-write'
+import { managedEntry, ownedHere, readManagedJson } from '../io/managed-folder'
 import { onPath } from '../cluster/slurm-command'
 import { findParalabJob, paralabQueue, scancel, type QueueRecord } from '../cluster/slurm-jobs'
 import { submit } from '../cluster/submit'
@@ -79,7 +80,7 @@ export class ClusterRuns {
     // A dashboard sets no command-line-only parameter (the backend refused them): the rest are flags.
     const flagParams = Object.entries(schema).filter(([, spec]) => spec.type !== 'files' && !spec.cliOnly)
     const plan = planTasks(engine, params, flagParams, filesParam)
-    await mkdir(this.opts.dir, { recursive: true })
+    await mkdir(this.opts.dir, { recursive: true, mode: 0o755 })
     // The folder as Slurm will name it back (squeue's comment), symbolic links resolved.
     const root = await realpath(this.opts.dir)
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')
@@ -172,6 +173,9 @@ export class ClusterRuns {
     for (const name of (await readdir(root).catch(() => [] as string[])).sort().reverse()) {
       const dir = join(root, name)
       if (listed.has(dir)) continue
+      // Only a folder of this user, never a link planted among the runs: its records would become this user's history.
+      const entry = await managedEntry(root, [name]).catch(() => null)
+      if (!entry?.stat?.isDirectory() || !ownedHere(entry.stat)) continue
       let run = this.ended.get(dir)
       if (!run) {
         // Each folder's records are checked as a merge checks them; a folder whose records are not Paralab's is passed over.
@@ -211,7 +215,7 @@ export class ClusterRuns {
 
   private async keepOnce(dir: string, completed: boolean): Promise<Kept> {
     const marker = join(dir, KEPT)
-    const earlier = await readJsonRecord(marker, { maxBytes: 1024 * 1024 }).then(checkKept, () => undefined)
+    const earlier = await readManagedJson(dir, [KEPT], { maxBytes: 1024 * 1024 }).then(checkKept, () => undefined)
     if (earlier) return earlier
     let kept: Kept
     try {
@@ -230,7 +234,8 @@ export class ClusterRuns {
     } catch (e) {
       kept = { runs: [], error: ApiError.from(e).message }
     }
-    await writeFile(marker, JSON.stringify(kept) + '\n').catch((e: Error) => console.error(`paralab: cannot write ${marker}: ${e.message}`))
+    // Replaced whole by rename: a link planted under its name is replaced, never written through.
+    await writeFileAtomic(marker, JSON.stringify(kept) + '\n', { overwrite: true }).catch((e: Error) => console.error(`paralab: cannot write ${marker}: ${e.message}`))
     return kept
   }
 }

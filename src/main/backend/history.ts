@@ -1,7 +1,7 @@
 // The run history: every job a dashboard backend finishes is kept as its envelope, one JSON file per
 // run in a per-user data folder (PARALAB_HISTORY overrides it), so runs can be reopened and compared.
 import { randomBytes } from 'node:crypto'
-import { lstat, mkdir, readdir, readFile, realpath, unlink } from 'node:fs/promises'
+import { mkdir, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, join, resolve, sep } from 'node:path'
 import { RUN_ID_PATTERN, type RunSummary } from '../../shared/api'
@@ -10,6 +10,7 @@ import { isWorkloadId, workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { defaultOf, type ParamSchema, type ParamSpec } from '../../shared/workloads/schema'
 import { writeFileAtomic } from '../io/atomic-write'
+import { listManaged, managedEntry, readManagedFile, removeManaged } from '../io/managed-folder'
 
 /** Runs kept; saving one more deletes the oldest. */
 export const HISTORY_LIMIT = 200
@@ -76,10 +77,12 @@ export class RunHistory {
     this.saved.add(id)
     let total = 0
     for (const [i, old] of (await this.ids()).entries()) {
-      total += (await lstat(this.file(old)).catch(() => null))?.size ?? 0
+      const { stat: s } = await managedEntry(this.dir, [`${old}.json`]).catch(() => ({ stat: null }))
+      total += s?.isFile() ? s.size : 0
       if (i < this.limit && total <= this.maxBytes) continue
       this.summaries.delete(old)
-      await unlink(this.file(old)).catch(() => {})
+      // A link under a run's name is removed itself, another user's file is left: never what it points to.
+      await removeManaged(this.dir, [`${old}.json`], { recursive: false })
       await this.dropped?.(old)
     }
     return id
@@ -105,11 +108,10 @@ export class RunHistory {
 
   private async read(id: string): Promise<ResultEnvelope> {
     if (!RUN_ID_PATTERN.test(id)) throw missingRun(id)
-    const path = this.file(id)
-    // A link or a device under a run's name is not a run, nor is a file larger than any run kept.
-    const info = await lstat(path).catch(() => null)
+    // A link, a device or another user's file under a run's name is not a run, nor is a file larger than any run kept.
+    const { stat: info } = await managedEntry(this.dir, [`${id}.json`]).catch(() => ({ stat: null }))
     if (info?.isFile() && info.size > MAX_RUN_BYTES) throw new ApiError('io', `run ${id} in ${this.dir} takes ${mb(info.size)}; runs of at most ${mb(MAX_RUN_BYTES)} are read`)
-    const text = info?.isFile() ? await readFile(path, 'utf8').catch(() => null) : null
+    const text = info?.isFile() ? await readManagedFile(this.dir, [`${id}.json`], { maxBytes: MAX_RUN_BYTES }).then((b) => b.toString('utf8'), () => null) : null
     if (text === null) throw missingRun(id)
     const envelope = parseEnvelope(text)
     if (!envelope) throw new ApiError('io', `run ${id} in ${this.dir} is damaged: not a result envelope`)
@@ -130,7 +132,7 @@ export class RunHistory {
   }
 
   private async ids(): Promise<string[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[])
+    const names = await listManaged(this.dir).catch(() => [] as string[])
     return names
       .filter((n) => n.endsWith('.json'))
       .map((n) => n.slice(0, -'.json'.length))

@@ -21,7 +21,8 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { throwIfAborted } from '../../shared/cancel'
 import { ApiError } from '../../shared/errors'
 import { notAFile } from '../io/file-kind'
-import { isPlainName, openRecordFile, readRecordFile } from '../io/record-file'
+import { isPlainName } from '../io/record-file'
+import { openManagedFile, readManagedFile } from '../io/managed-folder'
 
 /** What a workload's checkpoints are: their manifest's format and version, and what the folders count. */
 export interface CheckpointKind {
@@ -218,10 +219,11 @@ export async function latestManifest<M>(dir: string, kind: CheckpointKind, valid
   })
   if (!self.isDirectory()) throw corrupted(`it is ${self.isSymbolicLink() ? 'a symbolic link' : self.isFile() ? 'a file' : notAFile(self)}, not a folder Paralab wrote`)
 
-  const bytes = await readRecordFile(join(path, MANIFEST), { maxBytes: opts.maxBytes ?? MANIFEST_MAX }).catch((e) => {
+  // Through no link at any component, and only files of this user (io/managed-folder.ts).
+  const bytes = await readManagedFile(dir, [basename(path), MANIFEST], { maxBytes: opts.maxBytes ?? MANIFEST_MAX }).catch((e) => {
     throw refusedFile(found, MANIFEST, e)
   })
-  const seal = await readRecordFile(join(path, SEAL), { maxBytes: 256 }).catch((e) => {
+  const seal = await readManagedFile(dir, [basename(path), SEAL], { maxBytes: 256 }).catch((e) => {
     throw olderVersion(bytes, kind, path) ?? refusedFile(found, SEAL, e)
   })
   const sealed = /^([0-9a-f]{64}) {2}manifest\.json\n$/.exec(seal.toString('latin1'))
@@ -286,7 +288,7 @@ export async function readCheckpointFile(
 ): Promise<void> {
   checkFileNames(found, [entry])
   const mismatch = () => found.corrupted(`${entry.file} does not match its sha256`)
-  const { file, size } = await openRecordFile(join(found.path, entry.file), { maxBytes: Number.MAX_SAFE_INTEGER }).catch((e) => {
+  const { file, size } = await openManagedFile(dirname(found.path), [basename(found.path), entry.file], { maxBytes: Number.MAX_SAFE_INTEGER }).catch((e) => {
     throw refusedFile(found, entry.file, e)
   })
   try {

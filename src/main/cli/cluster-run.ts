@@ -43,7 +43,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
   const plan = planTasks(c.engine, c.params, c.flagParams, c.filesParam)
   const flags = [...plan.flags, ...Object.entries(c.fileFlags).map(([flag, path]) => `--${flag}=${path}`)]
   const checkpoints = !!(c.engine.checkpoints as ((p: unknown) => boolean) | undefined)?.(c.params)
-  const { dir, record, notes } = await submit({
+  const { dir, record, notes, scripts } = await submit({
     workload: c.engine.definition.id,
     out: c.out,
     force: c.force,
@@ -71,6 +71,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
       await runLocally(
         dir,
         record,
+        scripts,
         mode.request.arrayParallelism,
         controller.signal,
         (index, s) => process.stderr.write(`paralab: task ${index} (${commentText(record.tasks[index].files.join(' '))}) ${s.state}${s.exit_code ? ` exit ${s.exit_code}` : ''}\n`),

@@ -3,7 +3,7 @@
 // it back, checked field by field, since the job folder is shared.
 import type { ApiErrorShape } from '../../shared/errors'
 import { isResultFileName } from '../backend/outputs'
-import { readJsonRecord } from '../io/record-file'
+import { readManagedJson } from '../io/managed-folder'
 import { badField, isObject, jobPaths, MAX_TASKS, type JobRecord } from './job-folder'
 
 export interface TaskReport {
@@ -46,7 +46,7 @@ const JOB_FILES = new Set(['job.json', 'cluster.json'])
 /** cluster.json as the merge writes it, or an error naming the file and the field. */
 export async function readClusterReport(dir: string, record?: JobRecord): Promise<ClusterReport> {
   const path = jobPaths(dir).summary
-  const v = await readJsonRecord(path, { maxBytes: REPORT_BYTES })
+  const v = await readManagedJson(dir, ['cluster.json'], { maxBytes: REPORT_BYTES })
   if (!isObject(v)) throw badField(path, 'the record', 'an object', v)
   if (!Array.isArray(v.tasks) || v.tasks.length > MAX_TASKS) throw badField(path, 'tasks', `a list of at most ${MAX_TASKS} tasks`, Array.isArray(v.tasks) ? `${v.tasks.length} tasks` : v.tasks)
   if (record && v.tasks.length !== record.tasks.length) throw badField(path, 'tasks', `the ${record.tasks.length} tasks of job.json`, `${v.tasks.length} tasks`)

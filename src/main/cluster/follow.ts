@@ -1,12 +1,11 @@
 // Following cluster runs: the jobs this user submitted from Paralab (squeue --json), each task's
 // state and, while it runs, its progress, read from the events the task appends to its folder
 // (not from asking the scheduler more often); and waiting for one run to end.
-import { readJsonRecord } from '../io/record-file'
+import { readManagedJson, readManagedTail } from '../io/managed-folder'
 import { hasEnded, type ClusterTask } from '../../shared/cluster'
 import { ApiError } from '../../shared/errors'
 import type { JobRecord } from './job-folder'
-import { jobPaths, TAIL_BYTES, taskPaths } from './job-folder'
-import { readRecordTail } from '../io/record-file'
+import { jobPaths, TAIL_BYTES } from './job-folder'
 import { expandIndices, jobTasks, paralabQueue, type QueueRecord } from './slurm-jobs'
 import { maxOf } from '../../shared/extent'
 
@@ -35,8 +34,8 @@ export { hasEnded }
  * The newest progress event a task wrote (null before its first, or when it wrote none); from the
  * end of its events file only, which is opened only if it is a regular file (a FIFO would wait).
  */
-export async function taskProgress(taskDir: string): Promise<TaskProgress | null> {
-  const text = await readRecordTail(taskPaths(taskDir).progress, { maxBytes: TAIL_BYTES }).then((b) => b.toString('utf8'), () => '')
+export async function taskProgress(dir: string, index: number): Promise<TaskProgress | null> {
+  const text = await readManagedTail(...inJob(dir, index, 'progress.ndjson'), { maxBytes: TAIL_BYTES }).then((b) => b.toString('utf8'), () => '')
   const lines = text.split('\n').filter(Boolean)
   // A run that ended with an error: how far it had come, not a full bar.
   let failed: { exit: number; elapsed_ms?: number } | undefined
@@ -54,10 +53,13 @@ export async function taskProgress(taskDir: string): Promise<TaskProgress | null
   return failed ? { phase: `ended with exit ${failed.exit}`, fraction: 0, elapsed_ms: failed.elapsed_ms } : null
 }
 
+/** A file of task `index`'s folder as the job folder and the parts below it, each checked (io/managed-folder.ts). */
+const inJob = (dir: string, index: number, name: string): [string, string[]] => [dir, ['tasks', String(index), name]]
+
 /** Why a task's run failed, in its own words (the error it wrote in its folder), if it wrote one. */
-export async function taskError(taskDir: string): Promise<string | undefined> {
+export async function taskError(dir: string, index: number): Promise<string | undefined> {
   // A record in a shared folder: a regular file only (no FIFO to hang on, no symlink), of bounded size.
-  const record = await readJsonRecord(taskPaths(taskDir).error, { maxBytes: 64 * 1024 }).catch(() => undefined)
+  const record = await readManagedJson(...inJob(dir, index, 'error.json'), { maxBytes: 64 * 1024 }).catch(() => undefined)
   const message = record && typeof record === 'object' ? (record as { message?: unknown }).message : undefined
   return typeof message === 'string' ? message.slice(0, 2000) : undefined
 }
@@ -99,10 +101,10 @@ export async function listJobs(queue?: QueueRecord[]): Promise<JobView[]> {
           ...(r.exit_code & 0x7f && { signal: r.exit_code & 0x7f }),
           node: r.nodes || null,
           elapsed_s: r.start_time ? Math.max(0, (hasEnded(r.job_state) ? r.end_time : now()) - r.start_time) : 0,
-          progress: merge ? null : running || hasEnded(r.job_state) ? await taskProgress(jobPaths(dir).task(index)) : null,
+          progress: merge ? null : running || hasEnded(r.job_state) ? await taskProgress(dir, index) : null,
         })
         const ended = tasks[tasks.length - 1]
-        const error = !merge && hasEnded(r.job_state) && r.job_state !== 'COMPLETED' ? await taskError(jobPaths(dir).task(index)) : undefined
+        const error = !merge && hasEnded(r.job_state) && r.job_state !== 'COMPLETED' ? await taskError(dir, index) : undefined
         if (error) ended.error = error
       }
     }
@@ -167,7 +169,7 @@ export async function waitForJob(dir: string, record: JobRecord, onChange: (e: W
     const tasks = (await jobTasks(record.jobId!)) ?? []
     for (const t of record.tasks) {
       const s = tasks.find((x) => x.index === t.index)
-      const progress = s?.state === 'RUNNING' ? await taskProgress(jobPaths(dir).task(t.index)) : null
+      const progress = s?.state === 'RUNNING' ? await taskProgress(dir, t.index) : null
       const reason = s?.state === 'PENDING' && s.reason && s.reason !== 'None' ? s.reason : undefined
       const key = `${s?.state ?? 'UNKNOWN'} ${reason ?? ''} ${progress?.phase ?? ''}`
       if (seen.get(t.index) !== key) {

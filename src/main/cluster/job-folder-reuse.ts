@@ -8,10 +8,11 @@
 //   - `--force`: the earlier run's files are deleted, its checkpoints too, and the deleted
 //     checkpoints are named.
 import { constants } from 'node:fs'
-import { access, lstat, mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises'
+import { access, lstat, mkdir, readdir, stat } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { ApiError } from '../../shared/errors'
-import { isMissing, jobPaths, readJobRecord, type JobRecord } from './job-folder'
+import { listManaged, removeManaged, refuseSharedFolder } from '../io/managed-folder'
+import { jobPaths, readJobRecord, type JobRecord } from './job-folder'
 import { readClusterReport } from './cluster-report'
 import { onPath } from './slurm-command'
 import { jobTasks } from './slurm-jobs'
@@ -44,6 +45,8 @@ const CHECKPOINT_NAME = /^([a-z]+)-(\d+)$/
  */
 export async function prepareJobFolder(dir: string, run: RunIdentity, opts: { force: boolean; checkpoints: boolean }): Promise<PreparedFolder> {
   const target = resolve(dir)
+  // Its scripts and records are run and believed: no other user may be able to replace them.
+  await refuseSharedFolder(target, '--out')
   const existing = await stat(target).catch(() => null)
   const notes: string[] = []
   if (existing) {
@@ -79,7 +82,7 @@ export async function prepareJobFolder(dir: string, run: RunIdentity, opts: { fo
   await access(existing ? target : dirname(target), constants.W_OK).catch(() => {
     throw new ApiError('io', `cannot write --out ${dir}: ${existing ? 'the folder' : `its folder ${dirname(target)}`} is not writable`)
   })
-  await mkdir(join(target, 'tasks'), { recursive: true })
+  await mkdir(join(target, 'tasks'), { recursive: true, mode: 0o755 })
   return { dir: target, notes }
 }
 
@@ -146,8 +149,9 @@ async function checkpointsOf(dir: string, earlier: JobRecord): Promise<FoundChec
   const found: FoundCheckpoint[] = []
   for (const t of earlier.tasks) {
     const folder = join(jobPaths(dir).task(t.index), CHECKPOINTS)
-    if (!(await isRealFolder(folder))) continue
-    const newest = (await readdir(folder))
+    // Never through a link at tasks/, tasks/<index> or checkpoints/.
+    const names = await listManaged(dir, ['tasks', String(t.index), CHECKPOINTS]).catch(() => [] as string[])
+    const newest = names
       .map((n) => CHECKPOINT_NAME.exec(n))
       .filter((m): m is RegExpExecArray => !!m)
       .sort((a, b) => Number(a[2]) - Number(b[2]))
@@ -162,15 +166,12 @@ async function isRealFolder(path: string): Promise<boolean> {
   return !!(await lstat(path).catch(() => null))?.isDirectory()
 }
 
-/** Removes `path`: a link is removed, never what it points to; a folder with what it holds. */
-async function remove(path: string): Promise<void> {
-  const s = await lstat(path).catch(() => null)
-  if (s) await rm(path, { recursive: s.isDirectory(), force: true })
-}
-
-/** Removes a folder Paralab made if nothing is left in it. */
-async function removeIfEmpty(path: string): Promise<void> {
-  if (await isRealFolder(path)) await rmdir(path).catch(() => undefined)
+/**
+ * Removes `parts` of the job folder `dir` (io/managed-folder.ts): a link is removed itself, never
+ * what it points to, at any component; a folder with what it holds; another user's files are left.
+ */
+async function remove(dir: string, ...parts: string[]): Promise<void> {
+  await removeManaged(dir, parts)
 }
 
 /**
@@ -179,25 +180,24 @@ async function removeIfEmpty(path: string): Promise<void> {
  * `keepCheckpoints`, each task folder keeps its checkpoints (and only them).
  */
 export async function removeJobFiles(dir: string, earlier: JobRecord, keepCheckpoints: boolean): Promise<void> {
-  const paths = jobPaths(dir)
   const report = await readClusterReport(dir, earlier).catch(() => undefined)
-  for (const name of report?.outputs ?? []) await remove(join(dir, name))
+  for (const name of report?.outputs ?? []) await remove(dir, name)
   for (const parent of ['tasks', 'runs']) {
     // A link in place of tasks/ or runs/ is removed itself: nothing through it is Paralab's.
     const folder = join(dir, parent)
     if (!(await isRealFolder(folder))) {
-      if ((await lstat(folder).catch(() => null))?.isSymbolicLink()) await remove(folder)
+      if ((await lstat(folder).catch(() => null))?.isSymbolicLink()) await remove(dir, parent)
       continue
     }
     for (const t of earlier.tasks) {
-      const path = parent === 'tasks' ? paths.task(t.index) : paths.run(t.index)
-      if (parent === 'tasks' && keepCheckpoints && (await isRealFolder(path))) {
-        for (const name of await readdir(path)) if (name !== CHECKPOINTS) await remove(join(path, name))
-      } else await remove(path)
+      const index = String(t.index)
+      if (parent === 'tasks' && keepCheckpoints && (await isRealFolder(join(folder, index)))) {
+        for (const name of await listManaged(dir, [parent, index])) if (name !== CHECKPOINTS) await remove(dir, parent, index, name)
+      } else await remove(dir, parent, index)
     }
-    await removeIfEmpty(folder)
+    await removeManaged(dir, [parent], { recursive: false })
   }
   // What a merge killed while placing its result set left.
-  for (const name of await readdir(dir)) if (/^\.merge-\d+$/.test(name)) await remove(join(dir, name))
-  for (const name of JOB_FILES) if (!(await isMissing(join(dir, name)))) await remove(join(dir, name))
+  for (const name of await readdir(dir)) if (/^\.merge-\d+$/.test(name)) await remove(dir, name)
+  for (const name of JOB_FILES) await remove(dir, name)
 }

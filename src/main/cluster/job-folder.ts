@@ -10,7 +10,7 @@ import { isAbsolute, join } from 'node:path'
 import { CHART_SIZE_LIMITS, type ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { writeFileAtomic } from '../io/atomic-write'
-import { readJsonRecord, readRecordTail } from '../io/record-file'
+import { readManagedJson, readManagedTail } from '../io/managed-folder'
 
 export type Executor = 'slurm' | 'local'
 
@@ -129,7 +129,7 @@ export async function readJobRecord(dir: string): Promise<JobRecord> {
   const path = jobPaths(dir).record
   let value: unknown
   try {
-    value = await readJsonRecord(path, { maxBytes: RECORD_BYTES })
+    value = await readManagedJson(dir, ['job.json'], { maxBytes: RECORD_BYTES })
   } catch (e) {
     const err = ApiError.from(e)
     throw new ApiError('io', `${dir} is not the folder of a Paralab cluster run: ${err.message}`)
@@ -137,11 +137,15 @@ export async function readJobRecord(dir: string): Promise<JobRecord> {
   return checkJobRecord(value, path)
 }
 
-/** The last `lines` non-blank lines of a log ('' when it is absent); from its last TAIL_BYTES only, never waiting on a FIFO. */
-export async function tail(path: string, lines = 20): Promise<string> {
+/**
+ * The last `lines` non-blank lines of the log at `parts` of the job folder `dir` ('' when it is
+ * absent); from its last TAIL_BYTES only, never waiting on a FIFO nor through a link.
+ */
+export async function tail(dir: string, parts: string[], lines = 20): Promise<string> {
+  const path = join(dir, ...parts)
   let text: string
   try {
-    text = (await readRecordTail(path, { maxBytes: TAIL_BYTES })).toString('utf8')
+    text = (await readManagedTail(dir, parts, { maxBytes: TAIL_BYTES })).toString('utf8')
   } catch (e) {
     return (await isMissing(path)) ? '' : `(${ApiError.from(e).message})`
   }

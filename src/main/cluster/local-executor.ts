@@ -7,8 +7,9 @@
 // the srun function starts rank k where only the (k mod G)-th GPU's device node is left.
 import { spawn } from 'node:child_process'
 import { constants } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
-import { availableParallelism } from 'node:os'
+import { mkdtemp, open, readFile, rm, type FileHandle } from 'node:fs/promises'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import { jobPaths, taskPaths, writeJson, type JobRecord } from './job-folder'
 import { deviceNodes, FENCE_SCRIPT, FENCED_VARIABLE, fenceableGpus, type FenceableGpus } from '../gpu/fence'
@@ -76,6 +77,33 @@ export async function openTaskLog(path: string): Promise<FileHandle> {
   return file
 }
 
+/** The job's scripts as Paralab generated them (submit.ts), not as the job folder holds them now. */
+export interface JobScripts {
+  task: string
+  merge: string
+}
+
+/**
+ * The scripts written into a fresh folder only this user can enter (mkdtemp: mode 0700, a name no
+ * one can foresee), each created exclusively and read back to check it holds the generated text.
+ */
+async function privateCopies(scripts: JobScripts): Promise<{ dir: string; task: string; merge: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'paralab-local-job-'))
+  try {
+    const write = async (name: string, text: string) => {
+      const path = join(dir, name)
+      const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)
+      await file.writeFile(text).finally(() => file.close())
+      if ((await readFile(path, 'utf8')) !== text) throw new ApiError('io', `${path} does not hold the script Paralab wrote there`)
+      return path
+    }
+    return { dir, task: await write('job.sbatch', scripts.task), merge: await write('merge.sbatch', scripts.merge) }
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true })
+    throw e
+  }
+}
+
 function runScript(script: string, env: NodeJS.ProcessEnv, stdout: string, stderr: string, signal: AbortSignal): Promise<LocalState> {
   return (async () => {
     const out = await openTaskLog(stdout)
@@ -102,10 +130,14 @@ function runScript(script: string, env: NodeJS.ProcessEnv, stdout: string, stder
   })()
 }
 
-/** Runs every task (at most `parallelism` at once, default one per core), then the merge script; `ranksEnv`: localRankGpus' env. */
+/**
+ * Runs every task (at most `parallelism` at once, default one per core), then the merge script;
+ * `scripts`: the text submit generated; `ranksEnv`: localRankGpus' env.
+ */
 export async function runLocally(
   dir: string,
   record: JobRecord,
+  scripts: JobScripts,
   parallelism: number | undefined,
   signal: AbortSignal,
   onTaskEnd?: (index: number, s: LocalState) => void,
@@ -121,11 +153,29 @@ export async function runLocally(
   Object.assign(base, ranksEnv)
   delete base.SLURMD_NODENAME
   const queue = [...record.tasks]
+  const own = await privateCopies(scripts)
+  try {
+    await runAll(paths, own, record, queue, base, parallelism, signal, onTaskEnd)
+  } finally {
+    await rm(own.dir, { recursive: true, force: true })
+  }
+}
+
+async function runAll(
+  paths: ReturnType<typeof jobPaths>,
+  own: { task: string; merge: string },
+  record: JobRecord,
+  queue: JobRecord['tasks'],
+  base: NodeJS.ProcessEnv,
+  parallelism: number | undefined,
+  signal: AbortSignal,
+  onTaskEnd?: (index: number, s: LocalState) => void,
+): Promise<void> {
   const worker = async () => {
     for (let task = queue.shift(); task && !signal.aborted; task = queue.shift()) {
       const t = taskPaths(paths.task(task.index))
       const env = { ...base, ...(record.tasks.length > 1 && { SLURM_ARRAY_TASK_ID: String(task.index) }) }
-      const state = await runScript(paths.script, env, t.stdout, t.stderr, signal)
+      const state = await runScript(own.task, env, t.stdout, t.stderr, signal)
       await writeJson(t.state, state)
       onTaskEnd?.(task.index, state)
     }
@@ -133,6 +183,6 @@ export async function runLocally(
   const lanes = Math.max(1, Math.min(parallelism ?? availableParallelism(), record.tasks.length))
   await Promise.all(Array.from({ length: lanes }, worker))
   if (signal.aborted) throw new ApiError('cancelled', 'cancelled')
-  const merge = await runScript(paths.mergeScript, base, paths.mergeLog, paths.mergeLog, signal)
+  const merge = await runScript(own.merge, base, paths.mergeLog, paths.mergeLog, signal)
   if (merge.state === 'CANCELLED') throw new ApiError('cancelled', 'cancelled')
 }

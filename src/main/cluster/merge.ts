@@ -4,6 +4,7 @@
 // workload that reads one file per run, each task's result set in DIR/runs/<index>/. A merge that
 // finds no task output writes nothing and says why.
 import { lstat, mkdir, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
+import { removeManaged } from '../io/managed-folder'
 import { join, resolve } from 'node:path'
 import { ApiError, type ApiErrorShape } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
@@ -59,7 +60,7 @@ export async function taskOutcomes(dir: string, record: JobRecord): Promise<Task
       ...(nodeOf(exit?.node, sched?.nodes) && { node: nodeOf(exit?.node, sched?.nodes) }),
       ...(error && { error }),
     }
-    if (state !== 'COMPLETED') report.stderr_tail = await tail(t.stderr, STDERR_LINES)
+    if (state !== 'COMPLETED') report.stderr_tail = await tail(dir, ['tasks', String(task.index), 'stderr.log'], STDERR_LINES)
     outcomes.push({ report, ...(!problems.length && found.envelope && { envelope: found.envelope }) })
   }
   return outcomes
@@ -176,7 +177,7 @@ async function placeResultSet(dir: string, env: ResultEnvelope, cluster: Cluster
         throw new ApiError('io', `${join(dir, name)} is not a file that an earlier merge wrote (its cluster.json does not list it), so the merge will not replace it: move it out of the job folder and merge again`)
     // Both sets are listed while one replaces the other, so that a merge killed midway leaves no file of its own unlisted.
     await writeJson(jobPaths(dir).summary, { ...cluster, outputs: [...new Set([...earlier, ...files])].sort() })
-    for (const name of earlier) if (!files.includes(name)) await rm(join(dir, name), { force: true })
+    for (const name of earlier) if (!files.includes(name)) await removeManaged(dir, [name])
     for (const name of files) await rename(join(staging, name), join(dir, name))
     await writeJson(jobPaths(dir).summary, { ...cluster, outputs: [...files].sort() })
   } finally {
@@ -207,7 +208,8 @@ export async function mergeJob(dir: string, engineFor: (workload: string) => Any
     await runsFolder(dir)
     for (const o of outcomes) {
       if (!o.envelope) continue
-      await rm(paths.run(o.report.index), { recursive: true, force: true })
+      // An earlier merge's run folder, never followed if it is a link (io/managed-folder.ts).
+      await removeManaged(dir, ['runs', String(o.report.index)])
       await writeOutputs(paths.run(o.report.index), o.envelope, { chartSize: record.chartSize, extra: await outputFiles?.(o.envelope.results) })
       o.report.run = `runs/${o.report.index}`
       runs.push(o.envelope)

@@ -4,7 +4,8 @@
 // checked against the job record before it is believed.
 import { ApiError } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import { readJsonRecord } from '../io/record-file'
+import { join } from 'node:path'
+import { readManagedJson } from '../io/managed-folder'
 import { badField, isMissing, isObject, jobPaths, readJobRecord, tail, type JobRecord } from './job-folder'
 import { readClusterReport, type ClusterReport } from './cluster-report'
 import type { MergeOutcome } from './merge'
@@ -13,8 +14,10 @@ import type { MergeOutcome } from './merge'
 const RESULTS_BYTES = 256 * 2 ** 20
 
 /** A result set's results.json: an envelope of the job's workload (its table notes left out). */
-async function readResults(path: string, record: JobRecord): Promise<ResultEnvelope> {
-  const v = await readJsonRecord(path, { maxBytes: RESULTS_BYTES })
+async function readResults(dir: string, parts: string[], record: JobRecord): Promise<ResultEnvelope> {
+  const path = join(dir, ...parts)
+  // Never through a link at runs/ or runs/<index>, nor a file of another user.
+  const v = await readManagedJson(dir, parts, { maxBytes: RESULTS_BYTES })
   if (!isObject(v)) throw badField(path, 'the envelope', 'an object', v)
   if (v.workload !== record.workload) throw badField(path, 'workload', `"${record.workload}", the job's workload`, v.workload)
   if (!isObject(v.results)) throw badField(path, 'results', 'an object', v.results)
@@ -28,16 +31,16 @@ export async function readMerged(dir: string): Promise<MergeOutcome> {
   const paths = jobPaths(dir)
   const record = await readJobRecord(dir)
   if (await isMissing(paths.summary)) {
-    const log = (await tail(paths.mergeLog, 5)).split('\n').filter((l) => !/^paralab: +\d+%/.test(l))
+    const log = (await tail(dir, ['merge.log'], 5)).split('\n').filter((l) => !/^paralab: +\d+%/.test(l))
     throw new ApiError('io', `the merge wrote no result set in ${dir}: ${log.pop() || 'its log (merge.log) is empty; is the folder shared with the compute nodes?'}`)
   }
   const cluster = await readClusterReport(dir, record)
   delete cluster.outputs
   if (!record.separate) {
-    const envelope = (await readResults(`${dir}/results.json`, record)) as ResultEnvelope & { cluster: ClusterReport }
+    const envelope = (await readResults(dir, ['results.json'], record)) as ResultEnvelope & { cluster: ClusterReport }
     return { envelope: { ...envelope, cluster }, cluster }
   }
   const runs: ResultEnvelope[] = []
-  for (const t of cluster.tasks) if (t.run) runs.push(await readResults(`${paths.run(t.index)}/results.json`, record))
+  for (const t of cluster.tasks) if (t.run) runs.push(await readResults(dir, ['runs', String(t.index), 'results.json'], record))
   return { runs, cluster }
 }

@@ -14,10 +14,10 @@ export interface SlurmOutput {
   stderr: string
 }
 
-/** Runs a Slurm client command; a failure is an error carrying its own message (its stderr). */
-export function slurm(command: string, args: string[], timeoutMs = TIMEOUT_MS): Promise<SlurmOutput> {
+/** Runs a Slurm client command, `input` on its stdin; a failure is an error carrying its own message (its stderr). */
+export function slurm(command: string, args: string[], timeoutMs = TIMEOUT_MS, input?: string): Promise<SlurmOutput> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: timeoutMs, maxBuffer: 64 * 2 ** 20, encoding: 'utf8' }, (error, stdout, stderr) => {
+    const child = execFile(command, args, { timeout: timeoutMs, maxBuffer: 64 * 2 ** 20, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return resolve({ stdout, stderr })
       const e = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown }
       if (e.code === 'ENOENT') return reject(new ApiError('invalid-argument', `${command} was not found on the PATH: Slurm's client commands (Debian: slurm-client) are needed to run on a cluster (or use --executor local)`))
@@ -25,6 +25,9 @@ export function slurm(command: string, args: string[], timeoutMs = TIMEOUT_MS): 
       const said = stderr.trim().split('\n').filter(Boolean)
       reject(new ApiError('io', `${command} failed: ${said.length ? said.join('; ') : `exit ${String(e.code)}`}`))
     })
+    // A command that exits before reading all of its input is reported by its exit, not by EPIPE.
+    child.stdin?.on('error', () => undefined)
+    child.stdin?.end(input ?? '')
   })
 }
 

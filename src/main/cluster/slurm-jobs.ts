@@ -5,9 +5,13 @@ import { userInfo } from 'node:os'
 import { ApiError } from '../../shared/errors'
 import { slurm } from './slurm-command'
 
-/** Submits a script; returns the job id sbatch printed. `after`: a job it waits for, however that ends. */
+/**
+ * Submits a script's text on sbatch's stdin (sbatch keeps what it reads at submission): what runs is
+ * the text Paralab generated, never a file someone could swap before sbatch reads it. Returns the
+ * job id sbatch printed. `after`: a job it waits for, however that ends.
+ */
 export async function sbatch(script: string, after?: string): Promise<string> {
-  const { stdout } = await slurm('sbatch', ['--parsable', ...(after ? [`--dependency=afterany:${after}`] : []), script])
+  const { stdout } = await slurm('sbatch', ['--parsable', ...(after ? [`--dependency=afterany:${after}`] : [])], undefined, script)
   const id = stdout.trim().split(';')[0]
   if (!/^\d+$/.test(id)) throw new ApiError('io', `sbatch printed no job id: ${stdout.trim()}`)
   return id

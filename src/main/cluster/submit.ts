@@ -1,13 +1,15 @@
 // Writing a cluster run's folder and scripts and handing them to Slurm: the tasks' job (one task,
 // or an array of one task per file), then the merge job after it (`--dependency=afterany`), so the
 // result set is written however the tasks end.
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, rm, stat } from 'node:fs/promises'
+import { writeFileAtomic } from '../io/atomic-write'
 import { resolve } from 'node:path'
 import { ApiError } from '../../shared/errors'
 import type { ChartSize } from '../../shared/api'
 import { checkTaskCount, jobPaths, writeJson, type Executor, type JobRecord } from './job-folder'
 import { prepareJobFolder, removeJobFiles } from './job-folder-reuse'
 import { mergeScript, taskScript, type TaskScript } from './job-script'
+import type { JobScripts } from './local-executor'
 import type { SlurmRequest } from './options'
 import { onPath } from './slurm-command'
 import { writeRanksKey } from '../ranks/job-key'
@@ -44,7 +46,7 @@ export function thisParalab(): [string, string] {
  * Writes the job folder and scripts; with Slurm, submits both jobs. Returns the job's record and
  * what became of an earlier run in the folder (resumed, or replaced with its checkpoints).
  */
-export async function submit(run: ClusterRun): Promise<{ dir: string; record: JobRecord; notes: string[] }> {
+export async function submit(run: ClusterRun): Promise<{ dir: string; record: JobRecord; notes: string[]; scripts: JobScripts }> {
   if (run.executor === 'slurm') {
     const missing = []
     for (const c of ['sbatch', 'squeue', 'scontrol']) if (!(await onPath(c))) missing.push(c)
@@ -66,7 +68,7 @@ export async function submit(run: ClusterRun): Promise<{ dir: string; record: Jo
     extraSbatch: run.extraSbatch,
     requeueOn: run.requeueOn,
   }
-  const scripts = { task: taskScript(script), merge: mergeScript(script) }
+  const scripts: JobScripts = { task: taskScript(script), merge: mergeScript(script) }
   const created = !(await stat(run.out).catch(() => null))
   const { dir, notes } = await prepareJobFolder(
     run.out,
@@ -88,23 +90,25 @@ export async function submit(run: ClusterRun): Promise<{ dir: string; record: Jo
   }
   try {
     // Slurm opens each task's log before the task runs: its folder must exist.
-    for (const t of record.tasks) await mkdir(paths.task(t.index), { recursive: true })
+    for (const t of record.tasks) await mkdir(paths.task(t.index), { recursive: true, mode: 0o755 })
     // A task's ranks prove to each other that they belong to it with a key only this user can read, there before any rank starts.
     if ((run.request.ntasks ?? 1) > 1) for (const t of record.tasks) await writeRanksKey(paths.task(t.index))
-    await writeFile(paths.script, scripts.task, { mode: 0o755 })
-    await writeFile(paths.mergeScript, scripts.merge, { mode: 0o755 })
+    // For people to read and submit again by hand: replaced whole, never written through a link.
+    // What runs is `scripts`, from memory (sbatch's stdin, the local executor's private copy).
+    await writeFileAtomic(paths.script, scripts.task, { overwrite: true })
+    await writeFileAtomic(paths.mergeScript, scripts.merge, { overwrite: true })
     await writeJson(paths.record, record)
     if (run.executor === 'slurm') {
-      record.jobId = await sbatch(paths.script)
+      record.jobId = await sbatch(scripts.task)
       try {
-        record.mergeJobId = await sbatch(paths.mergeScript, record.jobId)
+        record.mergeJobId = await sbatch(scripts.merge, record.jobId)
       } catch (e) {
         await scancel(record.jobId).catch(() => undefined)
         throw e
       }
       await writeJson(paths.record, record)
     }
-    return { dir, record, notes }
+    return { dir, record, notes, scripts }
   } catch (e) {
     // Nothing was submitted (or it was cancelled): no job folder is left behind, nor any file of
     // this job in a folder that was there before (its checkpoints, to resume from, are kept).

@@ -4,11 +4,11 @@
 // workload, its index, its input files) before the merge believes it. A record that fails a check
 // makes its task a failed one, with the reason naming the file and the field.
 import { lstat, realpath } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { ApiError, type ApiErrorShape } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
-import { readJsonRecord } from '../io/record-file'
-import { badField, isMissing, isObject, jobPaths, taskPaths, type JobRecord } from './job-folder'
+import { readManagedJson } from '../io/managed-folder'
+import { badField, isMissing, isObject, jobPaths, type JobRecord } from './job-folder'
 import type { LocalState } from './local-executor'
 import type { TaskExit } from './task-folder'
 
@@ -30,9 +30,11 @@ export interface TaskRecords {
  * Reads one record: undefined when absent; a problem when it is there but not a regular file, too
  * large, not JSON, or fails `check`.
  */
-async function readChecked<T>(path: string, maxBytes: number, check: (v: unknown, path: string) => T, problems: string[]): Promise<T | undefined> {
+async function readChecked<T>(dir: string, parts: string[], maxBytes: number, check: (v: unknown, path: string) => T, problems: string[]): Promise<T | undefined> {
+  const path = join(dir, ...parts)
   try {
-    return check(await readJsonRecord(path, { maxBytes }), path)
+    // Never through a link at any component, nor a file of another user (io/managed-folder.ts).
+    return check(await readManagedJson(dir, parts, { maxBytes }), path)
   } catch (e) {
     if (!(await isMissing(path))) problems.push(ApiError.from(e).message)
     return undefined
@@ -126,12 +128,13 @@ export async function readTaskRecords(dir: string, record: JobRecord, index: num
     if (!s) return { problems }
     if (!s.isDirectory()) return { problems: [`${p} is ${s.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}: a task's folder is a folder inside the job folder`] }
   }
-  const t = taskPaths(folder)
-  const exit = await readChecked(t.exit, SMALL_BYTES, checkExit, problems)
-  const error = await readChecked(t.error, SMALL_BYTES, checkError, problems)
-  const state = record.executor === 'local' ? await readChecked(t.state, SMALL_BYTES, checkState, problems) : undefined
+  const at = (name: string) => ['tasks', String(index), name]
+  const exit = await readChecked(dir, at('exit.json'), SMALL_BYTES, checkExit, problems)
+  const error = await readChecked(dir, at('error.json'), SMALL_BYTES, checkError, problems)
+  const state = record.executor === 'local' ? await readChecked(dir, at('state.json'), SMALL_BYTES, checkState, problems) : undefined
   const envelope = await readChecked(
-    t.envelope,
+    dir,
+    at('envelope.json'),
     ENVELOPE_BYTES,
     (v, path) => {
       const e = checkEnvelope(v, path)

@@ -15,6 +15,8 @@ export interface RecordReadOptions {
   followSymlink?: boolean
   /** A secret: refused unless this user owns it and no one else may read or write it (mode 0600 or less). */
   ownerOnly?: boolean
+  /** The lstat taken before opening (io/managed-folder.ts): the opened file must be that one, not one swapped in since. */
+  sameAs?: { dev: number; ino: number }
 }
 
 /**
@@ -68,6 +70,7 @@ async function openRegularFile(path: string, opts: RecordReadOptions): Promise<{
   try {
     const s = await file.stat()
     if (!s.isFile()) throw new ApiError('io', `${path} is ${notAFile(s)}, not a file Paralab wrote`)
+    if (opts.sameAs && (s.dev !== opts.sameAs.dev || s.ino !== opts.sameAs.ino)) throw new ApiError('io', `${path} was replaced while it was opened, so it is no file Paralab wrote`)
     if (opts.ownerOnly && (s.mode & 0o077 || (process.getuid && s.uid !== process.getuid())))
       throw new ApiError('io', `${path} is a secret, and ${s.mode & 0o077 ? `its mode ${(s.mode & 0o777).toString(8)} lets others read or write it` : `it belongs to user ${s.uid}, not to this user`}: it must be this user's, with mode 600`)
     return { file, size: s.size }

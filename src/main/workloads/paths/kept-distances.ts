@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import type { ZoomRange } from '../../../shared/workloads/zoom-range'
 import type { JobContext } from '../../engine'
-import { openRecordFile } from '../../io/record-file'
+import { openManagedPath } from '../../io/managed-folder'
 import { matrixFile, npyHeader } from './write-matrix'
 import { zoomDistances, type ZoomCells } from './zoom'
 
@@ -52,7 +52,8 @@ export async function keptDistances(input: string): Promise<{ file: string; V: n
 export async function zoomKept(file: string, V: number, rows: ZoomRange, cols: ZoomRange, signal?: AbortSignal): Promise<ZoomCells> {
   const header = npyHeader(V)
   const expected = header.length + V * V * 4
-  const { file: handle, size } = await openRecordFile(file, { maxBytes: expected })
+  // <history>/kept/<run>/<name>: no link at kept/, the run's folder or the file (io/managed-folder.ts).
+  const { file: handle, size } = await openManagedPath(file, 3, { maxBytes: expected })
   try {
     if (size !== expected) throw new ApiError('io', `the kept distances ${file} hold ${size} bytes, not the ${expected} of a ${V} × ${V} matrix`)
     const head = new Uint8Array(header.length)

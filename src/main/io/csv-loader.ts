@@ -168,7 +168,8 @@ async function probeDensity(path: string, start: number, end: number): Promise<n
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new ApiError('invalid-argument', `${name} must be a positive integer, got ${value}`)
+  if (!Number.isInteger(value) || value < 1) throw new ApiError('invalid-argument', `${name} must be a positive integer, got ${value}`)
+  if (value > Number.MAX_SAFE_INTEGER) throw new ApiError('invalid-argument', `${name} ${value} exceeds ${Number.MAX_SAFE_INTEGER} (2^53 − 1), the largest accepted`)
   return value
 }
 

@@ -6,8 +6,9 @@ import { availableParallelism } from 'node:os'
 import { throwIfAborted } from '../../shared/cancel'
 import { withPool } from '../workers/pool'
 import type { CsvColumn, CsvTable, LoadCsvOptions } from './csv-loader'
-import { Growable, MAX_COLUMN_BYTES } from './csv/ordered-columns'
+import { Growable } from './csv/ordered-columns'
 import { ApiError } from '../../shared/errors'
+import { checkColumnRows, checkTableMemory } from './column-sizes'
 
 export interface TablePart {
   rowStart: number
@@ -37,6 +38,8 @@ export interface LoadPartsOptions<P extends TablePart> extends LoadTableOptions 
   parts: P[]
   /** What a thread is given for a part (the shared columns are added). */
   payload: (part: P) => object
+  /** Memory available (default: process.availableMemory() now). */
+  memory?: number
 }
 
 export async function loadParts<P extends TablePart>(opts: LoadPartsOptions<P>): Promise<CsvTable> {
@@ -44,8 +47,10 @@ export async function loadParts<P extends TablePart>(opts: LoadPartsOptions<P>):
   const { path, parts, signal, progress } = opts
   const wanted = [...new Set(opts.columns)]
   const rows = parts.reduce((n, g) => n + g.rows, 0)
-  if (rows * 8 > MAX_COLUMN_BYTES) throw new ApiError('invalid-input', `${path}: ${rows} rows; a column holds at most ${MAX_COLUMN_BYTES / 8} values`)
+  checkColumnRows(path, rows)
   if (rows === 0) throw new ApiError('invalid-input', `${path}: no data rows`)
+  // Committed as values are written, but a few hundred bytes of metadata can claim billions of rows.
+  checkTableMemory(path, rows, wanted.length, opts.memory)
   // Memory is committed as the threads write values: metadata announcing rows that the data does
   // not hold costs address space only, and is refused when the part is read.
   const columns = wanted.map(() => {

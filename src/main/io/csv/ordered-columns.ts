@@ -20,8 +20,10 @@
 // ABORTED, and so is every range after it once parsed: nothing waits for it, and the loader
 // reports the first problem in file order.
 
-/** Node 20's limit on a growable SharedArrayBuffer: a column holds at most this much. */
-export const MAX_COLUMN_BYTES = 2 ** 32
+/** Bytes of a buffer of columns: the largest multiple of 8 that threads can be handed (column-sizes.ts). */
+export const MAX_COLUMN_BYTES = MAX_COLUMN_VALUES * 8
+
+import { MAX_COLUMN_VALUES } from '../column-sizes'
 
 export interface GrowableSharedArrayBuffer extends SharedArrayBuffer {
   readonly maxByteLength: number

@@ -6,6 +6,7 @@ import { throwIfAborted } from '../../../shared/cancel'
 import type { Layout } from '../../../shared/workloads/correlation/types'
 import { ioError, openForReading } from '../../io/csv/errors'
 import { parseNpyHeader } from './npy'
+import { MAX_ARRAY_ELEMENTS } from '../../io/column-sizes'
 import { type SeriesMatrix, indexNames, seriesMatrix } from './series-matrix'
 
 const CHUNK_BYTES = 16 * 1024 * 1024
@@ -39,7 +40,10 @@ export async function readNpyShape(path: string, layout: Layout): Promise<NpySha
     if (fortranOrder) throw new ApiError('invalid-input', `${path}: Fortran order; save the array in C order (numpy.ascontiguousarray)`)
     if (shape.length !== 2) throw new ApiError('invalid-input', `${path}: a ${shape.length}-D array of shape (${shape.join(', ')}); a 2-D array is read`)
     const itemBytes = descr === '<f4' ? 4 : 8
-    const want = shape[0] * shape[1] * itemBytes
+    const elements = shape[0] * shape[1]
+    if (elements > MAX_ARRAY_ELEMENTS)
+      throw new ApiError('invalid-input', `${path}: shape (${shape.join(', ')}) announces ${elements} values; an array holds at most ${MAX_ARRAY_ELEMENTS} (2^32)`)
+    const want = elements * itemBytes
     const have = size - dataOffset
     if (have < want) throw new ApiError('invalid-input', `${path}: truncated: shape (${shape.join(', ')}) of ${descr} needs ${want} bytes of data; the file holds ${have}`)
     if (have > want) throw new ApiError('invalid-input', `${path}: ${have - want} bytes follow the data of shape (${shape.join(', ')}) of ${descr}`)

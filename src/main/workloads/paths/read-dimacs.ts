@@ -2,7 +2,7 @@
 // lines with vertices 1…n. Weights may be negative. Every fault is named by line number.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
-import { type LineParser, MAX_ABS_WEIGHT, parseInteger, parseText, quoted } from './text-lines'
+import { type LineParser, MAX_ABS_WEIGHT, parseCount, parseInteger, parseText, quoted } from './text-lines'
 
 /** The shortest arc line, "a 1 2 3" and its line feed (the last line may lack it). */
 const MIN_ARC_BYTES = 8
@@ -22,15 +22,15 @@ export function dimacsParser(shown: string, bytes: number): LineParser {
     if (t[0] === 'p') {
       if (problemLine) throw bad(`a second problem line (the first is line ${problemLine})`)
       if (t.length !== 4 || t[1] !== 'sp') throw bad(`expected "p sp <vertices> <arcs>", got ${quoted(line)}`)
-      const nv = parseInteger(t[2])
-      const na = parseInteger(t[3])
-      if (nv === null || nv <= 0) throw bad(`the vertex count must be a positive integer, got ${quoted(t[2])}`)
-      if (na === null || na < 0) throw bad(`the arc count must be a non-negative integer, got ${quoted(t[3])}`)
+      const nv = parseCount(t[2], 'the vertex count', bad)
+      const na = parseCount(t[3], 'the arc count', bad, 0, Number.MAX_SAFE_INTEGER)
+      // More arcs than the file's bytes can hold is a file cut short or a wrong count.
+      if (na * MIN_ARC_BYTES > bytes + 1)
+        throw bad(`the problem line announces ${na} arcs, but the file's ${bytes} bytes hold at most ${Math.floor((bytes + 1) / MIN_ARC_BYTES)} (an arc line takes at least ${MIN_ARC_BYTES} bytes)`)
       V = nv
       declared = na
       problemLine = n
-      // Room for the announced arcs at once, when the file is large enough to hold them.
-      if (na * MIN_ARC_BYTES <= bytes + 1) edges.reserve(V, na)
+      edges.reserve(V, na)
       return
     }
     if (t[0] === 'a') {

@@ -8,7 +8,7 @@
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
 import { checkAnnouncedVertices } from './matrix-bounds'
-import { type LineParser, MAX_ABS_WEIGHT, parseInteger, parseText, quoted } from './text-lines'
+import { type LineParser, MAX_ABS_WEIGHT, parseCount, parseInteger, parseText, quoted } from './text-lines'
 
 const FIELDS = ['real', 'double', 'integer', 'pattern'] as const
 const SYMMETRIES = ['general', 'symmetric'] as const
@@ -55,9 +55,8 @@ export function mtxParser(shown: string, bytes: number): LineParser {
 
   const size = (t: string[], line: string, n: number, bad: (msg: string) => ApiError) => {
     if (t.length !== 3) throw bad(`expected the size line "<rows> <columns> <entries>", got ${quoted(line)}`)
-    const [rows, cols] = t.slice(0, 2).map((x) => parseInteger(x))
-    if (rows === null || rows <= 0) throw bad(`the row count must be a positive integer, got ${quoted(t[0])}`)
-    if (cols === null || cols <= 0) throw bad(`the column count must be a positive integer, got ${quoted(t[1])}`)
+    const rows = parseCount(t[0], 'the row count', bad)
+    const cols = parseCount(t[1], 'the column count', bad)
     if (rows !== cols) throw bad(`a ${rows} × ${cols} matrix is not a graph's: its adjacency matrix is square`)
     // Any count of digits: one past what the file can hold is refused by its size below.
     const entriesAnnounced = /^\d+$/.test(t[2]) ? Number(t[2]) : -1

@@ -101,6 +101,17 @@ export function parseInteger(text: string, max = 2 ** 31 - 1): number | null {
   return Math.abs(n) <= max ? n : null
 }
 
+/**
+ * A count field (vertices, rows, arcs) of at least `min`: a value past `max` is refused naming the
+ * bound it exceeds, not as if it were not a number.
+ */
+export function parseCount(text: string, what: string, bad: (msg: string) => ApiError, min = 1, max = 2 ** 31 - 1): number {
+  const kind = min > 0 ? 'a positive integer' : 'a non-negative integer'
+  if (!/^[+-]?\d+$/.test(text) || Number(text) < min) throw bad(`${what} must be ${kind}, got ${quoted(text)}`)
+  if (Number(text) > max) throw bad(`${what} ${text.length > 30 ? quoted(text) : text.replace(/^\+/, '')} exceeds ${max}, the largest accepted`)
+  return Number(text)
+}
+
 export function quoted(text: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
 }

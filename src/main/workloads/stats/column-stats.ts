@@ -9,6 +9,7 @@ import { ApiError } from '../../../shared/errors'
 import type { BackendColumnStats, Precision } from '../../../shared/workloads/stats/types'
 import { combineSums } from './compensated'
 import { countedStats } from './counting'
+import { wideRangeStats } from './wide-range'
 import { finishStats, middleRanks, midpoint } from './definitions'
 import { type ColumnRef, GATHER_CAPACITY, type PassPartial, WINDOW_LOW } from './slice-kernels'
 import { DIGIT_BINS, type Key, keyLevels, keyToValue } from './keys'
@@ -16,7 +17,8 @@ import { type RadixSource, radixSelect } from './radix-select'
 import { type SliceRunner, slicesFor } from './slice-runner'
 import { maxOf, minOf } from '../../../shared/extent'
 
-export async function columnStats(runner: SliceRunner, column: ColumnRef, n: number): Promise<BackendColumnStats> {
+/** `host` views the column's values (f64), for the wide-range sums when the fast ones leave the range (wide-range.ts). */
+export async function columnStats(runner: SliceRunner, column: ColumnRef, n: number, host: () => ArrayLike<number>): Promise<BackendColumnStats> {
   const precision = column.precision
   const round = precision === 'f64' ? (x: number) => x : Math.fround
   if (n === 0) return { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
@@ -28,7 +30,7 @@ export async function columnStats(runner: SliceRunner, column: ColumnRef, n: num
   const values = new SliceRadixSource(runner, column, n, false, 0, mean)
   const median = await selectMedian(values, n, precision)
   const mad = await selectMedian(new SliceRadixSource(runner, column, n, true, median), n, precision)
-  return finishStats(n, mean, values.deviation!, median, mad, precision)
+  return wideRangeStats(finishStats(n, mean, values.deviation!, median, mad, precision), values.deviation!, host, precision)
 }
 
 async function selectMedian(source: RadixSource, n: number, precision: Precision): Promise<number> {

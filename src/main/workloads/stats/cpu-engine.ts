@@ -77,6 +77,8 @@ class Column implements PreparedColumn {
 interface ColumnStore {
   place(values: Float64Array, precision: Precision): Promise<{ ref: ColumnRef; bytes: number }>
   free(ref: ColumnRef, bytes: number): void
+  /** The first n values of an f64 column, read in place. */
+  view(ref: ColumnRef, n: number): Float64Array
 }
 
 let nextWorkspaceId = 1
@@ -100,10 +102,10 @@ export async function createCpuStatsEngine(backend: CpuStatsBackend, options: Cp
     if (pool) {
       const pooled = new PoolRunner(pool, threads, { kind: 'wasm', id: nextWorkspaceId++, module, memory })
       runner = pooled
-      store = wasmStore(heap, (values, precision, ptr) => pooled.copyIn(values, precision, ptr))
+      store = wasmStore(heap, memory, (values, precision, ptr) => pooled.copyIn(values, precision, ptr))
     } else {
       runner = new LocalRunner(new WasmKernels(module, memory), () => new Int32Array(memory.buffer, regionPtr(0), REGION_WORDS), signal)
-      store = wasmStore(heap, async (values, precision, ptr) => copyIntoWasm(values, memory, ptr, precision))
+      store = wasmStore(heap, memory, async (values, precision, ptr) => copyIntoWasm(values, memory, ptr, precision))
     }
   } else {
     store = bufferStore(parallel)
@@ -159,7 +161,7 @@ class Engine implements CpuStatsEngine {
     const c = this.own(column)
     if (!Number.isInteger(length) || length < 0 || length > c.n)
       throw new ApiError('invalid-argument', `length ${length} is outside 0…${c.n} (the prepared column's values)`)
-    return columnStats(this.runner, c.ref, length)
+    return columnStats(this.runner, c.ref, length, () => this.store.view(c.ref, length))
   }
 
   release(column: PreparedColumn): void {
@@ -207,11 +209,15 @@ function bufferStore(shared: boolean): ColumnStore {
     free() {
       // Garbage collected with the column.
     },
+    view(ref, n) {
+      if (ref.where !== 'buffer') throw new Error('a buffer store holds columns in array buffers')
+      return new Float64Array(ref.buffer, ref.byteOffset, n)
+    },
   }
 }
 
 /** Columns in wasm memory, placed by the heap and copied in by `copy` (over the pool's threads where there is one). */
-function wasmStore(heap: WasmHeap, copy: (values: Float64Array, precision: Precision, ptr: number) => Promise<void>): ColumnStore {
+function wasmStore(heap: WasmHeap, memory: WebAssembly.Memory, copy: (values: Float64Array, precision: Precision, ptr: number) => Promise<void>): ColumnStore {
   return {
     async place(values, precision) {
       const n = values.length
@@ -227,6 +233,10 @@ function wasmStore(heap: WasmHeap, copy: (values: Float64Array, precision: Preci
     },
     free(ref, bytes) {
       if (ref.where === 'wasm') heap.release(ref.ptr, bytes)
+    },
+    view(ref, n) {
+      if (ref.where !== 'wasm') throw new Error('a wasm store holds columns in wasm memory')
+      return new Float64Array(memory.buffer, ref.ptr, n)
     },
   }
 }

@@ -8,9 +8,16 @@ export function middleRanks(n: number): [number, number] {
   return [(n - 1) >> 1, n >> 1]
 }
 
-/** Median of the middle pair: (a + b) / 2, rounded to f32 in f32 mode. */
+/**
+ * Median of the middle pair: (a + b) / 2, rounded to f32 in f32 mode. Where a + b overflows
+ * (both beyond ±9e307) it is a/2 + b/2, exact halves rounded once: the true midpoint, where numpy
+ * gives ±∞. The median of one value (a = b) is that value.
+ */
 export function midpoint(a: number, b: number, precision: Precision): number {
-  return precision === 'f64' ? (a + b) / 2 : Math.fround((a + b) / 2)
+  if (a === b) return a
+  const sum = a + b
+  const mid = Number.isFinite(sum) || !Number.isFinite(a) || !Number.isFinite(b) ? sum / 2 : a / 2 + b / 2
+  return precision === 'f64' ? mid : Math.fround(mid)
 }
 
 /** |x − center| in the working precision. */

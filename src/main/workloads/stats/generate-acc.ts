@@ -36,7 +36,8 @@ const WORD_SLACK = 8
 
 export async function generateAccCsv(outPath: string, opts: GenerateAccOptions): Promise<GenerateAccResult> {
   const { rows, signal, progress } = opts
-  if (!Number.isSafeInteger(rows) || rows < 1) throw new ApiError('invalid-argument', `rows must be a positive integer, got ${rows}`)
+  if (!Number.isInteger(rows) || rows < 1) throw new ApiError('invalid-argument', `rows must be a positive integer, got ${rows}`)
+  if (rows > Number.MAX_SAFE_INTEGER) throw new ApiError('invalid-argument', `rows ${rows} exceeds ${Number.MAX_SAFE_INTEGER} (2^53 − 1), the largest accepted`)
   if (tableFileFormat(outPath)) return generateAccTable(outPath, opts)
   const blockRows = Math.max(1, Math.floor(opts.blockRows ?? 65_536))
   throwIfAborted(signal)

@@ -1,6 +1,7 @@
 // Statistics' columns from an HDF5 or NetCDF file: each column a 1-D dataset (variable), named with
 // --columns (`--columns /acc/x,/acc/y`). Read a piece at a time into shared columns like the CSV
 // loader's, after checking every dataset's length against the memory.
+import { checkColumnRows } from '../../io/column-sizes'
 import { ApiError } from '../../../shared/errors'
 import { type ArrayFile, type ArrayFormat, checkElements, findDataset, openArrayFile, readPieces } from '../../io/hdf5/array-file'
 import { datasetKey, listingText } from '../../io/hdf5/datasets'
@@ -32,6 +33,7 @@ export async function readColumns(file: ArrayFile, columns: string[] | undefined
   let memory = process.availableMemory()
   for (const d of chosen) {
     checkElements(file, d, memory)
+    checkColumnRows(`${file.shown}: ${d.path}`, d.shape[0]) // shared with the backends' threads
     memory -= d.shape[0] * 8
   }
   const total = chosen.reduce((s, d) => s + d.shape[0], 0)

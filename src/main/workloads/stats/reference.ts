@@ -5,13 +5,16 @@
 //   mean   = Neumaier-compensated Σx / n
 //   std    = sqrt(Neumaier-compensated Σ(x − mean)² / n)      (population σ)
 //   cv     = std / mean
-//   median = middle value, or (a + b) / 2 of the two middle values (numpy), in the order of
-//            Float64Array.prototype.sort (−0 before +0)
+//   median = middle value, or (a + b) / 2 of the two middle values (numpy; a/2 + b/2 where a + b
+//            overflows), in the order of Float64Array.prototype.sort (−0 before +0)
 //   mad    = median of |x − median|, unscaled
 //
+// In f64, mean and std where the sums leave the f64 range are recomputed scaled (wide-range.ts).
 // In f32 the data is first rounded to f32 and every operation is rounded to f32; sums run in
 // blocks of 4096 values (a compensated f32 sum of millions of terms drops terms otherwise).
 import type { BackendColumnStats, Precision } from '../../../shared/workloads/stats/types'
+import { midpoint } from './definitions'
+import { wideRangeStats } from './wide-range'
 
 export function referenceColumnStats(values: ArrayLike<number>, precision: Precision = 'f64'): BackendColumnStats {
   const f = precision === 'f64' ? (x: number) => x : Math.fround
@@ -19,11 +22,13 @@ export function referenceColumnStats(values: ArrayLike<number>, precision: Preci
   const n = x.length
   if (n === 0) return { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
   const mean = f(neumaierSum(x, (v) => v, f) / n)
-  const std = f(Math.sqrt(f(neumaierSum(x, (v) => f(f(v - mean) * f(v - mean)), f) / n)))
-  const median = medianInPlace(x, f)
+  const squares = neumaierSum(x, (v) => f(f(v - mean) * f(v - mean)), f)
+  const std = f(Math.sqrt(f(squares / n)))
+  const moments = wideRangeStats({ mean, std, cv: f(std / mean), median: NaN, mad: NaN }, squares, () => x.slice(), precision)
+  const median = medianInPlace(x, precision)
   for (let i = 0; i < n; i++) x[i] = Math.abs(f(x[i] - median))
-  const mad = medianInPlace(x, f)
-  return { mean, std, cv: f(std / mean), median, mad }
+  const mad = medianInPlace(x, precision)
+  return { ...moments, median, mad }
 }
 
 /** Neumaier sum of term(x); in f32, of blocks of 4096 terms whose sums are then summed (see compensated.ts). */
@@ -49,7 +54,7 @@ function neumaierSum(x: Float64Array, term: (v: number) => number, f: (v: number
 }
 
 /** Median of x, reordering x. */
-function medianInPlace(x: Float64Array, f: (v: number) => number): number {
+function medianInPlace(x: Float64Array, precision: Precision): number {
   const n = x.length
   const lo = (n - 1) >> 1
   const a = select(x, lo)
@@ -57,7 +62,7 @@ function medianInPlace(x: Float64Array, f: (v: number) => number): number {
   // select() leaves everything after lo no smaller than x[lo]: the next order statistic is their minimum.
   let b = x[lo + 1]
   for (let i = lo + 2; i < n; i++) if (less(x[i], b)) b = x[i]
-  return f((a + b) / 2)
+  return midpoint(a, b, precision)
 }
 
 /** Total order of Float64Array sort: numeric, with −0 before +0. */

@@ -24,7 +24,7 @@ export interface StreamOwner {
   /** An ordinary upload, for a column that finished before its first segment. */
   whole(values: Float64Array): Promise<PreparedColumn>
   /** The prepared column over a buffer holding `n` values. */
-  gathered(buffer: GPUBuffer, n: number): PreparedColumn
+  gathered(buffer: GPUBuffer, values: Float64Array): PreparedColumn
   /** Throws when `n` values cannot be one column. */
   check(n: number): void
   /** Uploads `data` into `buffer`; the engine runs one upload at a time, so that streams share two staging buffers. */
@@ -79,7 +79,7 @@ export class StreamedColumn implements ColumnStream {
         buffer.destroy()
         throw e
       }
-      return this.owner.gathered(buffer, n)
+      return this.owner.gathered(buffer, values)
     } finally {
       this.free()
     }

@@ -28,6 +28,7 @@ import type { PreparedColumn } from '../cpu-engine'
 import { type DeviationBracket, deviationBracket } from './deviation-bracket'
 import { type ColumnStream, SEGMENT_VALUES, StreamedColumn } from './column-stream'
 import { fixedToNumber } from './fixed-point'
+import { wideRangeStats } from '../wide-range'
 import { type Entry, BINDINGS, statsKernel, warmStatsKernels } from './kernels'
 import {
   BINS,
@@ -112,6 +113,8 @@ class GpuColumn implements PreparedColumn {
     readonly buffer: GPUBuffer,
     readonly n: number,
     readonly precision: Precision,
+    /** The values as given (not a copy), for the host's wide-range sums (wide-range.ts). */
+    readonly host: Float64Array,
   ) {}
 }
 
@@ -216,7 +219,7 @@ class Engine implements GpuStatsEngine {
     // At least one value's worth, so that an empty column still binds.
     const buffer =
       n > 0 ? await this.gpu.storage(`stats column (${n} ${precision})`, data, { signal: this.signal }) : await this.gpu.storage('stats column (empty)', 16)
-    const column = new GpuColumn(this, buffer, n, precision)
+    const column = new GpuColumn(this, buffer, n, precision, values)
     this.columns.add(column)
     return column
   }
@@ -229,8 +232,8 @@ class Engine implements GpuStatsEngine {
       // Not while the column grows: the driver's compiler beside the CSV loader's threads raised
       // a run's peak memory by ~70 MB on an H100 machine.
       finishing: () => void warmStatsKernels(this.gpu, precision).catch(() => {}),
-      gathered: (buffer, n) => {
-        const column = new GpuColumn(this, buffer, n, precision)
+      gathered: (buffer, values) => {
+        const column = new GpuColumn(this, buffer, values.length, precision, values)
         this.columns.add(column)
         return column
       },
@@ -309,7 +312,8 @@ class Engine implements GpuStatsEngine {
     const squares = this.sumValue(second, c.precision)
     const mad = midpoint(keyToValue(second.keys[0], c.precision), keyToValue(second.keys[1], c.precision), c.precision)
     const std = round(Math.sqrt(round(squares / n)))
-    return { stats: { mean, std, cv: round(std / mean), median, mad }, trace: { median: found.trace, mad: second.trace } }
+    const stats = wideRangeStats({ mean, std, cv: round(std / mean), median, mad }, squares, () => c.host.subarray(0, n), c.precision)
+    return { stats, trace: { median: found.trace, mad: second.trace } }
   }
 
   /** The mean and median from a column's values pass, and so the spec of its deviation pass. */

@@ -23,16 +23,16 @@ export async function tableFormat(path: string): Promise<TableFormat> {
 }
 
 /** The file's numeric columns, and those left out as not numbers (null for a CSV: its kinds come from sampling its rows). */
-export async function binaryTableColumns(path: string): Promise<{ format: 'parquet' | 'arrow'; names: string[]; numeric: string[]; other: string[] } | null> {
+export async function binaryTableColumns(path: string, signal?: AbortSignal): Promise<{ format: 'parquet' | 'arrow'; names: string[]; numeric: string[]; other: string[] } | null> {
   const format = await tableFormat(path)
   if (format === 'parquet') {
     const { readParquetColumns } = await import('./parquet/load-parquet')
-    const cols = await readParquetColumns(path)
+    const cols = await readParquetColumns(path, signal)
     return { format, names: cols.names, numeric: cols.numeric, other: cols.other.map((c) => c.name) }
   }
   if (format === 'arrow') {
     const { readArrowColumns } = await import('./arrow/load-arrow')
-    const kinds = await readArrowColumns(path)
+    const kinds = await readArrowColumns(path, signal)
     return { format, names: kinds.map((k) => k.name), numeric: kinds.filter((k) => !k.holds).map((k) => k.name), other: kinds.filter((k) => k.holds).map((k) => k.name) }
   }
   return null
@@ -40,7 +40,7 @@ export async function binaryTableColumns(path: string): Promise<{ format: 'parqu
 
 /** Column names: a CSV's header, a Parquet or Arrow file's schema. */
 export async function readTableHeader(path: string, signal?: AbortSignal): Promise<string[]> {
-  return (await binaryTableColumns(path))?.names ?? (await readCsvHeader(path, signal))
+  return (await binaryTableColumns(path, signal))?.names ?? (await readCsvHeader(path, signal))
 }
 
 export async function loadTable(path: string, opts: LoadTableOptions): Promise<CsvTable> {

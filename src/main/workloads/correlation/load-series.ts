@@ -60,7 +60,7 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
   let leftOut: string[] = []
   try {
     if (table || (format === 'csv' && opts.layout === 'columns')) {
-      const chosen = table ? await chooseTableColumns(path, opts.columns) : await chooseSeriesColumns(path, opts.columns)
+      const chosen = table ? await chooseTableColumns(path, opts.columns, opts.signal) : await chooseSeriesColumns(path, opts.columns)
       leftOut = chosen.leftOut
       // The header gives the matrix's side: a file of 100 000 columns is refused before it is read.
       checkShape(shown, chosen.names.length, 2, opts, leftOut)

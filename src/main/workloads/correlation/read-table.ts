@@ -6,9 +6,9 @@ import type { ReadCsvOptions } from './read-csv'
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 
 /** The columns to read as series: those asked for, or every numeric one (the others left out). */
-export async function chooseTableColumns(path: string, requested?: string[]): Promise<{ names: string[]; leftOut: string[] }> {
+export async function chooseTableColumns(path: string, requested?: string[], signal?: AbortSignal): Promise<{ names: string[]; leftOut: string[] }> {
   if (requested?.length) return { names: [...new Set(requested)], leftOut: [] }
-  const cols = await binaryTableColumns(path)
+  const cols = await binaryTableColumns(path, signal)
   return { names: cols?.numeric ?? [], leftOut: cols?.other ?? [] }
 }
 

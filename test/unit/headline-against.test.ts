@@ -16,7 +16,7 @@ describe('bench headline --against', () => {
     [`${cli},pre=no/such/cli.js`, /no such file/],
     ['no/such/cli.js,pre=package.json', /no such file/],
   ])('refuses %s', async (against, message) => {
-    const run = benchHeadlineCommand.run({ against, 'no-saved': true })
+    const run = benchHeadlineCommand.run({ against, 'no-saved': true }, [])
     await expect(run).rejects.toBeInstanceOf(UsageError)
     await expect(run).rejects.toThrow(message)
   })

@@ -2,6 +2,7 @@
 // the software adapter: the same grid bit for bit after odd and even step counts and any split
 // over submits, on grids whose tiles end mid-grid, with walls across tile edges and debris flowing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiError } from '../../src/shared/errors'
 import { type Gpu, getGpu, resetGpu } from '../../src/main/gpu/runtime'
 import { GpuSimulation } from '../../src/main/workloads/landslide/gpu/gpu-simulation'
 import { fused2Workgroup } from '../../src/main/workloads/landslide/gpu/kernels'
@@ -66,5 +67,67 @@ describe('landslide fused2 (two steps a dispatch)', () => {
     const sim = await GpuSimulation.create(gpu, initialState(valley(20, 20, 1)), 'fused2', 10)
     expect(sim.passesPerStep).toBe(0.5)
     await sim.dispose()
+  })
+
+  /** `gpu.run` watched while `fn` runs: the most submits in flight at once, and those in flight when `fn` settled. */
+  async function watchRuns(fn: () => Promise<void>): Promise<{ most: number; left: number; error?: unknown }> {
+    const real = gpu.run.bind(gpu)
+    let inFlight = 0
+    let most = 0
+    gpu.run = (...args: Parameters<Gpu['run']>) => {
+      inFlight++
+      most = Math.max(most, inFlight)
+      const p = real(...args)
+      p.then(
+        () => inFlight--,
+        () => inFlight--,
+      )
+      return p
+    }
+    try {
+      await fn()
+      return { most, left: inFlight }
+    } catch (error) {
+      return { most, left: inFlight, error }
+    } finally {
+      gpu.run = real
+    }
+  }
+
+  it('queues the next submit while one runs, with the same grid as one submit at a time', async () => {
+    const whole = await run('fused2', 45, 37, [41], 500)
+    const sim = await GpuSimulation.create(gpu, initialState(valley(45, 37, 11)), 'fused2', 4)
+    try {
+      const seen = await watchRuns(() => sim.advance(41))
+      expect(seen.most).toBe(2)
+      expect(seen.left).toBe(0)
+      expect(sim.done).toBe(41)
+      expect(Array.from((await sim.thickness()).slice())).toEqual(Array.from(whole))
+    } finally {
+      await sim.dispose()
+    }
+  })
+
+  it('sees a cancel between submits and leaves none in flight', async () => {
+    const sim = await GpuSimulation.create(gpu, initialState(valley(45, 37, 11)), 'fused2', 2)
+    const stop = new AbortController()
+    try {
+      const real = gpu.run.bind(gpu)
+      let submits = 0
+      const seen = await watchRuns(() => {
+        const watched = gpu.run
+        gpu.run = (...args: Parameters<Gpu['run']>) => {
+          if (++submits === 3) stop.abort()
+          return watched(...args)
+        }
+        return sim.advance(1000, stop.signal).finally(() => (gpu.run = real))
+      })
+      expect(seen.error).toBeInstanceOf(ApiError)
+      expect((seen.error as ApiError).code).toBe('cancelled')
+      expect(submits).toBeLessThanOrEqual(4)
+      expect(seen.left).toBe(0)
+    } finally {
+      await sim.dispose()
+    }
   })
 })

@@ -36,6 +36,8 @@ export interface HeadlineOptions {
   tessina?: string
   /** Another build's CLI (e.g. the last release's out/main/cli.js), alternated with this one where its figure allows. */
   against?: string
+  /** More builds alternated on the landslide beside these two, each a series of its own name (not judged). */
+  others?: { name: string; cli: string }[]
   only?: string[]
   log(line: string): void
 }
@@ -124,6 +126,7 @@ function figures(o: HeadlineOptions, work: string): FigureSpec[] {
     })
     const stepsList: Step[] = [self(CLI, 'this')]
     if (o.against) stepsList.push(self(o.against, 'release'))
+    for (const other of o.others ?? []) stepsList.push(self(other.cli, other.name))
     const spec: FigureSpec = {
       id: 'landslide',
       title: gpu ? `landslide Tessina, ${steps} steps, gpu/fused2 f32` : `landslide Tessina, ${steps} steps, active (2 cores)`,

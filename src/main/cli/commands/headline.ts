@@ -14,7 +14,7 @@ export const savedPath = (mode: 'gpu' | 'cpu') => `docs/bench/headline-${mode}.j
 export const benchHeadlineCommand: Command = {
   name: 'bench headline',
   summary: 'The headline figures beside same-card baselines (CUDA, PyTorch, C), alternated; fails on a slowdown against the saved release figures.',
-  usage: 'paralab bench headline [--cpu] [--rounds R] [--only ID,…] [--against CLI] [--tessina DIR] [--saved FILE | --no-saved] [--small] [--json] [--save FILE [--force]]',
+  usage: 'paralab bench headline [--cpu] [--rounds R] [--only ID,…] [--against CLI[,NAME=CLI…]] [--tessina DIR] [--saved FILE | --no-saved] [--small] [--json] [--save FILE [--force]]',
   help: [
     '  --cpu            the 2-core figures: landslide active against the C SciddicaT, correlation against NumPy, paths',
     '                   against SciPy, statistics end to end against its load and DuckDB (each skipped with a note when missing)',
@@ -22,7 +22,8 @@ export const benchHeadlineCommand: Command = {
     '                   paths at V = 5k/10k/20k against CUDA blocked Floyd–Warshall, statistics end to end against its load)',
     '  --rounds R       alternated rounds (default 8): every side of a figure runs once a round, in rotated order',
     '  --only ID,…      figures to run: landslide, correlation, paths (or paths-10000), stats',
-    '  --against CLI    another build\'s out/main/cli.js (e.g. the last release\'s), alternated with this one on the landslide',
+    '  --against CLI    another build\'s out/main/cli.js (e.g. the last release\'s), alternated with this one on the landslide;',
+    '                   CLI,NAME=CLI2,… alternates more builds beside them, each its own series (judged: the first only)',
     '  --tessina DIR    the folder of tessina_header.txt, tessina_dem.txt, tessina_source.txt (default data/landslide or ../shared/data/landslide)',
     `  --saved FILE     the release figures to compare with (default ${savedPath('gpu')} or ${savedPath('cpu')}, where present)`,
     '  --no-saved       compare with no saved figures',
@@ -46,7 +47,17 @@ export const benchHeadlineCommand: Command = {
   async run(values) {
     await checkSave(values.save, !!values.force)
     const mode = values.cpu ? 'cpu' : 'gpu'
-    if (values.against !== undefined && !existsSync(values.against)) throw new UsageError(`--against ${values.against}: no such file (give another build's out/main/cli.js)`)
+    // --against CLI[,NAME=CLI…]: the first is the build judged against; the others are series beside it.
+    const [against, ...rest] = values.against === undefined ? [] : String(values.against).split(',')
+    const others = rest.map((entry) => {
+      const at = entry.indexOf('=')
+      const name = entry.slice(0, at)
+      if (at < 1 || !/^[a-z][a-z0-9-]*$/.test(name) || ['this', 'release'].includes(name) || name.startsWith('cuda'))
+        throw new UsageError(`--against: ${entry}: builds after the first are NAME=CLI, NAME in lower-case letters, digits and '-' (not this, release or cuda…)`)
+      return { name, cli: resolve(entry.slice(at + 1)) }
+    })
+    for (const cli of [against, ...others.map((o) => o.cli)])
+      if (cli !== undefined && !existsSync(cli)) throw new UsageError(`--against ${cli}: no such file (give another build's out/main/cli.js)`)
     const savedFile = values['no-saved'] ? undefined : (values.saved ?? (existsSync(savedPath(mode)) ? savedPath(mode) : undefined))
     let saved
     if (savedFile !== undefined) {
@@ -62,7 +73,8 @@ export const benchHeadlineCommand: Command = {
       rounds: intOption(values.rounds, 'rounds', 1, 100) ?? 8,
       small: !!values.small,
       ...(values.tessina !== undefined && { tessina: resolve(values.tessina) }),
-      ...(values.against !== undefined && { against: resolve(values.against) }),
+      ...(against !== undefined && { against: resolve(against) }),
+      ...(others.length > 0 && { others }),
       ...(values.only !== undefined && { only: String(values.only).split(',').map((s) => s.trim()) }),
       log: (line) => process.stderr.write(`${line}\n`),
     })

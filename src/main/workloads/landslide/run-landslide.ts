@@ -163,7 +163,8 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       // Slices for progress reports (a simulation yields within them to stay cancellable): a
       // fiftieth of the run at first, doubled while one takes under SLICE_MS, since on a fast GPU
       // each slice's wait for the device would otherwise cost more than its steps.
-      let most = Math.max(1, Math.ceil(params.steps / 50))
+      // A GPU slice is two submits at least, so that its second is queued while its first runs (advance).
+      let most = Math.max(1, Math.ceil(params.steps / 50), sim instanceof GpuSimulation ? 2 * sim.stepsPerSubmit : 0)
       while (sim.done < params.steps) {
         const next = sampling ? Math.min(params.steps, (Math.floor(sim.done / every) + 1) * every) : params.steps
         while (sim.done < next) {

@@ -195,14 +195,31 @@ export class GpuSimulation implements Simulation {
     return this.state.rows > 2 && this.state.cols > 2
   }
 
+  /**
+   * Computes `steps` steps in submits of stepsPerSubmit, the next submitted while the one before
+   * runs: the device never idles for the host's wait, encoding and submit between two (on a fast
+   * GPU a submit of steps takes a few milliseconds, and the host's turn between two was up to a
+   * third of it). A cancel is seen between submits; the one in flight is waited for first.
+   */
   async advance(steps: number, signal?: AbortSignal): Promise<void> {
-    let left = steps
-    while (left > 0) {
-      throwIfAborted(signal)
-      const count = Math.min(left, this.stepsPerSubmit)
-      if (this.interior) await this.gpu.run(`landslide ${this.variant} × ${count}`, this.work(count), { signal })
-      this.done += count
-      left -= count
+    let inFlight: Promise<number> | undefined
+    try {
+      for (let left = steps; left > 0; ) {
+        throwIfAborted(signal)
+        const count = Math.min(left, this.stepsPerSubmit)
+        if (this.interior) {
+          const run = this.gpu.run(`landslide ${this.variant} × ${count}`, this.work(count), { signal })
+          run.catch(() => {}) // awaited below, once the one before it has settled
+          if (inFlight) await inFlight
+          inFlight = run
+        }
+        this.done += count
+        left -= count
+      }
+      await inFlight
+    } finally {
+      // Never left running behind a failure or cancel: the caller may dispose the buffers next.
+      await inFlight?.catch(() => {})
     }
   }
 

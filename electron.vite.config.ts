@@ -2,6 +2,8 @@ import { readdirSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
+import type { Plugin } from 'vite'
+import { CSP_PLACEHOLDER, metaPolicy } from './src/main/csp'
 
 // Everything the CLI needs except native addons is bundled, so `out/main` runs on a machine
 // that has only Node and the `webgpu` addon (see docs/benchmarks.md).
@@ -11,6 +13,19 @@ const workerEntries = Object.fromEntries(
     .filter((f) => f.endsWith('-worker.ts'))
     .map((f) => [basename(f, '.ts'), resolve(join('src/main', f))]),
 )
+
+// index.html's Content-Security-Policy <meta> states csp.ts's policy (the one `serve` sends as a
+// header); a page without the placeholder fails the build rather than ship without a policy.
+const contentSecurityPolicy: Plugin = {
+  name: 'paralab-csp',
+  transformIndexHtml: {
+    order: 'pre',
+    handler(html, ctx) {
+      if (!html.includes(CSP_PLACEHOLDER)) throw new Error(`${ctx.filename}: no ${CSP_PLACEHOLDER} for the Content-Security-Policy <meta>`)
+      return html.replaceAll(CSP_PLACEHOLDER, metaPolicy())
+    },
+  },
+}
 
 const nativeOnly = { include: ['webgpu', '@napi-rs/canvas', '@duckdb/node-api', 'electron'] }
 
@@ -46,6 +61,6 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
-    plugins: [vue()],
+    plugins: [vue(), contentSecurityPolicy],
   },
 })

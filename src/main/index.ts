@@ -1,6 +1,6 @@
 // Electron main process: the window, menus and dialogs. It validates every IPC request and
 // forwards it to the backend process; it saves exports after asking the user where.
-import { app, BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, utilityProcess, type UtilityProcess, type WebContents } from 'electron'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Buffer } from 'node:buffer'
@@ -14,6 +14,7 @@ import { writeFileAtomic } from './io/atomic-write'
 import type { HostRequest } from './host-protocol'
 import { IPC_CONNECT_REQUEST, IPC_CONNECT_SERVER } from '../shared/server-url'
 import { ServerConnection } from './server-connection'
+import { mayNavigate, mayUseBackend, permissionGranted, windowOpenReply, windowOptions, type Pages } from './window-security'
 
 const here = dirname(fileURLToPath(import.meta.url))
 let win: BrowserWindow | undefined
@@ -98,7 +99,7 @@ function handleIpc(): void {
   for (const method of API_METHODS) {
     ipcMain.handle(IPC_PREFIX + method, (event, ...args: unknown[]) =>
       ipcReply(async () => {
-        if (event.senderFrame?.url && !isOwnPage(event.senderFrame.url)) throw new ApiError('invalid-argument', 'request from a foreign page')
+        if (!mayUseBackend(event.senderFrame?.url, pages())) throw new ApiError('invalid-argument', 'request from a foreign page')
         validateRequest(method, args)
         return route(event.sender, method, args)
       }),
@@ -108,7 +109,7 @@ function handleIpc(): void {
   ipcMain.handle(IPC_CONNECT_SERVER, (event, url: unknown) =>
     ipcReply(async () => {
       const from = event.senderFrame?.url
-      if (from && !isOwnPage(from) && !connection.isServerPage(from)) throw new ApiError('invalid-argument', 'request from a foreign page')
+      if (!from || !mayNavigate(from, pages())) throw new ApiError('invalid-argument', 'request from a foreign page')
       connection.connect(url)
       await loadDashboard()
     }),
@@ -117,7 +118,7 @@ function handleIpc(): void {
   ipcMain.handle(IPC_PREFIX + 'dropFiles', (event, paths: unknown) =>
     ipcReply(async () => {
       // A connected server's page is in this window too: only the app's own page makes local files readable.
-      if (event.senderFrame?.url && !isOwnPage(event.senderFrame.url)) throw new ApiError('invalid-argument', 'request from a foreign page')
+      if (!mayUseBackend(event.senderFrame?.url, pages())) throw new ApiError('invalid-argument', 'request from a foreign page')
       if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string' || p.length === 0)) throw new ApiError('invalid-argument', 'paths must be file paths')
       return host.call('allowFiles', [paths])
     }),
@@ -150,10 +151,10 @@ async function route(sender: WebContents, method: ApiMethod, args: unknown[]): P
 
 const RENDERER_PAGE = pathToFileURL(join(here, '../renderer/index.html')).href
 
-/** The dashboard page (or the dev server's), with any hash: nothing else may talk to the backend. */
-function isOwnPage(url: string): boolean {
+/** The pages the window may show now (window-security.ts says what each may do). */
+function pages(): Pages {
   const dev = process.env.ELECTRON_RENDERER_URL
-  return url.split('#')[0] === RENDERER_PAGE || (!!dev && !app.isPackaged && url.startsWith(dev))
+  return { app: RENDERER_PAGE, dev: dev && !app.isPackaged ? dev : undefined, server: connection.address?.base }
 }
 
 /** Loads the dashboard: the connected server's own page, or this app's. */
@@ -167,34 +168,31 @@ function loadDashboard(): Promise<void> {
 }
 
 function createWindow(): void {
-  win = new BrowserWindow({
-    width: 1360,
-    height: 880,
-    minWidth: 960,
-    minHeight: 640,
-    title: 'Paralab',
-    show: false,
-    webPreferences: {
-      preload: join(here, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  })
+  win = new BrowserWindow(windowOptions(join(here, '../preload/index.cjs')))
   win.once('ready-to-show', () => win?.show())
   void loadDashboard()
 }
 
+// Every renderer is sandboxed, whatever its window's preferences say.
+app.enableSandbox()
+
 app.on('web-contents-created', (_e, contents) => {
-  contents.on('will-navigate', (e, url) => {
-    if (!isOwnPage(url) && !connection.isServerPage(url)) e.preventDefault()
+  contents.on('will-navigate', (e) => {
+    if (!mayNavigate(e.url, pages())) e.preventDefault()
   })
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+  // Frames inside the page (the CSP already allows only the page's own origin).
+  contents.on('will-frame-navigate', (e) => {
+    if (!e.isMainFrame && !mayNavigate(e.url, pages())) e.preventDefault()
+  })
+  contents.setWindowOpenHandler(() => windowOpenReply())
   contents.on('will-attach-webview', (e) => e.preventDefault())
 })
 
 app.whenReady().then(() => {
+  // Permission requests and checks (camera, location, notifications, USB…) are refused: the dashboard needs none.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, grant) => grant(permissionGranted(permission)))
+  session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionGranted(permission))
+  session.defaultSession.setDevicePermissionHandler(() => false)
   Menu.setApplicationMenu(
     Menu.buildFromTemplate([
       ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),

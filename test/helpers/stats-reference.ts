@@ -37,8 +37,16 @@ export function sortReference(values: Float64Array, precision: Precision): Backe
   const median = sortedMedian(x.slice().sort(), precision)
   const dev = x.map((v) => (precision === 'f64' ? Math.abs(v - median) : Math.abs(Math.fround(v - median))))
   const mad = sortedMedian(dev.sort(), precision)
-  const mean = fsum(x) / n
-  const std = Math.sqrt(fsum(Array.from(x, (v) => (v - mean) * (v - mean))) / n)
+  // f64 sums over values scaled by a power of two (exact) that brings the largest near 1: neither
+  // Σx nor Σ(x − mean)² then overflows, nor do the squares of subnormal values vanish.
+  let top = 0
+  for (const v of x) top = Math.max(top, Math.abs(v))
+  const h = precision === 'f64' && top > 0 && Number.isFinite(top) ? -Math.round(Math.log2(top) / 2) : 0
+  const scale = (v: number, by: number) => v * 2 ** by * 2 ** by
+  const scaled = Array.from(x, (v) => scale(v, h))
+  const m = fsum(scaled) / n
+  const mean = scale(m, -h)
+  const std = scale(Math.sqrt(fsum(scaled.map((v) => (v - m) * (v - m))) / n), -h)
   return { mean, std, cv: std / mean, median, mad }
 }
 

@@ -115,10 +115,13 @@ describe('graph files read in chunks', () => {
 
   it('refuses bad text lines by number, and bytes that are not UTF-8, across reads', async () => {
     const gr = join(dir, 'bad.gr')
-    await writeFile(gr, `p sp 3 40\n${'a 1 2 3\n'.repeat(30)}a 1 4 3\n`)
+    await writeFile(gr, `p sp 3 31\n${'a 1 2 3\n'.repeat(30)}a 1 4 3\n`)
     await expect(readGraph(gr, 'bad.gr', 7)).rejects.toThrow('bad.gr:32: target "4" is not a vertex 1…3')
+    await writeFile(gr, `p sp 3 31\n${'a 1 2 3\n'.repeat(30)}`)
+    await expect(readGraph(gr, 'bad.gr', 7)).rejects.toThrow('bad.gr: the problem line (line 1) declares 31 arcs but the file has 30')
+    // More arcs than the file's bytes can hold are refused at the problem line, before they are read.
     await writeFile(gr, `p sp 3 40\n${'a 1 2 3\n'.repeat(30)}`)
-    await expect(readGraph(gr, 'bad.gr', 7)).rejects.toThrow('bad.gr: the problem line (line 1) declares 40 arcs but the file has 30')
+    await expect(readGraph(gr, 'bad.gr', 7)).rejects.toThrow("bad.gr:1: the problem line announces 40 arcs, but the file's 250 bytes hold at most 31")
     const csv = join(dir, 'bad.csv')
     await writeFile(csv, 'source,target,weight\r\nA,B,1\r\nB,C,x\r\n')
     await expect(readGraph(csv, 'bad.csv', 3)).rejects.toThrow('bad.csv:3: weight "x" is not an integer in ±1073741823')

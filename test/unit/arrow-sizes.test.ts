@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tableFromArrays, tableToIPC } from 'apache-arrow'
 import { afterAll, describe, expect, it } from 'vitest'
-import { checkArrowSize, MAX_ARROW_ROWS } from '../../src/main/io/arrow/load-arrow'
+import { checkColumnRows, checkTableMemory, MAX_COLUMN_VALUES } from '../../src/main/io/column-sizes'
 import { readArrowStructure } from '../../src/main/io/arrow/structure'
 import { failure } from '../helpers/failure'
 
@@ -16,16 +16,16 @@ const TB = 2 ** 40
 
 describe('Arrow table sizes', () => {
   it('holds 2^29 − 1 rows a column; refuses 2^29, 2^30, 2^31 and 2^32 rows naming the count', () => {
-    expect(MAX_ARROW_ROWS).toBe(2 ** 29 - 1)
-    expect(() => checkArrowSize('t.arrow', 2 ** 29 - 1, 4, TB)).not.toThrow()
+    expect(MAX_COLUMN_VALUES).toBe(2 ** 29 - 1)
+    expect(() => checkColumnRows('t.arrow', 2 ** 29 - 1)).not.toThrow()
     for (const rows of [2 ** 29, 2 ** 30, 2 ** 31, 2 ** 32, 2 ** 53])
-      expect(() => checkArrowSize('t.arrow', rows, 1, TB)).toThrow(`t.arrow: ${rows} rows; a column holds at most ${2 ** 29 - 1} values`)
+      expect(() => checkColumnRows('t.arrow', rows)).toThrow(`t.arrow: ${rows} rows (${rows * 8} bytes a column as f64); a column holds at most ${2 ** 29 - 1} values`)
   })
 
   it('refuses columns past the memory available, naming both sizes', () => {
     // 4 columns of 2^28 rows: 2^33 bytes (8.6 GB) as doubles.
-    expect(() => checkArrowSize('t.arrow', 2 ** 28, 4, 2 ** 33)).not.toThrow()
-    expect(() => checkArrowSize('t.arrow', 2 ** 28, 4, 2 ** 33 - 1)).toThrow('t.arrow: 4 columns of 268435456 rows need about 8.6 GB as doubles; 8.6 GB are available')
+    expect(() => checkTableMemory('t.arrow', 2 ** 28, 4, 2 ** 33)).not.toThrow()
+    expect(() => checkTableMemory('t.arrow', 2 ** 28, 4, 2 ** 33 - 1)).toThrow('t.arrow: 4 columns of 268435456 rows need about 8.59 GB of memory as f64; 8.59 GB are available')
   })
 })
 

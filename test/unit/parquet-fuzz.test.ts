@@ -158,7 +158,7 @@ describe('Parquet attack recipes', () => {
     const path = runFile('runs.parquet', columns, 3, 2 ** 27)
     expect(readFileSync(path).length).toBeLessThan(400 * columns)
     const message = await refusedWithin(path, 5000, Array.from({ length: columns }, (_, k) => `c${k}`))
-    expect(message).toMatch(new RegExp(`\\(footer\\): 402653184 rows of ${columns} columns need [\\d.]+ GB as doubles; [\\d.]+ GB are available$`))
+    expect(message).toMatch(new RegExp(`runs\\.parquet: ${columns} columns of 402653184 rows need about [\\d.]+ GB of memory as f64; [\\d.]+ GB are available$`))
   }, 30_000)
 
   it('row counts that do not reconcile (footer against row groups, a chunk against its row group) are refused', async () => {

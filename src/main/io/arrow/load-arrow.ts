@@ -10,24 +10,9 @@ import { loadParts, type LoadTableOptions } from '../table-parts'
 import type { ArrowNumberType } from './batch'
 import { arrowError, arrowKind, arrowWidth, readArrowStructure, type ArrowColumnKind } from './structure'
 
-/** Rows a table may have: its columns are arrays of doubles, 8 bytes a row, under 4 GiB each. */
-export const MAX_ARROW_ROWS = 2 ** 29 - 1
-
 /** The file's columns, each with what it holds when not numbers. */
 export async function readArrowColumns(path: string, signal?: AbortSignal): Promise<ArrowColumnKind[]> {
   return (await readArrowStructure(path, signal)).fields.map(arrowKind)
-}
-
-/**
- * Refuses, from the counts alone, a table whose columns could not be held: more rows than one
- * column of doubles holds, or columns × rows × 8 bytes past the memory available now.
- */
-export function checkArrowSize(path: string, rows: number, columns: number, memory = process.availableMemory()): void {
-  if (!Number.isSafeInteger(rows) || rows > MAX_ARROW_ROWS)
-    throw arrowError(path, undefined, `${rows} rows; a column holds at most ${MAX_ARROW_ROWS} values (2^29 − 1, under 4 GiB as doubles)`)
-  const bytes = rows * columns * 8
-  if (bytes > memory)
-    throw arrowError(path, undefined, `${columns} columns of ${rows} rows need about ${(bytes / 1e9).toFixed(1)} GB as doubles; ${(memory / 1e9).toFixed(1)} GB are available`)
 }
 
 /** A numeric field's type as the batch reader converts it. */
@@ -58,7 +43,6 @@ export async function loadArrow(path: string, opts: LoadTableOptions): Promise<C
     rowStart += b.rows
     return { part, batch: b }
   })
-  checkArrowSize(path, rowStart, wanted.length)
   const nulls = opts.nulls ?? 'missing'
   return loadParts({
     ...opts,

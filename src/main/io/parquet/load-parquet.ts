@@ -6,7 +6,7 @@ import { throwIfAborted } from '../../../shared/cancel'
 import type { CsvTable } from '../csv-loader'
 import { loadParts, type LoadTableOptions } from '../table-parts'
 import { withPool } from '../../workers/pool'
-import { parquetError, readParquetFooterBytes } from './footer'
+import { readParquetFooterBytes } from './footer'
 import type { ParquetPlan } from './plan'
 
 /** The footer's plan, made on a thread of its own. */
@@ -20,21 +20,10 @@ export async function readParquetColumns(path: string, signal?: AbortSignal): Pr
   return plan(path, [], signal)
 }
 
-/**
- * Refuses a load whose columns would not fit the memory available now: a few hundred bytes of
- * run-length encoding can announce 2^29 rows a column, which a reader must hold as doubles.
- */
-export function checkTableMemory(path: string, rows: number, columns: number, memory = process.availableMemory()): void {
-  const need = rows * columns * 8
-  if (need > memory)
-    throw parquetError(path, 'footer', `${rows} rows of ${columns} column${columns === 1 ? '' : 's'} need ${(need / 1e9).toFixed(1)} GB as doubles; ${(memory / 1e9).toFixed(1)} GB are available`)
-}
-
 export async function loadParquet(path: string, opts: LoadTableOptions): Promise<CsvTable> {
   throwIfAborted(opts.signal)
   const planned = await plan(path, [...new Set(opts.columns)], opts.signal)
   const nulls = opts.nulls ?? 'missing'
-  checkTableMemory(path, planned.groups.reduce((n, g) => n + g.rows, 0), new Set(opts.columns).size)
   return loadParts({
     ...opts,
     path,

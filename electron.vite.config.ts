@@ -6,7 +6,7 @@ import type { Plugin } from 'vite'
 import { CSP_PLACEHOLDER, metaPolicy } from './src/main/csp'
 
 // Everything the CLI needs except native addons is bundled, so `out/main` runs on a machine
-// that has only Node and the `webgpu` addon (see docs/benchmarks.md).
+// that has only Node and the `webgpu` addon (see docs/benchmarks/history.md).
 // Worker thread entries are found by name: every `src/main/**/*-worker.ts` is built beside the CLI.
 const workerEntries = Object.fromEntries(
   readdirSync('src/main', { recursive: true, encoding: 'utf8' })

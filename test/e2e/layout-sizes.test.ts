@@ -18,7 +18,7 @@
 //   32 samples.
 // - paths: V = 8 000 (a 256 MB distance matrix), the study's blocked Floyd–Warshall on the fastest
 //   CPU backend: V³ relaxations whatever the edges, about a minute on 2 quiet cores.
-// docs/benchmarks.md ("Layout at the studies' sizes") gives the times measured.
+// docs/benchmarks/history.md ("Layout at the studies' sizes") gives the times measured.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

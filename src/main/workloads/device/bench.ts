@@ -44,7 +44,7 @@ export interface BenchContext {
   sample?(measurement: keyof typeof PHASES, ms: number): void
 }
 
-// Tuned on an H100 (132 SMs × 2048 threads; `bench read-bandwidth`, docs/benchmarks.md): reading
+// Tuned on an H100 (132 SMs × 2048 threads; `bench read-bandwidth`, docs/benchmarks/history.md): reading
 // 1 GiB a dispatch, 32 K × 256 readers with 4 vec4 loads in flight read 3.14 TB/s, where 256 MiB a
 // dispatch topped out at 2.97 (each dispatch's start and drain weigh 4× more); 8 loads in flight and
 // workgroups of 512 gained nothing. 16 K × 256 FMA threads, 4 times the resident ones, reach ≈63 TFLOP/s.

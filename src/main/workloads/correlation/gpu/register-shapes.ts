@@ -20,7 +20,7 @@ export interface RegisterShape {
 
 /**
  * The shape of the f64 mode (compensated) and of the f32 mode, from `bench correlation --shapes` on
- * an H100 (M = 16 384, N = 4096; docs/benchmarks.md): f64 b128-t8x4-k16-c128 33.0 ms for the
+ * an H100 (M = 16 384, N = 4096; docs/benchmarks/history.md): f64 b128-t8x4-k16-c128 33.0 ms for the
  * cross-products (b128-t8x4-k8-c64, the earlier default, 38.5 ms in the same run); f32 b128-t8x8-k8
  * 33.1–33.2 ms.
  */

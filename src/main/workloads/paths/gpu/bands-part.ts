@@ -14,7 +14,7 @@
 // device still computes the rounds before. Likewise an owner reads its rows back into one of
 // INBOXES readback buffers and hands them on in order while its device goes on computing, so that
 // its next submits never wait for a row's readback (when they did, a round took phase 3 plus the
-// whole exchange on 4 H200: docs/benchmarks.md).
+// whole exchange on 4 H200: docs/benchmarks/history.md).
 //
 // The part's rows come from, and go back to, the run's matrix files (ShmSlots of one row a slot):
 // the process that made the matrix never hands a part more than its rows.

@@ -15,7 +15,7 @@ export interface TunedShape {
 
 /**
  * The shape `tuned` runs without successors unless another is asked for: the fastest on an H100
- * (phase 3 at ~10 T relax/s, docs/benchmarks.md), and within WebGPU's default limits.
+ * (phase 3 at ~10 T relax/s, docs/benchmarks/history.md), and within WebGPU's default limits.
  */
 export const DEFAULT_TUNED_SHAPE = 'b64-k16'
 
@@ -23,7 +23,7 @@ export const DEFAULT_TUNED_SHAPE = 'b64-k16'
  * Shapes `--shapes all` times: all but the tiles of 32 × 32 staging 4 values of k at a time. Each
  * fits WebGPU's 256 invocations and SwiftShader's 32 KiB of workgroup memory, so that the tests run
  * every one of them. (Tiles of 128 rows or columns, 512 and 1024 invocations with 4 × 4 cells each,
- * ran phase 3 slower on an H100: docs/benchmarks.md.)
+ * ran phase 3 slower on an H100: docs/benchmarks/history.md.)
  */
 export const TUNED_SWEEP_SHAPES = ['b64-k8', 'b64-k16', 'b64-k32', 'b64-k64', 'b32x64-k16', 'b64x32-k16', 'b32-k16'] as const
 

@@ -15,7 +15,7 @@ import { type ColumnStream, type GpuStatsEngine, type GpuStatsEngineOptions, cre
  * left to the GPU driver's and Dawn's own threads, which open the device and take the uploads
  * during the load. On an H100 machine (16 cores) the load with 16 threads took 552–635 ms against
  * 381–402 ms without the GPU; with 12, 492–560 ms, and `paralab stats --backend gpu` ~0.1 s less
- * in all (docs/benchmarks.md).
+ * in all (docs/benchmarks/history.md).
  */
 export function loaderThreadsBesideGpu(cores = availableParallelism()): number {
   return cores >= 8 ? cores - Math.floor(cores / 4) : cores

@@ -8,14 +8,14 @@
 // chart rendering) only when a job runs, each command its implementation only in `run`, `serve`
 // its server and `--slurm` the cluster code; the GPU runtime loads when a GPU is first asked for.
 import { ApiError } from '../shared/errors'
-import type { Command } from './cli/command'
-import { nearestName } from './cli/nearest'
+import type { Command } from './terminal/command'
+import { nearestName } from './terminal/nearest'
 import { version } from '../../package.json'
 
 /** Every command, and what the entry needs beside them. */
 async function loadCommands() {
   const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline] = await Promise.all([
-    import('./cli/command'),
+    import('./terminal/command'),
     import('./cli/commands/jobs'),
     import('./cli/commands/merge'),
     import('./cli/commands/serve'),
@@ -46,7 +46,7 @@ async function loadCommands() {
 
 /** Set once the commands are loaded: nothing to shut down or to recognise before. */
 let shutdownGpu: () => Promise<void> = async () => {}
-let UsageError: typeof import('./cli/command').UsageError | undefined
+let UsageError: typeof import('./terminal/command').UsageError | undefined
 let COMMANDS: Command[] = []
 
 function overview(): string {
@@ -147,6 +147,6 @@ main(process.argv.slice(2)).finally(() => (settled = true)).then(exit, (e: unkno
   const err = ApiError.from(e)
   process.stderr.write(`paralab: ${err.code === 'internal' ? 'error: ' : ''}${err.message.split('\n')[0]}\n`)
   if (process.env.PARALAB_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`)
-  // Cancelled (Ctrl-C, or SIGTERM: cli/interrupt.ts) is 130, 128 + SIGINT as shells report Ctrl-C.
+  // Cancelled (Ctrl-C, or SIGTERM: terminal/interrupt.ts) is 130, 128 + SIGINT as shells report Ctrl-C.
   return exit(err.code === 'cancelled' ? 130 : 1)
 })

@@ -1,4 +1,4 @@
-// Result envelopes as the backend wraps every job's results (src/main/backend/envelope.ts), with a
+// Result envelopes as the backend wraps every job's results (src/main/results/envelope.ts), with a
 // fixed host and time so tests can compare them whole.
 import type { DeviceSummary, HostInfo, InputFile, ResultEnvelope, Timing } from '../../src/shared/workloads/envelope'
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/errors'
 import { checkMatrixFits, checkMatrixWritable } from '../../src/main/workloads/correlation/limits'
 import { loadSeries } from '../../src/main/workloads/correlation/load-series'
-import { writeMatrixCsv, writeMatrixFile, writeMatrixNpy } from '../../src/main/workloads/correlation/matrix-file'
+import { writeMatrixCsv, writeMatrixFile, writeMatrixNpy } from '../../src/main/workloads/correlation/write-matrix-file'
 import { npyHeader, parseNpyHeader } from '../../src/main/workloads/correlation/npy'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-correlation-inputs-'))

@@ -2,7 +2,7 @@
 // or a missing file is refused before any bench runs.
 import { describe, expect, it } from 'vitest'
 import { benchHeadlineCommand } from '../../src/main/cli/commands/headline'
-import { UsageError } from '../../src/main/cli/command'
+import { UsageError } from '../../src/main/terminal/command'
 
 const cli = 'package.json' // a file that exists: the refusals below come before anything runs it
 

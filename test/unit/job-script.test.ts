@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { mergeScript, taskScript, type TaskScript } from '../../src/main/cluster/job-script'
 import { commentText, sbatchOption, sbatchWord, shellWord, slurmPathPattern } from '../../src/main/cluster/script-words'
 import { flagWords } from '../../src/main/cluster/task-plan'
-import { parse, type Command } from '../../src/main/cli/command'
+import { parse, type Command } from '../../src/main/terminal/command'
 
 const root = mkdtempSync(join(tmpdir(), 'paralab-job-script-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

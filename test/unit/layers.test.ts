@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { checkImports, formatViolation, importsOf, readSources, type Rule } from '../helpers/imports'
 
 const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/', 'src/main/cluster/', 'src/main/ranks/']
+// The rooms below the command line and the dashboard's backend: what a run is made of.
+const BELOW_ENTRIES = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/cluster/', 'src/main/ranks/', 'src/main/checkpoints/', 'src/main/results/', 'src/main/terminal/', 'src/main/workloads/']
 const WORKLOADS = ['src/shared/workloads/', 'src/main/workloads/', 'src/renderer/workloads/']
 
 // from: the importing files; forbid: folders ('…/'), 'node:*' (Node builtins), '<other workload>', or packages.
@@ -23,6 +25,11 @@ const RULES: Rule[] = [
     from: MACHINERY,
     forbid: ['src/main/workloads/'],
     why: 'the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none',
+  },
+  {
+    from: BELOW_ENTRIES,
+    forbid: ['src/main/cli/', 'src/main/backend/'],
+    why: 'arrows point down: the command line (cli/) and the dashboard\'s backend (backend/) assemble workloads and machinery, never the reverse; a workload declares its commands with terminal/',
   },
   {
     from: WORKLOADS,
@@ -96,6 +103,19 @@ describe('the checker', () => {
       "src/renderer/a.ts imports 'electron' — the dashboard runs in a page and reaches the backend only through its API",
       "src/renderer/a.ts imports 'node:path' — the dashboard runs in a page and reaches the backend only through its API",
     ])
+  })
+
+  it('keeps arrows pointing down: nothing below the command line and the backend imports them', () => {
+    const found = check({
+      'src/main/workloads/stats/bench-command.ts': "import { intOption } from '../../cli/command'\nimport { parse } from '../../terminal/command'",
+      'src/main/cluster/merge-run.ts': "import { writeOutputs } from '../backend/outputs'\nimport { inputFile } from '../results/envelope'",
+      'src/main/terminal/command.ts': 'export const parse = 1',
+      'src/main/results/envelope.ts': 'export const inputFile = 1',
+      'src/main/cli/workload-command.ts': "import { statsEngine } from '../workloads/stats'\nimport { runs } from '../backend/backend'",
+    })
+    expect(found).toHaveLength(2)
+    expect(found[0]).toMatch(/^src\/main\/workloads\/stats\/bench-command.ts imports '..\/..\/cli\/command' — arrows point down/)
+    expect(found[1]).toMatch(/^src\/main\/cluster\/merge-run.ts imports '..\/backend\/outputs' — arrows point down/)
   })
 
   it('keeps the machinery from naming workloads', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ResultEnvelope } from '../../src/shared/workloads/envelope'
 import { Backend } from '../../src/main/backend/backend'
-import { writeOutputs } from '../../src/main/backend/outputs'
+import { writeOutputs } from '../../src/main/results/outputs'
 import { ENGINES } from '../../src/main/workloads'
 import { failure } from '../helpers/failure'
 

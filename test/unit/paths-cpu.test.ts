@@ -11,7 +11,7 @@ import { prepareProblem, type Problem } from '../../src/main/workloads/paths/pro
 import { parseCourseGraph } from '../../src/main/workloads/paths/read-course'
 import { serialSolver } from '../../src/main/workloads/paths/serial'
 import { seededRandom } from '../../src/main/workloads/paths/generate-graph'
-import type { Solver } from '../../src/main/workloads/paths/solver'
+import type { Solver } from '../../src/main/workloads/paths/solver-contract'
 
 const DATA = new URL('../../../shared/data/paths/', import.meta.url)
 const CASES = ['c01', 'c02', 'c03', 'c04', 'c05', 'c06', 'c07', 'c08']

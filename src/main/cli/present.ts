@@ -5,7 +5,7 @@ import type { ResultTable } from '../../shared/workloads/definition'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { tableNotes } from '../../shared/workloads/tables'
 import type { AnyEngine } from '../engine'
-import { writeJson } from './command'
+import { writeJson } from '../terminal/command'
 
 /** What the result tables' numbers mean (and any NaN or infinity among them), under the tables the terminal shows. */
 function notesText(tables: ResultTable[]): string {

@@ -5,8 +5,8 @@ import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { Backend } from '../backend/backend'
 import type { RankPlacement } from '../ranks/placement'
 import { ENGINES } from '../workloads'
-import { progressBar, type ProgressStyle } from './progress'
-import { onInterrupt } from './interrupt'
+import { progressBar, type ProgressStyle } from '../terminal/progress'
+import { onInterrupt } from '../terminal/interrupt'
 
 /**
  * `prepare` may complete the parameters with the backend's help (e.g. the example's files);

@@ -2,7 +2,7 @@
 // task's state, exit code and node, with the result files the merge placed beside it; and reading
 // it back, checked field by field, since the job folder is shared.
 import type { ApiErrorShape } from '../../shared/errors'
-import { isResultFileName } from '../backend/outputs'
+import { isResultFileName } from '../results/outputs'
 import { readManagedJson } from '../io/managed-folder'
 import { badField, isObject, jobPaths, MAX_TASKS, type JobRecord } from './job-folder'
 

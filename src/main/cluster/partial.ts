@@ -10,7 +10,7 @@ export interface PartialMark {
   missing?: string[]
 }
 
-/** What a task's report says of it (merge.ts's TaskReport). */
+/** What a task's report says of it (merge-run.ts's TaskReport). */
 interface TaskEnd {
   index: number
   files: string[]

@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError } from '../../../shared/errors'
-import { intOption, UsageError, writeJson, type Command } from '../command'
-import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../save-flag'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../terminal/save-flag'
 
 /** Where the last release's figures are kept, per mode. */
 export const savedPath = (mode: 'gpu' | 'cpu') => `docs/bench/headline-${mode}.json`

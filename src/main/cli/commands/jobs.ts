@@ -4,7 +4,7 @@
 import { CLUSTER_JOB_ID, hasEnded } from '../../../shared/cluster'
 import { ApiError } from '../../../shared/errors'
 import type { JobView } from '../../cluster/follow'
-import { UsageError, writeJson, type Command } from '../command'
+import { UsageError, writeJson, type Command } from '../../terminal/command'
 import { maxOf } from '../../../shared/extent'
 
 function clock(s: number): string {

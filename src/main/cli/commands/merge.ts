@@ -2,7 +2,7 @@
 // tasks were submitted again; the merge job runs the same. Prints the results as the local run does.
 import { ApiError } from '../../../shared/errors'
 import { ENGINES } from '../../workloads'
-import { UsageError, type Command } from '../command'
+import { UsageError, type Command } from '../../terminal/command'
 
 const engineFor = (id: string) => {
   const engine = ENGINES.find((e) => e.definition.id === id)
@@ -23,7 +23,7 @@ export const mergeCommand: Command = {
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError(`merge takes one folder, got ${positionals.length ? positionals.join(' ') : 'none'}`)
     // The cluster code loads only for this command.
-    const [{ mergeJob }, { presentMerged }] = await Promise.all([import('../../cluster/merge'), import('../cluster-run')])
+    const [{ mergeJob }, { presentMerged }] = await Promise.all([import('../../cluster/merge-run'), import('../cluster-run')])
     const merged = await mergeJob(positionals[0], engineFor)
     return presentMerged(engineFor(merged.envelope?.workload ?? merged.runs![0].workload), merged, !!values.json)
   },

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { intOption, type Command } from '../command'
+import { intOption, type Command } from '../../terminal/command'
 
 export const serveCommand: Command = {
   name: 'serve',

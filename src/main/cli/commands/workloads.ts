@@ -1,6 +1,6 @@
 import { formatLine, formatsOf } from '../../../shared/formats'
 import { WORKLOADS } from '../../../shared/workloads'
-import { writeJson, type Command } from '../command'
+import { writeJson, type Command } from '../../terminal/command'
 
 export const workloadsCommand: Command = {
   name: 'workloads',

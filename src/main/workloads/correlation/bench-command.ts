@@ -1,6 +1,6 @@
 import { CORRELATION_BACKENDS, CROSS_VARIANTS, type CorrelationBackend, type CrossVariant, MEANS_VARIANTS, type MeansVariant, PRECISIONS, type Precision } from '../../../shared/workloads/correlation/types'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../terminal/save-flag'
 import { GPU_WARMUP_MS } from '../../gpu/timing'
 import type { CorrelationBenchResult } from './bench'
 import { BENCH_SIZE, STUDY_SIZE } from './bench-sizes'

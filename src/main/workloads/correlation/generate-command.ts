@@ -2,12 +2,12 @@
 // study's K1) on the GPU with the same values bit for bit.
 import { ApiError } from '../../../shared/errors'
 import { LAYOUTS, type Layout } from '../../../shared/workloads/correlation/types'
-import { intOption, numberOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
-import { progressBar } from '../../cli/progress'
+import { intOption, numberOption, UsageError, writeJson, type Command, makeParents } from '../../terminal/command'
+import { progressBar } from '../../terminal/progress'
 import { getGpu } from '../../gpu/on-demand'
 import { GENERATOR_WORKGROUPS, type GeneratorWorkgroup, generateWalksGpu } from './gpu/generate'
 import { MAX_EPS, MIN_EPS, generateWalks, quantizeEps } from './walks'
-import { onInterrupt } from '../../cli/interrupt'
+import { onInterrupt } from '../../terminal/interrupt'
 
 export const generateWalksCommand: Command = {
   name: 'generate walks',

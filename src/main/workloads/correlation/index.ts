@@ -6,7 +6,7 @@ import type { WorkloadEngine } from '../../engine'
 import { benchCorrelationCommand } from './bench-command'
 import { describeCorrelation } from './describe'
 import { generateWalksCommand } from './generate-command'
-import { MATRIX_FILES } from './matrix-files'
+import { MATRIX_FILES } from './matrix-download-names'
 
 /** The example: a cluster of 48 walks of 1000 samples, 3 of them disturbed. */
 export const EXAMPLE_WALKS = { series: 48, length: 1000, start: 100, eps: 0.01, seed: 1, anomalies: 3 }

@@ -9,7 +9,7 @@ import type { CorrelationResult } from '../../../shared/workloads/correlation/ty
 import type { JobContext, KeptFileOpener, MadeFile } from '../../engine'
 import { csvMatrixFromFile } from '../../io/csv-matrix'
 import { readPieces } from '../../io/file-pieces'
-import { matrixCellText, npyPieces } from './matrix-file'
+import { matrixCellText, npyPieces } from './write-matrix-file'
 import { npyHeader } from './npy'
 
 export const KEPT_MATRIX = 'matrix.npy'

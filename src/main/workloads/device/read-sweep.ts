@@ -2,7 +2,7 @@
 // flight per invocation, workgroup size, workgroups), so that `bench device`'s defaults
 // (HARDWARE in bench.ts) can be chosen by measurement on a new GPU.
 import { adapterName } from '../../../shared/device'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
 import { getGpu } from '../../gpu/on-demand'
 
 /** The host uploads this much once; larger reads are GPU copies of it. */

@@ -11,8 +11,8 @@ import {
   type LandslidePrecision,
 } from '../../../shared/workloads/landslide/types'
 import { GPU_WARMUP_MS } from '../../gpu/timing'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../terminal/save-flag'
 import { DOUBLE_FLOAT_VARIANTS } from './gpu/kernels'
 import type { RankBackend } from './bench-ranks'
 

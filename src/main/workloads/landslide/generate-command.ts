@@ -1,7 +1,7 @@
 // `paralab generate slope`: the example's synthetic slope (a DEM with a walled quarry and a debris
 // source) at any size and seed, each grid as an ESRI ASCII grid or a GeoTIFF by its name, so that
 // tests and new users have landslide inputs in either format.
-import { intOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
+import { intOption, UsageError, writeJson, type Command, makeParents } from '../../terminal/command'
 
 export const generateSlopeCommand: Command = {
   name: 'generate slope',

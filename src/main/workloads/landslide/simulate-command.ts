@@ -5,7 +5,7 @@
 // thickness over the relief. Every file is written whole or not at all; the targets are checked before the run.
 import { availableParallelism } from 'node:os'
 import { GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS } from '../../../shared/workloads/landslide/types'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
 import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 
 function choice<C extends string>(value: unknown, flag: string, choices: readonly C[], fallback: C): C {

@@ -1,8 +1,8 @@
 // `paralab bench paths`: backends and GPU variants on one seeded graph, against SciPy.
 import { BLOCK_SIZES, GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
 import { ApiError } from '../../../shared/errors'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../terminal/save-flag'
 import { GPU_WARMUP_MS } from '../../gpu/timing'
 import type { PathsBenchResult } from './bench'
 import { MAX_GENERATED_VERTICES } from './generate-limits'

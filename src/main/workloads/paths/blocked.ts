@@ -13,7 +13,7 @@ import { compact, fillMatrix } from './matrix'
 import type { Problem } from './problem'
 import { wasmBlockKernels } from './simd/wasm-kernels'
 import { createPathsMemory, loadPathsWasm, wasmLayout } from './simd/wasm-module'
-import { type SolveOptions, type Solved, type Solver, yielder } from './solver'
+import { type SolveOptions, type Solved, type Solver, yielder } from './solver-contract'
 import type { BlockTask, Workspace } from './workspace'
 
 export type BlockedBackend = Extract<PathsBackend, 'blocked' | 'simd' | 'workers' | 'workers-simd'>

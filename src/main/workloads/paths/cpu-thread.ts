@@ -9,7 +9,7 @@ import { WorkerPool } from '../../workers/pool'
 import { discardRoundCheckpoint, type RoundCheckpointTask } from './checkpoint'
 import type { RunSpec } from './plan'
 import type { Problem } from './problem'
-import type { SolveOptions, Solved, Solver } from './solver'
+import type { SolveOptions, Solved, Solver } from './solver-contract'
 
 /** What the thread is asked: the run, its edges (not the potentials) and where it writes its progress. */
 export interface ThreadSolveTask {

@@ -1,5 +1,5 @@
 // `paralab generate graph`: random graphs in the format the file's name says, for tests and benchmarks.
-import { intOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
+import { intOption, UsageError, writeJson, type Command, makeParents } from '../../terminal/command'
 import { FILE_FORMATS } from '../../../shared/formats'
 import { MAX_GENERATED_VERTICES } from './generate-limits'
 

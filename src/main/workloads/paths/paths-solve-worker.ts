@@ -3,7 +3,7 @@
 import { serveTasks, transferable } from '../../workers/serve-tasks'
 import { blockedSolver } from './blocked'
 import type { ThreadSolveTask } from './cpu-thread'
-import { runName, type Solver } from './solver'
+import { runName, type Solver } from './solver-contract'
 import { serialSolver } from './serial'
 
 // One solver per run, kept between repeats (the parallel ones keep their threads).

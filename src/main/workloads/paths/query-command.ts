@@ -3,9 +3,9 @@
 import { ApiError } from '../../../shared/errors'
 import { GPU_VARIANTS, PATHS_BACKENDS, type GpuVariant, type PathsBackend } from '../../../shared/workloads/paths/types'
 import { getGpu } from '../../gpu/on-demand'
-import { progressBar } from '../../cli/progress'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { onInterrupt } from '../../cli/interrupt'
+import { progressBar } from '../../terminal/progress'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
+import { onInterrupt } from '../../terminal/interrupt'
 
 export const pathsQueryCommand: Command = {
   name: 'paths query',
@@ -48,7 +48,7 @@ export const pathsQueryCommand: Command = {
       import('./problem'),
       import('./query'),
       import('./read-graph'),
-      import('./solvers'),
+      import('./pick-solver'),
     ])
     const shown = positionals[0]
     const graph = await readGraph(shown, shown)

@@ -2,7 +2,7 @@
 import { fwBlock, fwBlockPaths } from './js-kernels'
 import { fillMatrix } from './matrix'
 import type { Problem } from './problem'
-import { type SolveOptions, type Solved, type Solver, yielder } from './solver'
+import { type SolveOptions, type Solved, type Solver, yielder } from './solver-contract'
 
 /** Runs k from 0 to V − 1 over the whole matrix, in place. */
 export async function floydWarshall(d: Int32Array, key: Uint32Array | undefined, V: number, opts: SolveOptions = {}): Promise<void> {

@@ -1,7 +1,7 @@
 import { STATS_BACKENDS, type StatsBackend } from '../../../shared/workloads/stats/types'
 import type { StatsBenchResult } from './bench'
-import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
-import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../cli/save-flag'
+import { intOption, UsageError, writeJson, type Command } from '../../terminal/command'
+import { checkSave, SAVE_HELP, SAVE_OPTIONS, saveJson } from '../../terminal/save-flag'
 
 /** Rows of the generated file: the size of the dataset's ACC_001. */
 export const BENCH_ROWS = 20_296_428

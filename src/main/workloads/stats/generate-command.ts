@@ -1,8 +1,8 @@
 import { ApiError } from '../../../shared/errors'
 import { generateAccCsv } from './generate-acc'
-import { intOption, UsageError, writeJson, type Command, makeParents } from '../../cli/command'
-import { progressBar } from '../../cli/progress'
-import { onInterrupt } from '../../cli/interrupt'
+import { intOption, UsageError, writeJson, type Command, makeParents } from '../../terminal/command'
+import { progressBar } from '../../terminal/progress'
+import { onInterrupt } from '../../terminal/interrupt'
 
 export const generateAccCommand: Command = {
   name: 'generate acc',

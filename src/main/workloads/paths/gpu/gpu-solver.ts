@@ -10,7 +10,7 @@ import { median, throwIfAborted, warmUp, type Binding, type Dispatch, type Gpu }
 import { roundCheckpoints } from '../checkpoint'
 import { compact, fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
-import type { SolveOptions, Solved, Solver } from '../solver'
+import type { SolveOptions, Solved, Solver } from '../solver-contract'
 import { DEFAULT_TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
 import { GPU_ALIGN, bandHeight, paddedSide, planVariant, unsupported } from './variants'
 import { pushAll } from '../../../../shared/extent'

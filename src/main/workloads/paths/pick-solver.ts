@@ -6,7 +6,7 @@ import { processParts } from './gpu/part-links'
 import { cpuThreadSolver } from './cpu-thread'
 import { gpuSolver } from './gpu/gpu-solver'
 import type { RunSpec } from './plan'
-import type { Solver } from './solver'
+import type { Solver } from './solver-contract'
 
 export async function createSolver(spec: RunSpec, gpu: () => Promise<Gpu>): Promise<Solver> {
   const { backend } = spec

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { readManagedJson } from '../io/managed-folder'
 import { badField, isMissing, isObject, jobPaths, readJobRecord, tail, type JobRecord } from './job-folder'
 import { readClusterReport, type ClusterReport } from './cluster-report'
-import type { MergeOutcome } from './merge'
+import type { MergeOutcome } from './merge-run'
 
 /** A merged result set's results.json. */
 const RESULTS_BYTES = 256 * 2 ** 20

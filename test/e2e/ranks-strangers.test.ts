@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchRanks, type LaunchedRanks, type RankExit } from '../../src/main/ranks/launch'
-import { HELLO_DEADLINE_MS } from '../../src/main/ranks/ranks'
+import { HELLO_DEADLINE_MS } from '../../src/main/ranks/join-ranks'
 import { Kind, frame, textFrame } from '../../src/main/ranks/wire'
 import { CLI } from '../helpers/serve'
 

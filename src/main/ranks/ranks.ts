@@ -4,7 +4,7 @@
 // then the others from the table rank 0 sends), so each notices at once when any rank dies.
 //
 // Strangers: every connection proves the job's key both ways before a byte of it is believed
-// (handshake.ts); a connection that sends no proved hello within HELLO_DEADLINE_MS, or a frame the
+// (handshake.ts, join-ranks.ts); a connection that sends no proved hello within HELLO_DEADLINE_MS, or a frame the
 // protocol cannot carry, is closed and logged; at most size + 64 connections may await their hello
 // at once; once every rank is connected no rank listens any more.
 //
@@ -13,13 +13,12 @@
 // cut off) is named once nothing came from it for the rank timeout (every rank pings the others
 // meanwhile). Either way every rank's pending and later operations reject with an error naming the
 // rank, and `signal` aborts so work in progress stops.
-import { createServer, connect, type Server, type Socket } from 'node:net'
+import { createServer, type Server } from 'node:net'
 import { ApiError } from '../../shared/errors'
-import { acceptHello, dialHello } from './handshake'
 import { ranksKey } from './job-key'
-import { Link } from './link'
+import { joinRanks, seconds } from './join-ranks'
+import type { Link } from './link'
 import type { RankPlacement } from './placement'
-import { awaitRendezvous, nodeAddress, publishRendezvous, removeRendezvous } from './rendezvous'
 import { Kind, frame, type Frame, type RankArray, type RankArrayType, textFrame, textOf } from './wire'
 
 /** Tags below 0 are the collectives'. */
@@ -29,9 +28,6 @@ const BROADCAST = -3
 
 /** How long a rank waits for another that stopped answering, by default (--rank-timeout). */
 export const DEFAULT_RANK_TIMEOUT_S = 180
-
-/** How long a new connection may take to prove its hello. */
-export const HELLO_DEADLINE_MS = 5000
 
 /** Refused connections logged per reason, and in all, per rank: a flood of strangers does not flood the log. */
 const REFUSALS_LOGGED = { perReason: 3, total: 60 }
@@ -59,22 +55,6 @@ interface Peer {
 interface Waiter {
   resolve(data: RankArray): void
   reject(e: Error): void
-}
-
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
-
-/** A table of where every rank listens, strictly; undefined if it is not one for `size` ranks. */
-function parseTable(data: RankArray, size: number): { hosts: string[]; ports: number[] } | undefined {
-  let v: { hosts?: unknown; ports?: unknown }
-  try {
-    v = JSON.parse(textOf(data))
-  } catch {
-    return undefined
-  }
-  const { hosts, ports } = v ?? {}
-  if (!Array.isArray(hosts) || !Array.isArray(ports) || hosts.length !== size || ports.length !== size) return undefined
-  if (!hosts.every((h) => typeof h === 'string' && h.length <= 255) || !ports.every((p) => Number.isInteger(p) && p >= 0 && p <= 65535)) return undefined
-  return { hosts, ports }
 }
 
 export class Ranks {
@@ -160,113 +140,12 @@ export class Ranks {
     else this.log(`paralab rank ${this.rank}: closed a connection from ${link.remote}: ${reason}`)
   }
 
-  private async join(placement: RankPlacement, key: Buffer, port: number, deadline: number, opts: ConnectOptions): Promise<void> {
-    const { rank, size, job } = placement
-    const who = { key, job, rank }
-    // Connections from ranks above this one: rank 0 gets them all, rank k those of ranks > k.
-    const expected = rank === 0 ? size - 1 : size - 1 - rank
-    const maxPending = size + 64
-    let pending = 0
-    const incoming = new Promise<Map<number, { link: Link; port: number }>>((resolve, reject) => {
-      const got = new Map<number, { link: Link; port: number }>()
-      const late = () => {
-        const missing = Array.from({ length: size }, (_, r) => r).filter((r) => r > rank && !got.has(r))
-        reject(new ApiError('io', `rank ${rank}: rank${missing.length > 1 ? 's' : ''} ${missing.join(', ')} did not connect within the time allowed (they find rank 0 through ${placement.folder}, which every node of the job must see)`))
-      }
-      const timer = setTimeout(late, Math.max(0, deadline - Date.now()))
-      timer.unref()
-      let done = expected === 0
-      if (done) {
-        clearTimeout(timer)
-        resolve(got)
-      }
-      this.server!.on('connection', (socket: Socket) => {
-        const link = new Link(socket)
-        if (done || this.failure) return this.refuse(link, 'every rank is connected already')
-        if (pending >= maxPending) return this.refuse(link, `${maxPending} connections already await their hello`)
-        pending++
-        acceptHello(link, who, (r) => Number.isInteger(r) && r > rank && r < size, Date.now() + HELLO_DEADLINE_MS, `no hello within ${seconds(HELLO_DEADLINE_MS)} of connecting`).then(
-          (h) => {
-            pending--
-            if (done) return this.refuse(link, 'every rank is connected already')
-            const earlier = got.get(h.rank)
-            if (earlier && !earlier.link.closed) return this.refuse(link, `rank ${h.rank} is connected already`)
-            got.set(h.rank, { link, port: h.port })
-            if (got.size === expected) {
-              done = true
-              clearTimeout(timer)
-              resolve(got)
-            }
-          },
-          (e: unknown) => {
-            pending--
-            this.refuse(link, e instanceof Error ? e.message : String(e))
-          },
-        )
-      })
-      void Promise.resolve().then(() => opts.signal?.addEventListener('abort', () => reject(new ApiError('cancelled', 'cancelled')), { once: true }))
+  private join(placement: RankPlacement, key: Buffer, port: number, deadline: number, opts: ConnectOptions): Promise<void> {
+    return joinRanks(placement, { key, server: this.server!, port, deadline, signal: opts.signal, host: opts.host }, {
+      refuse: (link, reason) => this.refuse(link, reason),
+      attach: (r, link) => this.attach(r, link),
+      failed: () => this.failure !== undefined,
     })
-    // Awaited below; a rejection before then (the deadline passing while rank 0 is awaited) is not unhandled.
-    incoming.catch(() => {})
-    if (rank === 0) {
-      await removeRendezvous(placement)
-      await publishRendezvous(placement, key, opts.host ?? (await nodeAddress()), port)
-      const got = await incoming
-      const hosts = ['', ...Array.from({ length: size - 1 }, (_, i) => got.get(i + 1)!.link.socket.remoteAddress ?? '')]
-      const ports = [port, ...Array.from({ length: size - 1 }, (_, i) => got.get(i + 1)!.port)]
-      for (const [r, { link }] of got) {
-        link.socket.write(textFrame(Kind.Table, { hosts, ports }))
-        this.attach(r, link)
-      }
-      return
-    }
-    const me = { ...who, port }
-    // The file may still name an earlier start of this job (same id) until rank 0 replaces it: a
-    // failed attempt reads it again.
-    let table: { hosts: string[]; ports: number[] } | undefined
-    // Attempts are retried until the deadline (a rank may not listen yet, or its slots be full of
-    // strangers); a listener that answered but could not prove the key is what a failure names.
-    let refused: ApiError | undefined
-    for (;;) {
-      const found = await awaitRendezvous(placement, key, deadline, opts.signal)
-      const what = `rank ${rank}: cannot reach rank 0 at ${found.host}:${found.port}`
-      let link: Link | undefined
-      try {
-        link = new Link(await dial(found.host, found.port, Math.min(deadline, Date.now() + 5000), what))
-        const step = Math.min(deadline, Date.now() + 10_000)
-        await dialHello(link, me, 0, step, what)
-        // rank 0 saw this rank's connection from the address the others may reach it at.
-        const f = await link.next(deadline, `${what}: it sent no table of the ranks within the time allowed`)
-        table = f.kind === Kind.Table ? parseTable(f.data, size) : undefined
-        if (!table) throw new ApiError('io', `${what}: it sent no table of the ${size} ranks`)
-        this.attach(0, link)
-        break
-      } catch (e) {
-        link?.close()
-        refused = impostor(e) ?? refused
-        if (Date.now() > deadline || opts.signal?.aborted) throw refused ?? asIo(e, what)
-        await new Promise((r) => setTimeout(r, 200))
-      }
-    }
-    // Ranks 1 … rank−1 listen for this one; ranks above dial this one.
-    for (let r = 1; r < rank; r++) {
-      const what = `rank ${rank}: cannot reach rank ${r} at ${table.hosts[r]}:${table.ports[r]}`
-      for (;;) {
-        let link: Link | undefined
-        try {
-          link = new Link(await dial(table.hosts[r], table.ports[r], deadline, what))
-          await dialHello(link, me, r, Math.min(deadline, Date.now() + 10_000), what)
-          this.attach(r, link)
-          break
-        } catch (e) {
-          link?.close()
-          refused = impostor(e) ?? refused
-          if (Date.now() > deadline || opts.signal?.aborted) throw refused ?? asIo(e, what)
-          await new Promise((res) => setTimeout(res, 200))
-        }
-      }
-    }
-    for (const [r, { link }] of await incoming) this.attach(r, link)
   }
 
   /**
@@ -478,37 +357,5 @@ export class Ranks {
     this.stopHeartbeat()
     for (const p of this.peers) p?.link.close()
     this.server?.close()
-  }
-}
-
-/** The error of an attempt that reached a listener which is no rank of this job, else undefined. */
-function impostor(e: unknown): ApiError | undefined {
-  return e instanceof ApiError && /: it is not (rank \d+ of this job|a rank of Paralab)/.test(e.message) ? e : undefined
-}
-
-function asIo(e: unknown, what: string): ApiError {
-  return e instanceof ApiError ? e : new ApiError('io', `${what}: ${e instanceof Error ? e.message : String(e)}`)
-}
-
-/** A connection to host:port, retried until `deadline` (the peer may not listen yet). */
-async function dial(host: string, port: number, deadline: number, what: string): Promise<Socket> {
-  for (;;) {
-    try {
-      return await new Promise<Socket>((resolve, reject) => {
-        const socket = connect({ host, port })
-        socket.once('connect', () => {
-          socket.off('error', reject)
-          resolve(socket)
-        })
-        socket.once('error', reject)
-        socket.setTimeout(Math.max(1000, deadline - Date.now()), () => socket.destroy(new Error('timed out')))
-      }).then((s) => {
-        s.setTimeout(0)
-        return s
-      })
-    } catch (e) {
-      if (Date.now() > deadline) throw new ApiError('io', `${what}: ${e instanceof Error ? e.message : String(e)}`)
-      await new Promise((r) => setTimeout(r, 200))
-    }
   }
 }

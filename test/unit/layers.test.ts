@@ -9,6 +9,26 @@ const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/ma
 const BELOW_ENTRIES = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/cluster/', 'src/main/ranks/', 'src/main/checkpoints/', 'src/main/results/', 'src/main/terminal/', 'src/main/workloads/']
 const WORKLOADS = ['src/shared/workloads/', 'src/main/workloads/', 'src/renderer/workloads/']
 
+// What each room of src/main below the entries may import besides src/shared (docs/architecture.md):
+// arrows point down, so no two rooms import each other.
+const ROOMS = ['gpu', 'io', 'workers', 'charts', 'ranks', 'checkpoints', 'cluster', 'results', 'terminal', 'backend', 'cli', 'workloads', 'headline']
+const MAY_IMPORT: Record<string, string[]> = {
+  workers: [],
+  gpu: [],
+  io: ['workers'],
+  charts: ['workers'],
+  checkpoints: ['io'],
+  ranks: ['gpu', 'io'],
+  terminal: ['io'],
+  results: ['charts', 'io'],
+  cluster: ['gpu', 'io', 'ranks', 'results', 'workers', 'checkpoints'],
+}
+const ROOM_RULES: Rule[] = Object.entries(MAY_IMPORT).map(([room, allowed]) => ({
+  from: [`src/main/${room}/`],
+  forbid: ROOMS.filter((r) => r !== room && !allowed.includes(r)).map((r) => `src/main/${r}/`),
+  why: `src/main/${room}/ imports only ${allowed.length ? allowed.map((r) => `${r}/`).join(', ') + ' and ' : ''}src/shared: the rooms below the entries point down (docs/architecture.md)`,
+}))
+
 // from: the importing files; forbid: folders ('…/'), 'node:*' (Node builtins), '<other workload>', or packages.
 const RULES: Rule[] = [
   {
@@ -36,6 +56,12 @@ const RULES: Rule[] = [
     forbid: ['<other workload>'],
     why: 'workloads are independent: only the registries src/*/workloads/index.ts import several',
   },
+  {
+    from: ['src/main/backend/'],
+    forbid: ['src/main/cli/', 'src/main/headline/'],
+    why: "the dashboard's backend sits beside the command line, never above it",
+  },
+  ...ROOM_RULES,
 ]
 
 const check = (files: Record<string, string>) => checkImports(new Map(Object.entries(files)), RULES).map(formatViolation)
@@ -113,15 +139,29 @@ describe('the checker', () => {
       'src/main/results/envelope.ts': 'export const inputFile = 1',
       'src/main/cli/workload-command.ts': "import { statsEngine } from '../workloads/stats'\nimport { runs } from '../backend/backend'",
     })
-    expect(found).toHaveLength(2)
+    expect(found).toHaveLength(3)
     expect(found[0]).toMatch(/^src\/main\/workloads\/stats\/bench-command.ts imports '..\/..\/cli\/command' — arrows point down/)
     expect(found[1]).toMatch(/^src\/main\/cluster\/merge-run.ts imports '..\/backend\/outputs' — arrows point down/)
+    expect(found[2]).toMatch(/^src\/main\/cluster\/merge-run.ts imports '..\/backend\/outputs' — src\/main\/cluster\/ imports only/)
+  })
+
+  it('keeps each room of the machinery to the rooms below it', () => {
+    const found = check({
+      'src/main/io/reader.ts': "import { pool } from '../workers/pool'\nimport { gpu } from '../gpu/gpu'",
+      'src/main/workers/pool.ts': "import { sniff } from '../io/sniff'",
+      'src/main/gpu/gpu.ts': 'export const gpu = 1',
+      'src/main/io/sniff.ts': 'export const sniff = 1',
+    })
+    expect(found).toEqual([
+      "src/main/io/reader.ts imports '../gpu/gpu' — src/main/io/ imports only workers/ and src/shared: the rooms below the entries point down (docs/architecture.md)",
+      "src/main/workers/pool.ts imports '../io/sniff' — src/main/workers/ imports only src/shared: the rooms below the entries point down (docs/architecture.md)",
+    ])
   })
 
   it('keeps the machinery from naming workloads', () => {
     const found = check({
       'src/main/backend/runners.ts': "import { runStats } from '../workloads/stats/run'\nimport { all } from '../workloads'",
-      'src/main/gpu/gpu.ts': "import { x } from '../io/x'",
+      'src/main/ranks/r.ts': "import { x } from '../io/x'",
       'src/main/io/x.ts': 'export const x = 1',
       'src/main/index.ts': "import { all } from './workloads'",
     })

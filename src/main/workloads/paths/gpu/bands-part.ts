@@ -18,6 +18,9 @@
 //
 // The part's rows come from, and go back to, the run's matrix files (ShmSlots of one row a slot):
 // the process that made the matrix never hands a part more than its rows.
+//
+// One file: the round's order (the next pivot's row first) and the buffers it alternates are one
+// schedule, each half of which relies on the other's invariants.
 import { ApiError } from '../../../../shared/errors'
 import { pushAll } from '../../../../shared/extent'
 import { throwIfAborted, type Binding, type Dispatch, type Gpu, type Kernel } from '../../../gpu/runtime'

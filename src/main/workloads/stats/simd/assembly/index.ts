@@ -8,6 +8,9 @@
 //   histogram: sub-histogram (s, prefix p) at word ((s · prefixes + p) << 16), summed into p << 16
 //   gather:    matching keys as u64 (f32 keys in the high half)
 // Result block (f64 slots): scan → sum, compensation, min, max, fits;  pass → dev sum, dev compensation, gathered.
+//
+// One file: it is one WebAssembly module (AssemblyScript compiles a module per entry file, see
+// scripts/build-wasm.mjs), and its kernels share the region layout above.
 
 const SUB_BYTES: usize = 65536 << 2
 const REGION_BYTES: usize = 4 * SUB_BYTES

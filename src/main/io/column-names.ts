@@ -3,7 +3,7 @@
 // otherwise be a guess. The CSV header applies it as it reads (csv/header.ts); binary tables when
 // their schema is read.
 import { ApiError } from '../../shared/errors'
-import { quoteText } from './csv/errors'
+import { quoteText } from './quote'
 
 /** The message for two columns (1-based) of one name. */
 export const duplicateNameMessage = (first: number, second: number, name: string): string =>

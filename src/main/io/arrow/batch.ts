@@ -6,7 +6,7 @@
 // reader refuses them.
 import { closeSync, openSync, readSync } from 'node:fs'
 import { ApiError } from '../../../shared/errors'
-import { quoteText } from '../csv/errors'
+import { quoteText } from '../quote'
 import { codecsReady, decompress, PageError } from '../parquet/codecs'
 import { decimalValue } from '../parquet/values'
 import type { ArrowBuffer, ArrowCodec, ArrowColumnPlace } from './structure'

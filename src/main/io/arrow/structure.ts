@@ -9,7 +9,7 @@ import { Footer } from 'apache-arrow/ipc/metadata/file'
 import { throwIfAborted } from '../../../shared/cancel'
 import { ApiError } from '../../../shared/errors'
 import { refuseDuplicateNames } from '../column-names'
-import { openForReading } from '../csv/errors'
+import { openForReading } from '../open-for-reading'
 import { FbTable, MetadataError } from './flatbuffer'
 
 /** Message metadata longer than this is refused: a schema of millions of columns is not a table here. */

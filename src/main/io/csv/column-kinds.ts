@@ -2,7 +2,7 @@
 // DuckDB's sniffer does, never from one row: a timestamp or label column is text throughout, while
 // a numeric column with one stray cell ("oops", "n/a") is still numeric, and the loader then names
 // that cell by file:line:column instead of the column silently leaving the analysis.
-import { ioError, openForReading } from './errors'
+import { ioError, openForReading } from '../open-for-reading'
 import { splitLine } from './fields'
 import type { CsvHeader } from './header'
 import { numberFromText } from './number'

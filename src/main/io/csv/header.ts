@@ -1,7 +1,9 @@
 // The header line of a CSV file: column names and where the data starts.
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
-import { csvError, ioError, nameList, openForReading, quoteText } from './errors'
+import { csvError } from './errors'
+import { ioError, openForReading } from '../open-for-reading'
+import { nameList, quoteText } from '../quote'
 import { Turns } from '../../workers/in-turns'
 import { bytes } from './bytes'
 import { readField } from './fields'

@@ -6,7 +6,8 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { ApiError } from '../../../shared/errors'
 import { bytes } from './bytes'
-import { ioError, quoteText } from './errors'
+import { ioError } from '../open-for-reading'
+import { quoteText } from '../quote'
 import { countFields, readField } from './fields'
 import { numberFromText, POW10, TWO_53 } from './number'
 import {

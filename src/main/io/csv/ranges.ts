@@ -1,6 +1,6 @@
 // Splits a file's data into byte ranges of whole lines, so threads can parse them independently.
 import type { FileHandle } from 'node:fs/promises'
-import { ioError, openForReading } from './errors'
+import { ioError, openForReading } from '../open-for-reading'
 
 export interface ByteRange {
   start: number

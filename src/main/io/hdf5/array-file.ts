@@ -5,7 +5,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
-import { ioError, openForReading } from '../csv/errors'
+import { ioError, openForReading } from '../open-for-reading'
 import { sniffFile } from '../sniff'
 import { WorkerPool } from '../../workers/pool'
 import { type DatasetInfo, applyRule, datasetKey, isNumeric, listingText, shapeText } from './datasets'

@@ -5,7 +5,7 @@
 import { parquetMetadata } from 'hyparquet'
 import type { FileMetaData } from 'hyparquet'
 import { ApiError } from '../../../shared/errors'
-import { openForReading } from '../csv/errors'
+import { openForReading } from '../open-for-reading'
 
 /** Footers longer than this are refused: 16 MiB of metadata describes some 200 000 column chunks. */
 export const MAX_FOOTER_BYTES = 16 * 1024 * 1024

@@ -1,7 +1,7 @@
 // What a Parquet file's footer says of a load, parsed and checked on a loader thread: the columns
 // (which hold numbers), and each row group's chunks of the wanted columns, each checked to lie
 // within the file's data and to use a codec read here.
-import { nameList, quoteText } from '../csv/errors'
+import { nameList, quoteText } from '../quote'
 import { codecSupported, SUPPORTED_CODECS } from './codecs'
 import { parquetError, parseFooter, type ParquetFooter, type ParquetFooterBytes } from './footer'
 import type { ChunkTask, RowGroupTask } from './row-group'

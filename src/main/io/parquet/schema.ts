@@ -3,7 +3,7 @@
 // BYTE_ARRAY); text, dates, times, booleans and nested columns are not numbers.
 import type { FileMetaData, SchemaElement } from 'hyparquet'
 import { refuseDuplicateNames } from '../column-names'
-import { quoteText } from '../csv/errors'
+import { quoteText } from '../quote'
 import { parquetError } from './footer'
 
 export type Physical = 'INT32' | 'INT64' | 'FLOAT' | 'DOUBLE' | 'FIXED_LEN_BYTE_ARRAY' | 'BYTE_ARRAY'

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import type { InputFormat, Layout, Precision } from '../../../shared/workloads/correlation/types'
-import { nameList } from '../../io/csv/errors'
+import { nameList } from '../../io/quote'
 import { checkMatrixFits } from './limits'
 import { chooseSeriesColumns, readCsvColumns, readCsvRows } from './read-csv'
 import { readNpy, readNpyShape } from './read-npy'

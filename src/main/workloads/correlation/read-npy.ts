@@ -4,7 +4,7 @@
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { Layout } from '../../../shared/workloads/correlation/types'
-import { ioError, openForReading } from '../../io/csv/errors'
+import { ioError, openForReading } from '../../io/open-for-reading'
 import { parseNpyHeader } from './npy'
 import { MAX_ARRAY_ELEMENTS } from '../../io/column-sizes'
 import { type SeriesMatrix, indexNames, seriesMatrix } from './series-matrix'

@@ -25,7 +25,7 @@ import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../e
 import { compileAhead } from '../../gpu/compile'
 import type { CsvTable } from '../../io/csv-loader'
 import { loadTable, readTableHeader } from '../../io/table-loader'
-import { nameList } from '../../io/csv/errors'
+import { nameList } from '../../io/quote'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 import type { CpuStatsBackend, PreparedColumn } from './cpu-engine'
 import { CpuHeadStart } from './cpu-head-start'

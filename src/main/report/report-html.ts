@@ -15,6 +15,9 @@ import type { RerunCommand } from './rerun-command'
 /** The report's own policy: no script, no request; styles and data: images only. */
 export const REPORT_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
+/** Columns beyond which a table is set small, its cells broken anywhere, to fit an A4 page. */
+const WIDE_TABLE_COLUMNS = 8
+
 /** Rows a table shows at most; the envelope at the end holds them all. */
 export const MAX_TABLE_ROWS = 2000
 
@@ -57,7 +60,7 @@ const NOT_RECORDED = h`<span class="none">not recorded</span>`
 
 function cell(v: unknown): Html | string {
   if (v === null || v === undefined) return h`<span class="none">—</span>`
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : String(v)
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) return v.join(', ')
   if (typeof v === 'object') return JSON.stringify(v)
   return String(v)
 }
@@ -129,13 +132,16 @@ function timingsTable(env: ResultEnvelope): Html {
   )}</tbody></table>`
 }
 
+/** A run's input as the tables show it: each file's name (the landslide's runs name several, joined by commas). */
+const inputName = (input: string) => (input ? input.split(', ').map(baseName).join(', ') : '—')
+
 const runName = (r: ComparableRun) => [r.backend, r.variant].filter(Boolean).join(' ')
 
 function runsTable(runs: ComparableRun[]): Html {
   if (!runs.length) return h`<p>No timed runs.</p>`
   return h`<table><thead><tr><th>input</th><th>run</th><th class="num">median</th><th>work</th><th>checks</th></tr></thead><tbody>${runs.map(
     (r) =>
-      h`<tr><td class="wrap">${r.input ? baseName(r.input) : '—'}</td><td>${runName(r)}</td><td class="num">${ms(r.timing.median)}${r.compile_ms !== undefined ? h`<br><span class="none">compile ${ms(r.compile_ms)}</span>` : ''}</td><td>${formatNumber(r.work.count, 6)} ${r.work.unit}s</td><td class="wrap">${r.checks.map((c) => h`<span class="check">${c.name}: <code>${c.value}</code></span> `)}</td></tr>`,
+      h`<tr><td class="wrap">${inputName(r.input)}</td><td>${runName(r)}</td><td class="num">${ms(r.timing.median)}${r.compile_ms !== undefined ? h`<br><span class="none">compile ${ms(r.compile_ms)}</span>` : ''}</td><td>${formatNumber(r.work.count, 6)} ${r.work.unit}s</td><td class="wrap">${r.checks.map((c) => h`<span class="check">${c.name}: <code>${c.value}</code></span> `)}</td></tr>`,
   )}</tbody></table>`
 }
 
@@ -157,13 +163,13 @@ function agreementTable(runs: ComparableRun[]): Html {
       g.values.size === 1
         ? h`<span class="agree">agree</span>: all ${n} runs give <code>${[...g.values.keys()][0]}</code>`
         : h`<span class="differ">differ</span>: ${[...g.values].map(([v, who]) => h`<code>${v}</code> (${who.join(', ')}) `)}`
-    return h`<tr><td class="wrap">${g.input ? baseName(g.input) : '—'}</td><td>${g.check}</td><td class="wrap">${verdict}</td></tr>`
+    return h`<tr><td class="wrap">${inputName(g.input)}</td><td>${g.check}</td><td class="wrap">${verdict}</td></tr>`
   })}</tbody></table>`
 }
 
 function resultTable(t: ResultTable): Html {
   const shown = t.rows.slice(0, MAX_TABLE_ROWS)
-  return h`<section class="table"><h3>${t.name}</h3>${t.note ? h`<p class="note">${t.note}</p>` : ''}<table><thead><tr>${t.columns.map((c) => h`<th>${c}</th>`)}</tr></thead><tbody>${shown.map(
+  return h`<section class="table"><h3>${t.name}</h3>${t.note ? h`<p class="note">${t.note}</p>` : ''}<table class="${t.columns.length > WIDE_TABLE_COLUMNS ? 'wide' : ''}"><thead><tr>${t.columns.map((c) => h`<th>${c}</th>`)}</tr></thead><tbody>${shown.map(
     (row) => h`<tr>${row.map((v) => h`<td class="${typeof v === 'number' ? 'num' : 'wrap'}">${cell(v)}</td>`)}</tr>`,
   )}</tbody></table>${t.rows.length > shown.length ? h`<p class="note">The first ${shown.length} of ${t.rows.length} rows; the envelope at the end of this file holds them all.</p>` : ''}</section>`
 }
@@ -188,8 +194,11 @@ th, td { border: 1px solid #d0d7de; padding: 2px 5px; text-align: left; vertical
 thead th { background: #f6f8fa; }
 thead { display: table-header-group; }
 tr { break-inside: avoid; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.wrap, td { overflow-wrap: anywhere; word-break: break-word; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+th, td { overflow-wrap: anywhere; word-break: break-word; }
+/* A table of many columns fits the page's width: smaller, and its cells break anywhere. */
+table.wide { font-size: 7pt; }
+table.wide th, table.wide td { padding: 1px 2px; word-break: break-all; }
 table.kv { width: auto; min-width: 60%; }
 table.kv th { background: #f6f8fa; white-space: nowrap; width: 12em; }
 code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 8.5pt; }
@@ -199,7 +208,7 @@ pre { background: #f6f8fa; border: 1px solid #d0d7de; padding: 6px 8px; white-sp
 .note { color: #57606a; font-size: 9pt; }
 .agree { color: #1a7f37; font-weight: 600; }
 .differ { color: #9a6700; font-weight: 600; }
-.check { white-space: nowrap; }
+.check { display: inline-block; }
 figure { margin: 8px 0 14px; break-inside: avoid; page-break-inside: avoid; }
 figure svg, figure img { display: block; width: 100%; max-width: 100%; height: auto; }
 figure img.picture { width: auto; max-height: 240mm; }

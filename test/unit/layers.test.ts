@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { checkImports, formatViolation, importsOf, readSources, type Rule } from '../helpers/imports'
 
-const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/', 'src/main/cluster/', 'src/main/ranks/']
+const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/', 'src/main/cluster/', 'src/main/ranks/', 'src/main/report/']
 const WORKLOADS = ['src/shared/workloads/', 'src/main/workloads/', 'src/renderer/workloads/']
 
 // from: the importing files; forbid: folders ('…/'), 'node:*' (Node builtins), '<other workload>', or packages.
@@ -22,7 +22,7 @@ const RULES: Rule[] = [
   {
     from: MACHINERY,
     forbid: ['src/main/workloads/'],
-    why: 'the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none',
+    why: 'the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none',
   },
   {
     from: WORKLOADS,

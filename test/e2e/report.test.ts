@@ -16,6 +16,8 @@ const root = mkdtempSync(join(tmpdir(), 'paralab-e2e-report-'))
 /** A folder whose name would end a script block and start another, were it pasted into the page. */
 const hostile = join(root, 'x</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">')
 const csv = join(hostile, `it's "acc".csv`)
+/** A column name: table cells, check names and the charts' legends. */
+const column = 'acc<img src=x onerror=window.pwned=3>'
 const set = join(root, 'set')
 const statsReport = join(root, 'stats.html')
 const landslideReport = join(root, 'landslide.html')
@@ -26,8 +28,8 @@ const siblings = (name: string) => readdirSync(root).filter((n) => n === name ||
 
 beforeAll(async () => {
   mkdirSync(hostile, { recursive: true })
-  writeFileSync(csv, 'acc_x,acc_y\n1,2\n3,5\n4,4\n2,8\n7,1\n')
-  const stats = paralab(['stats', csv, '--backend', 'serial,simd', '--repeat', '2', '--batches', '2', '--out', set, '--report', statsReport])
+  writeFileSync(csv, `${column},acc_y\n1,2\n3,5\n4,4\n2,8\n7,1\n`)
+  const stats = paralab(['stats', csv, '--columns', `${column},acc_y`, '--backend', 'serial,simd', '--repeat', '2', '--batches', '2', '--out', set, '--report', statsReport])
   expect(stats.code, stats.stderr).toBe(0)
   const landslide = paralab(['landslide', '--example', '--steps', '60', '--backend', 'serial,active', '--report', landslideReport])
   expect(landslide.code, landslide.stderr).toBe(0)
@@ -94,7 +96,7 @@ describe('paralab report', () => {
   })
 
   it('--report refuses an existing file before any work', () => {
-    const r = paralab(['stats', csv, '--report', statsReport])
+    const r = paralab(['stats', csv, '--columns', 'acc_y', '--report', statsReport])
     expect(r.code).toBe(1)
     expect(errorLines(r.stderr)).toEqual([`paralab: --report ${statsReport} exists (use --force to replace it)`])
     // Refused before the run: no progress, no results.
@@ -117,7 +119,9 @@ describe('a report in Chromium, from disk, offline', () => {
     // The hostile folder is shown as text, and nothing of it ran.
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
     expect(await page.locator('#inputs').innerText()).toContain(csv)
-    expect(await page.locator('#again pre').innerText()).toContain('paralab stats --backend=serial,simd')
+    expect(await page.locator('#checks').innerText()).toContain(`${column} CV`)
+    expect(await page.locator('img').count()).toBe(0)
+    expect(await page.locator('#again pre').innerText()).toContain("paralab stats '--columns=" + column + ",acc_y' --backend=serial,simd")
     expect(await page.evaluate(() => JSON.parse(document.getElementById('paralab-envelope')!.textContent!))).toEqual(env)
     expect(requests).toEqual([pathToFileURL(statsReport).href])
     expect(errors).toEqual([])

@@ -23,6 +23,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 /** A folder and file name that would be markup, end a script block or a quoted attribute, if pasted. */
 const HOSTILE_DIR = join(dir, 'a</script><script>window.pwned=1</script><!--')
 const HOSTILE_NAME = `q'"&<b>x.csv`
+/** A column name, which becomes table cells, check names and the charts' legends. */
+const HOSTILE_COLUMN = 'x</script><svg onload=alert(1)>'
 let input: string
 let envelope: ResultEnvelope
 const engine = ENGINES.find((e) => e.definition.id === 'stats')!
@@ -30,9 +32,9 @@ const engine = ENGINES.find((e) => e.definition.id === 'stats')!
 beforeAll(async () => {
   mkdirSync(HOSTILE_DIR, { recursive: true })
   input = join(HOSTILE_DIR, HOSTILE_NAME)
-  writeFileSync(input, 'acc_x,acc_y\n1,2\n3,5\n4,4\n2,8\n')
+  writeFileSync(input, `${HOSTILE_COLUMN},acc_y\n1,2\n3,5\n4,4\n2,8\n`)
   const backend = new Backend({ engines: ENGINES })
-  envelope = await backend.jobs.result(backend.startJob('stats', { files: [input], backends: ['serial', 'simd'], repeat: 2, batches: 2 }))
+  envelope = await backend.jobs.result(backend.startJob('stats', { files: [input], columns: [HOSTILE_COLUMN, 'acc_y'], backends: ['serial', 'simd'], repeat: 2, batches: 2 }))
 })
 
 const copy = (): any => structuredClone(envelope)
@@ -53,11 +55,17 @@ describe('escaping', () => {
   it('inlines an SVG of drawing elements only', () => {
     const ok = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><g><path d="M0 0"/><text>a &lt; b</text></g></svg>'
     expect(inlineSvg(ok, 'c')).toBe(ok.replace('<?xml version="1.0"?>', ''))
-    expect(() => inlineSvg('<svg><script>alert(1)</script></svg>', 'c')).toThrow('chart c: its SVG holds a <script> element')
+    // Text that merely reads like markup (escaped by the exporter) is text.
+    const text = '<svg><text x="1, 2" font-family="a &gt; b">x&lt;/script&gt;&lt;svg onload=alert(1)&gt;</text></svg>'
+    expect(inlineSvg(text, 'c')).toBe(text)
+    expect(() => inlineSvg('<svg><script>alert(1)</script></svg>', 'c')).toThrow('chart c: its SVG holds a <script> element, which a report does not inline')
     expect(() => inlineSvg('<svg><foreignObject><div/></foreignObject></svg>', 'c')).toThrow('<foreignObject> element')
-    expect(() => inlineSvg('<svg onload="alert(1)"></svg>', 'c')).toThrow('event handler')
+    expect(() => inlineSvg('<svg onload="alert(1)"></svg>', 'c')).toThrow('event handler attribute (onload)')
+    expect(() => inlineSvg('<svg><g ONCLICK=\'x\'/></svg>', 'c')).toThrow('event handler attribute (ONCLICK)')
     expect(() => inlineSvg('<svg><image href="https://example.org/x.png"/></svg>', 'c')).toThrow('refers to "https://example.org/x.png"')
+    expect(() => inlineSvg('<svg><use xlink:href="file:///etc/passwd"/></svg>', 'c')).toThrow('refers to "file:///etc/passwd"')
     expect(() => inlineSvg('<svg><rect style="fill:url(https://x.org/a)"/></svg>', 'c')).toThrow('url()')
+    expect(() => inlineSvg('<svg><rect x=1 onload=alert(1)/></svg>', 'c')).toThrow('no plain tag')
   })
 })
 
@@ -79,6 +87,9 @@ describe('a report of a real run', () => {
   it('shows the hostile file name as text, never as markup', () => {
     expect(html).not.toContain('<script>window.pwned')
     expect(html).not.toContain('<b>x.csv')
+    expect(html).not.toContain('<svg onload')
+    expect(html).toContain(`<td class="wrap">${escapeHtml(HOSTILE_COLUMN)}</td>`)
+    expect(html).toContain(`${escapeHtml(HOSTILE_COLUMN)} CV</td><td class="wrap"><span class="agree">agree</span>`)
     expect(html).toContain(escapeHtml(input))
     expect(html).toContain(`<strong>${escapeHtml(HOSTILE_NAME)}</strong>`)
   })
@@ -92,7 +103,7 @@ describe('a report of a real run', () => {
     expect(html.match(/<td class="hash"><span class="none">not recorded<\/span><\/td>/g)).toHaveLength(1)
     for (const key of Object.keys(envelope.timings)) expect(html).toContain(`<td class="wrap">${key}</td>`)
     // Both backends give the same CV and MAD, bit for bit: the report says they agree.
-    expect(html).toMatch(/acc_x CV<\/td><td class="wrap"><span class="agree">agree<\/span>: all 2 runs give/)
+    expect(html).toMatch(/acc_y CV<\/td><td class="wrap"><span class="agree">agree<\/span>: all 2 runs give/)
     const def = workload('stats')
     for (const t of def.tables(envelope.results as never)) expect(html).toContain(`<h3>${t.name}</h3>`)
     const charts = def.charts(envelope.results as never, envelope as never)
@@ -104,7 +115,12 @@ describe('a report of a real run', () => {
     expect(relative).toBe(false)
     expect(html).toContain(`<pre><code>${escapeHtml(line)}</code></pre>`)
     const words = execFileSync('bash', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' }).trimEnd().split('\n')
-    expect(words).toEqual(['paralab', 'stats', '--backend=serial,simd', '--precision=f64', '--repeat=2', '--batches=2', '--', input])
+    expect(words).toEqual(['paralab', 'stats', `--columns=${HOSTILE_COLUMN},acc_y`, '--backend=serial,simd', '--precision=f64', '--repeat=2', '--batches=2', '--', input])
+  })
+
+  it('says a cancelled run\'s report holds what had finished', async () => {
+    const out = await makeReport({ ...copy(), partial: true, missing: ['simd'] })
+    expect(out).toContain('<p class="partial" id="partial">Partial: missing simd. This report holds what had finished.</p>')
   })
 
   it('renders the provenance fields an input records, where recorded', async () => {

@@ -22,18 +22,34 @@ export function scriptJson(value: unknown): string {
 /** The elements a chart's SVG (Skia's SVG canvas) is drawn with: nothing that runs, loads or embeds. */
 const SVG_ELEMENTS = new Set(['svg', 'g', 'path', 'rect', 'text', 'tspan', 'defs', 'clippath', 'line', 'polyline', 'polygon', 'circle', 'ellipse', 'lineargradient', 'radialgradient', 'stop', 'pattern', 'mask', 'use', 'image'])
 
+/** A start or end tag, its attributes (quoted values may hold `>`) in group 2. */
+const TAG = /<(\/?[A-Za-z][\w:-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'))?)*)\s*\/?>/y
+const ATTRIBUTE = /([^\s=>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'))?/g
+
 /**
  * A chart's SVG as it goes inline into the report: its XML declaration dropped, and refused (an
- * internal error, naming the chart) if it holds an element outside SVG_ELEMENTS, an event handler
- * attribute, or a reference to anything but the SVG itself or a data: image.
+ * internal error, naming the chart) unless every tag is an element of SVG_ELEMENTS whose
+ * attributes hold no event handler and refer to nothing but the SVG itself or a data: image. Text
+ * between tags is escaped by the exporter; a `<` that starts no such tag is refused too.
  */
 export function inlineSvg(svg: string, chart: string): string {
   const body = svg.replace(/^\s*<\?xml[^>]*\?>\s*/, '')
-  for (const m of body.matchAll(/<\/?([A-Za-z][\w:-]*)/g))
-    if (!SVG_ELEMENTS.has(m[1].toLowerCase())) throw new ApiError('internal', `chart ${chart}: its SVG holds a <${m[1]}> element, which a report does not inline`)
-  if (/\son[a-z]+\s*=/i.test(body)) throw new ApiError('internal', `chart ${chart}: its SVG holds an event handler attribute`)
-  for (const m of body.matchAll(/(?:href|src)\s*=\s*["']([^"']*)["']/gi))
-    if (!m[1].startsWith('#') && !m[1].startsWith('data:image/')) throw new ApiError('internal', `chart ${chart}: its SVG refers to ${JSON.stringify(m[1].slice(0, 80))}, outside the report`)
-  if (/url\(\s*["']?(?!#)/i.test(body)) throw new ApiError('internal', `chart ${chart}: its SVG refers to a url() outside itself`)
+  const refuse = (why: string): never => {
+    throw new ApiError('internal', `chart ${chart}: its SVG ${why}, which a report does not inline`)
+  }
+  for (let at = body.indexOf('<'); at >= 0; at = body.indexOf('<', at)) {
+    TAG.lastIndex = at
+    const tag = TAG.exec(body)
+    if (!tag) refuse(`holds markup that is no plain tag at ${at} (${JSON.stringify(body.slice(at, at + 40))})`)
+    const name = tag![1].replace(/^\//, '')
+    if (!SVG_ELEMENTS.has(name.toLowerCase())) refuse(`holds a <${name}> element`)
+    for (const a of tag![2].matchAll(ATTRIBUTE)) {
+      const [attr, value = a[3] ?? ''] = [a[1].toLowerCase(), a[2]]
+      if (attr.startsWith('on')) refuse(`holds an event handler attribute (${a[1]})`)
+      if ((attr === 'href' || attr.endsWith(':href') || attr === 'src') && !value.startsWith('#') && !value.startsWith('data:image/')) refuse(`refers to ${JSON.stringify(value.slice(0, 80))}, outside the report`)
+      if (/url\(\s*["']?(?!#)/i.test(value)) refuse('refers to a url() outside itself')
+    }
+    at = TAG.lastIndex
+  }
   return body
 }

@@ -80,13 +80,14 @@ function inputFile(v: unknown, field: string): void {
   count(f.bytes, `${field}.bytes`)
   date(f.modified, `${field}.modified`)
   if (f.format !== undefined && !FORMAT_IDS.has(f.format as string)) fail(`${field}.format`, `must be one of ${[...FORMAT_IDS].join(', ')}; got ${shown(f.format)}`)
-  if (f.sha256 !== undefined && (typeof f.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(f.sha256))) fail(`${field}.sha256`, `must be 64 lowercase hex digits; got ${shown(f.sha256)}`)
-  if (f.dataset !== undefined) text(f.dataset, `${field}.dataset`)
-  if (f.generator !== undefined) {
+  // Provenance an input may record; null, like absent, is "not recorded".
+  if (f.sha256 != null && (typeof f.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(f.sha256))) fail(`${field}.sha256`, `must be 64 lowercase hex digits; got ${shown(f.sha256)}`)
+  if (f.dataset != null) text(f.dataset, `${field}.dataset`)
+  if (f.generator != null) {
     const g = object(f.generator, `${field}.generator`)
     text(g.name, `${field}.generator.name`, 200)
-    if (g.parameters !== undefined) object(g.parameters, `${field}.generator.parameters`)
-    if (g.seed !== undefined && !(typeof g.seed === 'string' || (typeof g.seed === 'number' && Number.isSafeInteger(g.seed))))
+    if (g.parameters != null) object(g.parameters, `${field}.generator.parameters`)
+    if (g.seed != null && !(typeof g.seed === 'string' || (typeof g.seed === 'number' && Number.isSafeInteger(g.seed))))
       fail(`${field}.generator.seed`, `must be a whole number or text; got ${shown(g.seed)}`)
   }
 }

@@ -92,11 +92,12 @@ function paramsTable(env: ResultEnvelope): Html {
   )}</tbody></table>`
 }
 
-type InputRecord = InputFile & { sha256?: string; dataset?: string; generator?: { name: string; parameters?: Record<string, unknown>; seed?: number | string } }
+/** The provenance an input may record (null or absent: not recorded). */
+type InputRecord = InputFile & { sha256?: string | null; dataset?: string | null; generator?: { name: string; parameters?: Record<string, unknown> | null; seed?: number | string | null } | null }
 
 function generatorText(g: InputRecord['generator']): Part {
   if (!g) return NOT_RECORDED
-  return h`${g.name}${g.parameters ? h` <code>${JSON.stringify(g.parameters)}</code>` : ''}${g.seed !== undefined ? `, seed ${g.seed}` : ''}`
+  return h`${g.name}${g.parameters ? h` <code>${JSON.stringify(g.parameters)}</code>` : ''}${g.seed != null ? `, seed ${g.seed}` : ''}`
 }
 
 function inputsTable(files: readonly InputFile[]): Html {

@@ -15,8 +15,10 @@ import type { RerunCommand } from './rerun-command'
 /** The report's own policy: no script, no request; styles and data: images only. */
 export const REPORT_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
-/** Columns beyond which a table is set small, its cells broken anywhere, to fit an A4 page. */
+/** Columns beyond which a table no longer fits an A4 page as it is: turned, or set small. */
 const WIDE_TABLE_COLUMNS = 8
+/** Rows of a wide table that are shown turned (a line per column); more are set small instead. */
+const TURNED_TABLE_ROWS = 6
 
 /** Rows a table shows at most; the envelope at the end holds them all. */
 export const MAX_TABLE_ROWS = 2000
@@ -170,9 +172,14 @@ function agreementTable(runs: ComparableRun[]): Html {
 
 function resultTable(t: ResultTable): Html {
   const shown = t.rows.slice(0, MAX_TABLE_ROWS)
-  return h`<section class="table"><h3>${t.name}</h3>${t.note ? h`<p class="note">${t.note}</p>` : ''}<table class="${t.columns.length > WIDE_TABLE_COLUMNS ? 'wide' : ''}"><thead><tr>${t.columns.map((c) => h`<th>${c}</th>`)}</tr></thead><tbody>${shown.map(
-    (row) => h`<tr>${row.map((v) => h`<td class="${typeof v === 'number' ? 'num' : 'wrap'}">${cell(v)}</td>`)}</tr>`,
-  )}</tbody></table>${t.rows.length > shown.length ? h`<p class="note">The first ${shown.length} of ${t.rows.length} rows; the envelope at the end of this file holds them all.</p>` : ''}</section>`
+  const wide = t.columns.length > WIDE_TABLE_COLUMNS
+  const td = (v: unknown) => h`<td class="${typeof v === 'number' ? 'num' : 'wrap'}">${cell(v)}</td>`
+  // A few rows of many columns read best turned: a line per column, a column per row.
+  const table =
+    wide && shown.length <= TURNED_TABLE_ROWS
+      ? h`<table class="turned"><tbody>${t.columns.map((c, j) => h`<tr><th scope="row">${c}</th>${shown.map((row) => td(row[j]))}</tr>`)}</tbody></table>`
+      : h`<table class="${wide ? 'wide' : ''}"><thead><tr>${t.columns.map((c) => h`<th>${c}</th>`)}</tr></thead><tbody>${shown.map((row) => h`<tr>${row.map(td)}</tr>`)}</tbody></table>`
+  return h`<section class="table" data-table="${t.name}"><h3>${t.name}</h3>${t.note ? h`<p class="note">${t.note}</p>` : ''}${table}${t.rows.length > shown.length ? h`<p class="note">The first ${shown.length} of ${t.rows.length} rows; the envelope at the end of this file holds them all.</p>` : ''}</section>`
 }
 
 function base64(bytes: Uint8Array): string {
@@ -200,6 +207,7 @@ th, td { overflow-wrap: anywhere; word-break: break-word; }
 /* A table of many columns fits the page's width: smaller, and its cells break anywhere. */
 table.wide { font-size: 7pt; }
 table.wide th, table.wide td { padding: 1px 2px; word-break: break-all; }
+table.turned th { background: #f6f8fa; width: 11em; }
 table.kv { width: auto; min-width: 60%; }
 table.kv th { background: #f6f8fa; white-space: nowrap; width: 12em; }
 code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 8.5pt; }

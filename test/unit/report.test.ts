@@ -14,6 +14,7 @@ import { ENGINES } from '../../src/main/workloads'
 import { checkEnvelope } from '../../src/main/report/check-envelope'
 import { escapeHtml, inlineSvg, scriptJson } from '../../src/main/report/html'
 import { makeReport } from '../../src/main/report/make-report'
+import { reportHtml } from '../../src/main/report/report-html'
 import { rerunCommand } from '../../src/main/report/rerun-command'
 import { failure } from '../helpers/failure'
 
@@ -116,6 +117,15 @@ describe('a report of a real run', () => {
     expect(html).toContain(`<pre><code>${escapeHtml(line)}</code></pre>`)
     const words = execFileSync('bash', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' }).trimEnd().split('\n')
     expect(words).toEqual(['paralab', 'stats', `--columns=${HOSTILE_COLUMN},acc_y`, '--backend=serial,simd', '--precision=f64', '--repeat=2', '--batches=2', '--', input])
+  })
+
+  it('sets a table of many columns to fit the page: a few rows turned, a line per column; many rows small', () => {
+    const columns = Array.from({ length: 12 }, (_, i) => `c${i}`)
+    const table = (rows: number) => ({ name: `t${rows}`, columns, rows: Array.from({ length: rows }, (_, r) => columns.map((_, c) => r * 100 + c)) })
+    const out = reportHtml({ envelope, tables: [table(2), table(40)], charts: [], images: [], runs: [], command: rerunCommand(envelope), madeBy: { version: '0', at: new Date() } })
+    expect(out).toContain('<section class="table" data-table="t2"><h3>t2</h3><table class="turned"><tbody><tr><th scope="row">c0</th><td class="num">0</td><td class="num">100</td></tr>')
+    expect(out).toContain('<section class="table" data-table="t40"><h3>t40</h3><table class="wide"><thead><tr><th>c0</th>')
+    expect(out.match(/<tr><td class="num">\d+<\/td>/g)).toHaveLength(40)
   })
 
   it('says a cancelled run\'s report holds what had finished', async () => {

@@ -104,10 +104,12 @@ describe('the checker', () => {
       'src/main/gpu/gpu.ts': "import { x } from '../io/x'",
       'src/main/io/x.ts': 'export const x = 1',
       'src/main/index.ts': "import { all } from './workloads'",
+      'src/main/report/pictures.ts': "import { thicknessFiles } from '../workloads/landslide/thickness-files'",
     })
     expect(found).toEqual([
-      "src/main/backend/runners.ts imports '../workloads/stats/run' — the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none",
-      "src/main/backend/runners.ts imports '../workloads' — the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none",
+      "src/main/backend/runners.ts imports '../workloads/stats/run' — the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none",
+      "src/main/backend/runners.ts imports '../workloads' — the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none",
+      "src/main/report/pictures.ts imports '../workloads/landslide/thickness-files' — the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none",
     ])
   })
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
@@ -27,10 +28,23 @@ const contentSecurityPolicy: Plugin = {
   },
 }
 
+// The commit the build is made from, recorded in every result envelope (src/main/build-info.ts):
+// "-dirty" where the tree has changes git has not committed; none where git is not at hand.
+function sourceCommit(): string | undefined {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    const commit = git('rev-parse', 'HEAD')
+    return /^[0-9a-f]{40}$/.test(commit) ? `${commit}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}` : undefined
+  } catch {
+    return undefined
+  }
+}
+
 const nativeOnly = { include: ['webgpu', '@napi-rs/canvas', '@duckdb/node-api', 'electron'] }
 
 export default defineConfig({
   main: {
+    define: { __PARALAB_COMMIT__: JSON.stringify(sourceCommit() ?? '') },
     build: {
       externalizeDeps: false,
       rollupOptions: {

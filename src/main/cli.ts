@@ -14,7 +14,7 @@ import { version } from '../../package.json'
 
 /** Every command, and what the entry needs beside them. */
 async function loadCommands() {
-  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline] = await Promise.all([
+  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline, report] = await Promise.all([
     import('./terminal/command'),
     import('./cli/commands/jobs'),
     import('./cli/commands/merge'),
@@ -25,6 +25,7 @@ async function loadCommands() {
     import('./gpu/on-demand'),
     import('./relaxed-simd'),
     import('./cli/commands/headline'),
+    import('./cli/commands/report'),
   ])
   // Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any
   // WebAssembly is compiled (the modules above compile none on import).
@@ -40,6 +41,7 @@ async function loadCommands() {
     jobs.jobsCommand,
     jobs.jobsCancelCommand,
     merge.mergeCommand,
+    report.reportCommand,
   ]
   return { commands, helpText: command.helpText, parse: command.parse }
 }
@@ -147,6 +149,6 @@ main(process.argv.slice(2)).finally(() => (settled = true)).then(exit, (e: unkno
   const err = ApiError.from(e)
   process.stderr.write(`paralab: ${err.code === 'internal' ? 'error: ' : ''}${err.message.split('\n')[0]}\n`)
   if (process.env.PARALAB_DEBUG && e instanceof Error) process.stderr.write(`${e.stack}\n`)
-  // Cancelled (Ctrl-C, or SIGTERM: terminal/interrupt.ts) is 130, 128 + SIGINT as shells report Ctrl-C.
+  // Cancelled (Ctrl-C, or SIGTERM: cli/interrupt.ts) is 130, 128 + SIGINT as shells report Ctrl-C.
   return exit(err.code === 'cancelled' ? 130 : 1)
 })

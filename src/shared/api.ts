@@ -42,8 +42,8 @@ export interface ExportResult {
 
 export interface ResultsExportRequest {
   envelope: ResultEnvelope
-  /** `json`: the whole envelope; `csv`: one of the workload's result tables. */
-  format: 'csv' | 'json'
+  /** `json`: the whole envelope; `csv`: one of the workload's result tables; `html`: the run's report (one self-contained file). */
+  format: 'csv' | 'json' | 'html'
   /** For `csv`: the table's name; default the workload's first table. */
   table?: string
   fileName: string

@@ -135,7 +135,7 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       const envelope = object(r.envelope, 'envelope')
       workload(envelope.workload)
       object(envelope.results, 'envelope.results')
-      oneOf(r.format, ['csv', 'json'], 'format')
+      oneOf(r.format, ['csv', 'json', 'html'], 'format')
       if (r.table !== undefined && (typeof r.table !== 'string' || r.table.length > 100)) fail(`table must be a table name; got ${quote(r.table)}`)
       fileName(r.fileName)
     },

@@ -64,11 +64,15 @@ export function envelopeFile(path: string): any {
   return env
 }
 
+/** Whether this checkout is a git work tree, so that the build recorded its commit in every envelope. */
+const BUILT_FROM_GIT = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: resolve(__dirname, '../..'), encoding: 'utf8' }).status === 0
+
 /** Checks every field of a result envelope. */
 export function expectEnvelope(env: any, want: EnvelopeExpectation): void {
   expect(Object.keys(env).sort()).toEqual(
-    ['workload', 'paralabVersion', 'createdAt', 'params', 'input', 'host', 'timings', 'results', ...(want.device ? ['device'] : [])].sort(),
+    ['workload', 'paralabVersion', 'createdAt', 'params', 'input', 'host', 'timings', 'results', ...(want.device ? ['device'] : []), ...(BUILT_FROM_GIT ? ['paralabCommit'] : [])].sort(),
   )
+  if (BUILT_FROM_GIT) expect(env.paralabCommit).toMatch(/^[0-9a-f]{40}(-dirty)?$/)
   expect(env.workload).toBe(want.workload)
   expect(env.paralabVersion).toBe(PACKAGE_VERSION)
   expect(env.createdAt).toMatch(ISO)

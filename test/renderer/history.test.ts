@@ -135,6 +135,28 @@ describe('History panel', () => {
     expect(wrapper.find('[data-testid="stats-results"]').exists()).toBe(false)
   })
 
+  it('exports a run\'s report from the list: its envelope as the history keeps it, a cancelled run\'s named partial', async () => {
+    const { api, runs } = historyApi()
+    const { wrapper } = mountWith(App, api)
+    await flushPromises()
+    await testid(wrapper, `history-report-${runs.slow.id}`).trigger('click')
+    await testid(wrapper, `history-report-${runs.earlierStats.id}`).trigger('click')
+    await flushPromises()
+    const opened = (id: string) => api.runs.find((r) => r.summary.id === id)!.envelope
+    expect(api.resultExports).toEqual([
+      { envelope: opened(runs.slow.id), format: 'html', fileName: `stats-${runs.slow.id.slice(0, 15)}-report.html` },
+      { envelope: opened(runs.earlierStats.id), format: 'html', fileName: `stats-${runs.earlierStats.id.slice(0, 15)}-report-partial.html` },
+    ])
+    // Reports leave the view as it was.
+    expect(window.location.hash).toBe('')
+    // A run gone from the history by now is reported, and nothing is exported.
+    api.runs.splice(0, 1)
+    await testid(wrapper, `history-report-${runs.fast.id}`).trigger('click')
+    await flushPromises()
+    expect(testid(wrapper, 'error-notice').text()).toBe(`The run could not be read for its report: no run "${runs.fast.id}" in the history×`)
+    expect(api.resultExports).toHaveLength(2)
+  })
+
   it('refreshes the list when a job ends, so the run just finished is there', async () => {
     const { api } = historyApi()
     const { wrapper } = mountWith(App, api)

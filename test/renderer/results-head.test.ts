@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // The results heading every workload view shows: a CSV export per result table of the workload's
-// definition, and a JSON export of the whole envelope.
+// definition, a JSON export of the whole envelope, and the run's report.
 import { flushPromises, mount } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DeviceInfo } from '../../src/shared/device'
@@ -49,10 +49,12 @@ describe('ResultsHead', () => {
     expect(csv.map((b) => [b.attributes('data-testid'), b.text()])).toEqual([['export-results-csv', 'Export CSV']])
     await csv[0].trigger('click')
     await wrapper.get('[data-testid="export-results-json"]').trigger('click')
+    await wrapper.get('[data-testid="export-report"]').trigger('click')
     await flushPromises()
     expect(api.resultExports).toEqual([
       { envelope, format: 'csv', table: 'counts', fileName: 'counting-counts.csv' },
       { envelope, format: 'json', fileName: 'counting-results.json' },
+      { envelope, format: 'html', fileName: 'counting-report.html' },
     ])
     expect('table' in api.resultExports[1]).toBe(false)
     // The envelope itself: a Vue proxy could not cross Electron's IPC.

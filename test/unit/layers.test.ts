@@ -4,14 +4,14 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { checkImports, formatViolation, importsOf, readSources, type Rule } from '../helpers/imports'
 
-const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/', 'src/main/cluster/', 'src/main/ranks/']
+const MACHINERY = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/backend/', 'src/main/cluster/', 'src/main/ranks/', 'src/main/report/']
 // The rooms below the command line and the dashboard's backend: what a run is made of.
-const BELOW_ENTRIES = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/cluster/', 'src/main/ranks/', 'src/main/checkpoints/', 'src/main/results/', 'src/main/terminal/', 'src/main/workloads/']
+const BELOW_ENTRIES = ['src/main/gpu/', 'src/main/io/', 'src/main/workers/', 'src/main/charts/', 'src/main/cluster/', 'src/main/ranks/', 'src/main/checkpoints/', 'src/main/results/', 'src/main/terminal/', 'src/main/report/', 'src/main/workloads/']
 const WORKLOADS = ['src/shared/workloads/', 'src/main/workloads/', 'src/renderer/workloads/']
 
 // What each room of src/main below the entries may import besides src/shared (docs/architecture.md):
 // arrows point down, so no two rooms import each other.
-const ROOMS = ['gpu', 'io', 'workers', 'charts', 'ranks', 'checkpoints', 'cluster', 'results', 'terminal', 'backend', 'cli', 'workloads', 'headline']
+const ROOMS = ['gpu', 'io', 'workers', 'charts', 'ranks', 'checkpoints', 'cluster', 'results', 'terminal', 'report', 'backend', 'cli', 'workloads', 'headline']
 const MAY_IMPORT: Record<string, string[]> = {
   workers: [],
   gpu: [],
@@ -22,6 +22,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   terminal: ['io'],
   results: ['charts', 'io'],
   cluster: ['gpu', 'io', 'ranks', 'results', 'workers', 'checkpoints'],
+  report: ['charts', 'cluster', 'io', 'results', 'terminal'],
 }
 const ROOM_RULES: Rule[] = Object.entries(MAY_IMPORT).map(([room, allowed]) => ({
   from: [`src/main/${room}/`],
@@ -44,7 +45,7 @@ const RULES: Rule[] = [
   {
     from: MACHINERY,
     forbid: ['src/main/workloads/'],
-    why: 'the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none',
+    why: 'the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none',
   },
   {
     from: BELOW_ENTRIES,
@@ -164,10 +165,13 @@ describe('the checker', () => {
       'src/main/ranks/r.ts': "import { x } from '../io/x'",
       'src/main/io/x.ts': 'export const x = 1',
       'src/main/index.ts': "import { all } from './workloads'",
+      'src/main/report/pictures.ts': "import { thicknessFiles } from '../workloads/landslide/thickness-files'",
     })
     expect(found).toEqual([
-      "src/main/backend/runners.ts imports '../workloads/stats/run' — the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none",
-      "src/main/backend/runners.ts imports '../workloads' — the machinery (gpu, io, workers, charts, backend, cluster, ranks) serves every workload and names none",
+      "src/main/backend/runners.ts imports '../workloads/stats/run' — the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none",
+      "src/main/backend/runners.ts imports '../workloads' — the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none",
+      "src/main/report/pictures.ts imports '../workloads/landslide/thickness-files' — the machinery (gpu, io, workers, charts, backend, cluster, ranks, report) serves every workload and names none",
+      "src/main/report/pictures.ts imports '../workloads/landslide/thickness-files' — src/main/report/ imports only charts/, cluster/, io/, results/, terminal/ and src/shared: the rooms below the entries point down (docs/architecture.md)",
     ])
   })
 

@@ -20,7 +20,7 @@ export function apiHandlers(backend: Backend, signal?: AbortSignal): ApiHandlers
     startView: async (workload, params) => backend.startJob(workload, params, { view: true }),
     cancelJob: async (jobId) => backend.cancelJob(jobId),
     exportChart: async (req) => asDownload(await backend.renderChart(req)),
-    exportResults: async (req) => asDownload(backend.renderResults(req)),
+    exportResults: async (req) => asDownload(await backend.renderResults(req)),
     exportResultFile: async (req) => asDownload(await backend.renderResultFile(req, signal)),
     // Checked here (the run, the file), then fetched from the address, written as it is read (serve.ts).
     exportRunFile: async (req) => {

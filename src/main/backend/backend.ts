@@ -40,7 +40,7 @@ export interface RenderedFile {
   bytes: Uint8Array
 }
 
-const MIME = { png: 'image/png', svg: 'image/svg+xml', csv: 'text/csv', json: 'application/json' } as const
+const MIME = { png: 'image/png', svg: 'image/svg+xml', csv: 'text/csv', json: 'application/json', html: 'text/html' } as const
 
 export interface BackendOptions {
   /** The workload engines this backend runs. */
@@ -200,8 +200,8 @@ export class Backend {
     return { fileName: withExtension(req.fileName, req.format), mime: MIME[req.format], bytes }
   }
 
-  renderResults(req: ResultsExportRequest): RenderedFile {
-    const text = req.format === 'json' ? JSON.stringify(req.envelope, null, 2) + '\n' : this.tableText(req)
+  async renderResults(req: ResultsExportRequest): Promise<RenderedFile> {
+    const text = req.format === 'json' ? JSON.stringify(req.envelope, null, 2) + '\n' : req.format === 'html' ? await this.reportHtml(req.envelope) : this.tableText(req)
     return { fileName: withExtension(req.fileName, req.format), mime: MIME[req.format], bytes: new TextEncoder().encode(text) }
   }
 
@@ -308,6 +308,16 @@ export class Backend {
       if (id) await this.kept?.drop(id)
       console.error(`paralab: the run was not kept in the history (${this.history?.dir}): ${e instanceof Error ? e.message : String(e)}`)
     }
+  }
+
+  /**
+   * The run's report (src/main/report): the envelope, which comes from a page, checked as a file's
+   * would be; its charts drawn on the chart thread, as exports are.
+   */
+  private async reportHtml(envelope: unknown): Promise<string> {
+    const { makeReport } = await import('../report/make-report')
+    const id = (envelope as { workload?: unknown }).workload
+    return makeReport(envelope, { source: 'the run\'s envelope', engine: typeof id === 'string' ? this.engines.get(id) : undefined, renderSvg: (chart) => renderChartInWorker(chart, 'svg') })
   }
 
   private tableText(req: ResultsExportRequest): string {

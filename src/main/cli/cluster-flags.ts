@@ -5,21 +5,8 @@ import { CLUSTER_FIELDS } from '../../shared/cluster'
 import { checkClusterRequest, type SlurmRequest } from '../cluster/options'
 import type { Executor } from '../cluster/job-folder'
 import { sbatchOption } from '../cluster/script-words'
+import { CLUSTER_OPTIONS } from '../terminal/flag-params'
 
-export const CLUSTER_OPTIONS = {
-  slurm: { type: 'boolean' },
-  executor: { type: 'string' },
-  partition: { type: 'string' },
-  time: { type: 'string' },
-  nodes: { type: 'string' },
-  ntasks: { type: 'string' },
-  'cpus-per-task': { type: 'string' },
-  'gpus-per-task': { type: 'string' },
-  'array-parallelism': { type: 'string' },
-  'sbatch-arg': { type: 'string', multiple: true },
-  wait: { type: 'boolean' },
-  'task-dir': { type: 'string' },
-} as const
 
 export const CLUSTER_HELP: [string, string][] = [
   ['--slurm', 'run on the Slurm cluster: write a job script into --out DIR (required, on a filesystem the compute nodes share), submit it and print the job id; several files become a job array, one task per file, and a merge job writes the result set into DIR'],

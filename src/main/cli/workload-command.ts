@@ -11,7 +11,8 @@ import type { AnyEngine, EngineCli } from '../engine'
 import { checkOutputDir, type OutputFile, writeOutputs } from '../results/outputs'
 import { Backend } from '../backend/backend'
 import { ENGINES } from '../workloads'
-import { CLUSTER_HELP, CLUSTER_OPTIONS, clusterMode } from './cluster-flags'
+import { CLUSTER_HELP, clusterMode } from './cluster-flags'
+import { CLUSTER_OPTIONS, flagParams } from '../terminal/flag-params'
 import { intOption, numberOption, UsageError, writeJson, type Command } from '../terminal/command'
 import { describeRun, presentRun } from './present'
 import { runJob } from './run-job'
@@ -20,13 +21,12 @@ import { pushAll } from '../../shared/extent'
 
 const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '', text: ' TEXT' }
 
-/** Flags every workload command has; a `force` parameter is set by the common `--force`. */
-const COMMON_FLAGS = new Set(['example', 'out', 'force', 'json', 'progress', 'width', 'height', 'scale', 'help', ...Object.keys(CLUSTER_OPTIONS)])
 
 const COMMON_HELP: [string, string][] = [
   ['--example', 'run the workload\'s example (its input is made on first use)'],
   ['--out DIR', 'write results.json (the envelope), the result tables as CSV and the charts as SVG and PNG'],
   ['--width N, --height N, --scale S', 'size of the charts in --out: 960 × 600 layout pixels, PNG at scale 2 (1920 × 1200) by default'],
+  ['--report FILE', 'also write the run\'s report to FILE: one self-contained HTML file (inputs, machine, parameters, tables, charts, checks, the command that runs it again)'],
   ['--force', 'replace the --out folder of an earlier run, and any file the run writes'],
   ['--json', 'print the result envelope as one JSON object on stdout'],
   ['--progress json', 'progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase)'],
@@ -110,7 +110,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
   const def = engine.definition
   const schema: ParamSchema = def.params
   const fixed = preset?.params ?? {}
-  const free = Object.entries(schema).filter(([name, spec]) => spec.type !== 'files' && !(name in fixed) && !COMMON_FLAGS.has(flagName(name, spec)))
+  const free = flagParams(schema, fixed)
   const takesForce = schema.force?.type === 'boolean'
   const files = filesParam(schema)
   const name = preset?.name ?? def.id
@@ -139,6 +139,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       ...Object.fromEntries([...roles, ...(fileFlags?.flags ?? [])].map((r) => [r.flag, { type: 'string' as const }])),
       example: { type: 'boolean' },
       out: { type: 'string' },
+      report: { type: 'string' },
       force: { type: 'boolean' },
       json: { type: 'boolean' },
       progress: { type: 'string' },
@@ -172,6 +173,10 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       if (taskDir !== undefined && values.out) throw new ApiError('invalid-argument', '--task-dir writes the task\'s outcome there; --out is for the merge')
       // A target that cannot be written is refused before any work.
       if (values.out && !cluster) await checkOutputDir(values.out, { force: values.force })
+      if (values.report !== undefined) {
+        if (cluster) throw new UsageError('--report is for a run on this machine; make a cluster run\'s report from its merged folder: paralab report DIR')
+        await (await import('../report/make-report')).checkReportPath(values.report, !!values.force)
+      }
       const filePaths = Object.fromEntries((fileFlags?.flags ?? []).filter((f) => values[f.flag] !== undefined).map((f) => [f.flag, String(values[f.flag])]))
       if (fileFlags && Object.keys(filePaths).length) await fileFlags.check(filePaths, !!values.force)
       const prepare = async (backend: Backend) => {
@@ -220,10 +225,12 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
         await task.succeeded(result, code)
         return code
       }
-      // A cancelled run prints what it had finished, and writes no result set.
-      if (values.out && !result.partial) {
-        const extra = await (engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined)?.(result.results)
-        await writeOutputs(values.out, result, { force: values.force, chartSize, extra })
+      // A cancelled run prints what it had finished, and writes no result set nor report.
+      const extra = (values.out || values.report !== undefined) && !result.partial ? await (engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined)?.(result.results) : undefined
+      if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force, chartSize, extra })
+      if (values.report !== undefined && !result.partial) {
+        const report = await import('../report/make-report')
+        await report.writeReport(values.report, await report.makeReport(result, { engine, outputFiles: extra ?? [], source: 'the run\'s envelope' }), !!values.force)
       }
       if (fileFlags && Object.keys(filePaths).length && !result.partial) await fileFlags.write(result.results, filePaths, !!values.force)
       if (result.partial) {

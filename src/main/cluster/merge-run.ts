@@ -141,6 +141,7 @@ async function mergedEnvelope(engine: AnyEngine, record: JobRecord, outcomes: Ta
   return {
     workload: first.workload,
     paralabVersion: first.paralabVersion,
+    ...(first.paralabCommit && { paralabCommit: first.paralabCommit }),
     createdAt: envelopes.map((e) => e.createdAt).sort()[0],
     params: files && first.params && typeof first.params === 'object' ? { ...first.params, [files]: record.tasks.flatMap((t) => t.files) } : first.params,
     input: { files: (await Promise.all(outcomes.map((o) => (o.envelope ? o.envelope.input.files : inputFiles(record, o.report.files))))).flat() },

@@ -8,6 +8,7 @@ import { formatReadBy } from '../../shared/formats'
 import type { WorkloadId } from '../../shared/workloads'
 import { sniffFile } from '../io/sniff'
 import { version } from '../../../package.json'
+import { sourceCommit } from '../build-info'
 
 export function hostInfo(): HostInfo {
   return {
@@ -52,6 +53,7 @@ export function envelope<R, P>(
   return {
     workload,
     paralabVersion: version,
+    ...(sourceCommit() && { paralabCommit: sourceCommit() }),
     createdAt: context.createdAt.toISOString(),
     params,
     input: { files: context.inputs },

@@ -39,8 +39,8 @@ export function useExport() {
     busy,
     chart: (chart: ChartSpec, format: ExportFormat, fileName: string) =>
       run(fileName, () => api.exportChart({ chart, format, fileName })),
-    /** The envelope as JSON, or one of its result tables as CSV. */
-    results: (envelope: ResultEnvelope, format: 'csv' | 'json', name: string, table?: string) => {
+    /** The envelope as JSON, one of its result tables as CSV, or the run's report as one HTML file. */
+    results: (envelope: ResultEnvelope, format: 'csv' | 'json' | 'html', name: string, table?: string) => {
       // A partial run's CSV says so in its name (a note line inside would break its readers); its JSON in `partial` and `missing` too.
       const fileName = partialFileName(name, envelope)
       return run(fileName, () => api.exportResults({ envelope, format, fileName, ...(table !== undefined && { table }) }))

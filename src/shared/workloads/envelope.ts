@@ -46,6 +46,8 @@ export interface Timing {
 export interface ResultEnvelope<R = unknown, P = unknown> {
   workload: string
   paralabVersion: string
+  /** The git commit Paralab was built from ("-dirty" after it where the tree had changes); absent where the build had none. */
+  paralabCommit?: string
   /** ISO 8601. */
   createdAt: string
   params: P

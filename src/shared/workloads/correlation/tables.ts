@@ -84,6 +84,15 @@ function medianSorted(v: number[]): number {
 
 const short = (v: number) => Number(v.toPrecision(4)).toString()
 
+/**
+ * The rule the flags follow, as results and charts state it: `z < −3.5, apart by a gap of ×2`.
+ * Results from before the gap rule flagged every series below the threshold.
+ */
+export function flagRuleText(r: Pick<CorrelationResult, 'threshold' | 'gap'>): string {
+  const below = `z < ${r.threshold}`
+  return r.gap === undefined || r.gap <= 1 ? below : `${below}, apart from the cluster's tail by a gap of ×${r.gap}`
+}
+
 /** What z is relative to, and why it can be huge: a tight cluster has a tiny MAD of its means. */
 function rankingNote(r: CorrelationResult): string {
   const c = rankingCentre(r.ranking)
@@ -95,7 +104,8 @@ function rankingNote(r: CorrelationResult): string {
       : `relative to the median mean r of all series (${short(c.median)}); their MAD is 0, so 1.2533 × their mean absolute deviation stands in for it`
   const unscored = r.ranking.some((e) => e.z === null) ? ' Empty mean_r, median_r and z: a constant series, whose r with any other is undefined.' : ''
   return (
-    `z: robust z-score of a series' mean r with all others, 0.6745 × (mean r − median) / MAD, ${relative}; flagged below ${r.threshold}. ` +
+    `z: robust z-score of a series' mean r with all others, 0.6745 × (mean r − median) / MAD, ${relative}. ` +
+    `flagged: ${flagRuleText(r)}${r.gap !== undefined && r.gap > 1 ? ` (walking out from the centre, the first series below ${r.threshold} whose z is at least ${r.gap} times that of the series before it, and every series beyond it; the cluster's own tail, however long, is not flagged)` : ''}. ` +
     `A tight cluster has a tiny MAD, so a disturbed series can lie thousands of MADs below it (z of −3,000 or less): the size says how far outside the cluster, not a probability.${unscored}`
   )
 }

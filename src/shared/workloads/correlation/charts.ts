@@ -7,7 +7,7 @@ import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, HeatmapChartData, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
-import { flagRuleText } from './tables'
+import { flagSummary } from './tables'
 import { type CorrelationResult, type HeatmapAggregate, STAGES } from './types'
 
 /** Series the ranking chart shows at most: the most anomalous ones. */
@@ -135,7 +135,7 @@ export function rankingChart(r: CorrelationResult): ChartSpec | null {
       categories: shown.map((e) => e.name),
       series: [{ label: 'z', values: shown.map((e) => e.z) }],
       lines: [{ label: `threshold ${fixed(r.threshold, 2)}`, value: r.threshold }],
-      note: `${r.ranking.filter((e) => e.flagged).length} flagged: ${flagRuleText(r)}`,
+      note: flagSummary(r),
     },
   }
 }

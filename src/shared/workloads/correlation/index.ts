@@ -77,7 +77,7 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       label: 'Gap',
       min: 1,
       max: 100,
-      default: 2,
+      default: 1.5,
       help: 'flag only the series that stand apart from the cluster\'s own tail: walking out from the centre, the first series below the threshold whose z is at least this many times the z of the one before it, and all beyond it (1: every series below the threshold)',
     },
     order: {

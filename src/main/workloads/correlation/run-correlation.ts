@@ -58,6 +58,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       precision: params.precision,
       columns: params.columns,
       dataset: params.dataset,
+      names: params.names,
       signal,
       progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
     })

@@ -38,6 +38,13 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       arg: '/GROUP/NAME',
       help: 'an HDF5 or NetCDF file: the 2-D dataset (NetCDF variable) holding the series, of integers or floats; without it the file\'s datasets are listed',
     },
+    names: {
+      type: 'text',
+      label: 'Names',
+      optional: true,
+      arg: '/GROUP/NAME',
+      help: 'an HDF5 or NetCDF file: the dataset (variable) of strings naming the series, one per series (1-D strings, or 2-D characters a name a row); without it the coordinate variable of the series\' dimension names them when it holds strings (as xarray does), else s0, s1, …',
+    },
     backends: {
       type: 'choices',
       label: 'Backends',

@@ -71,7 +71,7 @@ function ownWalkCluster(m: number, n: number, planted: number, seed: number): { 
 const plantedOf = (m: number) => [...new Set([0.001, 0.01, 0.05].map((f) => Math.max(1, Math.round(m * f))))]
 
 /** Flags from the mean r of each series, as rankSeries makes them. */
-const flagsOfMeans = (means: Float64Array, gap = GAP) => Array.from(flagsOf(robustZ(means), THRESHOLD, gap)).flatMap((f, i) => (f ? [i] : []))
+const flagsOfMeans = (means: Float64Array, gap: number = GAP) => Array.from(flagsOf(robustZ(means), THRESHOLD, gap)).flatMap((f, i) => (f ? [i] : []))
 
 async function flagsByEngine(values: Float64Array, m: number, n: number): Promise<number[]> {
   const series = seriesMatrix(indexNames(m), values, m, n)

@@ -135,7 +135,9 @@ function coordinatesOf(d: InstanceType<H5['Dataset']>, listed: Set<string>): { c
     try {
       const scale = (d.get_attached_scales(i) ?? [])[0]
       return scale && listed.has(scale) && scale !== d.path ? scale : null
-    } catch {
+    } catch (e) {
+      // A damaged file's fault inside the library ends the listing (withFile); a missing scale is none.
+      if (isTrap(e)) throw e
       return null
     }
   })

@@ -44,6 +44,7 @@ with h5py.File(d + '/named.h5', 'w') as f:
     f['/lab/empty'] = np.array(names[:5] + [''], dtype=h5py.string_dtype())
     f['/lab/newline'] = np.array(names[:5] + ['a\nb'], dtype=h5py.string_dtype())
     f['/lab/numbers'] = np.arange(M, dtype='<i4')
+    f['/lab/wide'] = np.array([n.encode() for n in 'abcdef'], dtype='S300')
 with h5py.File(d + '/scaled.h5', 'w') as f:
     f['/station'] = np.array(names, dtype=h5py.string_dtype())
     f['/station'].make_scale('station')
@@ -130,6 +131,7 @@ describe('series names from the file', () => {
     ['/lab/long', 'named.h5: dataset /lab/long (named by --names): element [5] is a name of 300 characters; at most 256'],
     ['/lab/empty', 'named.h5: dataset /lab/empty (named by --names): element [5] is an empty name'],
     ['/lab/newline', 'named.h5: dataset /lab/newline (named by --names): element [5] "a\\nb" holds a control character'],
+    ['/lab/wide', 'named.h5: dataset /lab/wide (string, 6): strings of 300 bytes; a name has at most 256 (named by --names)'],
     ['/lab/numbers', 'named.h5: dataset /lab/numbers (int32, 6) does not hold strings (named by --names)'],
     ['/lab/walks', 'named.h5: dataset /lab/walks (named by --names) is the dataset of the series themselves'],
     ['/lab/none', 'named.h5: no dataset /lab/none to name the series; name one with --names. Its datasets: /lab/empty string 6 (not numeric); /lab/five string 5'],

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { chartConfig } from '../../src/shared/charts'
 import { EMPTY_CELL_COLOR, heatColor } from '../../src/shared/charts/heatmap'
 import type { ChartSpec } from '../../src/shared/charts/spec'
-import { correlationCharts, heatmapChart, histogramChart } from '../../src/shared/workloads/correlation/charts'
+import { correlationCharts, heatmapChart, histogramChart, rankingChart } from '../../src/shared/workloads/correlation/charts'
+import { noteOf } from '../../src/shared/workloads/tables'
 import type { CorrelationResult } from '../../src/shared/workloads/correlation/types'
 import { correlationTables } from '../../src/shared/workloads/correlation/tables'
 import { renderChart } from '../../src/main/charts/render'
@@ -158,6 +159,20 @@ describe('the histogram of r', () => {
       expect(data.yLabel).toBe('pairs')
     }
     expect(bars([1, 9, 90]).logY).toBe(true)
+  })
+})
+
+describe('the anomaly flags', () => {
+  it('state their rule and both parameters in the ranking table\'s note and the ranking chart', () => {
+    const r: CorrelationResult = { ...result, gap: 1.5 }
+    const note = noteOf(correlationTables(r), 'ranking')
+    expect(note).toContain("flagged: z < -3.5, apart from the cluster's tail by a gap of ×1.5 (walking out from the centre, the first series below -3.5 whose z is at least 1.5 times")
+    expect(note).toContain('is not flagged): 1 flagged.')
+    const chart = rankingChart(r)!
+    if (chart.kind !== 'grouped-bars') throw new Error(chart.kind)
+    expect(chart.data.note).toBe("1 flagged (z < -3.5, apart from the cluster's tail by a gap of ×1.5)")
+    // A result from before the gap: every series below the threshold was flagged, and it says so.
+    expect(noteOf(correlationTables(result), 'ranking')).toContain('flagged: z < -3.5: 1 flagged.')
   })
 })
 

@@ -57,7 +57,6 @@ export function checkNames(where: string, names: readonly unknown[], m: number):
     if (typeof name !== 'string') throw new ApiError('invalid-input', `${where}: element [${i}] is not a string`)
     if (name.trim() === '') throw new ApiError('invalid-input', `${where}: element [${i}] is an empty name`)
     if (name.length > MAX_NAME_CHARS) throw new ApiError('invalid-input', `${where}: element [${i}] is a name of ${name.length} characters; at most ${MAX_NAME_CHARS}`)
-    // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(name)) throw new ApiError('invalid-input', `${where}: element [${i}] ${quoteText(name)} holds a control character`)
     const first = seen.get(name)
     if (first !== undefined) throw new ApiError('invalid-input', `${where}: elements [${first}] and [${i}] are both ${quoteText(name)}; a name picks one series`)

@@ -99,10 +99,10 @@ export function unflaggedTail(r: Pick<CorrelationResult, 'threshold' | 'ranking'
 }
 
 /** The flags in a sentence: `3 flagged (z < −3.5, apart …); 120 more below −3.5 are the cluster's own tail`. */
-export function flagSummary(r: Pick<CorrelationResult, 'threshold' | 'gap' | 'ranking'>): string {
+export function flagSummary(r: Pick<CorrelationResult, 'threshold' | 'gap' | 'ranking'>, rule = true): string {
   const flagged = r.ranking.filter((e) => e.flagged).length
   const tail = unflaggedTail(r)
-  return `${flagged} flagged (${flagRuleText(r)})${tail ? `; ${tail} more below ${r.threshold} are the cluster's own tail, not set apart by a gap (--gap 1 flags them too)` : ''}`
+  return `${flagged} flagged${rule ? ` (${flagRuleText(r)})` : ''}${tail ? `; ${tail} more below ${r.threshold} are the cluster's own tail, not set apart by a gap (--gap 1 flags them too)` : ''}`
 }
 
 /** What z is relative to, and why it can be huge: a tight cluster has a tiny MAD of its means. */
@@ -117,7 +117,7 @@ function rankingNote(r: CorrelationResult): string {
   const unscored = r.ranking.some((e) => e.z === null) ? ' Empty mean_r, median_r and z: a constant series, whose r with any other is undefined.' : ''
   return (
     `z: robust z-score of a series' mean r with all others, 0.6745 × (mean r − median) / MAD, ${relative}. ` +
-    `flagged: ${flagRuleText(r)}${r.gap !== undefined && r.gap > 1 ? ` (walking out from the centre, the first series below ${r.threshold} whose z is at least ${r.gap} times that of the series before it, and every series beyond it; the cluster's own tail, however long, is not flagged)` : ''}; ${flagSummary(r)}. ` +
+    `flagged: ${flagRuleText(r)}${r.gap !== undefined && r.gap > 1 ? ` (walking out from the centre, the first series below ${r.threshold} whose z is at least ${r.gap} times that of the series before it, and every series beyond it; the cluster's own tail, however long, is not flagged)` : ''}: ${flagSummary(r, false)}. ` +
     `A tight cluster has a tiny MAD, so a disturbed series can lie thousands of MADs below it (z of −3,000 or less): the size says how far outside the cluster, not a probability.${unscored}`
   )
 }

@@ -81,7 +81,7 @@ describe('paralab correlation', () => {
   it('prints the ranking for people, the disturbed series first', () => {
     const r = paralab(['correlation', csv, '--backend', 'simd', '--repeat', '1', '--top', '3'])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stdout).toContain(`Ranking, most anomalous first (robust z of mean r; flagged below -3.5): 2 of ${M} series flagged`)
+    expect(r.stdout).toContain(`Ranking of ${M} series, most anomalous first (robust z of mean r): 2 flagged (z < -3.5, apart from the cluster's tail by a gap of ×1.5)`)
     const top = r.stdout.split('\n').filter((l) => /^\d+ +s\d+/.test(l))
     expect(top).toHaveLength(3)
     expect(top.slice(0, 2).map((l) => l.split(/ +/)[1]).sort()).toEqual([...anomalies].sort())

@@ -1,6 +1,8 @@
 // The Correlation view in Chromium against the real backend (`paralab serve`): generated walks from
 // a --data folder, a run on two CPU backends, the ranking and a drawn heatmap; a click on a cell
-// overlays its pair, downsampled by the backend; 600 series draw in blocks, zoom to a block range and page their ranking.
+// overlays its pair, downsampled by the backend; 600 series draw in blocks (each a block's minimum r
+// by default, the histogram's counts on a log axis), zoom to a block range and page their ranking;
+// an HDF5 file's series named by a dataset of strings chosen beside the dataset.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
@@ -12,6 +14,16 @@ import { launchChromium } from '../helpers/browser'
 import { CLI, startServe, type ServeProcess } from '../helpers/serve'
 
 vi.setConfig({ testTimeout: 120_000 })
+
+const STATIONS = ['Belluno', 'Feltre', 'Agordo', 'Cortina', 'Pieve', 'Alpago', 'Longarone', 'Sedico']
+const NAMED_H5 = `
+import sys, numpy as np, h5py
+rng = np.random.default_rng(2)
+x = np.cumsum(rng.standard_normal(200))[:, None] + 0.2 * rng.standard_normal((200, 8))
+with h5py.File(sys.argv[1], 'w') as f:
+    f['/lab/walks'] = x
+    f['/lab/names'] = np.array(${JSON.stringify(STATIONS)}, dtype=h5py.string_dtype())
+`
 
 let serve: ServeProcess
 let browser: Browser
@@ -30,6 +42,9 @@ beforeAll(async () => {
   // 600 series: a heatmap in blocks (the stack overflowed from 360 before).
   const wide = spawnSync(process.execPath, [CLI, 'generate', 'walks', join(data, 'w600.npy'), '--series', '600', '--length', '100'], { encoding: 'utf8' })
   expect(wide.status, wide.stderr).toBe(0)
+  // An HDF5 file written by h5py: the series under /lab/walks, their names under /lab/names.
+  const h5 = spawnSync('/usr/bin/python3', ['-c', NAMED_H5, join(data, 'named.h5')], { encoding: 'utf8' })
+  expect(h5.status, h5.stderr).toBe(0)
   serve = await startServe(['--data', data], { PARALAB_EXAMPLES: join(dir, 'examples'), PARALAB_GPU: 'off' })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -98,6 +113,10 @@ describe('Correlation view in Chromium', () => {
     const box = (await page.getByTestId('correlation-chart-heatmap').locator('canvas').boundingBox())!
     expect(box.width).toBeGreaterThan(400)
     expect(box.width / box.height).toBeCloseTo(aspectRatioOf('heatmap'), 1)
+    // Blocks of 3 × 3 series, each drawn as its least r unless another is chosen.
+    expect(await page.getByTestId('correlation-heatmap-aggregate').inputValue()).toBe('min')
+    // Nearly every pair of the cluster in one bin: the histogram counts on a log axis.
+    expect(await page.getByTestId('log-y-histogram').isChecked()).toBe(true)
     await page.getByTestId('correlation-heatmap-aggregate').selectOption('max')
     await page.getByTestId('correlation-ranking-next').click()
     expect(await page.getByTestId('correlation-ranking-table').innerText()).toContain('Series 11–20 of 600')
@@ -106,6 +125,22 @@ describe('Correlation view in Chromium', () => {
     await page.getByTestId('correlation-zoom').click()
     await page.getByTestId('correlation-chart-zoom').locator('canvas').waitFor({ timeout: 60_000 })
     expect(await canvasIsDrawn('correlation-chart-zoom')).toBe(true)
+    expect(pageErrors).toEqual([])
+  })
+
+  it('names an HDF5 file\'s series by the dataset of strings chosen beside the dataset', async () => {
+    await page.getByTestId('correlation-file-w600.npy').uncheck()
+    await page.getByTestId('correlation-file-named.h5').check()
+    await page.getByTestId('correlation-datasets-/lab/walks').check()
+    // Only the datasets of strings are offered for names.
+    await expect.poll(() => page.getByTestId('correlation-names-datasets').innerText()).toContain('/lab/names')
+    expect(await page.getByTestId('correlation-names-datasets').innerText()).not.toContain('/lab/walks')
+    await page.getByTestId('correlation-names-datasets-/lab/names').check()
+    await page.getByTestId('correlation-run').click()
+    await expect.poll(() => page.getByTestId('correlation-ranking-table').innerText(), { timeout: 60_000 }).toContain('of 8')
+    const ranked = await page.getByTestId('correlation-ranking-table').locator('tbody th').allInnerTexts()
+    expect(ranked).toHaveLength(STATIONS.length)
+    expect(new Set([...ranked, ...STATIONS]).size).toBe(STATIONS.length)
     expect(pageErrors).toEqual([])
   })
 })

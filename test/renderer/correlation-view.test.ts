@@ -59,10 +59,11 @@ describe('CorrelationView', () => {
     const { wrapper } = mountWith(CorrelationView, api)
     await flushPromises()
     expect(field(wrapper, 'problem').text()).toBe('Choose the file to read')
-    for (const id of ['layout', 'backend-serial', 'variant-cross-tiled', 'precision', 'repeat', 'top', 'threshold', 'order', 'sweep', 'sweep-over']) expect(field(wrapper, id).exists(), id).toBe(true)
+    for (const id of ['layout', 'backend-serial', 'variant-cross-tiled', 'precision', 'repeat', 'top', 'threshold', 'gap', 'order', 'sweep', 'sweep-over']) expect(field(wrapper, id).exists(), id).toBe(true)
     expect(field(wrapper, 'pair').exists()).toBe(false)
     expect(field(wrapper, 'matrix').exists()).toBe(false)
     expect(field(wrapper, 'threshold').element).toHaveProperty('value', '-3.5')
+    expect(field(wrapper, 'gap').element).toHaveProperty('value', '1.5')
 
     await wrapper.get('[data-testid="correlation-file-walks.csv"]').setValue(true)
     await field(wrapper, 'layout').setValue('rows')
@@ -87,7 +88,7 @@ describe('CorrelationView', () => {
     expect(ranked).toHaveLength(4)
     expect(ranked[0].find('th').text()).toBe(anomaly)
     expect(ranked.map((r) => r.classes('flagged'))).toEqual([true, false, false, false])
-    expect(field(wrapper, 'ranking-table').find('caption').text()).toContain('Series 1–4 of 12, most anomalous first: 1 flagged (z < -3.5)')
+    expect(field(wrapper, 'ranking-table').find('caption').text()).toContain("Series 1–4 of 12, most anomalous first: 1 flagged (z < -3.5, apart from the cluster's tail by a gap of ×1.5)")
     expect(field(wrapper, 'ranking-table').find('caption').text()).toContain('page 1 of 3')
 
     const charts = wrapper.findAllComponents(Chart).map((c) => drawn(c))

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { chartConfig } from '../../src/shared/charts'
 import { EMPTY_CELL_COLOR, heatColor } from '../../src/shared/charts/heatmap'
 import type { ChartSpec } from '../../src/shared/charts/spec'
-import { correlationCharts, heatmapChart } from '../../src/shared/workloads/correlation/charts'
+import { correlationCharts, heatmapChart, histogramChart, rankingChart } from '../../src/shared/workloads/correlation/charts'
+import { noteOf } from '../../src/shared/workloads/tables'
 import type { CorrelationResult } from '../../src/shared/workloads/correlation/types'
 import { correlationTables } from '../../src/shared/workloads/correlation/tables'
 import { renderChart } from '../../src/main/charts/render'
@@ -134,3 +135,44 @@ describe('correlation charts', () => {
     }
   })
 })
+
+describe('the histogram of r', () => {
+  const bars = (counts: number[]) => {
+    const spec = histogramChart({ ...result, histogram: { edges: counts.map((_, i) => -1 + (2 * i) / counts.length).concat(1), counts } })!
+    if (spec.kind !== 'grouped-bars') throw new Error(spec.kind)
+    return spec.data
+  }
+
+  it('counts on a log axis when one bin holds ten times the next or more, and says so', () => {
+    // A tight cluster of 16 384 series: nearly every pair in one bin, the anomalies' pairs far below.
+    const tight = bars([0, 120, 3400, 18_000, 1_200_000, 0, 134_000_000])
+    expect(tight.logY).toBe(true)
+    expect(tight.yLabel).toBe('pairs (log scale)')
+    expect(tight.note).toBe('count axis logarithmic: the largest bin holds 112× the next largest')
+    expect(chartConfig({ kind: 'grouped-bars', data: tight }).options!.scales!.y!.type).toBe('logarithmic')
+  })
+
+  it('keeps a linear axis where no bin dwarfs the rest', () => {
+    for (const counts of [[5, 40, 90, 40, 5], [0, 3], [0, 0, 0]]) {
+      const data = bars(counts)
+      expect(data.logY, String(counts)).toBeUndefined()
+      expect(data.yLabel).toBe('pairs')
+    }
+    expect(bars([1, 9, 90]).logY).toBe(true)
+  })
+})
+
+describe('the anomaly flags', () => {
+  it('state their rule and both parameters in the ranking table\'s note and the ranking chart', () => {
+    const r: CorrelationResult = { ...result, gap: 1.5 }
+    const note = noteOf(correlationTables(r), 'ranking')
+    expect(note).toContain("flagged: z < -3.5, apart from the cluster's tail by a gap of ×1.5 (walking out from the centre, the first series below -3.5 whose z is at least 1.5 times")
+    expect(note).toContain('is not flagged): 1 flagged.')
+    const chart = rankingChart(r)!
+    if (chart.kind !== 'grouped-bars') throw new Error(chart.kind)
+    expect(chart.data.note).toBe("1 flagged (z < -3.5, apart from the cluster's tail by a gap of ×1.5)")
+    // A result from before the gap: every series below the threshold was flagged, and it says so.
+    expect(noteOf(correlationTables(result), 'ranking')).toContain('flagged: z < -3.5: 1 flagged.')
+  })
+})
+

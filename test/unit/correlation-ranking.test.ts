@@ -54,7 +54,7 @@ describe('ranking', () => {
   const off: Record<number, number> = { 4: 0.7, 2: 0.1 }
   const r = matrixOf(m, (i, j) => (i === 5 || j === 5 ? NaN : Math.min(off[i] ?? 0.9, off[j] ?? 0.9)))
   r[5 * m + 5] = NaN
-  const ranking = rankSeries(r, m, indexNames(m), -3.5)
+  const ranking = rankSeries(r, m, indexNames(m), -3.5, 1)
 
   it('orders by z, most anomalous first, a constant series last without numbers', () => {
     expect(ranking.map((e) => e.index)).toEqual([2, 4, 0, 1, 3, 5])
@@ -101,13 +101,13 @@ describe('heatmap', () => {
   })
 
   it('follows the ranking when asked', () => {
-    const ranking = rankSeries(r, m, indexNames(m), -3.5)
+    const ranking = rankSeries(r, m, indexNames(m), -3.5, 1)
     expect(heatmapOrder('ranking', ranking)).toEqual(ranking.map((e) => e.index))
     expect(heatmapOrder('given', ranking)).toEqual([0, 1, 2, 3, 4])
   })
 
   it('maps a clicked cell to its pair: the series themselves, or the first of each block', () => {
-    const names = rankSeries(r, m, indexNames(m), -3.5)
+    const names = rankSeries(r, m, indexNames(m), -3.5, 1)
     const single: HeatmapData = heatmapOf(r, m, indexNames(m), [4, 3, 2, 1, 0], 'ranking', 8)
     expect(cellOf(single, 7)).toEqual({ x: 2, y: 1 })
     expect(cellOf(single, 25)).toBeNull()

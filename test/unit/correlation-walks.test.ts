@@ -79,7 +79,7 @@ describe('walks', () => {
     const engine = await createCpuCorrelationEngine('serial', series, 'f64')
     try {
       await engine.run()
-      const ranking = rankSeries(engine.matrix(), w.series, series.names, -3.5)
+      const ranking = rankSeries(engine.matrix(), w.series, series.names, -3.5, 1.5)
       expect(ranking.slice(0, 3).map((e) => e.index).sort((a, b) => a - b)).toEqual(made.anomalies)
       expect(ranking.filter((e) => e.flagged).map((e) => e.index).sort((a, b) => a - b)).toEqual(made.anomalies)
     } finally {

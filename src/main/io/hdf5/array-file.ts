@@ -9,7 +9,7 @@ import { ioError, openForReading } from '../open-for-reading'
 import { sniffFile } from '../sniff'
 import { WorkerPool } from '../../workers/pool'
 import { type DatasetInfo, applyRule, datasetKey, isNumeric, listingText, shapeText } from './datasets'
-import { checkInFile, type NetcdfHeader, type NetcdfVariable, readNetcdfHeader, readNetcdfRows } from './netcdf-classic'
+import { checkInFile, type NetcdfHeader, type NetcdfVariable, readNetcdfHeader, readNetcdfRows, readNetcdfStrings } from './netcdf-classic'
 
 export type ArrayFormat = 'hdf5' | 'netcdf'
 
@@ -26,6 +26,8 @@ export interface ArrayFile {
   readRows(d: DatasetInfo, first: number, count: number, signal?: AbortSignal): Promise<Float64Array>
   /** Refuses a dataset whose data the file cannot hold where its header places it. */
   checkData(d: DatasetInfo): void
+  /** A dataset of strings (HDF5: 1-D strings or 2-D one-byte strings; NetCDF: 2-D characters), a string a row. */
+  readStrings(d: DatasetInfo, signal?: AbortSignal): Promise<string[]>
   close(): Promise<void>
 }
 
@@ -99,6 +101,19 @@ export async function openArrayFile(shown: string, path: string, format: ArrayFo
           signal?.removeEventListener('abort', stop)
         }
       },
+      readStrings: async (d, signal) => {
+        throwIfAborted(signal)
+        const stop = () => void pool.terminate()
+        signal?.addEventListener('abort', stop, { once: true })
+        try {
+          return await pool.run<string[]>('readHdf5Strings', { path, dataset: d.path })
+        } catch (e) {
+          throwIfAborted(signal)
+          throw named(e)
+        } finally {
+          signal?.removeEventListener('abort', stop)
+        }
+      },
       close: () => pool.terminate(),
     }
   } catch (e) {
@@ -122,6 +137,16 @@ function netcdfFile(shown: string, file: FileHandle, size: number, header: Netcd
       try {
         return await readNetcdfRows(file, header, v, first, count)
       } catch (e) {
+        throw new ApiError('io', `cannot read ${shown}: variable ${d.path}: ${(e as Error).message}`)
+      }
+    },
+    async readStrings(d) {
+      const v = byPath.get(d.path)!
+      checkInFile(shown, header, v, size)
+      try {
+        return await readNetcdfStrings(shown, file, header, v)
+      } catch (e) {
+        if (e instanceof ApiError) throw e
         throw new ApiError('io', `cannot read ${shown}: variable ${d.path}: ${(e as Error).message}`)
       }
     },

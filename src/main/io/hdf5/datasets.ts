@@ -14,7 +14,17 @@ export interface DatasetInfo extends DatasetEntry {
   missing?: MissingRule
   /** HDF5: why the file's bytes cannot hold the values it announces (they were never written). */
   unstored?: string
+  /**
+   * Each dimension's coordinate variable, as xarray finds it (null where none): in a NetCDF file
+   * the variable named as the dimension over it; in HDF5 (NetCDF-4 included) the dimension scale
+   * attached to it.
+   */
+  coordinates?: (string | null)[]
 }
+
+/** Strings a list of names holds at most, and bytes a name: a name is a label, not a document. */
+export const MAX_STRINGS = 2 ** 24
+export const MAX_STRING_BYTES = 256
 
 export function isNumeric(dtype: string): dtype is NumericDtype {
   return (NUMERIC_DTYPES as readonly string[]).includes(dtype)

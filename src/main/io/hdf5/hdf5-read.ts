@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError } from '../../../shared/errors'
-import { type DatasetInfo, MAX_CHUNK_BYTES, type MissingRule, type NumericDtype, isNumeric, netcdfRule, shapeText, sizeText, storageBound } from './datasets'
+import { type DatasetInfo, MAX_CHUNK_BYTES, MAX_STRING_BYTES, MAX_STRINGS, type MissingRule, type NumericDtype, isNumeric, netcdfRule, shapeText, sizeText, storageBound } from './datasets'
 
 type H5 = typeof import('h5wasm/node').default
 type H5Module = Awaited<H5['ready']>
@@ -123,7 +123,63 @@ export async function listHdf5(payload: { path: string }): Promise<DatasetInfo[]
       }
     }
     walk(file, '/', 0)
-    return found.map(([d, path]) => describe(d, path, bytes, netcdf))
+    const listed = new Set(found.map(([, path]) => path))
+    return found.map(([d, path]) => ({ ...describe(d, path, bytes, netcdf), ...coordinatesOf(d, listed) }))
+  })
+}
+
+/** The dimension scale attached to each dimension (NetCDF-4's coordinate variables), where it is a listed dataset. */
+function coordinatesOf(d: InstanceType<H5['Dataset']>, listed: Set<string>): { coordinates?: (string | null)[] } {
+  const rank = d.metadata.shape?.length ?? 0
+  const coordinates = Array.from({ length: rank }, (_, i) => {
+    try {
+      const scale = (d.get_attached_scales(i) ?? [])[0]
+      return scale && listed.has(scale) && scale !== d.path ? scale : null
+    } catch (e) {
+      // A damaged file's fault inside the library ends the listing (withFile); a missing scale is none.
+      if (isTrap(e)) throw e
+      return null
+    }
+  })
+  return coordinates.some((c) => c !== null) ? { coordinates } : {}
+}
+
+/**
+ * The strings of a dataset of strings: 1-D, each element one (fixed-length or variable-length),
+ * or 2-D of one-byte strings, each row one (NetCDF's character arrays). Bounded before reading:
+ * at most MAX_STRINGS, fixed-length ones at most MAX_STRING_BYTES each (variable-length ones are
+ * bounded by the file's bytes, and checked after).
+ */
+export async function readHdf5Strings(req: { path: string; dataset: string }): Promise<string[]> {
+  const lib = await h5()
+  return withFile(lib, req.path, (file) => {
+    const parts = req.dataset.split('/').filter(Boolean)
+    const linked = parts.some((_, i) => isLink(file, '/' + parts.slice(0, i + 1).join('/')))
+    const d = linked ? null : file.get(req.dataset)
+    if (!(d instanceof lib.Dataset)) throw new ApiError('invalid-input', `${req.path}: no dataset ${req.dataset}`)
+    const meta = d.metadata
+    const shape = meta.shape ?? []
+    const where = `${req.path}: dataset ${req.dataset} (${dtypeOf(meta)}, ${shapeText(shape)})`
+    if (meta.type !== 3) throw new ApiError('invalid-input', `${where} does not hold strings`)
+    const chars = shape.length === 2 && !meta.vlen && meta.size === 1
+    if (shape.length !== 1 && !chars) throw new ApiError('invalid-input', `${where}: names are a 1-D dataset of strings (or a 2-D array of characters, a name a row)`)
+    if (shape[0] > MAX_STRINGS) throw new ApiError('invalid-input', `${where}: ${shape[0]} names; at most ${MAX_STRINGS} are read`)
+    const width = chars ? shape[1] : meta.vlen ? 0 : meta.size
+    if (width > MAX_STRING_BYTES) throw new ApiError('invalid-input', `${where}: strings of ${width} bytes; a name has at most ${MAX_STRING_BYTES}`)
+    if (chars) {
+      // A row's bytes up to its first NUL, as UTF-8 (a character of a name may take several bytes).
+      const bytes = Buffer.from(readRaw(d, null, shape[0] * shape[1], 0))
+      return Array.from({ length: shape[0] }, (_, r) => {
+        const row = bytes.subarray(r * shape[1], (r + 1) * shape[1])
+        const end = row.indexOf(0)
+        return row.toString('utf8', 0, end < 0 ? row.length : end)
+      })
+    }
+    const value = d.value as unknown
+    return (Array.isArray(value) ? (value as unknown[]) : [value]).map((v, i) => {
+      if (typeof v !== 'string') throw new ApiError('invalid-input', `${where}: element [${i}] is not a string (${v === null ? 'null' : typeof v})`)
+      return v.replace(/\0+$/, '')
+    })
   })
 }
 

@@ -5,7 +5,7 @@
 // (netcdfjs reads CDF-1 and CDF-2 only, and wants the whole file in memory.)
 import type { FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
-import { type DatasetInfo, type NumericDtype, netcdfRule } from './datasets'
+import { type DatasetInfo, MAX_STRING_BYTES, MAX_STRINGS, type NumericDtype, netcdfRule } from './datasets'
 
 /** Bytes read at once across interleaved records at most. */
 const SPAN_BYTES = 8 * 1024 * 1024
@@ -149,6 +149,12 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
   const firstRecord = Math.min(...recordVars.map((v) => v.begin))
   // A file being written (streaming) gives no count: the records the file holds.
   const records = numrecs >= 0 ? numrecs : recordBytes > 0 ? Math.floor((size - firstRecord) / recordBytes) : 0
+  // A coordinate variable: named as its first dimension (xarray's rule; a character array's second dimension is its strings' length).
+  const byName = new Map(raw.map((v) => [v.name, v]))
+  const coordinateOf = (dimId: number, self: string) => {
+    const c = byName.get(dims[dimId].name)
+    return c && c.name !== self && c.dimIds[0] === dimId && (c.dimIds.length === 1 || (c.dimIds.length === 2 && TYPES[c.type]?.dtype === 'char')) ? `/${c.name}` : null
+  }
   const variables = raw.map((v): NetcdfVariable => {
     const type = TYPES[v.type]
     const record = recordDim >= 0 && v.dimIds[0] === recordDim
@@ -156,8 +162,16 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
     const rule = type ? netcdfRule(type.dtype, (a) => attrValues(v.attrs.get(a), a), 'not bytes') : undefined
     const unreadable = !type ? `element type ${v.type} unknown` : type.dtype === 'char' ? 'text, not numbers' : v.dimIds.slice(1).includes(recordDim) ? 'record dimension not first' : typeof rule === 'string' ? rule : undefined
     const missing = typeof rule === 'object' && (rule.values.length || rule.nan || rule.unsigned || rule.min !== undefined || rule.max !== undefined) ? rule : undefined
+    const coordinates = v.dimIds.map((id) => coordinateOf(id, v.name))
     return {
-      info: { path: `/${v.name}`, shape, dtype: type?.dtype ?? `type ${v.type}`, ...(unreadable && { unreadable }), ...(missing && { missing }) },
+      info: {
+        path: `/${v.name}`,
+        shape,
+        dtype: type?.dtype ?? `type ${v.type}`,
+        ...(unreadable && { unreadable }),
+        ...(missing && { missing }),
+        ...(coordinates.some((c) => c !== null) && { coordinates }),
+      },
       itemBytes: type?.bytes ?? 0,
       begin: v.begin,
       record,
@@ -248,6 +262,29 @@ export async function readNetcdfRows(file: FileHandle, header: NetcdfHeader, v: 
     const get = getter(v.info.dtype as NumericDtype)
     for (let r = 0, o = r0 * per; r < rows; r++)
       for (let k = 0, b = r * header.recordBytes; k < per; k++, b += v.itemBytes) out[o++] = get(view, b)
+  }
+  return out
+}
+
+/**
+ * The strings of a 2-D character variable, a row each (trailing NULs dropped, UTF-8), as
+ * netCDF4-python's chartostring gives them; the header's shape bounds what is read.
+ */
+export async function readNetcdfStrings(shown: string, file: FileHandle, header: NetcdfHeader, v: NetcdfVariable): Promise<string[]> {
+  const [rows, width] = v.info.shape
+  const where = `${shown}: variable ${v.info.path} (${v.info.dtype}, ${v.info.shape.join(' × ')})`
+  if (v.info.dtype !== 'char' || v.info.shape.length !== 2) throw new ApiError('invalid-input', `${where}: names are a 2-D character variable, a name a row`)
+  if (rows > MAX_STRINGS) throw new ApiError('invalid-input', `${where}: ${rows} names; at most ${MAX_STRINGS} are read`)
+  if (width > MAX_STRING_BYTES) throw new ApiError('invalid-input', `${where}: strings of ${width} bytes; a name has at most ${MAX_STRING_BYTES}`)
+  const out: string[] = []
+  const row = Buffer.alloc(width)
+  const all = v.record ? null : Buffer.alloc(rows * width)
+  if (all) await readFully(file, all, v.begin)
+  for (let r = 0; r < rows; r++) {
+    const b = all ? all.subarray(r * width, (r + 1) * width) : row
+    if (!all) await readFully(file, row, v.begin + r * header.recordBytes)
+    const end = b.indexOf(0)
+    out.push(b.toString('utf8', 0, end < 0 ? width : end))
   }
   return out
 }

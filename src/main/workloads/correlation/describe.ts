@@ -3,6 +3,7 @@
 import type { CorrelationResult } from '../../../shared/workloads/correlation/types'
 import { STAGES } from '../../../shared/workloads/correlation/types'
 import { maxOf } from '../../../shared/extent'
+import { flagSummary } from '../../../shared/workloads/correlation/tables'
 
 const num = (v: number | null | undefined, digits = 4) => (v === null || v === undefined || Number.isNaN(v) ? '—' : Number.isInteger(v) ? String(v) : v.toPrecision(digits))
 const ms = (v: number | undefined) => (v === undefined ? '' : v < 10 ? v.toFixed(2) : v.toFixed(1))
@@ -55,9 +56,8 @@ export function describeCorrelation(r: CorrelationResult): string {
   }
   if (r.constant.length) out += `\nConstant series (r undefined with every other): ${r.constant.slice(0, 20).join(', ')}${r.constant.length > 20 ? `, … (${r.constant.length - 20} more)` : ''}\n`
   if (r.ranking.length) {
-    const flagged = r.ranking.filter((e) => e.flagged).length
     const shown = r.ranking.slice(0, r.top)
-    out += `\nRanking, most anomalous first (robust z of mean r; flagged below ${r.threshold}): ${flagged} of ${r.ranking.length} series flagged\n`
+    out += `\nRanking of ${r.ranking.length} series, most anomalous first (robust z of mean r): ${flagSummary(r)}\n`
     out += table([
       ['rank', 'series', 'index', 'mean r', 'median r', 'z', 'flagged'],
       ...shown.map((e, k) => [String(k + 1), e.name, String(e.index), num(e.meanR), num(e.medianR), num(e.z, 3), e.flagged ? 'yes' : '']),

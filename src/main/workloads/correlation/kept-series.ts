@@ -11,11 +11,11 @@ export const MAX_KEPT_BYTES = 2 ** 30
 let kept: { key: string; loaded: LoadedSeries } | null = null
 
 /** How the series were read: the same file read another way gives other series. */
-type How = { layout: Layout; precision: Precision; columns?: string[]; dataset?: string }
+type How = { layout: Layout; precision: Precision; columns?: string[]; dataset?: string; names?: string }
 
 async function keyOf(path: string, how: How): Promise<string | null> {
   const s = await stat(path).catch(() => null)
-  return s ? JSON.stringify([path, s.size, s.mtimeMs, how.layout, how.precision, how.columns ?? null, how.dataset ?? null]) : null
+  return s ? JSON.stringify([path, s.size, s.mtimeMs, how.layout, how.precision, how.columns ?? null, how.dataset ?? null, how.names ?? null]) : null
 }
 
 /** The series kept from `path` loaded this way, or null when none (or the file changed since). */

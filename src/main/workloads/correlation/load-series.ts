@@ -29,6 +29,8 @@ export interface LoadSeriesOptions {
   columns?: string[]
   /** An HDF5 or NetCDF file's 2-D dataset (variable), `/group/name`. */
   dataset?: string
+  /** An HDF5 or NetCDF file's dataset (variable) of strings naming the series. */
+  names?: string
   signal?: AbortSignal
   progress?: (fraction: number) => void
 }
@@ -46,6 +48,7 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
   const arrays = await arrayFormatOf(shown, path)
   if (arrays) return loadDatasetSeries(shown, path, arrays, opts, t0)
   if (opts.dataset) throw new ApiError('invalid-argument', `${shown}: --dataset names a dataset of an HDF5 or NetCDF file; this file is neither`)
+  if (opts.names) throw new ApiError('invalid-argument', `${shown}: --names names a dataset of strings in an HDF5 or NetCDF file; this file is neither (a table's series are named by its columns)`)
   const format = await formatOf(path)
   const table = format === 'parquet' || format === 'arrow'
   // What the header tells is checked before the data is read.

@@ -55,7 +55,7 @@ export function medianOf(values: Float64Array, n: number): number {
 }
 
 /** Every series' mean and median r with the others (finite r only), z-scores, flags; most anomalous first. */
-export function rankSeries(matrix: Matrix, m: number, names: string[], threshold: number): RankEntry[] {
+export function rankSeries(matrix: Matrix, m: number, names: string[], threshold: number, gap: number): RankEntry[] {
   const row = new Float64Array(m)
   const means = new Float64Array(m)
   const medians = new Float64Array(m)
@@ -73,6 +73,7 @@ export function rankSeries(matrix: Matrix, m: number, names: string[], threshold
     medians[i] = medianOf(row, count)
   }
   const z = robustZ(means)
+  const flags = flagsOf(z, threshold, gap)
   const entries: RankEntry[] = names.map((name, index) => {
     const defined = means[index] === means[index]
     return {
@@ -81,10 +82,44 @@ export function rankSeries(matrix: Matrix, m: number, names: string[], threshold
       meanR: defined ? means[index] : null,
       medianR: defined ? medians[index] : null,
       z: defined ? z[index] : null,
-      flagged: defined && z[index] < threshold,
+      flagged: flags[index] === 1,
     }
   })
   return entries.sort((a, b) => (a.z === null ? (b.z === null ? a.index - b.index : 1) : b.z === null ? -1 : a.z - b.z || a.index - b.index))
+}
+
+/**
+ * The anomalies: series below `threshold` that stand apart from the cluster's own tail. Walking out
+ * from the centre through the series below the threshold, nearest first, the first whose z is at
+ * least `gap` times the z of the series before it (the farthest at or above the threshold, to
+ * begin with) opens a gap; it and every series beyond are flagged, the ones before it are the
+ * cluster's tail. No such gap: none is flagged. `gap` 1 flags every series below the threshold.
+ *
+ * Why: the MAD of the means of a tight cluster is tiny and its tail long (a series' mean r moves with
+ * the spread of its own noise, a skewed quantity), so thousands of ordinary series lie past any
+ * fixed z; a disturbed series lies past them by a multiple. The ratio of two z-scores does not
+ * depend on the MAD: only the threshold does.
+ */
+export function flagsOf(z: Float64Array, threshold: number, gap: number): Uint8Array {
+  const flags = new Uint8Array(z.length)
+  const below: number[] = []
+  // The farthest below the centre of the series at or above the threshold (0: none is below it).
+  let before = 0
+  z.forEach((v, i) => {
+    if (v < threshold) below.push(i)
+    else if (v < before) before = v
+  })
+  // Nearest to the centre first.
+  below.sort((a, b) => z[b] - z[a] || a - b)
+  for (let k = 0; k < below.length; k++) {
+    const v = z[below[k]]
+    if (before === 0 || v / before >= gap) {
+      for (const i of below.slice(k)) flags[i] = 1
+      break
+    }
+    before = v
+  }
+  return flags
 }
 
 /** Modified z-scores of the finite values: 0.6745 (x − median) / MAD; NaN stays NaN. */

@@ -58,6 +58,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       precision: params.precision,
       columns: params.columns,
       dataset: params.dataset,
+      names: params.names,
       signal,
       progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
     })
@@ -82,6 +83,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
     constant: series.names.filter((_, i) => series.constant[i]),
     ranking: [],
     threshold: params.threshold,
+    gap: params.gap,
     top: params.top,
     skipped: [],
   }
@@ -165,7 +167,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
 
   ctx.progress({ phase: 'ranking', fraction: 1 })
   const ranked = reference!
-  result.ranking = rankSeries(ranked, series.m, series.names, params.threshold)
+  result.ranking = rankSeries(ranked, series.m, series.names, params.threshold, params.gap)
   // In ranking order the flagged series come first, a cell each.
   const alone = params.order === 'ranking' ? result.ranking.filter((e) => e.flagged).length : 0
   result.heatmap = heatmapOf(ranked, series.m, series.names, heatmapOrder(params.order, result.ranking), params.order, undefined, alone)

@@ -7,6 +7,7 @@ import { kernelsRoofline } from '../../charts/roofline'
 import type { ChartSpec, HeatmapChartData, RoofData, RooflineKernel } from '../../charts/spec'
 import type { NamedChart } from '../definition'
 import type { ResultEnvelope } from '../envelope'
+import { flagSummary } from './tables'
 import { type CorrelationResult, type HeatmapAggregate, STAGES } from './types'
 
 /** Series the ranking chart shows at most: the most anomalous ones. */
@@ -42,8 +43,12 @@ export function heatmapScale(values: readonly (number | null)[], range: HeatmapR
 /** What each aggregate is called in a chart: the title names it. */
 export const AGGREGATE_NAMES: Record<HeatmapAggregate, string> = { mean: 'mean', min: 'minimum', max: 'maximum' }
 
-/** `aggregate`: what a cell of a block shows (the mean where the results hold no extremes). */
-export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'mean'): ChartSpec | null {
+/**
+ * `aggregate`: what a cell of a block shows (the mean where the results hold no extremes). The
+ * minimum by default: a block's mean lets a few anti-correlated series among many vanish, its
+ * minimum shows them (what an anomaly looks like in a correlation matrix).
+ */
+export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'min'): ChartSpec | null {
   const h = r.heatmap
   if (!h) return null
   const values = (aggregate !== 'mean' && h[aggregate]) || h.values
@@ -69,7 +74,7 @@ export function heatmapChart(r: CorrelationResult, range: HeatmapRange = 'data',
 }
 
 /** A block range at full resolution (or in blocks as fine as the chart shows), in the aggregate asked for. */
-export function zoomChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'mean'): ChartSpec | null {
+export function zoomChart(r: CorrelationResult, range: HeatmapRange = 'data', aggregate: HeatmapAggregate = 'min'): ChartSpec | null {
   const z = r.zoom
   if (!z) return null
   const values = (aggregate !== 'mean' && z[aggregate]) || z.values
@@ -93,19 +98,26 @@ export function zoomChart(r: CorrelationResult, range: HeatmapRange = 'data', ag
   }
 }
 
+/** A bin holding this many times the next largest dwarfs the rest: the count axis turns logarithmic. */
+export const HISTOGRAM_LOG_RATIO = 10
+
 export function histogramChart(r: CorrelationResult): ChartSpec | null {
   const h = r.histogram
   if (!h) return null
   const pairs = h.counts.reduce((a, b) => a + b, 0)
+  const [largest, next] = [...h.counts].sort((a, b) => b - a)
+  // A tight cluster puts nearly every pair in one bin: on a linear axis the anomalies' pairs are bars of no height.
+  const logY = next > 0 && largest >= HISTOGRAM_LOG_RATIO * next
   return {
     kind: 'grouped-bars',
     data: {
       title: `Distribution of r over ${pairs} pairs — ${fileName(r.input.path)}`,
       xLabel: 'r (bin centre)',
-      yLabel: 'pairs',
+      yLabel: logY ? 'pairs (log scale)' : 'pairs',
       categories: h.counts.map((_, i) => fixed((h.edges[i] + h.edges[i + 1]) / 2, 3)),
       series: [{ label: 'pairs', values: h.counts }],
       histogram: true,
+      ...(logY && { logY, note: `count axis logarithmic: the largest bin holds ${formatNumber(largest / next, 3)}× the next largest` }),
     },
   }
 }
@@ -123,6 +135,7 @@ export function rankingChart(r: CorrelationResult): ChartSpec | null {
       categories: shown.map((e) => e.name),
       series: [{ label: 'z', values: shown.map((e) => e.z) }],
       lines: [{ label: `threshold ${fixed(r.threshold, 2)}`, value: r.threshold }],
+      note: flagSummary(r),
     },
   }
 }
@@ -229,10 +242,10 @@ export function rooflineChart(r: CorrelationResult, adapter?: string, roof?: Roo
   return kernelsRoofline(kernelPoints(r), adapter, roof)
 }
 
-/** The run's --aggregate, for the charts it exports. */
+/** The run's --aggregate, for the charts it exports (the minimum where it names none). */
 function aggregateOf(envelope?: ResultEnvelope<CorrelationResult>): HeatmapAggregate {
   const a = (envelope?.params as { aggregate?: unknown } | undefined)?.aggregate
-  return a === 'min' || a === 'max' ? a : 'mean'
+  return a === 'mean' || a === 'max' ? a : 'min'
 }
 
 export function correlationCharts(r: CorrelationResult, envelope?: ResultEnvelope<CorrelationResult>): NamedChart[] {

@@ -38,6 +38,13 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       arg: '/GROUP/NAME',
       help: 'an HDF5 or NetCDF file: the 2-D dataset (NetCDF variable) holding the series, of integers or floats; without it the file\'s datasets are listed',
     },
+    names: {
+      type: 'text',
+      label: 'Names',
+      optional: true,
+      arg: '/GROUP/NAME',
+      help: 'an HDF5 or NetCDF file: the dataset (variable) of strings naming the series, one per series (1-D strings, or 2-D characters a name a row); without it the coordinate variable of the series\' dimension names them when it holds strings (as xarray does), else s0, s1, …',
+    },
     backends: {
       type: 'choices',
       label: 'Backends',
@@ -70,7 +77,15 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       min: -100,
       max: 0,
       default: -3.5,
-      help: 'series whose robust z-score of mean r lies below this are flagged as anomalies',
+      help: 'robust z-score of mean r below which a series may be flagged as an anomaly (with --gap)',
+    },
+    gap: {
+      type: 'number',
+      label: 'Gap',
+      min: 1,
+      max: 100,
+      default: 1.5,
+      help: 'flag only the series that stand apart from the cluster\'s own tail: walking out from the centre, the first series below the threshold whose z is at least this many times the z of the one before it, and all beyond it (1: every series below the threshold)',
     },
     order: {
       type: 'choice',
@@ -83,8 +98,8 @@ export const correlationWorkload = defineWorkload<CorrelationResult>()({
       type: 'choice',
       label: 'Heatmap blocks',
       choices: HEATMAP_AGGREGATES,
-      default: 'mean',
-      help: 'what a heatmap cell shows where it stands for a block of series (beyond 256 a side): the mean of their r, the least (min) or the greatest (max); the chart names it',
+      default: 'min',
+      help: 'what a heatmap cell shows where it stands for a block of series (beyond 256 a side): the least r (min, the default: a few anomalous series among many show, where a mean would average them away), the mean of their r, or the greatest (max); the chart\'s title names it',
     },
     sweep: {
       type: 'int',

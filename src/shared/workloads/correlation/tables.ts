@@ -84,6 +84,27 @@ function medianSorted(v: number[]): number {
 
 const short = (v: number) => Number(v.toPrecision(4)).toString()
 
+/**
+ * The rule the flags follow, as results and charts state it: `z < −3.5, apart from the cluster's
+ * tail by a gap of ×1.5`. Results from before the gap rule flagged every series below the threshold.
+ */
+export function flagRuleText(r: Pick<CorrelationResult, 'threshold' | 'gap'>): string {
+  const below = `z < ${r.threshold}`
+  return r.gap === undefined || r.gap <= 1 ? below : `${below}, apart from the cluster's tail by a gap of ×${r.gap}`
+}
+
+/** Series below the threshold left unflagged: the cluster's own tail, which no gap sets apart. */
+export function unflaggedTail(r: Pick<CorrelationResult, 'threshold' | 'ranking'>): number {
+  return r.ranking.filter((e) => e.z !== null && e.z < r.threshold && !e.flagged).length
+}
+
+/** The flags in a sentence: `3 flagged (z < −3.5, apart …); 120 more below −3.5 are the cluster's own tail`. */
+export function flagSummary(r: Pick<CorrelationResult, 'threshold' | 'gap' | 'ranking'>, rule = true): string {
+  const flagged = r.ranking.filter((e) => e.flagged).length
+  const tail = unflaggedTail(r)
+  return `${flagged} flagged${rule ? ` (${flagRuleText(r)})` : ''}${tail ? `; ${tail} more below ${r.threshold} are the cluster's own tail, not set apart by a gap (--gap 1 flags them too)` : ''}`
+}
+
 /** What z is relative to, and why it can be huge: a tight cluster has a tiny MAD of its means. */
 function rankingNote(r: CorrelationResult): string {
   const c = rankingCentre(r.ranking)
@@ -95,7 +116,8 @@ function rankingNote(r: CorrelationResult): string {
       : `relative to the median mean r of all series (${short(c.median)}); their MAD is 0, so 1.2533 × their mean absolute deviation stands in for it`
   const unscored = r.ranking.some((e) => e.z === null) ? ' Empty mean_r, median_r and z: a constant series, whose r with any other is undefined.' : ''
   return (
-    `z: robust z-score of a series' mean r with all others, 0.6745 × (mean r − median) / MAD, ${relative}; flagged below ${r.threshold}. ` +
+    `z: robust z-score of a series' mean r with all others, 0.6745 × (mean r − median) / MAD, ${relative}. ` +
+    `flagged: ${flagRuleText(r)}${r.gap !== undefined && r.gap > 1 ? ` (walking out from the centre, the first series below ${r.threshold} whose z is at least ${r.gap} times that of the series before it, and every series beyond it; the cluster's own tail, however long, is not flagged)` : ''}: ${flagSummary(r, false)}. ` +
     `A tight cluster has a tiny MAD, so a disturbed series can lie thousands of MADs below it (z of −3,000 or less): the size says how far outside the cluster, not a probability.${unscored}`
   )
 }

@@ -192,6 +192,8 @@ export interface CorrelationResult {
   /** Every series, most anomalous first (lowest z), constant series last. */
   ranking: RankEntry[]
   threshold: number
+  /** The gap factor of the flags (absent in results from before it: every series below the threshold was flagged). */
+  gap?: number
   /** Series of the ranking the printed table shows. */
   top: number
   heatmap?: HeatmapData

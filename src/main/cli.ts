@@ -14,7 +14,7 @@ import { version } from '../../package.json'
 
 /** Every command, and what the entry needs beside them. */
 async function loadCommands() {
-  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline] = await Promise.all([
+  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline, rerun] = await Promise.all([
     import('./cli/command'),
     import('./cli/commands/jobs'),
     import('./cli/commands/merge'),
@@ -25,6 +25,7 @@ async function loadCommands() {
     import('./gpu/on-demand'),
     import('./relaxed-simd'),
     import('./cli/commands/headline'),
+    import('./cli/commands/rerun'),
   ])
   // Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any
   // WebAssembly is compiled (the modules above compile none on import).
@@ -40,6 +41,7 @@ async function loadCommands() {
     jobs.jobsCommand,
     jobs.jobsCancelCommand,
     merge.mergeCommand,
+    rerun.rerunCommand,
   ]
   return { commands, helpText: command.helpText, parse: command.parse }
 }

@@ -6,7 +6,7 @@
 export function columnUnit(name: string): string | undefined {
   const perSecond = /^(?:.*_)?([A-Za-z]+)_per_s$/.exec(name)
   if (perSecond) return `${perSecond[1]}/s`
-  if (/_ms$/.test(name)) return 'ms'
+  if (/(^|_)ms$/.test(name) || /^ms_/.test(name)) return 'ms'
   if (/_m$/.test(name)) return 'm'
   if (/(^|_)bytes$/.test(name)) return 'bytes'
   if (name === 'flop') return 'flop'

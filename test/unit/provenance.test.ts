@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Backend } from '../../src/main/backend/backend'
 import { provenanceOf } from '../../src/main/backend/history'
-import { InputDigest, sawRead, stopWatching, watchReads } from '../../src/main/io/input-digest'
+import { hashAlongside, InputDigest, sawRead, stopWatching, watchReads } from '../../src/main/io/input-digest'
+import { loadCsv } from '../../src/main/io/csv-loader'
 import { ENGINES } from '../../src/main/workloads'
 import { generateAccCsv } from '../../src/main/workloads/stats/generate-acc'
 import { writeGeneratedGraph } from '../../src/main/workloads/paths/generate-graph'
@@ -37,6 +38,47 @@ describe('InputDigest', () => {
       expect(d.bytes.inOrder).toBe(2500)
       expect(await d.finish()).toBe(sha256(path))
       expect(d.bytes.again).toBe(bytes.length - 2500)
+    } finally {
+      stopWatching(d)
+    }
+  })
+
+  it('hashes alongside a reader that goes on reading in order, each byte once, whichever gets there first', async () => {
+    const d = await watchReads(path)
+    try {
+      hashAlongside(path)
+      for (let at = 0; at < bytes.length; at += 65_536) {
+        sawRead(path, at, bytes.subarray(at, at + 65_536))
+        await new Promise((r) => setImmediate(r))
+      }
+      expect(await d.finish()).toBe(sha256(path))
+      expect(d.bytes.inOrder + d.bytes.again).toBe(bytes.length)
+    } finally {
+      stopWatching(d)
+    }
+  })
+
+  it('a pass alongside that was cancelled is finished by the end', async () => {
+    const d = await watchReads(path)
+    try {
+      const stop = new AbortController()
+      stop.abort()
+      hashAlongside(path, stop.signal)
+      expect(await d.finish()).toBe(sha256(path))
+    } finally {
+      stopWatching(d)
+    }
+  })
+
+  it('a CSV parsed on the loader threads is hashed on this thread meanwhile', async () => {
+    const csv = join(dir, 'threads.csv')
+    await generateAccCsv(csv, { rows: 50_000, seed: 9, force: true })
+    const d = await watchReads(csv)
+    try {
+      await loadCsv(csv, { columns: ['acc_x'], threads: 2, rangeBytes: 1 << 16 })
+      const hashedWhileLoading = d.bytes.inOrder + d.bytes.again
+      expect(hashedWhileLoading).toBeGreaterThan(0)
+      expect(await d.finish()).toBe(sha256(csv))
     } finally {
       stopWatching(d)
     }

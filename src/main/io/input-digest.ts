@@ -1,9 +1,10 @@
 // The sha256 of a job's input file, taken from the bytes its reader reads: a reader that reads a
 // file from its start onwards on this thread hands each read to `sawRead`, and the digest hashes it
-// when it continues what was hashed so far. What no reader hashed in order (ranges parsed on worker
-// threads, formats read from their footer) is read once more when the job ends, from the cursor to
-// the end: a file of text read in order is hashed in the same pass, a file read at random costs a
-// read of its bytes from the page cache (docs/formats.md, "Provenance", gives the measured cost).
+// when it continues what was hashed so far. A reader that reads out of order or on other threads
+// (the CSV loader's ranges, formats read by their footers) calls `hashAlongside` instead: the digest
+// then reads the file in order on this thread while the reader works, from the pages the reader
+// brings into the cache. Whatever is still unhashed when the job ends is read then.
+// docs/formats.md ("Provenance") gives the measured cost.
 import { createHash, type Hash } from 'node:crypto'
 import { open, stat } from 'node:fs/promises'
 import { constants } from 'node:fs'
@@ -33,23 +34,52 @@ export class InputDigest {
     this.at = end
   }
 
+  /**
+   * Starts hashing the rest in order on this thread while readers go on (a loader whose threads
+   * parse ranges in parallel, a reader of footers and chunks): the hashing overlaps the parse, and
+   * reads pages the readers have just brought into the cache.
+   */
+  start(signal?: AbortSignal): void {
+    if (this.pass) return
+    this.pass = this.hashRest(signal)
+    // Awaited by finish(); a failure here is its failure, not an unhandled rejection.
+    this.pass.catch(() => {})
+  }
+
+  private pass?: Promise<void>
+
   /** Hashes what no reader did and gives the digest (lowercase hex); the file must not have changed since it was opened. */
   async finish(signal?: AbortSignal): Promise<string> {
+    // A pass started alongside the readers that then stopped (cancelled) is taken up again here.
+    await (this.pass ?? Promise.resolve()).catch(() => {})
+    await this.hashRest(signal)
+    const now = await stat(this.path)
+    if (now.size !== this.before.size || now.mtimeMs !== this.before.mtimeMs) throw this.changed(now.size)
+    return this.hash.digest('hex')
+  }
+
+  private changed(size: number): ApiError {
+    return new ApiError('io', `${this.path} changed while the job read it (${this.before.size} bytes before, ${size} now): its sha256 would not be of the bytes read`)
+  }
+
+  /** Reads and hashes from the digest's end to the file's, through `saw` (readers may move the end meanwhile). */
+  private async hashRest(signal?: AbortSignal): Promise<void> {
+    if (this.at >= this.before.size) return
     const file = await open(this.path, constants.O_RDONLY | constants.O_NONBLOCK)
     try {
       const now = await file.stat()
-      if (!now.isFile() || now.size !== this.before.size || now.mtimeMs !== this.before.mtimeMs)
-        throw new ApiError('io', `${this.path} changed while the job read it (${this.before.size} bytes before, ${now.size} now): its sha256 would not be of the bytes read`)
-      const piece = new Uint8Array(Math.min(PIECE_BYTES, Math.max(1, now.size - this.at)))
+      if (!now.isFile() || now.size !== this.before.size) throw this.changed(now.size)
+      const piece = new Uint8Array(Math.min(PIECE_BYTES, now.size))
       while (this.at < now.size) {
         if (signal?.aborted) throw new ApiError('cancelled', `hashing ${this.path} was cancelled`)
-        const { bytesRead } = await file.read(piece, 0, Math.min(piece.length, now.size - this.at), this.at)
-        if (bytesRead === 0) throw new ApiError('io', `${this.path} ends at byte ${this.at}, before the ${now.size} it holds`)
-        this.hash.update(piece.subarray(0, bytesRead))
-        this.at += bytesRead
-        this.bytes.again += bytesRead
+        const from = this.at
+        const { bytesRead } = await file.read(piece, 0, Math.min(piece.length, now.size - from), from)
+        if (bytesRead === 0) throw new ApiError('io', `${this.path} ends at byte ${from}, before the ${now.size} it holds`)
+        const before = this.at
+        this.saw(from, piece.subarray(0, bytesRead))
+        this.bytes.inOrder -= this.at - before
+        this.bytes.again += this.at - before
       }
-      return this.hash.digest('hex')
     } finally {
       await file.close()
     }
@@ -82,4 +112,14 @@ export function stopWatching(digest: InputDigest): void {
 export function sawRead(path: string, offset: number, bytes: Uint8Array): void {
   const set = watched.get(path)
   if (set) for (const d of set) d.saw(offset, bytes)
+}
+
+/**
+ * The readers' other hook: `path` is being read out of order or on other threads (CSV ranges on the
+ * loader threads, Parquet, Arrow, HDF5 and GeoTIFF by their footers and chunks), so a job watching it
+ * hashes it in order on this thread meanwhile (InputDigest.start). Stops with `signal`.
+ */
+export function hashAlongside(path: string, signal?: AbortSignal): void {
+  const set = watched.get(path)
+  if (set) for (const d of set) d.start(signal)
 }

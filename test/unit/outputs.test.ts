@@ -79,7 +79,7 @@ describe('writeOutputs', () => {
     await writeOutputs(out, envelope, { force: true })
     expect(readdirSync(out)).not.toContain('anim.gif')
     for (const name of ['../escape.gif', 'notes.txt', '.hidden.png'])
-      expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name, data: '' }] }))).message).toBe(`stats: output file name ${JSON.stringify(name)} is not a plain .json, .csv, .svg, .png or .gif name`)
+      expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name, data: '' }] }))).message).toBe(`stats: output file name ${JSON.stringify(name)} is not a plain .json, .csv, .parquet, .svg, .png or .gif name`)
     expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name: 'files.csv', data: '' }] }))).message).toBe('stats: output file files.csv would replace a table or chart of the same name')
     expect(siblings('bad')).toEqual([])
   })

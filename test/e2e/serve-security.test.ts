@@ -163,7 +163,7 @@ describe('paralab serve', () => {
     expect(events.some((e) => e.jobId === job.result && e.type === 'progress' && e.workload === 'stats')).toBe(true)
     const env = done.envelope
     expect(env.workload).toBe('stats')
-    expect(env.input.files).toEqual([{ path: real, bytes: statSync(file).size, modified: statSync(file).mtime.toISOString(), format: 'csv', sha256: createHash('sha256').update(readFileSync(real)).digest('hex') }])
+    expect(env.input.files).toEqual([{ path: real, bytes: statSync(file).size, modified: statSync(file).mtime.toISOString(), format: 'csv', sha256: createHash('sha256').update(readFileSync(real)).digest('hex'), generator: { name: 'generate acc', parameters: { rows: 20_000 }, seed: 1 } }])
     expect(Object.keys(env.timings)).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
     expect(env.results.files[0].rows).toBe(20_000)
     expect(env.results.files[0].batches).toHaveLength(10)

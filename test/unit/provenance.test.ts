@@ -15,6 +15,8 @@ import { ENGINES } from '../../src/main/workloads'
 import { generateAccCsv } from '../../src/main/workloads/stats/generate-acc'
 import { writeGeneratedGraph } from '../../src/main/workloads/paths/generate-graph'
 import { failure } from '../helpers/failure'
+import { generateWalks } from '../../src/main/workloads/correlation/walks'
+import { writeSeries } from '../../src/main/workloads/correlation/write-walks'
 import { readGraph } from '../../src/main/workloads/paths/read-graph'
 import { readLandslideInput } from '../../src/main/workloads/landslide/inputs'
 import { syntheticSlope } from '../../src/main/workloads/landslide/example'
@@ -140,6 +142,16 @@ describe('envelopes record each input', () => {
     } finally {
       digests.forEach(stopWatching)
     }
+  })
+
+  it('an HDF5 file: its format and the dataset read', async () => {
+    const h5 = join(dir, 'walks.h5')
+    const walks = generateWalks({ series: 4, length: 64, start: 100, eps: 0.01, seed: 3, anomalies: 0 })
+    await writeSeries(h5, walks.values, 4, 64, { layout: 'columns', force: true })
+    const backend = new Backend({ engines: ENGINES })
+    const env = await backend.jobs.result(backend.startJob('correlation', { files: [h5], dataset: '/walks', backends: ['serial'], repeat: 1 }))
+    expect(env.input.files).toEqual([expect.objectContaining({ format: 'hdf5', dataset: '/walks', sha256: sha256(h5) })])
+    expect(provenanceOf(env)).toEqual([`walks.h5 · hdf5 · dataset /walks · sha256 ${sha256(h5)}`])
   })
 
   it("an example's file: its generator, whose command makes the same bytes", async () => {

@@ -16,8 +16,10 @@ export class InputDigest {
   private readonly hash: Hash = createHash('sha256')
   /** Bytes [0, at) are hashed. */
   private at = 0
-  /** Hashed as readers read them, and read again at the end. */
+  /** Bytes hashed as readers read them, and read by the digest itself (alongside them, or at the end). */
   readonly bytes = { inOrder: 0, again: 0 }
+  /** The pass started alongside the readers (`start`), if one was. */
+  private pass?: Promise<void>
 
   constructor(
     readonly path: string,
@@ -45,8 +47,6 @@ export class InputDigest {
     // Awaited by finish(); a failure here is its failure, not an unhandled rejection.
     this.pass.catch(() => {})
   }
-
-  private pass?: Promise<void>
 
   /** Hashes what no reader did and gives the digest (lowercase hex); the file must not have changed since it was opened. */
   async finish(signal?: AbortSignal): Promise<string> {

@@ -173,6 +173,14 @@ describe('agreement', () => {
     expect(beyond.differences).toEqual([expect.stringMatching(/^table results, row \d+ \(.*precision f32\), column median: .* \(beyond the f32 bound 0\.000001 \+ 0\.001·\|value\|\)$/)])
   })
 
+  it('names the rows a backend did not make again (a GPU missing here)', () => {
+    const fewer = structuredClone(f32) as any
+    delete fewer.results.files[0].backends.serial
+    const a = agreement(f32, fewer)
+    expect(a.agree).toBe(false)
+    expect(a.differences).toEqual([expect.stringMatching(/^table results: \d+ rows in the envelope, \d+ now; not made again: .*backend serial, column acc_x, .*precision f32/)])
+  })
+
   it('names the machine that differs without calling it a disagreement, and compares no times', () => {
     const other = nudged(0, 'Another CPU')
     ;(other as any).results.files[0].load_ms = 1e9

@@ -64,9 +64,19 @@ export function agreement(before: ResultEnvelope, after: ResultEnvelope, sameNam
       differences.push(`table ${t.name}: columns ${old.columns.join(',')} in the envelope, ${t.columns.join(',')} now`)
       continue
     }
-    if (old.rows.length !== t.rows.length) differences.push(`table ${t.name}: ${old.rows.length} rows in the envelope, ${t.rows.length} now`)
+    if (old.rows.length !== t.rows.length) {
+      // Which rows: a backend that could not run here (no GPU) is named, not only counted.
+      const keys = (rows: ResultTable['rows']) => rows.map((row) => rowKey(t.columns, row))
+      const [then, now_] = [keys(old.rows), keys(t.rows)]
+      const gone = then.filter((k) => !now_.includes(k))
+      const added = now_.filter((k) => !then.includes(k))
+      differences.push(
+        `table ${t.name}: ${old.rows.length} rows in the envelope, ${t.rows.length} now${gone.length ? `; not made again: ${gone.slice(0, 5).join('; ')}` : ''}${added.length ? `; new: ${added.slice(0, 5).join('; ')}` : ''}`,
+      )
+      continue
+    }
     const f32At = t.columns.findIndex((c) => c === 'precision' || c === 'arithmetic')
-    for (let r = 0; r < Math.min(old.rows.length, t.rows.length); r++) {
+    for (let r = 0; r < t.rows.length; r++) {
       const a = old.rows[r]
       const b = t.rows[r]
       const f32 = f32At >= 0 && b[f32At] === 'f32'

@@ -14,7 +14,7 @@ import { version } from '../../package.json'
 
 /** Every command, and what the entry needs beside them. */
 async function loadCommands() {
-  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline, report] = await Promise.all([
+  const [command, jobs, merge, serve, workloads, workloadCommand, registry, gpu, relaxed, headline, report, rerun] = await Promise.all([
     import('./terminal/command'),
     import('./cli/commands/jobs'),
     import('./cli/commands/merge'),
@@ -26,6 +26,7 @@ async function loadCommands() {
     import('./relaxed-simd'),
     import('./cli/commands/headline'),
     import('./cli/commands/report'),
+    import('./cli/commands/rerun'),
   ])
   // Node 20 needs a flag for the correlation kernels' fused multiply-adds; set before any
   // WebAssembly is compiled (the modules above compile none on import).
@@ -42,6 +43,7 @@ async function loadCommands() {
     jobs.jobsCancelCommand,
     merge.mergeCommand,
     report.reportCommand,
+    rerun.rerunCommand,
   ]
   return { commands, helpText: command.helpText, parse: command.parse }
 }

@@ -3,7 +3,7 @@
 // `serve` work with any engine through this interface and never name a workload.
 import { ApiError, type ApiErrorShape } from '../shared/errors'
 import type { JobProgress } from '../shared/jobs'
-import type { ResultEnvelope, Timing } from '../shared/workloads/envelope'
+import type { InputGenerator, ResultEnvelope, Timing } from '../shared/workloads/envelope'
 import type { ParamsOf, ResultsOf, WorkloadId, WorkloadOf } from '../shared/workloads'
 import type { Gpu } from './gpu/runtime'
 import type { Command } from './terminal/command'
@@ -114,6 +114,8 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
   run(params: ParamsOf<Id>, ctx: JobContext): Promise<EngineOutcome<ResultsOf<Id>>>
   /** Writes the example's input files (named in the definition) into `dir`, seeded: the same bytes every time. */
   makeExample?(dir: string, signal: AbortSignal): Promise<void>
+  /** The `paralab generate` command, parameters and seed that make the example's files: each example input's `generator` in the envelope. */
+  exampleGenerator?: InputGenerator
   cli: EngineCli<ResultsOf<Id>>
   /** Absent: `{ split: 'run' }`, one task for the whole run. */
   cluster?: EngineCluster<ResultsOf<Id>>

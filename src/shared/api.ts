@@ -131,6 +131,8 @@ export interface RunSummary {
   summary: string
   /** Cancelled: the envelope holds only what had finished. */
   partial: boolean
+  /** What each input was, for the History: its name, format, dataset, sha256 and generator, as the envelope records them. */
+  provenance?: string[]
   /** Finished in this backend since it started, rather than in an earlier session. */
   thisSession: boolean
 }

@@ -44,7 +44,7 @@ describe('a folder with one bad file', () => {
     expect(envelope.results.files.map((f: { path: string }) => f.path)).toEqual([join(folder, 'a.csv'), join(folder, 'c.csv')])
     expect(envelope.results.failed).toEqual([{ path: join(folder, 'b.csv'), error: { code: 'invalid-input', message: expect.stringContaining('UTF-16') } }])
     expect(readdirSync(out).sort()).toEqual(
-      ['a-cv', 'a-mad', 'a-time', 'c-cv', 'c-mad', 'c-time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['files.csv', 'results.csv', 'results.json']).sort(),
+      ['a-cv', 'a-mad', 'a-time', 'c-cv', 'c-mad', 'c-time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['files.csv', 'files.parquet', 'results.csv', 'results.json', 'results.parquet']).sort(),
     )
     expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).results.failed).toHaveLength(1)
     const statuses = readFileSync(join(out, 'files.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').slice(0, 2).join(','))
@@ -135,7 +135,7 @@ describe('a run killed while writing', () => {
   it('leaves the complete result set or none, and the next run clears what it left', async () => {
     const input = join(dir, 'kill.csv')
     copyFileSync(join(folder, 'c.csv'), input)
-    const expected = ['kill-cv', 'kill-mad', 'kill-time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['files.csv', 'results.csv', 'results.json']).sort()
+    const expected = ['kill-cv', 'kill-mad', 'kill-time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['files.csv', 'files.parquet', 'results.csv', 'results.json', 'results.parquet']).sort()
     for (let i = 0; i < 8; i++) {
       const out = join(dir, `killed-${i}`)
       const child = spawn(process.execPath, [CLI, 'stats', input, '--backend', 'serial', '--repeat', '1', '--out', out], { env, stdio: 'ignore' })

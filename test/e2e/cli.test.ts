@@ -187,7 +187,7 @@ describe('paralab CLI', () => {
     expect(r.stdout).toMatch(/^adapter +SwiftShader/m)
     expect(r.stdout).toMatch(/^read bandwidth +\d+(\.\d)? GB\/s +\(2 MB\)$/m)
     expect(r.stdout).toMatch(/^timing +wall clock to completion, median of 1$/m)
-    expect(readdirSync(out).sort()).toEqual(['device.csv', 'gpus.csv', 'limits.csv', 'results.json', 'roofline.png', 'roofline.svg'])
+    expect(readdirSync(out).sort()).toEqual(['device.csv', 'device.parquet', 'gpus.csv', 'gpus.parquet', 'limits.csv', 'limits.parquet', 'results.json', 'roofline.png', 'roofline.svg'])
     const env = envelopeFile(join(out, 'results.json'))
     expectEnvelope(env, {
       workload: 'device',

@@ -61,7 +61,8 @@ describe('run history over paralab serve', () => {
       const b = await api.run({ repeat: 2 })
       const { result: runs } = await api.call('listRuns', [])
       expect(runs.map((r: any) => r.createdAt)).toEqual([b.createdAt, a.createdAt])
-      expect(runs[0]).toEqual({ id: expect.stringMatching(/^\d{8}T\d{9}Z-stats-[0-9a-f]{8}$/), workload: 'stats', createdAt: b.createdAt, summary: 'a.csv · serial', partial: false, thisSession: true })
+      expect(runs[0]).toEqual({ id: expect.stringMatching(/^\d{8}T\d{9}Z-stats-[0-9a-f]{8}$/), workload: 'stats', createdAt: b.createdAt, summary: 'a.csv · serial', partial: false, provenance: [`a.csv · csv · sha256 ${b.input.files[0].sha256}`], thisSession: true })
+      expect(b.input.files[0].sha256).toMatch(/^[0-9a-f]{64}$/)
       expect((await api.call('openRun', [runs[0].id])).result).toEqual(b)
       expect((await api.call('openRun', [runs[1].id])).result).toEqual(a)
       first = runs[1].id

@@ -258,8 +258,9 @@ describe('files read back from a job folder', () => {
     }
     for (const [spoil, message] of [
       [(e: any) => (e.input.files = null), 'input.files must be a list of files, got null'],
-      [(e: any) => (e.input.files = [{ path: 3 }]), 'input.files[0] must be a file ({ path, bytes, modified, format }), got {"path":3}'],
-      [(e: any) => (e.input.files = [{ path: '/x', bytes: 1, modified: '', format: 7 }]), 'input.files[0] must be a file ({ path, bytes, modified, format }), got {"path":"/x","bytes":1,"modified":"","format":7}'],
+      [(e: any) => (e.input.files = [{ path: 3 }]), 'input.files[0] must be a file ({ path, bytes, modified, format, sha256 }), got {"path":3}'],
+      [(e: any) => (e.input.files = [{ path: '/x', bytes: 1, modified: '', format: 7 }]), 'input.files[0] must be a file ({ path, bytes, modified, format, sha256 }), got {"path":"/x","bytes":1,"modified":"","format":7}'],
+      [(e: any) => (e.input.files = [{ path: '/x', bytes: 1, modified: '', sha256: 'X' }]), 'input.files[0] must be a file ({ path, bytes, modified, format, sha256 }), got {"path":"/x","bytes":1,"modified":"","sha256":"X"}'],
       [(e: any) => (e.results = 'x'), 'results must be an object, got "x"'],
       [(e: any) => (e.timings = []), 'timings must be an object, got []'],
     ] as const) {

@@ -1,8 +1,9 @@
 // Runs the built `paralab` as a user does, and checks the result envelope its --json prints.
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { readFileSync, realpathSync, statSync } from 'node:fs'
 import { arch, availableParallelism, release, totalmem, type } from 'node:os'
-import { resolve } from 'node:path'
+import { basename, resolve } from 'node:path'
 import { expect } from 'vitest'
 import { CLI } from '../helpers/serve'
 import { workload } from '../../src/shared/workloads'
@@ -44,7 +45,7 @@ export interface EnvelopeExpectation {
   workload: string
   /** Every parameter, defaults filled in (those of backends that did not run are expected left out). */
   params: Record<string, unknown>
-  /** Input files as given; the envelope names their real paths with size, modification time and format. */
+  /** Input files as given; the envelope names their real paths with size, modification time, format and sha256. */
   files?: string[]
   /** The format ids (src/shared/formats.ts) the files were read as (default: any). */
   formats?: string[]
@@ -86,7 +87,16 @@ export function expectEnvelope(env: any, want: EnvelopeExpectation): void {
   const files = (want.files ?? []).map((f, i) => {
     const real = realpathSync(f)
     const s = statSync(real)
-    return { path: real, bytes: s.size, modified: s.mtime.toISOString(), format: want.formats?.[i] ?? expect.any(String) }
+    // The workload's example files are made by its seeded generator, which the envelope names.
+    const example = (workload(want.workload).example.files as readonly string[]).includes(basename(real))
+    return {
+      path: real,
+      bytes: s.size,
+      modified: s.mtime.toISOString(),
+      format: want.formats?.[i] ?? expect.any(String),
+      sha256: createHash('sha256').update(readFileSync(real)).digest('hex'),
+      ...(example && { generator: { name: expect.stringMatching(/^generate [a-z]+$/), parameters: expect.any(Object), seed: expect.any(Number) } }),
+    }
   })
   expect(env.input).toEqual({ files })
   for (const f of env.input.files) expect(f.modified).toMatch(ISO)

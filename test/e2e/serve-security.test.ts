@@ -1,7 +1,8 @@
 // `paralab serve` refuses requests that do not carry the session token, reads only --data (and the
 // examples it made), runs jobs, and exports results over the WebSocket API.
+import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
@@ -162,7 +163,7 @@ describe('paralab serve', () => {
     expect(events.some((e) => e.jobId === job.result && e.type === 'progress' && e.workload === 'stats')).toBe(true)
     const env = done.envelope
     expect(env.workload).toBe('stats')
-    expect(env.input.files).toEqual([{ path: real, bytes: statSync(file).size, modified: statSync(file).mtime.toISOString(), format: 'csv' }])
+    expect(env.input.files).toEqual([{ path: real, bytes: statSync(file).size, modified: statSync(file).mtime.toISOString(), format: 'csv', sha256: createHash('sha256').update(readFileSync(real)).digest('hex'), generator: { name: 'generate acc', parameters: { rows: 20_000 }, seed: 1 } }])
     expect(Object.keys(env.timings)).toEqual(['serial', 'simd', 'workers', 'workers-simd'])
     expect(env.results.files[0].rows).toBe(20_000)
     expect(env.results.files[0].batches).toHaveLength(10)

@@ -133,9 +133,9 @@ describe('paralab stats', () => {
     // results.json is the envelope; with several files the timings are per file and backend.
     const files = ['a.csv', 'b.csv'].map((f) => join(data, f))
     const env = envelopeFile(join(out, 'results.json'))
-    // The envelope, every result table as CSV, and each file's three charts as SVG and PNG.
+    // The envelope, every result table as CSV and Parquet, and each file's three charts as SVG and PNG.
     const charts = ['a', 'b'].flatMap((s) => ['cv', 'mad', 'speedup', 'time'].flatMap((c) => [`${s}-${c}.png`, `${s}-${c}.svg`]))
-    const tables = statsWorkload.tables(env.results).map((t) => `${t.name}.csv`)
+    const tables = statsWorkload.tables(env.results).flatMap((t) => [`${t.name}.csv`, `${t.name}.parquet`])
     expect(tables).toContain('results.csv')
     expect(written).toEqual([...charts, ...tables, 'results.json'].sort())
     expectEnvelope(env, {

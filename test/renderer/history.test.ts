@@ -67,6 +67,16 @@ describe('History panel', () => {
     expect(rows[3].get('.partial').text()).toBe('cancelled')
   })
 
+  it('lists each run\'s inputs with their format and sha256, in the row and in its tooltip', async () => {
+    const api = new FakeApi()
+    const line = 'acc.csv · csv · made by paralab generate acc --seed 1 · sha256 85fdc245772284bb4e343ed0a8eab0d6240720f63c3c1c5d04d14acdc0fa1443'
+    const run = api.keep(statsRun('2025-01-03T10:00:00.000Z', { serial: [4] }), { summary: 'acc.csv · serial', provenance: [line] })
+    const { wrapper } = mountWith(App, api)
+    await flushPromises()
+    expect(testid(wrapper, `history-input-${run.id}-0`).text()).toBe(line)
+    expect(testid(wrapper, `history-open-${run.id}`).attributes('title')).toContain(`\n${line}`)
+  })
+
   it('says when there are no runs yet', async () => {
     const { wrapper } = mountWith(App, new FakeApi())
     await flushPromises()

@@ -79,7 +79,7 @@ describe('RunHistory', () => {
     const runs = await history.list()
     expect(runs.map((r) => r.createdAt)).toEqual([...times].sort().reverse())
     expect(runs.map((r) => r.id)).toEqual([...times].sort().reverse().map((t) => ids.get(t)))
-    expect(runs[1]).toEqual({ id: ids.get(times[2]), workload: 'stats', createdAt: times[2], summary: 'a.csv · serial, gpu', partial: true, thisSession: true })
+    expect(runs[1]).toEqual({ id: ids.get(times[2]), workload: 'stats', createdAt: times[2], summary: 'a.csv · serial, gpu', partial: true, provenance: ['a.csv · no sha256 recorded'], thisSession: true })
     expect(runs.filter((r) => r.partial)).toHaveLength(1)
   })
 

@@ -142,7 +142,7 @@ describe('paralab landslide', () => {
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain('active')
     expect(readdirSync(out).sort()).toEqual(
-      ['area', 'depth', 'mass', 'thickness', 'time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['results.json', 'runs.csv', 'series.csv', 'thickness.gif']).sort(),
+      ['area', 'depth', 'mass', 'thickness', 'time'].flatMap((c) => [`${c}.png`, `${c}.svg`]).concat(['results.json', 'runs.csv', 'runs.parquet', 'series.csv', 'series.parquet', 'thickness.gif']).sort(),
     )
     expect(readFileSync(join(out, 'series.csv'), 'utf8').trim().split('\n')).toHaveLength(1 + 4)
     // The thickness over the relief: the last frame, and the animation of the maps at 0, 20, 40 and 60 steps.

@@ -29,8 +29,8 @@ describe('writeOutputs', () => {
   it('writes the envelope, every table and every chart', async () => {
     const out = join(dir, 'set')
     const written = await writeOutputs(out, envelope)
-    expect(readdirSync(out).sort()).toEqual(['files.csv', 'in-cv.png', 'in-cv.svg', 'in-mad.png', 'in-mad.svg', 'in-time.png', 'in-time.svg', 'results.csv', 'results.json'])
-    expect(written).toHaveLength(9)
+    expect(readdirSync(out).sort()).toEqual(['files.csv', 'files.parquet', 'in-cv.png', 'in-cv.svg', 'in-mad.png', 'in-mad.svg', 'in-time.png', 'in-time.svg', 'results.csv', 'results.json', 'results.parquet'])
+    expect(written).toHaveLength(11)
     // The envelope, with what each table's numbers mean beside it.
     const { tableNotes, ...written_ } = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))
     expect(written_).toEqual(envelope)
@@ -79,7 +79,7 @@ describe('writeOutputs', () => {
     await writeOutputs(out, envelope, { force: true })
     expect(readdirSync(out)).not.toContain('anim.gif')
     for (const name of ['../escape.gif', 'notes.txt', '.hidden.png'])
-      expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name, data: '' }] }))).message).toBe(`stats: output file name ${JSON.stringify(name)} is not a plain .json, .csv, .svg, .png or .gif name`)
+      expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name, data: '' }] }))).message).toBe(`stats: output file name ${JSON.stringify(name)} is not a plain .json, .csv, .parquet, .svg, .png or .gif name`)
     expect((await failure(writeOutputs(join(dir, 'bad'), envelope, { extra: [{ name: 'files.csv', data: '' }] }))).message).toBe('stats: output file files.csv would replace a table or chart of the same name')
     expect(siblings('bad')).toEqual([])
   })

@@ -6,7 +6,7 @@ import type { ChartExportRequest, DataFile, DatasetEntry, ExampleSetup, ResultFi
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
-import type { InputFile, ResultEnvelope } from '../../shared/workloads/envelope'
+import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { recordedParams, validateParams, type ParamSchema, type ParamValues } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
 import type { AnyEngine, EngineOutcome, JobContext, KeptFileOpener, MadeFile } from '../engine'
@@ -18,7 +18,8 @@ import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 import { renderChartInWorker } from '../charts/render-in-worker'
 import type { ClusterRuns } from './cluster-runs'
 import { DataAccess } from './data-files'
-import { envelope, inputFile } from '../results/envelope'
+import { envelope } from '../results/envelope'
+import { InputRecorder } from './input-provenance'
 import { defaultExampleDir } from './examples'
 import { RunHistory } from './history'
 import { JobManager } from './jobs'
@@ -109,13 +110,13 @@ export class Backend {
       lane: engine.lane,
       run: async (control) => {
         const createdAt = new Date()
-        const inputs: InputFile[] = []
+        const inputs = new InputRecorder(def.id, valid, { dir: join(this.exampleDir, def.id), files: def.example.files, generator: engine.exampleGenerator })
         let adapter: AdapterInfo | undefined
         const ctx: JobContext = {
           ...control,
           input: async (path) => {
             const real = await this.files.check(path)
-            inputs.push(await inputFile(real, def.id, path))
+            await inputs.add(real, path)
             return real
           },
           gpu: async () => {
@@ -140,10 +141,12 @@ export class Backend {
           // The registry pairs each engine with its definition, so `valid` fits this engine's run.
           outcome = await (engine.run as (p: unknown, c: JobContext) => Promise<EngineOutcome<unknown>>)(valid, ctx)
         } catch (e) {
+          inputs.release()
           if (kept) await kept.into.drop(kept.run)
           throw e
         }
-        const result = envelope(def.id, recordedParams(def.params as ParamSchema, valid), outcome, { createdAt, inputs, adapter })
+        const files = await inputs.finish(control.signal)
+        const result = envelope(def.id, recordedParams(def.params as ParamSchema, valid), outcome, { createdAt, inputs: files, adapter })
         if (kept?.files.length) result.kept = { run: kept.run, files: kept.files }
         // Kept before the job's 'done' event, so a dashboard that lists runs then finds it.
         if (!opts.view) await this.keep(result, kept?.run)

@@ -146,7 +146,7 @@ export class RunHistory {
       const envelope = await this.read(id).catch(() => null)
       this.summaries.set(
         id,
-        envelope && { id, workload: envelope.workload, createdAt: envelope.createdAt, summary: summaryOf(envelope), partial: envelope.partial === true, inputs: envelope.input.files.map((f) => f.path) },
+        envelope && { id, workload: envelope.workload, createdAt: envelope.createdAt, summary: summaryOf(envelope), partial: envelope.partial === true, provenance: provenanceOf(envelope), inputs: envelope.input.files.map((f) => f.path) },
       )
     }
     return this.summaries.get(id) ?? null
@@ -183,6 +183,21 @@ export function summaryOf(envelope: ResultEnvelope): string {
     return [`${spec.label} ${text}${spec.unit ? ` ${spec.unit}` : ''}`]
   })
   return changed.length ? changed.join(' · ') : 'default parameters'
+}
+
+/** One line per input: "acc.csv · csv · sha256 3fa2…", with its dataset and generator where it has them. */
+export function provenanceOf(envelope: ResultEnvelope): string[] {
+  return envelope.input.files.map((f) =>
+    [
+      basename(String(f.path)),
+      typeof f.format === 'string' && f.format,
+      typeof f.dataset === 'string' && `dataset ${f.dataset}`,
+      typeof f.generator?.name === 'string' && `made by paralab ${f.generator.name} --seed ${String(f.generator.seed)}`,
+      typeof f.sha256 === 'string' ? `sha256 ${f.sha256}` : 'no sha256 recorded',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  )
 }
 
 /** The run's parameters with their specs, for a workload this build knows. */

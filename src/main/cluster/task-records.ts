@@ -74,8 +74,15 @@ function checkEnvelope(v: unknown, path: string): ResultEnvelope {
   if (typeof v.createdAt !== 'string') throw badField(path, 'createdAt', 'a time', v.createdAt)
   if (!isObject(v.input) || !Array.isArray(v.input.files)) throw badField(path, 'input.files', 'a list of files', isObject(v.input) ? v.input.files : v.input)
   v.input.files.forEach((f: unknown, i) => {
-    if (!isObject(f) || typeof f.path !== 'string' || typeof f.bytes !== 'number' || typeof f.modified !== 'string' || (f.format !== undefined && typeof f.format !== 'string'))
-      throw badField(path, `input.files[${i}]`, 'a file ({ path, bytes, modified, format })', f)
+    if (
+      !isObject(f) ||
+      typeof f.path !== 'string' ||
+      typeof f.bytes !== 'number' ||
+      typeof f.modified !== 'string' ||
+      (f.format !== undefined && typeof f.format !== 'string') ||
+      (f.sha256 !== undefined && !(typeof f.sha256 === 'string' && /^[0-9a-f]{64}$/.test(f.sha256)))
+    )
+      throw badField(path, `input.files[${i}]`, 'a file ({ path, bytes, modified, format, sha256 })', f)
   })
   if (!isObject(v.host)) throw badField(path, 'host', 'an object', v.host)
   if (!isObject(v.timings)) throw badField(path, 'timings', 'an object', v.timings)

@@ -15,6 +15,7 @@ import { PLACED, columnView, columnViews, createOrderedColumns, overflowOf, rang
 import { lineDensity, planLoad } from './csv/plan'
 import { splitRanges } from './csv/ranges'
 import { maxOf } from '../../shared/extent'
+import { hashAlongside } from './input-digest'
 
 export interface CsvColumn {
   /** Non-missing values in row order, backed by a SharedArrayBuffer. */
@@ -76,6 +77,8 @@ export async function loadCsv(path: string, opts: LoadCsvOptions): Promise<CsvTa
   const blockBytes = positive('blockBytes', opts.blockBytes ?? DEFAULT_BLOCK_BYTES)
   throwIfAborted(signal)
   const head = await readHeader(path, signal)
+  // The ranges are parsed on the loader threads: a job's sha256 of the file is taken on this thread meanwhile (input-digest.ts).
+  hashAlongside(path, signal)
   const wanted = [...new Set(opts.columns)]
   const slots = head.names.map(() => -1)
   wanted.forEach((name, slot) => {

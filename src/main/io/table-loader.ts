@@ -4,6 +4,7 @@ import type { CsvTable } from './csv-loader'
 import { loadCsv, readCsvHeader } from './csv-loader'
 import { sniffFile } from './sniff'
 import type { LoadTableOptions } from './table-parts'
+import { hashAlongside } from './input-digest'
 
 export type TableFormat = 'csv' | 'parquet' | 'arrow'
 
@@ -45,6 +46,8 @@ export async function readTableHeader(path: string, signal?: AbortSignal): Promi
 
 export async function loadTable(path: string, opts: LoadTableOptions): Promise<CsvTable> {
   const format = await tableFormat(path)
+  // Read by row groups or record batches on the loader threads: a job's sha256 of it is taken meanwhile (input-digest.ts); loadCsv does likewise.
+  if (format !== 'csv') hashAlongside(path, opts.signal)
   if (format === 'parquet') return (await import('./parquet/load-parquet')).loadParquet(path, opts)
   if (format === 'arrow') return (await import('./arrow/load-arrow')).loadArrow(path, opts)
   return loadCsv(path, opts)

@@ -1,5 +1,6 @@
 // `--out DIR` of any workload: the envelope as results.json, each result table as <name>.csv and
-// each chart as SVG and PNG; folders above DIR that do not exist yet are made. The set is whole or absent: it is written into a hidden sibling folder
+// <name>.parquet (types and units in its schema's metadata: io/parquet/write-result-table.ts), each
+// chart as SVG and PNG; folders above DIR that do not exist yet are made. The set is whole or absent: it is written into a hidden sibling folder
 // and renamed into place at the end, so a full disk, an error or a killed process never leaves
 // half a result set under DIR (and an error leaves no temporary files either).
 import { constants } from 'node:fs'
@@ -11,6 +12,7 @@ import { workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { tableCsv, tableNotes } from '../../shared/workloads/tables'
 import { markedPartial } from '../../shared/workloads/partial'
+import { resultTableParquet } from '../io/parquet/write-result-table'
 import type { ChartSize } from '../../shared/api'
 
 export interface OutputOptions {
@@ -30,9 +32,9 @@ export interface OutputFile {
 }
 
 /** What a result set may hold: what Paralab writes, so replacing one loses nothing of the user's. */
-const RESULT_FILE = /\.(json|csv|svg|png|gif)$/
+const RESULT_FILE = /\.(json|csv|parquet|svg|png|gif)$/
 
-/** Whether `name` is a name a result set's file can have: a plain, visible .json, .csv, .svg, .png or .gif name. */
+/** Whether `name` is a name a result set's file can have: a plain, visible .json, .csv, .parquet, .svg, .png or .gif name. */
 export function isResultFileName(name: string): boolean {
   return RESULT_FILE.test(name) && basename(name) === name && !name.startsWith('.') && !name.includes('\\')
 }
@@ -78,7 +80,8 @@ async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFi
   const notes = tableNotes(tables)
   const json = Object.keys(notes).length ? { ...env, tableNotes: notes } : env
   const files: OutputFile[] = [{ name: 'results.json', data: JSON.stringify(json, null, 2) + '\n' }]
-  for (const table of tables) files.push({ name: `${table.name}.csv`, data: tableCsv(table) })
+  // Each table twice: CSV for people and spreadsheets, Parquet for pandas, Polars, R and DuckDB.
+  for (const table of tables) files.push({ name: `${table.name}.csv`, data: tableCsv(table) }, { name: `${table.name}.parquet`, data: resultTableParquet(table) })
   // The renderer (Chart.js configurations, the canvas) is loaded only by a run that writes charts.
   const { chartImageSize, renderChart } = await import('../charts/render')
   // A partial run's charts (a cluster run with tasks that did not complete) say so under their title.
@@ -86,7 +89,7 @@ async function render(env: ResultEnvelope, size: ChartSize = {}, extra: OutputFi
     for (const format of ['svg', 'png'] as const) files.push({ name: `${chart.name}.${format}`, data: await renderChart(markedPartial(chart.spec, env), format, chartImageSize(size)) })
   for (const f of extra) {
     if (!isResultFileName(f.name))
-      throw new ApiError('internal', `${env.workload}: output file name ${JSON.stringify(f.name)} is not a plain .json, .csv, .svg, .png or .gif name`)
+      throw new ApiError('internal', `${env.workload}: output file name ${JSON.stringify(f.name)} is not a plain .json, .csv, .parquet, .svg, .png or .gif name`)
     if (files.some((g) => g.name === f.name)) throw new ApiError('internal', `${env.workload}: output file ${f.name} would replace a table or chart of the same name`)
     files.push(f)
   }

@@ -14,6 +14,20 @@ export interface InputFile {
    * were recorded, and where no format of the workload takes the file.
    */
   format?: string
+  /** sha256 of the file's bytes as the job read them, lowercase hex (absent in runs saved before it was recorded, and in a cancelled job's). */
+  sha256?: string
+  /** In an HDF5 or NetCDF file: the dataset (variable) read, or the datasets, comma-separated. */
+  dataset?: string
+  /** The file was made by Paralab's seeded generator: the same name, parameters and seed make the same bytes. */
+  generator?: InputGenerator
+}
+
+/** How a generated input was made, e.g. `{ name: 'generate acc', parameters: { rows: 20000 }, seed: 1 }`. */
+export interface InputGenerator {
+  /** The `paralab` command that makes it. */
+  name: string
+  parameters: Record<string, unknown>
+  seed: number
 }
 
 export interface HostInfo {

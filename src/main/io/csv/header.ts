@@ -8,6 +8,7 @@ import { Turns } from '../../workers/in-turns'
 import { bytes } from './bytes'
 import { readField } from './fields'
 import { duplicateNameMessage } from '../column-names'
+import { sawRead } from '../input-digest'
 
 export interface CsvHeader {
   /** Column names, trimmed (files often put a space after each comma). */
@@ -111,6 +112,7 @@ export async function readHeader(path: string, signal?: AbortSignal): Promise<Cs
       const chunk = Buffer.alloc(Math.min(PROBE, size - read))
       const { bytesRead } = await file.read(chunk, 0, chunk.length, read)
       if (bytesRead === 0) break
+      sawRead(path, read, chunk.subarray(0, bytesRead))
       const at = chunk.subarray(0, bytesRead).indexOf(10)
       if (at >= 0) nl = read + at
       chunks.push(chunk.subarray(0, bytesRead))

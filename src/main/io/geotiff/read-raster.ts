@@ -13,6 +13,7 @@ import { Turns } from '../../workers/in-turns'
 import { notAFile } from '../file-kind'
 import { BlockError, COMPRESSIONS, decompress, EXPANSION, unpredict } from './decode-block'
 import { entryIntegers, TAG_NAMES, tagName, tiffError, tiffStructure, type TiffStructure } from './tiff-structure'
+import { hashAlongside } from '../input-digest'
 
 /** At most this many cells a raster (2 GiB as float64). */
 export const MAX_RASTER_CELLS = 2 ** 28
@@ -147,6 +148,8 @@ interface Layout {
 /** Reads the first image of the TIFF at `path` (named `shown` in messages) as one band of cells. */
 export async function readRaster(shown: string, path: string, opts: { signal?: AbortSignal; maxCells?: number; memory?: number } = {}): Promise<Raster> {
   const { file, size } = await openRegular(shown, path)
+  // Read by its strips or tiles: a job's sha256 of it is taken meanwhile (input-digest.ts).
+  hashAlongside(path, opts.signal)
   try {
     const structure = await tiffStructure(shown, file, size)
     const layout = await rasterLayout(shown, file, structure, opts)

@@ -10,6 +10,7 @@ import { sniffFile } from '../sniff'
 import { WorkerPool } from '../../workers/pool'
 import { type DatasetInfo, applyRule, datasetKey, isNumeric, listingText, shapeText } from './datasets'
 import { checkInFile, type NetcdfHeader, type NetcdfVariable, readNetcdfHeader, readNetcdfRows, readNetcdfStrings } from './netcdf-classic'
+import { hashAlongside } from '../input-digest'
 
 export type ArrayFormat = 'hdf5' | 'netcdf'
 
@@ -54,6 +55,8 @@ export async function openArrayFile(shown: string, path: string, format: ArrayFo
     return shown === path ? err : new ApiError(err.code, err.message.split(path).join(shown))
   }
   const file = await openForReading(path).catch((e) => Promise.reject(named(e)))
+  // Read by its chunks: a job's sha256 of it is taken meanwhile (input-digest.ts).
+  hashAlongside(path, signal)
   let size: number
   try {
     size = (await file.stat()).size

@@ -17,6 +17,7 @@ export const correlationEngine: WorkloadEngine<'correlation'> = {
   lane: 'gpu',
   // The job's code (readers, every backend's kernels) is loaded by the first job, not by every command.
   run: async (params, ctx) => (await import('./run-correlation')).runCorrelationJob(params, ctx),
+  exampleGenerator: { name: 'generate walks', parameters: { series: EXAMPLE_WALKS.series, length: EXAMPLE_WALKS.length, start: EXAMPLE_WALKS.start, eps: EXAMPLE_WALKS.eps, anomalies: EXAMPLE_WALKS.anomalies }, seed: EXAMPLE_WALKS.seed },
   async makeExample(dir, signal) {
     const [file] = correlationWorkload.example.files
     const [{ generateWalks }, { writeSeries }] = await Promise.all([import('./walks'), import('./write-walks')])

@@ -8,6 +8,7 @@ import { finalGridFlags } from './final-grid-files'
 import { generateSlopeCommand } from './generate-command'
 import { landslideResultFiles } from './result-files'
 import { simulateCommand } from './simulate-command'
+import { EXAMPLE_COLS, EXAMPLE_ROWS } from './example'
 
 export const landslideEngine: WorkloadEngine<'landslide'> = {
   definition: landslideWorkload,
@@ -19,6 +20,7 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
     const ranks = await import('./run-ranks')
     return ranks.runsInRanks(params, ctx) ? ranks.runLandslideRanks(params, ctx) : (await import('./run-landslide')).runLandslideJob(params, ctx)
   },
+  exampleGenerator: { name: 'generate slope', parameters: { rows: EXAMPLE_ROWS, cols: EXAMPLE_COLS }, seed: 1 },
   async makeExample(dir) {
     await (await import('./example')).writeExample(dir, landslideWorkload.example.files)
   },

@@ -8,6 +8,7 @@ import { extname } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import { sniffFile } from '../../io/sniff'
+import { sawRead } from '../../io/input-digest'
 import { atOnce, inTurns } from '../../workers/in-turns'
 import { gridError, type GridHeader, parseGridRows, parseHeader, splitLines } from './esri-grid'
 import type { LandslideInput } from './landslide-input'
@@ -28,7 +29,10 @@ export async function readLandslideInput(shown: string[], paths: string[], signa
   for (let i = 0; i < paths.length; i++) {
     let text: string
     try {
-      text = await readFile(paths[i], 'utf8')
+      const bytes = await readFile(paths[i])
+      // The run's sha256 of the file is taken from this read (io/input-digest.ts).
+      sawRead(paths[i], 0, bytes)
+      text = bytes.toString('utf8')
     } catch (e) {
       const err = e as NodeJS.ErrnoException
       throw new ApiError('io', `cannot read ${shown[i]}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`)
@@ -61,9 +65,11 @@ async function readWithRasters(shown: string[], paths: string[], tiffs: boolean[
   const { ascGrid, rasterGrid, rasterInput } = await import('./raster-input')
   const grid = async (i: number) => {
     if (tiffs[i]) return rasterGrid(shown[i], paths[i], signal)
-    const text = await readFile(paths[i], 'utf8').catch((e: NodeJS.ErrnoException) => {
+    const bytes = await readFile(paths[i]).catch((e: NodeJS.ErrnoException) => {
       throw new ApiError('io', `cannot read ${shown[i]}: ${e.message}`)
     })
+    sawRead(paths[i], 0, bytes)
+    const text = bytes.toString('utf8')
     return ascGrid(shown[i], splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text))
   }
   const dem = await grid(0)

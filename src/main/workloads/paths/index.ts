@@ -27,6 +27,7 @@ export const pathsEngine: WorkloadEngine<'paths'> = {
   lane: 'gpu',
   // The job's code (readers, solvers, the GPU's) is loaded by the first job, not by every command.
   run: async (params, ctx) => (await import('./run-paths')).runPathsJob(params, ctx),
+  exampleGenerator: { name: 'generate graph', parameters: { vertices: EXAMPLE_GRAPH.vertices, edges: EXAMPLE_GRAPH.edges }, seed: EXAMPLE_GRAPH.seed },
   async makeExample(dir, signal) {
     const [file] = pathsWorkload.example.files
     // Seeded and written atomically: a concurrent maker writes the same bytes.

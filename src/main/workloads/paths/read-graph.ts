@@ -11,6 +11,7 @@ import type { ContentKind } from '../../../shared/formats'
 import type { GraphFormat } from '../../../shared/workloads/paths/types'
 import { sniffFile } from '../../io/sniff'
 import { fileChunks, READ_CHUNK_BYTES } from './file-bytes'
+import { sawRead } from '../../io/input-digest'
 import type { Graph } from './graph'
 import { CourseDecoder } from './read-course'
 import { csvEdgesParser } from './read-csv-edges'
@@ -69,7 +70,11 @@ export async function readGraph(path: string, shown: string, chunkBytes = READ_C
             () => new ApiError('invalid-input', `${shown}: not UTF-8 text (${TEXT_NAMES[format]} was expected from its ${format === 'mtx' ? 'banner' : 'extension'})`),
             shown,
           )
+    let offset = 0
     for await (const piece of fileChunks(file, size, chunkBytes, shown)) {
+      // The run's sha256 of the file is taken from these reads (io/input-digest.ts).
+      sawRead(path, offset, piece)
+      offset += piece.length
       // In slices with a turn of the event loop between, so that an abort is seen within a slice's parse.
       for (let at = 0; at < piece.length; at += CANCEL_SLICE_BYTES) {
         throwIfAborted(signal)

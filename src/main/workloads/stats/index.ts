@@ -18,6 +18,7 @@ export const statsEngine: WorkloadEngine<'stats'> = {
   lane: 'gpu',
   // The job's code (loader, engines) is loaded by the first job, not by every command.
   run: async (params, ctx) => (await import('./run-stats')).runStatsJob(params, ctx),
+  exampleGenerator: { name: 'generate acc', parameters: { rows: EXAMPLE_ROWS }, seed: 1 },
   async makeExample(dir, signal) {
     const [file] = statsWorkload.example.files
     // Seeded and written atomically: a concurrent maker writes the same bytes.

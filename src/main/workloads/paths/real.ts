@@ -192,7 +192,7 @@ export function outsideF32Bound(a: Float64Array, b: Float64Array, V: number, N: 
 
 /** The backends that compute on real weights, and why the others do not. */
 export const REAL_BACKENDS: readonly PathsBackend[] = ['serial', 'gpu']
-export const REAL_BACKENDS_REASON = 'real weights run on serial (f64, SciPy\'s order) and gpu (f32, one GPU); this backend\'s kernels are int32'
+export const REAL_BACKENDS_REASON = 'real weights: computed on the CPU by serial (f64 Floyd–Warshall in SciPy\'s order, bit for bit its result) and on one GPU in f32; this backend\'s kernels are int32'
 
 /** The refusal of a backend given a real problem it has no kernels for. */
 export function realUnsupported(backend: string): ApiError {

@@ -276,7 +276,8 @@ async function checkpointTask(dir: string, every: number, spec: RunSpec, input: 
 /**
  * The runs of a real-weighted graph: serial first (its f64 result is SciPy's, the reference the
  * others are checked against), the backends without real kernels and a GPU whose f32 cannot hold
- * the distances skipped, saying why (once per job).
+ * the distances skipped, saying why (once per job). A CPU backend skipped brings in serial, so that
+ * the default backend computes a real graph too.
  */
 function realRuns(runs: RunSpec[], p: Problem, skipped: PathsResult['skipped']): RunSpec[] {
   const skip = (spec: RunSpec, reason: string) => {
@@ -289,7 +290,9 @@ function realRuns(runs: RunSpec[], p: Problem, skipped: PathsResult['skipped']):
     else if (spec.backend === 'gpu' && p.real?.f32Refused) skip(spec, p.real.f32Refused)
     else kept.push(spec)
   }
-  return [...kept.filter((s) => s.backend === 'serial'), ...kept.filter((s) => s.backend !== 'serial')]
+  const cpuSkipped = runs.some((s) => s.backend !== 'gpu' && s.backend !== 'serial')
+  const serial = kept.filter((s) => s.backend === 'serial')
+  return [...(serial.length || !cpuSkipped ? serial : [{ backend: 'serial' as const }]), ...kept.filter((s) => s.backend !== 'serial')]
 }
 
 /** Compared in slices of 2^28 words: a byte view of a whole matrix beyond 4 GiB cannot be made. */

@@ -10,7 +10,7 @@ export const MTX_BANNER = '%%MatrixMarket matrix coordinate integer general\n'
 const MTX_REAL_BANNER = '%%MatrixMarket matrix coordinate real general\n'
 
 /** What real distances' text says of them (the csv corner, an mtx comment): f64 on the CPU, f32 on the GPU. */
-export const arithmeticNote = (arithmetic: RealArithmetic | undefined) => (arithmetic ? ` (${arithmetic === 'f64' ? 'real weights, computed in f64' : 'real weights, computed in f32 on the GPU'})` : '')
+export const arithmeticNote = (arithmetic: RealArithmetic | undefined) => (arithmetic ? ` (real weights in ${arithmetic === 'f64' ? 'f64' : 'f32 on the GPU'})` : '')
 
 /** Whether a cell is left out: no path (distances: `none`, INF or ∞), no next hop (successors). */
 export const mtxNone = (successors: boolean, none = INF) => (successors ? (x: number) => x < 0 : (x: number) => x === none)

@@ -182,7 +182,7 @@ fn phase3(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
       kSet(r0 + ii, c0 + jj, ck);
     } else {
       for (var kk = 0u; kk < B; kk++) {
-        acc = relaxed(acc, tileA[ii * B + kk] + tileB[kk * B + jj]);
+        acc = relaxed(acc, plus(tileA[ii * B + kk], tileB[kk * B + jj]));
       }
     }
     dSet(r0 + ii, c0 + jj, acc);

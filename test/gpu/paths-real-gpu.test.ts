@@ -32,14 +32,18 @@ afterAll(async () => {
 const dir = mkdtempSync(join(tmpdir(), 'paralab-paths-real-gpu-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const RUNS: [GpuVariant, number | undefined][] = [
-  ['baseline', undefined],
-  ['coalesced', undefined],
-  ['unrolled', undefined],
-  ['shared', 16],
-  ['min', 32],
-  ['b64', 64],
-  ['tuned', 64],
+/**
+ * Each kernel the variants compile, once with real weights: per k (coalesced; baseline and unrolled
+ * are its constants), three-phase blocked (shared; min and b64 likewise), the tuned one's closed
+ * phase 2 and min-plus phase 3, and with successors the blocked phases' and the tuned tiled phase
+ * 3's key updates. Compiling is most of the time on the software adapter: no more than these.
+ */
+const RUNS: [GpuVariant, number | undefined, boolean][] = [
+  ['coalesced', undefined, false],
+  ['shared', 16, false],
+  ['shared', 16, true],
+  ['tuned', 64, false],
+  ['tuned', 64, true],
 ]
 
 /** The largest error of `got` against the f64 result, as a fraction of the bound's γ·d′ (unreachable pairs must agree). */
@@ -58,10 +62,7 @@ function worst(got: Float64Array, ref: Float64Array, h: Float64Array | undefined
   return { ratio, differ }
 }
 
-// Each kind of kernel with successors: per k, three-phase blocked, and the tuned one's tiled phase 3.
-const WITH_SUCCESSORS = ['coalesced', 'shared', 'tuned']
-
-describe('every variant in f32 against the f64 reference', () => {
+describe('every kernel in f32 against the f64 reference', () => {
   it('V = 70, negative weights (reweighted): within the bound, with and without successors', async () => {
     const V = 70
     const problem = prepareProblem(parseMtxGraph(writers.mtx(realGraph(V, 11, true)), 'g.mtx'), 'g.mtx')
@@ -71,29 +72,26 @@ describe('every variant in f32 against the f64 reference', () => {
     const refD = ref.d as Float64Array
     expect(refD.includes(Infinity)).toBe(true)
     const gamma = f32Gamma(paddedSide(V))
-    for (const [variant, block] of RUNS)
-      for (const paths of WITH_SUCCESSORS.includes(variant) ? [false, true] : [false]) {
-        const got = await gpuSolver(gpu, variant, block).solve(problem, paths)
-        const what = `${variant} B=${block}${paths ? ' with successors' : ''}`
-        expect(got.arithmetic, what).toBe('f32')
-        expect(got.d, what).toBeInstanceOf(Float64Array)
-        const d = got.d as Float64Array
-        expect(outsideF32Bound(d, refD, V, got.side!, problem.potential), what).toBeNull()
-        const { ratio, differ } = worst(d, refD, problem.potential, V, gamma)
-        // f32 it is (most distances differ from f64), and well inside the bound.
-        expect(differ, what).toBeGreaterThan(V)
-        expect(ratio, what).toBeLessThan(0.5)
-      }
+    for (const [variant, block, paths] of RUNS) {
+      const got = await gpuSolver(gpu, variant, block).solve(problem, paths)
+      const what = `${variant} B=${block}${paths ? ' with successors' : ''}`
+      expect(got.arithmetic, what).toBe('f32')
+      expect(got.d, what).toBeInstanceOf(Float64Array)
+      const d = got.d as Float64Array
+      expect(outsideF32Bound(d, refD, V, got.side!, problem.potential), what).toBeNull()
+      const { ratio, differ } = worst(d, refD, problem.potential, V, gamma)
+      // f32 it is (most distances differ from f64), and well inside the bound.
+      expect(differ, what).toBeGreaterThan(V)
+      expect(ratio, what).toBeLessThan(0.5)
+    }
   })
 
-  it('V = 130 over three bindings of 64 rows: blocked and tuned within the bound', async () => {
+  it('V = 130 over three bindings of 64 rows (the accessors of bands): within the bound', async () => {
     const V = 130
     const problem = prepareProblem(parseMtxGraph(writers.mtx(realGraph(V, 13, true)), 'g.mtx'), 'g.mtx')
     const ref = (await serialSolver.solve(problem, false)).d as Float64Array
-    for (const [variant, block] of RUNS.filter(([v]) => ['shared', 'tuned'].includes(v))) {
-      const got = await gpuSolver(gpu, variant, block, { maxBindingBytes: 64 * 192 * 4 }).solve(problem, false)
-      expect(outsideF32Bound(got.d as Float64Array, ref, V, got.side!, problem.potential), `${variant} B=${block}`).toBeNull()
-    }
+    const got = await gpuSolver(gpu, 'shared', 32, { maxBindingBytes: 64 * 192 * 4 }).solve(problem, false)
+    expect(outsideF32Bound(got.d as Float64Array, ref, V, got.side!, problem.potential)).toBeNull()
   })
 })
 

@@ -25,6 +25,12 @@ export function keptLayout(V: number, real: boolean): { header: Uint8Array; cell
   return { header, cell, bytes: header.length + V * V * cell }
 }
 
+/** The kept file of a matrix: its .npy header and its own bytes. */
+export function* keptMatrixPieces(d: Distances, V: number): Generator<Uint8Array> {
+  yield keptLayout(V, d instanceof Float64Array).header
+  yield* matrixPieces(d)
+}
+
 /** A kept matrix's rows as its type reads them. */
 export const keptCells = (real: boolean, b: ArrayBufferLike, count: number, at = 0) => (real ? new Float64Array(b, at, count) : new Int32Array(b, at, count))
 
@@ -47,15 +53,10 @@ export async function keepDistances(keep: NonNullable<JobContext['keep']>, input
     const text = JSON.stringify(names)
     if ((await keep(keptNamesName(k), Buffer.byteLength(text), text)) === null) return
   }
-  const real = d instanceof Float64Array
-  const { header, bytes } = keptLayout(V, real)
-  const file = await keep(keptDistancesName(k), bytes, (function* () {
-    yield header
-    yield* matrixPieces(d)
-  })())
+  const file = await keep(keptDistancesName(k), keptLayout(V, d instanceof Float64Array).bytes, keptMatrixPieces(d, V))
   const key = await keyOf(input)
   if (!file || !key) return
-  kept.set(input, { key, file, V, real })
+  kept.set(input, { key, file, V, real: d instanceof Float64Array })
   for (const old of kept.keys()) if (kept.size > REMEMBERED) kept.delete(old)
 }
 

@@ -64,11 +64,11 @@ describe('readers', () => {
     expect(Array.from(g.w)).toEqual([3, 20])
   })
 
-  it('integers past int32 are refused in a file of integers, and taken in f64 beside a fraction', () => {
-    expect(() => parseDimacsGraph('p sp 2 2\na 1 2 5\na 2 1 2147483648\n', 'g.gr')).toThrow('g.gr:3: weight "2147483648" is not an integer in ±1073741823')
-    const g = parseDimacsGraph('p sp 2 2\na 1 2 2147483648\na 2 1 0.5\n', 'g.gr')
-    expect(Array.from(g.w)).toEqual([2147483648, 0.5])
-    expect(g.largest).toEqual({ weight: 2147483648, at: 'g.gr:2' })
+  it('an integer past the int32 weights (2^31, 1.5e200) makes the graph f64, exact; the largest is kept with its line', () => {
+    const g = parseDimacsGraph('p sp 3 3\na 1 2 5\na 2 1 2147483648\na 2 3 -1.5e200\n', 'g.gr')
+    expect(isReal(g)).toBe(true)
+    expect(Array.from(g.w)).toEqual([5, 2147483648, -1.5e200])
+    expect(g.largest).toEqual({ weight: 1.5e200, at: 'g.gr:4' })
   })
 
   it.each([

@@ -1,7 +1,7 @@
 // A weighted directed graph as read from a file: edge lists in typed arrays, vertices 0…V-1, and
 // how the file names its vertices (course: 0-based numbers, DIMACS and Matrix Market: 1-based, CSV: strings).
 // Weights are int32 while every one is an integer in ±(2^30 − 1) (the exact integer path); a text
-// file with a weight that has a fraction (0.37, 1.5e-3) makes a real-weighted graph, in f64.
+// file with any other weight (0.37, 1.5e-3, 3e9) makes a real-weighted graph, in f64.
 import { ApiError } from '../../../shared/errors'
 import { MAX_ABS_WEIGHT } from './text-lines'
 import type { GraphFormat } from '../../../shared/workloads/paths/types'
@@ -12,7 +12,7 @@ export interface Graph {
   /** Edges as read (duplicates and self-loops included). */
   src: Int32Array
   dst: Int32Array
-  /** Int32Array: integer weights; Float64Array: real weights (some weight has a fraction). */
+  /** Int32Array: integer weights; Float64Array: real weights (some weight is not an integer in ±(2^30 − 1)). */
   w: Int32Array | Float64Array
   /** Real weights: the largest magnitude and where it was read (file:line), for the GPU's f32 bound. */
   largest?: { weight: number; at: string }
@@ -75,16 +75,13 @@ export function allocateEdges(E: number, what: string, withoutWeights = false): 
 
 /**
  * Growable edge lists for the text readers; `where()` names the place being read (file:line).
- * Weights stay int32 until one is not an integer in ±(2^30 − 1); from then on they are f64. The
- * graph is real-weighted when some weight has a fraction; an integer beyond the int32 range in a
- * file of integers is refused (at finish, naming its line), as the integer path cannot hold it.
+ * Weights stay int32 until one is not an integer in ±(2^30 − 1); from then on they are f64 and the
+ * graph is real-weighted (every double above 2^53 is an integer: "1.5e200" is no int32 weight).
  */
 export class EdgeBuilder {
   private n = 0
   private a: EdgeArrays
   private real?: Float64Array
-  private fraction = false
-  private wide?: { weight: number; at: string }
   private largest = { weight: 0, at: '' }
 
   constructor(private readonly where: () => string) {
@@ -100,12 +97,9 @@ export class EdgeBuilder {
     if (this.n === this.a.src.length) this.resize(2 * this.n, `${this.where()}: after ${this.n} edges, room for ${2 * this.n}`)
     this.a.src[this.n] = s
     this.a.dst[this.n] = d
-    const integer = Number.isInteger(w)
-    if (!this.real && !(integer && Math.abs(w) <= MAX_ABS_WEIGHT)) this.toReal()
+    if (!this.real && !(Number.isInteger(w) && Math.abs(w) <= MAX_ABS_WEIGHT)) this.toReal()
     if (this.real) {
       this.real[this.n] = w
-      if (!integer) this.fraction = true
-      else if (Math.abs(w) > MAX_ABS_WEIGHT) this.wide ??= { weight: w, at: this.where() }
       if (Math.abs(w) > this.largest.weight) this.largest = { weight: Math.abs(w), at: this.where() }
     } else {
       this.a.w[this.n] = w
@@ -142,10 +136,6 @@ export class EdgeBuilder {
   finish(): Pick<Graph, 'src' | 'dst' | 'w' | 'largest'> {
     const n = this.n
     const cut = <T extends Int32Array | Float64Array>(m: T): T => (m.length === n ? m : (m.slice(0, n) as T))
-    if (this.real && !this.fraction) {
-      const { weight, at } = this.wide!
-      throw new ApiError('invalid-input', `${at}: weight ${JSON.stringify(String(weight))} is not an integer in ±${MAX_ABS_WEIGHT} (every weight of the file is an integer, so it takes the exact int32 path)`)
-    }
     const src = cut(this.a.src)
     const dst = cut(this.a.dst)
     if (this.real) return { src, dst, w: cut(this.real), largest: this.largest }

@@ -1,6 +1,6 @@
 // CSV edge lists: a header naming the columns source, target and weight (others are ignored), then
 // one edge per line. Vertex names are any strings, numbered in order of first appearance; weights
-// may be negative, and real (graph.ts: a fraction makes the graph f64). Every fault is named by line number.
+// may be negative, and real (graph.ts: a weight that is not an int32 one makes the graph f64). Every fault is named by line number.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
 import { type LineParser, parseText, parseWeight, quoted } from './text-lines'

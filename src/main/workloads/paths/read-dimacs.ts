@@ -1,6 +1,6 @@
 // DIMACS shortest-path graphs (.gr): `c` comment lines, one `p sp n m` line, then m `a u v w` arc
-// lines with vertices 1…n. Weights may be negative, and real (graph.ts: a fraction makes the graph
-// f64). Every fault is named by line number.
+// lines with vertices 1…n. Weights may be negative, and real (graph.ts: a weight that is not an
+// int32 one makes the graph f64). Every fault is named by line number.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
 import { type LineParser, parseCount, parseInteger, parseText, parseWeight, quoted } from './text-lines'

@@ -3,8 +3,8 @@
 // `rows cols entries`, then one `i j [value]` line per entry with 1-based indices. Entry (i, j) is
 // the arc i → j; a pattern matrix weighs every arc 1, a symmetric one gives each entry both arcs.
 // An integer field's weights are those the int32 distances hold: integers in ±(2^30 − 1), negative
-// ones allowed. A real field's values are read as f64: all integers (3.0, 3e0) keep the exact
-// integer path, a fraction anywhere makes the graph real-weighted (graph.ts), none is rounded. Every fault is named
+// ones allowed. A real field's values are read as f64: integers in that range (3.0, 3e0) keep the
+// exact integer path, any other value makes the graph real-weighted (graph.ts); none is rounded. Every fault is named
 // by line number; the size line is checked against the file's size before anything is allocated.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'

@@ -65,27 +65,30 @@ function worst(got: Float64Array, ref: Float64Array, h: Float64Array | undefined
 }
 
 describe('every kernel in f32 against the f64 reference', () => {
-  it('V = 70, negative weights (reweighted): within the bound, with and without successors', async () => {
-    const V = 70
-    const problem = prepareProblem(parseMtxGraph(writers.mtx(realGraph(V, 11, true)), 'g.mtx'), 'g.mtx')
+  const V = 70
+  const problem = prepareProblem(parseMtxGraph(writers.mtx(realGraph(V, 11, true)), 'g.mtx'), 'g.mtx')
+  let ref: Float64Array
+  beforeAll(async () => {
+    ref = (await serialSolver.solve(problem, false)).d as Float64Array
+  })
+
+  it('V = 70 has negative weights (reweighted) and unreachable pairs', () => {
     expect(problem.real).toBeDefined()
     expect(problem.potential).toBeDefined()
-    const ref = await serialSolver.solve(problem, false)
-    const refD = ref.d as Float64Array
-    expect(refD.includes(Infinity)).toBe(true)
-    const gamma = f32Gamma(paddedSide(V))
-    for (const [variant, block, paths] of RUNS) {
-      const got = await gpuSolver(gpu, variant, block).solve(problem, paths)
-      const what = `${variant} B=${block}${paths ? ' with successors' : ''}`
-      expect(got.arithmetic, what).toBe('f32')
-      expect(got.d, what).toBeInstanceOf(Float64Array)
-      const d = got.d as Float64Array
-      expect(outsideF32Bound(d, refD, V, got.side!, problem.potential), what).toBeNull()
-      const { ratio, differ } = worst(d, refD, problem.potential, V, gamma)
-      // f32 it is (most distances differ from f64), and well inside the bound.
-      expect(differ, what).toBeGreaterThan(V)
-      expect(ratio, what).toBeLessThan(0.5)
-    }
+    expect(ref.includes(Infinity)).toBe(true)
+  })
+
+  // One test each: the tuned variant's compilation alone takes a minute on a busy software adapter.
+  it.each(RUNS)('%s B=%s, successors %s: f32, within the bound', async (variant, block, paths) => {
+    const got = await gpuSolver(gpu, variant, block).solve(problem, paths)
+    expect(got.arithmetic).toBe('f32')
+    expect(got.d).toBeInstanceOf(Float64Array)
+    const d = got.d as Float64Array
+    expect(outsideF32Bound(d, ref, V, got.side!, problem.potential)).toBeNull()
+    const { ratio, differ } = worst(d, ref, problem.potential, V, f32Gamma(paddedSide(V)))
+    // f32 it is (most distances differ from f64), and well inside the bound.
+    expect(differ).toBeGreaterThan(V)
+    expect(ratio).toBeLessThan(0.5)
   })
 
   it('V = 130 over three bindings of 64 rows (the accessors of bands): within the bound', async () => {

@@ -10,9 +10,9 @@
 //   rounded to f32 and relaxed by the GPU's kernels on the f32 bit patterns (non-negative floats
 //   order as their bits do as i32, so the int32 kernels' comparisons and min() hold unchanged and
 //   only their additions become f32 ones). Every stored value is the rounded sum of a path's
-//   non-negative weights along an addition chain of at most `depth` additions, so its relative
-//   error is at most γ = depth·2^−24 / (1 − depth·2^−24) of the reweighted distance d′; the f64
-//   reweighting is undone afterwards (f32Bound).
+//   non-negative weights along a chain of at most f32Depth roundings, so its relative error is at
+//   most γ = depth·2^−24 / (1 − depth·2^−24) of the reweighted distance d′ (Higham, Accuracy and
+//   Stability of Numerical Algorithms, §3.1); the f64 reweighting is undone afterwards.
 //
 // Negative cycles are found as for integer weights: Bellman–Ford from a virtual source, in f64.
 import { ApiError } from '../../../shared/errors'
@@ -154,8 +154,14 @@ export function fromF32(d: Int32Array, V: number, h: Float64Array | undefined): 
   return out
 }
 
-/** Additions along one value's chain at most, for a padded side N: relaxations of a cell and of the cells it reads, with the weight's own rounding. */
-export const f32Depth = (N: number) => 2 * N + 2
+/**
+ * Roundings along one stored value's chain at most, for a padded side N: a relaxation's sum is
+ * rounded once more than the deeper of the two values it adds, a per-k schedule's values after step
+ * k have at most k + 2 (the weight's own rounding included), and each round of a blocked schedule
+ * adds at most two chains of B steps (phase 1, then a row or column block reading it) to the values
+ * of the round before, and one more in phase 3: at most 2N + N/B + 2 ≤ 3N + 2.
+ */
+export const f32Depth = (N: number) => 3 * N + 2
 
 /** γ of the f32 bound: the relative error of a reweighted distance on the GPU, for a padded side N. */
 export function f32Gamma(N: number): number {

@@ -4,6 +4,7 @@
 // weights included), negative cycles named, the job's results and exports saying which arithmetic
 // was used, and the distances' .npy read back by numpy with inf for unreachable pairs.
 import { execFileSync } from 'node:child_process'
+import { open } from 'node:fs/promises'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +13,8 @@ import { pathsWorkload } from '../../src/shared/workloads/paths'
 import type { PathsResult } from '../../src/shared/workloads/paths/types'
 import { validateParams } from '../../src/shared/workloads/schema'
 import { runPathsJob } from '../../src/main/workloads/paths/run-paths'
+import { keptDistanceFile } from '../../src/main/workloads/paths/distance-files'
+import { type FileData, writeFileAtomic } from '../../src/main/io/atomic-write'
 import { isReal } from '../../src/main/workloads/paths/graph'
 import { prepareProblem } from '../../src/main/workloads/paths/problem'
 import { readGraph } from '../../src/main/workloads/paths/read-graph'
@@ -183,6 +186,32 @@ describe('the job on real weights', () => {
       [null, null, null, 0],
     ])
     expect(D.max).toBe(11)
+  })
+})
+
+describe('the dashboard\'s downloads of a real run', () => {
+  it('npy, csv and mtx from the kept f64 matrix are byte for byte what --output writes', async () => {
+    const mtx = join(dir, 'kept.mtx')
+    writeFileSync(mtx, writers.mtx(realGraph(23, 8, true)))
+    const keptDir = mkdtempSync(join(dir, 'kept-'))
+    const keep = async (name: string, _bytes: number, data: FileData) => {
+      await writeFileAtomic(join(keptDir, name), data)
+      return join(keptDir, name)
+    }
+    const { results } = await runPathsJob(validateParams('paths', pathsWorkload.params, { repeat: 1, backends: ['serial'], files: [mtx] }), jobContext({ keep }))
+    expect(results.graphs[0].arithmetic).toBe('f64')
+    const opener = async (name: string) => {
+      const file = await open(join(keptDir, name))
+      return { file, size: (await file.stat()).size }
+    }
+    for (const format of ['npy', 'csv', 'mtx'] as const) {
+      const out = join(dir, `kept-cli.${format}`)
+      await run({ files: [mtx], output: out, format })
+      const made = await keptDistanceFile(results, `distances-0.${format}`, opener)
+      const chunks: Uint8Array[] = []
+      for await (const piece of (made as { pieces: AsyncIterable<Uint8Array> }).pieces) chunks.push(piece)
+      expect(Buffer.concat(chunks).equals(readFileSync(out)), format).toBe(true)
+    }
   })
 })
 

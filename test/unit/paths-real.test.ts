@@ -158,6 +158,12 @@ describe('the job on real weights', () => {
     expect(check.inf).toBe(29 * 29 - 29 - g.reachablePairs)
     expect(check.inf).toBeGreaterThan(0)
 
+    // The histogram's bins are real: from the least to the greatest distance.
+    const bins = pathsWorkload.charts(r)
+    expect(g.histogram.counts.reduce((x, y) => x + y, 0)).toBe(g.reachablePairs)
+    expect(g.histogram.start).toBe(g.minDistance)
+    expect(g.histogram.start + g.histogram.width * g.histogram.counts.length).toBeCloseTo(g.maxDistance!, 9)
+    expect(JSON.stringify(bins)).toContain(`"${Number(g.minDistance!.toPrecision(4))}…`)
     const csv = join(dir, 'job.csv')
     await run({ files: [mtx], output: csv, format: 'csv' })
     const rows = readFileSync(csv, 'utf8').trimEnd().split('\n')

@@ -47,7 +47,7 @@ fn pivot_close(@builtin(local_invocation_id) lid: vec3<u32>) {
   sync();
   for (var kk = 0u; kk < BS; kk++) {
     for (var ii = lid.y; ii < BS; ii += TY) {
-      let s = tileB[ii * BS + kk] + tileB[kk * BS + jj];
+      let s = plus(tileB[ii * BS + kk], tileB[kk * BS + jj]);
       let cur = tileB[ii * BS + jj];
       if (PATHS) {
         let c = compose(pk[ii * p.n + k0 + kk], pk[kk * p.n + k0 + jj]);
@@ -85,7 +85,7 @@ fn pivot_row(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
     for (var ii = lid.y; ii < BS; ii += TY) {
       var acc = tileB[ii * BS + jj];
       for (var kk = 0u; kk < BS; kk++) {
-        acc = min(acc, tileA[ii * BS + kk] + tileB[kk * BS + jj]);
+        acc = min(acc, plus(tileA[ii * BS + kk], tileB[kk * BS + jj]));
       }
       pd[ii * p.n + c0 + jj] = acc;
     }
@@ -93,7 +93,7 @@ fn pivot_row(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
   }
   for (var kk = 0u; kk < BS; kk++) {
     for (var ii = lid.y; ii < BS; ii += TY) {
-      let s = tileA[ii * BS + kk] + tileB[kk * BS + jj];
+      let s = plus(tileA[ii * BS + kk], tileB[kk * BS + jj]);
       let cur = tileB[ii * BS + jj];
       let c = compose(pk[ii * p.n + k0 + kk], pk[kk * p.n + c0 + jj]);
       if (better(s, c, cur, pk[ii * p.n + c0 + jj])) {
@@ -127,7 +127,7 @@ fn pivot_column(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
     for (var ii = lid.y; ii < BS; ii += TY) {
       var acc = tileB[ii * BS + jj];
       for (var kk = 0u; kk < BS; kk++) {
-        acc = min(acc, tileB[ii * BS + kk] + tileA[kk * BS + jj]);
+        acc = min(acc, plus(tileB[ii * BS + kk], tileA[kk * BS + jj]));
       }
       dSet(r0 + ii, k0 + jj, acc);
     }
@@ -135,7 +135,7 @@ fn pivot_column(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
   }
   for (var kk = 0u; kk < BS; kk++) {
     for (var ii = lid.y; ii < BS; ii += TY) {
-      let s = tileB[ii * BS + kk] + tileA[kk * BS + jj];
+      let s = plus(tileB[ii * BS + kk], tileA[kk * BS + jj]);
       let cur = tileB[ii * BS + jj];
       let c = compose(kGet(r0 + ii, k0 + kk), pk[kk * p.n + k0 + jj]);
       if (better(s, c, cur, kGet(r0 + ii, k0 + jj))) {
@@ -186,7 +186,7 @@ fn phase3_keys(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     }
     for (var a = 0u; a < 4u; a++) {
       for (var b = 0u; b < 4u; b++) {
-        let s = ak[a] + bk[b];
+        let s = plus(ak[a], bk[b]);
         if (s <= acc[a][b]) {
           let c = compose(kGet(r0 + lid.y + 16u * a, k0 + kk), pk[kk * p.n + c0 + lid.x + 16u * b]);
           if (better(s, c, acc[a][b], ck[a][b])) {

@@ -102,10 +102,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     for (var k = 0u; k < KC; k++) {
       let a = as4[k * TY + lid.y];
       let b = bs4[k * TX + lid.x];
-      acc0 = min(acc0, vec4<i32>(a.x) + b);
-      acc1 = min(acc1, vec4<i32>(a.y) + b);
-      acc2 = min(acc2, vec4<i32>(a.z) + b);
-      acc3 = min(acc3, vec4<i32>(a.w) + b);
+      acc0 = min(acc0, plus4(vec4<i32>(a.x), b));
+      acc1 = min(acc1, plus4(vec4<i32>(a.y), b));
+      acc2 = min(acc2, plus4(vec4<i32>(a.z), b));
+      acc3 = min(acc3, plus4(vec4<i32>(a.w), b));
     }
   }
 

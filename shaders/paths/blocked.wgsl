@@ -56,7 +56,7 @@ fn selfStep(kk: u32, r0: u32, c0: u32, k0: u32, lid: vec3<u32>, rowIsOwn: bool, 
     var dkj: i32;
     if (rowIsOwn) { dik = tileB[ii * B + kk]; } else { dik = tileA[ii * B + kk]; }
     if (colIsOwn) { dkj = tileB[kk * B + jj]; } else { dkj = tileA[kk * B + jj]; }
-    let s = dik + dkj;
+    let s = plus(dik, dkj);
     let cur = tileB[ii * B + jj];
     if (PATHS) {
       let c = compose(kGet(r0 + ii, k0 + kk), kGet(k0 + kk, c0 + jj));
@@ -141,11 +141,11 @@ fn phase2_closed(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgrou
     var acc = tileB[ii * B + jj];
     if (inRow) {
       for (var kk = 0u; kk < B; kk++) {
-        acc = min(acc, tileA[ii * B + kk] + tileB[kk * B + jj]);
+        acc = min(acc, plus(tileA[ii * B + kk], tileB[kk * B + jj]));
       }
     } else {
       for (var kk = 0u; kk < B; kk++) {
-        acc = min(acc, tileB[ii * B + kk] + tileA[kk * B + jj]);
+        acc = min(acc, plus(tileB[ii * B + kk], tileA[kk * B + jj]));
       }
     }
     dSet(r0 + ii, c0 + jj, acc);
@@ -170,7 +170,7 @@ fn phase3(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
     if (PATHS) {
       var ck = kGet(r0 + ii, c0 + jj);
       for (var kk = 0u; kk < B; kk++) {
-        let s = tileA[ii * B + kk] + tileB[kk * B + jj];
+        let s = plus(tileA[ii * B + kk], tileB[kk * B + jj]);
         if (s <= acc) {
           let c = compose(kGet(r0 + ii, k0 + kk), kGet(k0 + kk, c0 + jj));
           if (better(s, c, acc, ck)) {
@@ -182,7 +182,7 @@ fn phase3(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) w
       kSet(r0 + ii, c0 + jj, ck);
     } else {
       for (var kk = 0u; kk < B; kk++) {
-        acc = relaxed(acc, tileA[ii * B + kk] + tileB[kk * B + jj]);
+        acc = relaxed(acc, plus(tileA[ii * B + kk], tileB[kk * B + jj]));
       }
     }
     dSet(r0 + ii, c0 + jj, acc);
@@ -226,7 +226,7 @@ fn phase3_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
     }
     for (var a = 0u; a < 4u; a++) {
       for (var b = 0u; b < 4u; b++) {
-        let s = ak[a] + bk[b];
+        let s = plus(ak[a], bk[b]);
         if (s <= acc[a][b]) {
           let c = compose(kGet(r0 + lid.y + 16u * a, k0 + kk), kGet(k0 + kk, c0 + lid.x + 16u * b));
           if (better(s, c, acc[a][b], ck[a][b])) {

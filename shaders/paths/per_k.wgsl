@@ -28,7 +28,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   }
   for (var c = 0u; c < CELLS; c++) {
     let j = j0 + c * 16u;
-    let s = dik + dGet(k, j);
+    let s = plus(dik, dGet(k, j));
     let cur = dGet(i, j);
     if (PATHS) {
       if (s <= cur) {

@@ -2,6 +2,7 @@
 // byte for byte the course's expected output, the --json envelope with its checksum, a GPU variant
 // on the software adapter, saved successors queried without computing, the example, and bad input
 // (exit 1, the place named, nothing written).
+import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -231,6 +232,28 @@ describe('paralab bench paths', () => {
     jsonOf(paralab(['paths', join(DATA, 'c08.1'), '--backend', 'serial,gpu', '--variant', 'tuned', '--output', out, '--format', 'npy', '--repeat', '1', '--json']))
     const file = readFileSync(out)
     const offset = 10 + file.readUInt16LE(8)
-    expect(file.subarray(offset).equals(readFileSync(join(DATA, 'c08.1.out')))).toBe(true)
+    // f64, inf for no path: the int32 distances exact.
+    const expected = readFileSync(join(DATA, 'c08.1.out'))
+    const ints = new Int32Array(expected.buffer, expected.byteOffset, expected.length / 4)
+    expect(file.subarray(offset).equals(Buffer.from(Float64Array.from(ints, (x) => (x === INF ? Infinity : x)).buffer))).toBe(true)
+  })
+
+  it('travel times from scipy.io.mmwrite (A * 0.37): the default backend\'s npy is floyd_warshall\'s array, equal in numpy', () => {
+    const mtx = join(dir, 'times.mtx')
+    const ref = join(dir, 'times-scipy.npy')
+    execFileSync('python3', [
+      '-c',
+      'import sys, numpy as np, scipy.sparse as sp, scipy.io\nfrom scipy.sparse.csgraph import floyd_warshall\nA = sp.random(60, 60, density=0.06, random_state=3, format="csr")\nA.data = np.round(A.data * 100) * 0.37\nscipy.io.mmwrite(sys.argv[1], A)\nnp.save(sys.argv[2], floyd_warshall(scipy.io.mmread(sys.argv[1]).tocsr(), directed=True))',
+      mtx,
+      ref,
+    ])
+    const out = join(dir, 'times.npy')
+    const env = jsonOf(paralab(['paths', mtx, '--repeat', '1', '--output', out, '--json']))
+    const g = env.results.graphs[0]
+    expect(g.arithmetic).toBe('f64')
+    expect(g.runs.map((r: { name: string; arithmetic: string }) => [r.name, r.arithmetic])).toEqual([['serial', 'f64']])
+    const check = execFileSync('python3', ['-c', 'import sys, numpy as np\nD = np.load(sys.argv[1]); R = np.load(sys.argv[2])\nprint(D.dtype, np.array_equal(D, R), int(np.isinf(D).sum()))', out, ref], { encoding: 'utf8' }).trim().split(' ')
+    expect(check.slice(0, 2)).toEqual(['float64', 'True'])
+    expect(Number(check[2])).toBeGreaterThan(0)
   })
 })

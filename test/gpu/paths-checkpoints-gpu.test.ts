@@ -26,7 +26,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const bytes = (a?: Int32Array | Uint32Array) => a && Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+const bytes = (a?: Int32Array | Uint32Array | Float64Array) => a && Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
 it('the tuned variant checkpoints its rounds, resumes from one, and ends with serial\'s distances and path keys', async () => {
   // 203 vertices, padded to 256 on the device: 4 rounds of 64, checkpoints after rounds 1, 2 and 3.

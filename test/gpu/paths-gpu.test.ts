@@ -39,7 +39,7 @@ const RUNS: [GpuVariant, number | undefined][] = [
   ['tuned', 64],
 ]
 
-const bytes = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+const bytes = (a: Int32Array | Uint32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
 function edgeCaseGraph(V: number, seed: number): Graph {
   const rand = seededRandom(seed)

@@ -43,7 +43,7 @@ afterAll(async () => {
 /** A solver of `n` parts on `n` distinct devices of the one adapter, as part processes get distinct GPUs. */
 const solverOn = (n: number, options?: Parameters<typeof gpuBandsSolver>[2]) => gpuBandsSolver(n, inProcessParts(devices.slice(0, n)), options)
 
-const bytes = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+const bytes = (a: Int32Array | Uint32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
 /** Unreachable pairs, zero weights, duplicate edges; negative weights (no negative cycle) when asked. */
 function graph(V: number, seed: number, negative = false): Graph {

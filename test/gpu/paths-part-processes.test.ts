@@ -25,7 +25,7 @@ vi.setConfig({ testTimeout: 900_000 })
 
 afterAll(() => resetGpu())
 
-const bytes = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+const bytes = (a: Int32Array | Uint32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
 function graph(V: number, seed: number): Graph {
   const rand = seededRandom(seed)

@@ -49,12 +49,12 @@ const scipy = JSON.parse(execFileSync('/usr/bin/python3', ['-W', 'ignore', '-c',
 /**
  * Each refused file (relative to ROOT) and the feature its message names (docs/formats.md lists the
  * same): dense (array) and vector files, complex, skew-symmetric and hermitian matrices, weights that
- * are not integers in ±(2^30 − 1) (10.5, 1E310, 1E9999, 2^31), non-square matrices, sizes past
+ * are not numbers or past ±1e300 (1E310, 1E9999), integers past ±(2^30 − 1) in an integer file (2^63), non-square matrices, sizes past
  * 2^31 − 1, and the malformed files of fast_matrix_market's invalid/ and sprs's bad_files/.
  * Every other file is read equal to scipy.
  */
 const REFUSED: Record<string, string> = {
-  "alugowski+fast_matrix_market/python/tests/matrices/long_double/longdouble_coordinate.mtx": "is not a finite number",
+  "alugowski+fast_matrix_market/python/tests/matrices/long_double/longdouble_coordinate.mtx": "is beyond \u00b11e+300, the largest weight taken",
   "alugowski+fast_matrix_market/python/tests/matrices/matrix_array_real_general.mtx": "a dense (array) matrix is not read",
   "alugowski+fast_matrix_market/python/tests/matrices/matrix_coordinate_complex_hermitian.mtx": "complex weights are not read",
   "alugowski+fast_matrix_market/python/tests/matrices/matrix_coordinate_real_skew-symmetric.mtx": "a skew-symmetric matrix is not read",
@@ -66,7 +66,7 @@ const REFUSED: Record<string, string> = {
   "alugowski+fast_matrix_market/tests/matrices/graphblas/matrix_uint8.mtx": "is not a graph's: its adjacency matrix is square",
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_bad_field.mtx": "is not one of real, integer or pattern",
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_bad_object.mtx": "expected the banner",
-  "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_bad_value.mtx": "is not a finite number",
+  "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_bad_value.mtx": "is not a number",
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_indices_out_of_range_1.mtx": "is outside 1\u2026",
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_indices_out_of_range_3.mtx": "is outside 1\u2026",
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_symmetry_vector.mtx": "a vector is not a graph",
@@ -75,10 +75,9 @@ const REFUSED: Record<string, string> = {
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_vector_coord_too_long.mtx": "a vector is not a graph",
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_vector_index_out_of_range_2.mtx": "a vector is not a graph",
   "alugowski+fast_matrix_market/tests/matrices/invalid/invalid_vector_negative_length.mtx": "a vector is not a graph",
-  "alugowski+fast_matrix_market/tests/matrices/nist_ex1.mtx": "is not an integer: distances are int32",
   "alugowski+fast_matrix_market/tests/matrices/overflow/overflow_dim_gt_int64.mtx": "exceeds 2147483647",
   "alugowski+fast_matrix_market/tests/matrices/overflow/overflow_value_gt_complex128.mtx": "complex weights are not read",
-  "alugowski+fast_matrix_market/tests/matrices/overflow/overflow_value_gt_float128.mtx": "is not a finite number",
+  "alugowski+fast_matrix_market/tests/matrices/overflow/overflow_value_gt_float128.mtx": "is beyond \u00b11e+300, the largest weight taken",
   "alugowski+fast_matrix_market/tests/matrices/overflow/overflow_value_gt_int64.mtx": "is not an integer in \u00b11073741823",
   "alugowski+fast_matrix_market/tests/matrices/permissive/permissive_banner_leading_spaces_eye3.mtx": "not a Matrix Market file",
   "alugowski+fast_matrix_market/tests/matrices/permissive/permissive_lines_indented.mtx": "not a Matrix Market file",
@@ -97,7 +96,6 @@ const REFUSED: Record<string, string> = {
   "sparsemat+sprs/sprs/data/matrix_market/complex/simple.mtx": "complex weights are not read",
   "sparsemat+sprs/sprs/data/matrix_market/complex/skew-symmetric.mtx": "complex weights are not read",
   "sparsemat+sprs/sprs/data/matrix_market/complex/symmetric.mtx": "complex weights are not read",
-  "sparsemat+sprs/sprs/data/matrix_market/symmetric.mm": "is not an integer: distances are int32",
 
 }
 
@@ -111,9 +109,9 @@ async function read(path: string) {
   }
 }
 
-it('reads and refuses what the list says: 13 files equal to scipy, 44 refused by name', () => {
+it('reads and refuses what the list says: 15 files equal to scipy, 42 refused by name', () => {
   expect(files.length).toBe(57)
-  expect(Object.keys(REFUSED).length).toBe(44)
+  expect(Object.keys(REFUSED).length).toBe(42)
   for (const name of Object.keys(REFUSED)) expect(files).toContain(join(ROOT, name))
 })
 

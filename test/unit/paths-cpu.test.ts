@@ -31,7 +31,7 @@ afterAll(async () => {
   for (const s of solvers) await s.dispose()
 })
 
-const bytes = (a: Int32Array | Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+const bytes = (a: Int32Array | Uint32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
 /** Random edges with weights 0…9 (ties and zero-weight cycles), duplicates, self-loops, and a tail of vertices nothing reaches. */
 function edgeCaseGraph(V: number, seed: number): Graph {

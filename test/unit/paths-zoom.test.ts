@@ -7,8 +7,7 @@ import { join } from 'node:path'
 import { INF } from '../../src/shared/workloads/paths/types'
 import { parseZoomRange } from '../../src/shared/workloads/zoom-range'
 import { writeFileAtomic } from '../../src/main/io/atomic-write'
-import { matrixFile } from '../../src/main/workloads/paths/write-matrix'
-import { keepDistances, keptDistances, zoomKept } from '../../src/main/workloads/paths/kept-distances'
+import { keepDistances, keptDistances, keptMatrixPieces, zoomKept } from '../../src/main/workloads/paths/kept-distances'
 import { rowsOf, zoomDistances } from '../../src/main/workloads/paths/zoom'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-paths-zoom-'))
@@ -21,7 +20,7 @@ for (let v = 0; v < V; v++) d[v * V + v] = 0
 
 async function kept(name: string): Promise<string> {
   const file = join(dir, name)
-  await writeFileAtomic(file, matrixFile(d, V, 'npy', String).data)
+  await writeFileAtomic(file, keptMatrixPieces(d, V))
   return file
 }
 
@@ -52,7 +51,7 @@ describe('zoom of the distances', () => {
     const input = join(dir, 'graph.bin')
     writeFileSync(input, 'a graph')
     await keepDistances(async (name, bytes, data) => (await writeFileAtomic(join(dir, `kept-${name}`), data), join(dir, `kept-${name}`)), input, 0, d, V)
-    expect(await keptDistances(input)).toEqual({ file: join(dir, 'kept-distances-0.npy'), V })
+    expect(await keptDistances(input)).toEqual({ file: join(dir, 'kept-distances-0.npy'), V, real: false })
     writeFileSync(input, 'another graph')
     expect(await keptDistances(input)).toBeNull()
   })

@@ -58,7 +58,13 @@ const readers: Record<string, { ext: string; valid: Uint8Array; read: (path: str
     valid: Buffer.from('%%MatrixMarket matrix coordinate integer symmetric\n% a comment\n4 4 4\n1 2 3\n2 3 -1\n3 4 7\n4 1 2\n'),
     read: (path) => readGraph(path, path),
   },
+  'Matrix Market, real weights': {
+    ext: '.mtx',
+    valid: Buffer.from('%%MatrixMarket matrix coordinate real general\n4 4 4\n1 2 0.37\n2 3 -1.5e-3\n3 4 7\n4 1 2.25E+2\n'),
+    read: (path) => readGraph(path, path),
+  },
   DIMACS: { ext: '.gr', valid: Buffer.from('c a graph\np sp 4 4\na 1 2 3\na 2 3 1\na 3 4 7\na 4 1 2\n'), read: (path) => readGraph(path, path) },
+  'CSV edge list, real weights': { ext: '.csv', valid: Buffer.from('source,target,weight\na,b,0.37\nb,c,-2.5\nc,a,7\n"d, e",a,1e-3\n'), read: (path) => readGraph(path, path) },
   'course binary graph': { ext: '.bin', valid: courseGraphBytes(4, [0, 1, 2, 3], [1, 2, 3, 0], [3, 1, 7, 2]), read: (path) => readGraph(path, path) },
   'ESRI ASCII grid': {
     ext: '.asc',
@@ -85,6 +91,52 @@ describe.each(Object.keys(readers))('%s', (name) => {
       fuzzParams(Math.max(20, Math.round(FUZZ_RUNS / 2))),
     )
   }, 120_000)
+})
+
+describe('real weights', () => {
+  // Finite doubles as files write them: shortest round-trip text, %e and %f forms.
+  const weight = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e300, max: 1e300 }), fc.integer({ min: -(2 ** 30) + 1, max: 2 ** 30 - 1 }))
+  const text = fc.tuple(weight, fc.constantFrom('shortest', 'exponential', 'fixed')).map(([w, form]) => ({
+    // −0 reads as 0.
+    w: (form === 'shortest' ? w : Number(form === 'exponential' ? w.toExponential() : w.toFixed(3))) + 0,
+    text: form === 'shortest' ? String(w + 0) : form === 'exponential' ? w.toExponential() : w.toFixed(3),
+  }))
+  const writers: Record<string, (w: string[]) => string> = {
+    '.mtx': (w) => `%%MatrixMarket matrix coordinate real general\n${w.length} ${w.length} ${w.length}\n${w.map((x, i) => `${i + 1} ${((i + 1) % w.length) + 1} ${x}`).join('\n')}\n`,
+    '.gr': (w) => `p sp ${w.length} ${w.length}\n${w.map((x, i) => `a ${i + 1} ${((i + 1) % w.length) + 1} ${x}`).join('\n')}\n`,
+    '.csv': (w) => `source,target,weight\n${w.map((x, i) => `${i},${(i + 1) % w.length},${x}`).join('\n')}\n`,
+  }
+
+  it.each(Object.keys(writers))('%s: each weight reads back as the double its text names; a weight other than an int32 one makes the graph f64, int32 weights keep int32', async (ext) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 2, maxLength: 12 }), async (weights) => {
+        const path = file(ext, writers[ext](weights.map((x) => x.text)))
+        const g = await readGraph(path, path)
+        const want = weights.map((x) => x.w)
+        expect(Array.from(g.w)).toEqual(want)
+        const integers = want.every((x) => Number.isInteger(x) && Math.abs(x) < 2 ** 30)
+        expect(g.w instanceof Float64Array).toBe(!integers)
+      }),
+      fuzzParams(Math.max(20, Math.round(FUZZ_RUNS / 2))),
+    )
+  })
+
+  it('hostile weights (nan, inf, past ±1e300, hex, separators) are refused naming the file and line', async () => {
+    const hostile = fc.oneof(
+      fc.constantFrom('nan', 'NaN', 'inf', '-inf', 'Infinity', '0x1p3', '0x10', '1_000', '1,5', '1e', '.', '+-1', '1e301', '-1E310', '1e999'),
+      fc.double({ min: 1.0000000001e300, noNaN: true, noDefaultInfinity: true }).map((x) => String(x)),
+    )
+    await fc.assert(
+      fc.asyncProperty(hostile, fc.nat(5), fc.constantFrom('.gr', '.mtx', '.csv'), async (bad, at, ext) => {
+        const w = ['1', '0.5', '3', '4', '5', '6']
+        w[at] = ext === '.csv' && bad.includes(',') ? `"${bad}"` : bad
+        const path = file(ext, writers[ext](w))
+        const line = at + (ext === '.csv' ? 2 : 3) - (ext === '.gr' ? 1 : 0)
+        await expect(readGraph(path, path)).rejects.toThrow(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}: weight .* is (not a number|beyond ±1e\\+300)`))
+      }),
+      fuzzParams(Math.max(20, Math.round(FUZZ_RUNS / 4))),
+    )
+  })
 })
 
 describe('counts at the boundaries are refused by what the file holds', () => {

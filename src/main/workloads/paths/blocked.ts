@@ -11,6 +11,7 @@ import { blocking, phase1, phase2, phase2Blocks, phase3, phase3Rows, split } fro
 import { jsBlockKernels, type BlockKernels } from './js-kernels'
 import { compact, fillMatrix } from './matrix'
 import type { Problem } from './problem'
+import { realUnsupported } from './real'
 import { wasmBlockKernels } from './simd/wasm-kernels'
 import { createPathsMemory, loadPathsWasm, wasmLayout } from './simd/wasm-module'
 import { type SolveOptions, type Solved, type Solver, yielder } from './solver-contract'
@@ -82,6 +83,7 @@ export function blockedSolver(backend: BlockedBackend, B: number, options: { thr
     threads,
     async solve(p: Problem, paths: boolean, opts: SolveOptions = {}): Promise<Solved> {
       const { signal } = opts
+      if (p.real) throw realUnsupported(backend)
       const m = await prepare(p, paths, simd, parallel)
       const g = blocking(p.V, B)
       // Resumed: the rounds done come from the checkpoint (the graph's matrix counted the duplicates).

@@ -8,7 +8,7 @@ import { ApiError } from '../../../shared/errors'
 import { INF } from '../../../shared/workloads/paths/types'
 import { Turns } from '../../workers/in-turns'
 import type { Graph } from './graph'
-import { MAX_DISTANCE, MIN_DISTANCE, outsideInt32 } from './matrix'
+import { type Distances, MAX_DISTANCE, MIN_DISTANCE, outsideInt32 } from './matrix'
 import type { Problem } from './problem'
 
 /**
@@ -16,8 +16,9 @@ import type { Problem } from './problem'
  * the reweighting is undone) in which some reachable pair was left at INF. Only problems marked
  * `unbounded` need it; it takes one pass over the edges a vertex, in slices of the event loop.
  */
-export async function checkReached(g: Graph, p: Problem, d: Int32Array, shown: string, name: (v: number) => string, signal?: AbortSignal): Promise<void> {
-  if (!p.unbounded) return
+export async function checkReached(g: Graph, p: Problem, d: Distances, shown: string, name: (v: number) => string, signal?: AbortSignal): Promise<void> {
+  // Real distances never overflow (their weights are bounded: text-lines.ts, real.ts).
+  if (!p.unbounded || d instanceof Float64Array) return
   const { V, src, dst } = p
   const turns = new Turns(signal)
   for (let i = 0; i < V; i++) {

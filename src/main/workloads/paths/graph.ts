@@ -1,6 +1,9 @@
 // A weighted directed graph as read from a file: edge lists in typed arrays, vertices 0…V-1, and
 // how the file names its vertices (course: 0-based numbers, DIMACS and Matrix Market: 1-based, CSV: strings).
+// Weights are int32 while every one is an integer in ±(2^30 − 1) (the exact integer path); a text
+// file with any other weight (0.37, 1.5e-3, 3e9) makes a real-weighted graph, in f64.
 import { ApiError } from '../../../shared/errors'
+import { MAX_ABS_WEIGHT } from './text-lines'
 import type { GraphFormat } from '../../../shared/workloads/paths/types'
 
 export interface Graph {
@@ -9,9 +12,17 @@ export interface Graph {
   /** Edges as read (duplicates and self-loops included). */
   src: Int32Array
   dst: Int32Array
-  w: Int32Array
+  /** Int32Array: integer weights; Float64Array: real weights (some weight is not an integer in ±(2^30 − 1)). */
+  w: Int32Array | Float64Array
+  /** Real weights: the largest magnitude and where it was read (file:line), for the GPU's f32 bound. */
+  largest?: { weight: number; at: string }
   /** CSV: the vertices' names, in order of first appearance. */
   names?: string[]
+}
+
+/** Whether the graph's weights are real (f64) rather than int32. */
+export function isReal(g: { w: Int32Array | Float64Array }): g is { w: Float64Array } {
+  return g.w instanceof Float64Array
 }
 
 export function edgeCount(g: Graph): number {
@@ -52,9 +63,9 @@ export interface EdgeArrays {
  * bare RangeError ("Array buffer allocation failed"); the error says instead what was asked for:
  * `what` names the file (and line) and the counts.
  */
-export function allocateEdges(E: number, what: string): EdgeArrays {
+export function allocateEdges(E: number, what: string, withoutWeights = false): EdgeArrays {
   try {
-    return { src: new Int32Array(E), dst: new Int32Array(E), w: new Int32Array(E) }
+    return { src: new Int32Array(E), dst: new Int32Array(E), w: new Int32Array(withoutWeights ? 0 : E) }
   } catch (e) {
     if (!(e instanceof RangeError)) throw e
     const bytes = 12 * E
@@ -62,10 +73,16 @@ export function allocateEdges(E: number, what: string): EdgeArrays {
   }
 }
 
-/** Growable edge lists for the text readers; `where()` names the place being read (file:line). */
+/**
+ * Growable edge lists for the text readers; `where()` names the place being read (file:line).
+ * Weights stay int32 until one is not an integer in ±(2^30 − 1); from then on they are f64 and the
+ * graph is real-weighted (every double above 2^53 is an integer: "1.5e200" is no int32 weight).
+ */
 export class EdgeBuilder {
   private n = 0
   private a: EdgeArrays
+  private real?: Float64Array
+  private largest = { weight: 0, at: '' }
 
   constructor(private readonly where: () => string) {
     this.a = allocateEdges(1024, where())
@@ -80,15 +97,34 @@ export class EdgeBuilder {
     if (this.n === this.a.src.length) this.resize(2 * this.n, `${this.where()}: after ${this.n} edges, room for ${2 * this.n}`)
     this.a.src[this.n] = s
     this.a.dst[this.n] = d
-    this.a.w[this.n] = w
+    if (!this.real && !(Number.isInteger(w) && Math.abs(w) <= MAX_ABS_WEIGHT)) this.toReal()
+    if (this.real) {
+      this.real[this.n] = w
+      if (Math.abs(w) > this.largest.weight) this.largest = { weight: Math.abs(w), at: this.where() }
+    } else {
+      this.a.w[this.n] = w
+      if (Math.abs(w) > this.largest.weight) this.largest.weight = Math.abs(w)
+    }
     this.n++
   }
 
+  /** From int32 weights to f64 ones, those read so far converted exactly. */
+  private toReal(): void {
+    const real = allocateReal(this.a.src.length, this.where())
+    real.set(this.a.w.subarray(0, this.n))
+    this.real = real
+    this.a.w = new Int32Array(0)
+  }
+
   private resize(E: number, what: string): void {
-    const b = allocateEdges(E, what)
+    const b = allocateEdges(E, what, this.real !== undefined)
     b.src.set(this.a.src.subarray(0, this.n))
     b.dst.set(this.a.dst.subarray(0, this.n))
-    b.w.set(this.a.w.subarray(0, this.n))
+    if (this.real) {
+      const real = allocateReal(E, what)
+      real.set(this.real.subarray(0, this.n))
+      this.real = real
+    } else b.w.set(this.a.w.subarray(0, this.n))
     this.a = b
   }
 
@@ -96,10 +132,23 @@ export class EdgeBuilder {
     return this.n
   }
 
-  /** The edges; no copy when the room was exactly filled (as reserved). */
-  finish(): EdgeArrays {
-    const { src, dst, w } = this.a
-    if (this.n === src.length) return this.a
-    return { src: src.slice(0, this.n), dst: dst.slice(0, this.n), w: w.slice(0, this.n) }
+  /** The edges, and with real weights the largest; no copy when the room was exactly filled (as reserved). */
+  finish(): Pick<Graph, 'src' | 'dst' | 'w' | 'largest'> {
+    const n = this.n
+    const cut = <T extends Int32Array | Float64Array>(m: T): T => (m.length === n ? m : (m.slice(0, n) as T))
+    const src = cut(this.a.src)
+    const dst = cut(this.a.dst)
+    if (this.real) return { src, dst, w: cut(this.real), largest: this.largest }
+    return { src, dst, w: cut(this.a.w) }
+  }
+}
+
+/** f64 weights of E edges, or the error naming what was asked for when memory runs out. */
+function allocateReal(E: number, what: string): Float64Array {
+  try {
+    return new Float64Array(E)
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e
+    throw new ApiError('invalid-input', `${what}: the real weights (8 bytes an edge) need ${8 * E} bytes (${((8 * E) / 2 ** 30).toFixed(1)} GiB), more than can be allocated here`)
   }
 }

@@ -60,9 +60,10 @@ export function checkSimdMemory(shown: string, V: number, paths: boolean, backen
  * (not its total, much of which others may hold): the reference run's, the current run's and one
  * copy in flight (out of a thread or a device), each with its path keys when successors are kept.
  */
-export function checkMemory(shown: string, V: number, paths: boolean, runs: number, available = process.availableMemory()): void {
+export function checkMemory(shown: string, V: number, paths: boolean, runs: number, available = process.availableMemory(), real = false): void {
   const matrices = (runs > 1 ? 3 : 2) * (paths ? 2 : 1)
-  const need = V * V * 4 * matrices
+  // Real distances are f64: twice an int32 matrix's bytes (counted for keys too, an over-estimate).
+  const need = V * V * (real ? 8 : 4) * matrices
   if (need > available)
     throw new ApiError('invalid-input', `${shown}: ${V} vertices need about ${gib(need)} GiB for ${matrices} ${V} × ${V} matrices; ${gib(available)} GiB of memory are available`)
 }

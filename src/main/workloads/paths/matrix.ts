@@ -10,6 +10,17 @@ import { ApiError } from '../../../shared/errors'
 import { INF } from '../../../shared/workloads/paths/types'
 import type { Problem } from './problem'
 
+/** "No path" of real weights on the GPU (real.ts): 2^126 as f32, two of which add up to 2^127, still finite. */
+export const F32_NONE = 2 ** 126
+/** F32_NONE's bit pattern, as the int32 matrix holds it. */
+export const F32_NONE_BITS = 0x7e800000
+
+/** A distance matrix: int32 (INF: no path), or f64 for real weights (∞: no path). */
+export type Distances = Int32Array | Float64Array
+
+/** The value of "no path" in `d`. */
+export const noPath = (d: Distances): number => (d instanceof Float64Array ? Infinity : INF)
+
 /** Key of an unreachable pair. */
 export const KEY_NONE = 0xffffffff
 /** Key of (i, i): no hops, and a first hop above every vertex, so that no path ties with it. */
@@ -32,13 +43,16 @@ const FILL_PIECE = 1 << 20
 /**
  * Fills `d` (and `key`) with the edges of `p`: 0 on the diagonal, the smallest weight of each
  * (source, target) pair, INF elsewhere. Self-loops are ignored. Returns the number of duplicate edges.
+ * A real problem's words are f32 bit patterns of non-negative weights, which order as the int32
+ * words do; its "no path" is F32_NONE_BITS.
  */
 export function fillMatrix(p: Problem, d: Int32Array, key: Uint32Array | undefined, layout: Layout = { stride: p.V, rows: p.V }): number {
   const { stride, rows, row0 = 0 } = layout
+  const none = p.real ? F32_NONE_BITS : INF
   // In pieces: one fill is a builtin no cancel interrupts, and over a whole matrix (6.4 GB at
   // V = 40 000) it ran on for seconds after the thread was told to stop, still taking memory.
   for (let at = 0, n = rows * stride; at < n; at += FILL_PIECE) {
-    d.fill(INF, at, Math.min(n, at + FILL_PIECE))
+    d.fill(none, at, Math.min(n, at + FILL_PIECE))
     key?.fill(KEY_NONE, at, Math.min(n, at + FILL_PIECE))
   }
   for (let i = 0; i < Math.min(rows, stride - row0); i++) {
@@ -53,7 +67,7 @@ export function fillMatrix(p: Problem, d: Int32Array, key: Uint32Array | undefin
     const t = dst[e]
     if (s === t || s < row0 || s >= end) continue
     const at = (s - row0) * stride + t
-    if (d[at] !== INF) duplicates++
+    if (d[at] !== none) duplicates++
     if (w[e] < d[at]) {
       d[at] = w[e]
       if (key) key[at] = 0x10000 | t
@@ -83,9 +97,11 @@ export function outsideInt32(shown: string, from: string, to: string, x: number)
 /**
  * Undoes Johnson's reweighting in place: d(u, v) = d'(u, v) − h(u) + h(v) for every finite pair,
  * computed in doubles (exact here). A distance the matrix cannot hold is refused with its pair,
- * named by `name`, rather than wrapped around or read as unreachable.
+ * named by `name`, rather than wrapped around or read as unreachable. Real distances (f64) come
+ * from their solver in the graph's own weights already (real.ts): nothing to undo.
  */
-export function unweight(d: Int32Array, V: number, h: Float64Array, shown: string, name: (v: number) => string): void {
+export function unweight(d: Distances, V: number, h: Float64Array, shown: string, name: (v: number) => string): void {
+  if (d instanceof Float64Array) return
   for (let i = 0; i < V; i++) {
     const row = i * V
     for (let j = 0; j < V; j++) {

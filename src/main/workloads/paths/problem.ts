@@ -8,7 +8,8 @@
 import { ApiError } from '../../../shared/errors'
 import { INF } from '../../../shared/workloads/paths/types'
 import { throwIfAborted } from '../../../shared/cancel'
-import { type Graph, vertexName } from './graph'
+import { type Graph, isReal, vertexName } from './graph'
+import { prepareReal, type RealWeights } from './real'
 
 export interface Problem {
   V: number
@@ -21,10 +22,14 @@ export interface Problem {
   potential?: Float64Array
   /** Whether a distance could reach INF (V − 1 times the largest weight does): checkReached then checks the result. */
   unbounded?: boolean
+  /** Real weights (real.ts): `w` then holds the f32 bits of the reweighted weights, for the GPU. */
+  real?: RealWeights
 }
 
 export function prepareProblem(g: Graph, shown: string, signal?: AbortSignal): Problem {
-  const { V, src, dst, w } = g
+  if (isReal(g)) return prepareReal(g, shown, signal)
+  const { V, src, dst } = g
+  const w = g.w as Int32Array
   let selfLoops = 0
   let negative = false
   let maxW = 0

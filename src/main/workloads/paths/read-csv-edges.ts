@@ -1,9 +1,9 @@
 // CSV edge lists: a header naming the columns source, target and weight (others are ignored), then
 // one edge per line. Vertex names are any strings, numbered in order of first appearance; weights
-// are integers and may be negative. Every fault is named by line number.
+// may be negative, and real (graph.ts: a weight that is not an int32 one makes the graph f64). Every fault is named by line number.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
-import { type LineParser, MAX_ABS_WEIGHT, parseInteger, parseText, quoted } from './text-lines'
+import { type LineParser, parseText, parseWeight, quoted } from './text-lines'
 import { maxOf } from '../../../shared/extent'
 
 const COLUMNS = ['source', 'target', 'weight'] as const
@@ -77,9 +77,7 @@ export function csvEdgesParser(shown: string): LineParser {
     const [s, t, x] = cols.map((c) => fields[c])
     if (s === '') throw bad('empty source')
     if (t === '') throw bad('empty target')
-    const w = parseInteger(x, MAX_ABS_WEIGHT)
-    if (w === null) throw bad(`weight ${quoted(x)} is not an integer in ±${MAX_ABS_WEIGHT}`)
-    edges.push(vertex(s), vertex(t), w)
+    edges.push(vertex(s), vertex(t), parseWeight(x, bad))
   }
   const finish = (): Graph => {
     if (!cols) throw new ApiError('invalid-input', `${shown}: empty; expected a header source,target,weight`)

@@ -1,8 +1,9 @@
 // DIMACS shortest-path graphs (.gr): `c` comment lines, one `p sp n m` line, then m `a u v w` arc
-// lines with vertices 1…n. Weights may be negative. Every fault is named by line number.
+// lines with vertices 1…n. Weights may be negative, and real (graph.ts: a weight that is not an
+// int32 one makes the graph f64). Every fault is named by line number.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
-import { type LineParser, MAX_ABS_WEIGHT, parseCount, parseInteger, parseText, quoted } from './text-lines'
+import { type LineParser, parseCount, parseInteger, parseText, parseWeight, quoted } from './text-lines'
 
 /** The shortest arc line, "a 1 2 3" and its line feed (the last line may lack it). */
 const MIN_ARC_BYTES = 8
@@ -41,9 +42,7 @@ export function dimacsParser(shown: string, bytes: number): LineParser {
         if (k === null || k < 1 || k > V) throw bad(`${i ? 'target' : 'source'} ${quoted(x)} is not a vertex 1…${V}`)
         return k - 1
       })
-      const w = parseInteger(t[3], MAX_ABS_WEIGHT)
-      if (w === null) throw bad(`weight ${quoted(t[3])} is not an integer in ±${MAX_ABS_WEIGHT}`)
-      edges.push(u, v, w)
+      edges.push(u, v, parseWeight(t[3], bad))
       return
     }
     throw bad(`expected a "c", "p" or "a" line, got ${quoted(line)}`)

@@ -2,13 +2,14 @@
 // `%%MatrixMarket matrix coordinate <field> <symmetry>`, `%` comment lines, a size line
 // `rows cols entries`, then one `i j [value]` line per entry with 1-based indices. Entry (i, j) is
 // the arc i → j; a pattern matrix weighs every arc 1, a symmetric one gives each entry both arcs.
-// Weights are those the int32 distances hold, as DIMACS's: integers in ±(2^30 − 1), negative ones
-// allowed; a real field's values must be integers (3.0, 3e0), none is rounded. Every fault is named
+// An integer field's weights are those the int32 distances hold: integers in ±(2^30 − 1), negative
+// ones allowed. A real field's values are read as f64: integers in that range (3.0, 3e0) keep the
+// exact integer path, any other value makes the graph real-weighted (graph.ts); none is rounded. Every fault is named
 // by line number; the size line is checked against the file's size before anything is allocated.
 import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
 import { checkAnnouncedVertices } from './matrix-bounds'
-import { type LineParser, MAX_ABS_WEIGHT, parseCount, parseInteger, parseText, quoted } from './text-lines'
+import { type LineParser, MAX_ABS_WEIGHT, parseCount, parseInteger, parseText, parseWeight, quoted } from './text-lines'
 
 const FIELDS = ['real', 'double', 'integer', 'pattern'] as const
 const SYMMETRIES = ['general', 'symmetric'] as const
@@ -18,16 +19,13 @@ type Field = (typeof FIELDS)[number]
 const REFUSED: Record<string, string> = {
   vector: 'a vector is not a graph',
   array: 'a dense (array) matrix is not read: a graph comes as a coordinate (sparse) matrix',
-  complex: 'complex weights are not read: a graph\'s weights are integers',
+  complex: 'complex weights are not read: a graph\'s weights are real numbers',
   'skew-symmetric': 'a skew-symmetric matrix is not read: a graph is general or symmetric',
   hermitian: 'a hermitian matrix is not read: a graph is general or symmetric',
 }
 
 /** The shortest entry line and its line feed: "1 1\n" for a pattern, "1 1 1\n" otherwise (the last may lack it). */
 const minEntryBytes = (field: Field) => (field === 'pattern' ? 4 : 6)
-
-/** A decimal number as Matrix Market writes it (C's %g, %e or %f; no hex, no separators). */
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 
 /** A reader of a .mtx file of `bytes` bytes, fed line by line. */
 export function mtxParser(shown: string, bytes: number): LineParser {
@@ -78,11 +76,7 @@ export function mtxParser(shown: string, bytes: number): LineParser {
       if (w === null) throw bad(`weight ${quoted(text)} is not an integer in ±${MAX_ABS_WEIGHT}`)
       return w
     }
-    const x = NUMBER.test(text) ? Number(text) : NaN
-    if (!Number.isFinite(x)) throw bad(`weight ${quoted(text)} is not a finite number`)
-    if (!Number.isInteger(x)) throw bad(`weight ${quoted(text)} is not an integer: distances are int32, and weights are not rounded`)
-    if (Math.abs(x) > MAX_ABS_WEIGHT) throw bad(`weight ${quoted(text)} is not an integer in ±${MAX_ABS_WEIGHT}`)
-    return x + 0 // −0 is 0
+    return parseWeight(text, bad)
   }
 
   const readLine = (line: string, n: number) => {

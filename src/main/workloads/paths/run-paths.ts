@@ -14,10 +14,11 @@ import { compileAhead } from '../../gpu/compile'
 import { checkCheckpointRun, familyOf, fileSha256, latestPathsCheckpoint, prepareCheckpointFolder, type RoundCheckpointTask } from './checkpoint'
 import { checkReached } from './distance-range'
 import { type Graph, edgeCount, vertexIndex, vertexName } from './graph'
-import { MAX_PATHS_VERTICES, successors, unweight } from './matrix'
+import { type Distances, MAX_PATHS_VERTICES, noPath, successors, unweight } from './matrix'
 import { checkMemory, checkSimdMemory, checkVertexCount } from './matrix-bounds'
 import { planRuns, type RunSpec } from './plan'
-import { prepareProblem } from './problem'
+import { type Problem, prepareProblem } from './problem'
+import { f32Gamma, REAL_BACKENDS, REAL_BACKENDS_REASON, realResultsAgree } from './real'
 import { followPath } from './query'
 import { readGraph } from './read-graph'
 import { runName, type Solved } from './solver-contract'
@@ -70,7 +71,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (found) {
       const { rows, cols } = parseZoomRange(zoom, found.V, 'vertices')
       ctx.progress({ phase: 'zoom', fraction: 0 })
-      const cells = await zoomKept(found.file, found.V, rows, cols, signal)
+      const cells = await zoomKept(found.file, found.V, rows, cols, signal, found.real)
       result.zoom = { path: inputs[0].shown, vertices: found.V, ...cells, kept: true }
       ctx.progress({ phase: 'zoom', fraction: 1 })
       return { results: result, timings: {} }
@@ -89,18 +90,21 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const graph = await readGraph(input.path, input.shown)
     const problem = prepareProblem(graph, input.shown, signal)
     const read_ms = performance.now() - t0
+    const real = problem.real !== undefined
+    const graphRuns = real ? realRuns(runs, problem, result.skipped) : runs
     const ends = from !== undefined ? [vertexIndex(graph, from, input.shown, '--from'), vertexIndex(graph, to!, input.shown, '--to')] : undefined
     if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
-    if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false)
+    if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false, real)
+    if (real && checkpointDir) throw new ApiError('invalid-argument', `${input.shown}: the graph's weights are real; checkpoints are of the blocked int32 backends' rounds`)
     // The V × V matrices are made only now that the whole file is read: for vertices its edges name, within the SIMD backends' and this machine's memory.
-    checkSimdMemory(input.shown, graph.V, paths, runs.map((r) => r.backend))
-    checkMemory(input.shown, graph.V, paths, runs.length * params.repeat)
+    checkSimdMemory(input.shown, graph.V, paths, graphRuns.map((r) => r.backend))
+    checkMemory(input.shown, graph.V, paths, graphRuns.length * params.repeat, undefined, real)
     checkVertexCount(graph, input.shown)
     // (No run left when the GPU cannot be used: the job fails below, saying why.)
-    const checkpoint = checkpointDir && runs[0] ? await checkpointTask(checkpointDir, params.checkpointEvery!, runs[0], input, graph.V, paths, problem.potential !== undefined, ctx) : undefined
+    const checkpoint = checkpointDir && graphRuns[0] ? await checkpointTask(checkpointDir, params.checkpointEvery!, graphRuns[0], input, graph.V, paths, problem.potential !== undefined, ctx) : undefined
 
     // Each run is checked against the first at once: only the first run's matrices are kept.
-    const done: {
+    const done: ({
       spec: RunSpec
       threads?: number
       bytes?: number
@@ -111,12 +115,14 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       compile_ms?: number
       /** On several GPUs: where they are, and each repeat's exchange time and rounds. */
       several?: Pick<PathsRun, 'gpus' | 'gpus_note' | keyof GpuPlacement> & { exchange: number[]; rounds: number }
-    }[] = []
+    } & Pick<PathsRun, 'arithmetic' | 'relative_error_bound'>)[] = []
     let checkpoints: PathsGraphResult['checkpoints']
     let reference: Solved | undefined
-    const steps = runs.length * params.repeat
+    const steps = graphRuns.length * params.repeat
     let step = 0
-    for (const [k, spec] of runs.entries()) {
+    const V = graph.V
+    const agrees = (a: Solved, b: Solved) => (a.d instanceof Float64Array && b.d instanceof Float64Array ? realResultsAgree({ ...a, d: a.d }, { ...b, d: b.d }, V, problem.potential, () => sameResult(a, b)) : sameResult(a, b))
+    for (const [k, spec] of graphRuns.entries()) {
       const label = labelOf(spec)
       if (unusable.has(label)) continue
       try {
@@ -126,7 +132,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         } catch (e) {
           // A variant this device cannot run (e.g. too little workgroup memory) is skipped when others run.
           const err = ApiError.from(e)
-          if (err.code !== 'gpu-unavailable' || runs.length === 1) throw err
+          if (err.code !== 'gpu-unavailable' || graphRuns.length === 1) throw err
           unusable.add(label)
           result.skipped.push({ backend: runName(spec), reason: err.message })
           continue
@@ -156,7 +162,19 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
             solved.gpus !== undefined
               ? { gpus: solved.gpus, ...(solver.observe && (await solver.observe(solved.gpus))), ...(solver.gpusNote !== undefined && { gpus_note: solver.gpusNote }), exchange, rounds: solved.rounds ?? 1 }
               : undefined
-          done.push({ spec, threads: solver.threads, bytes: solved.bytes, matches: !reference || sameResult(solved, reference), samples, upload, readback, compile_ms, ...(several && { several }) })
+          done.push({
+            spec,
+            threads: solver.threads,
+            bytes: solved.bytes,
+            matches: !reference || agrees(solved, reference),
+            samples,
+            upload,
+            readback,
+            compile_ms,
+            ...(several && { several }),
+            ...(solved.arithmetic && { arithmetic: solved.arithmetic }),
+            ...(solved.arithmetic === 'f32' && { relative_error_bound: f32Gamma(solved.side!) }),
+          })
           reference ??= solved
           timings[inputs.length === 1 ? label : `${name}: ${label}`] = timingOf(samples)
         } finally {
@@ -167,7 +185,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
         if (!signal.aborted || !reference) throw e
         partial = true
         // As the timings name them: by run, and by graph too where there are several graphs.
-        const left = runs.slice(k).map(labelOf).filter((l) => !unusable.has(l))
+        const left = graphRuns.slice(k).map(labelOf).filter((l) => !unusable.has(l))
         missing = [...(inputs.length === 1 ? left : left.map((l) => `${name}: ${l}`)), ...inputs.slice(n + 1).map((i) => i.shown)]
         break
       }
@@ -175,8 +193,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
 
     if (!reference) throw new ApiError('gpu-unavailable', `nothing could run: ${result.skipped.map((s) => `${s.backend}: ${s.reason}`).join('; ')}`)
     const ref = reference
-    const V = graph.V
-    const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback, compile_ms, several }) => {
+    const runsOut: PathsRun[] = done.map(({ spec, threads, bytes, matches, samples, upload, readback, compile_ms, several, arithmetic, relative_error_bound }) => {
       const compute_ms = median(samples)
       return {
         name: labelOf(spec),
@@ -199,6 +216,8 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           exchange_round_ms: median(several.exchange) / several.rounds,
         }),
         matches,
+        ...(arithmetic && { arithmetic }),
+        ...(relative_error_bound !== undefined && { relative_error_bound }),
       }
     })
 
@@ -215,6 +234,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       duplicates: ref.duplicates,
       selfLoops: problem.selfLoops,
       negativeWeights: problem.potential !== undefined,
+      arithmetic: ref.arithmetic ?? 'int32',
       read_ms,
       ...summarize(d, V),
       runs: runsOut,
@@ -226,12 +246,12 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     if (output !== undefined && !partial && runsOut.every((r) => r.matches)) {
       report(1 - WRITE_SHARE, `writing ${basename(output)}`)
       const t1 = performance.now()
-      const written = await writeMatrices(output, params.format, V, (v) => vertexName(graph, v), d, next, params.force ?? false)
+      const written = await writeMatrices(output, params.format, V, (v) => vertexName(graph, v), d, next, params.force ?? false, undefined, ref.arithmetic)
       graphResult.output = { path: output, format: params.format, ...written, write_ms: performance.now() - t1 }
     }
     if (zoom !== undefined) {
       const { rows, cols } = parseZoomRange(zoom, V, 'vertices')
-      result.zoom = { path: input.shown, vertices: V, ...(await zoomDistances(rowsOf(d, V, cols), rows, cols, signal)), kept: false }
+      result.zoom = { path: input.shown, vertices: V, ...(await zoomDistances(rowsOf(d, V, cols), rows, cols, signal, undefined, noPath(d))), kept: false }
     }
     // The dashboard's backends keep the distances on disk for the zooms of this run.
     if (ctx.keep) {
@@ -253,15 +273,37 @@ async function checkpointTask(dir: string, every: number, spec: RunSpec, input: 
   return { dir, every, attempt: ctx.ranks?.job ?? `local-${process.pid}`, identity, ...(resume && { resume }) }
 }
 
+/**
+ * The runs of a real-weighted graph: serial first (its f64 result is SciPy's, the reference the
+ * others are checked against), the backends without real kernels and a GPU whose f32 cannot hold
+ * the distances skipped, saying why (once per job). A CPU backend skipped brings in serial, so that
+ * the default backend computes a real graph too.
+ */
+function realRuns(runs: RunSpec[], p: Problem, skipped: PathsResult['skipped']): RunSpec[] {
+  const skip = (spec: RunSpec, reason: string) => {
+    const backend = runName(spec)
+    if (!skipped.some((s) => s.backend === backend && s.reason === reason)) skipped.push({ backend, reason })
+  }
+  const kept: RunSpec[] = []
+  for (const spec of runs) {
+    if (!REAL_BACKENDS.includes(spec.backend) || (spec.gpus ?? 1) > 1) skip(spec, REAL_BACKENDS_REASON)
+    else if (spec.backend === 'gpu' && p.real?.f32Refused) skip(spec, p.real.f32Refused)
+    else kept.push(spec)
+  }
+  const cpuSkipped = runs.some((s) => s.backend !== 'gpu' && s.backend !== 'serial')
+  const serial = kept.filter((s) => s.backend === 'serial')
+  return [...(serial.length || !cpuSkipped ? serial : [{ backend: 'serial' as const }]), ...kept.filter((s) => s.backend !== 'serial')]
+}
+
 /** Compared in slices of 2^28 words: a byte view of a whole matrix beyond 4 GiB cannot be made. */
 const SLICE = 2 ** 28
 
 function sameResult(a: Solved, b: Solved): boolean {
-  const bytes = (m: Int32Array | Uint32Array, at: number) => {
+  const bytes = (m: Int32Array | Uint32Array | Float64Array, at: number) => {
     const part = m.subarray(at, at + SLICE)
     return Buffer.from(part.buffer, part.byteOffset, part.byteLength)
   }
-  const eq = (x?: Int32Array | Uint32Array, y?: Int32Array | Uint32Array) => {
+  const eq = (x?: Int32Array | Uint32Array | Float64Array, y?: Int32Array | Uint32Array | Float64Array) => {
     if (!x || !y) return x === y
     if (x.length !== y.length) return false
     for (let at = 0; at < x.length; at += SLICE) if (!bytes(x, at).equals(bytes(y, at))) return false
@@ -270,7 +312,7 @@ function sameResult(a: Solved, b: Solved): boolean {
   return eq(a.d, b.d) && eq(a.key, b.key)
 }
 
-async function query(g: Graph, d: Int32Array, next: Int32Array, from: number, to: number): Promise<PathQuery> {
+async function query(g: Graph, d: Distances, next: Int32Array, from: number, to: number): Promise<PathQuery> {
   const path = await followPath((v) => next[v * g.V + to], g.V, from, to)
   return {
     from: vertexName(g, from),

@@ -2,7 +2,7 @@
 // distances (and path keys), and release what it holds.
 import type { GpuPlacement } from '../../../shared/gpu-placement'
 import { throwIfAborted } from '../../../shared/cancel'
-import type { GpuVariant, PathsBackend } from '../../../shared/workloads/paths/types'
+import type { GpuVariant, PathsBackend, RealArithmetic } from '../../../shared/workloads/paths/types'
 import type { RoundCheckpointReport, RoundCheckpointTask } from './checkpoint'
 import type { Problem } from './problem'
 
@@ -20,8 +20,14 @@ export interface SolveOptions {
 }
 
 export interface Solved {
-  /** V × V, row-major (reweighted when the problem is). */
-  d: Int32Array
+  /**
+   * V × V, row-major: int32 (reweighted when the problem is), or for real weights f64 distances in
+   * the graph's own weights, computed in `arithmetic` (real.ts).
+   */
+  d: Int32Array | Float64Array
+  arithmetic?: RealArithmetic
+  /** f32: the padded side the GPU computed on (its error bound depends on it). */
+  side?: number
   /** With paths: the path keys (see matrix.ts). */
   key?: Uint32Array
   /** Duplicate edges met filling the matrix. */

@@ -94,6 +94,26 @@ export class Utf8LineDecoder {
 /** Largest |weight| accepted from text: any more and two distances could overflow int32. */
 export const MAX_ABS_WEIGHT = 2 ** 30 - 1
 
+/**
+ * Largest |weight| a real-weighted graph takes: a path of any length (V − 1 < 2^31 edges) sums to
+ * less than 2^31 · 1e300 < 1.8e308, inside f64, so no sum of the f64 backends becomes infinite.
+ */
+export const MAX_REAL_WEIGHT = 1e300
+
+/** A decimal number as the text formats write it (C's %g, %e or %f; no hex, no separators, no nan or inf). */
+export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+
+/**
+ * A weight field: a finite decimal of magnitude at most MAX_REAL_WEIGHT (−0 read as 0), refused by
+ * `bad` naming the text otherwise. Whether the graph keeps the integer path is the EdgeBuilder's call.
+ */
+export function parseWeight(text: string, bad: (msg: string) => ApiError): number {
+  const x = DECIMAL.test(text) ? Number(text) : NaN
+  if (Number.isNaN(x)) throw bad(`weight ${quoted(text)} is not a number`)
+  if (!(Math.abs(x) <= MAX_REAL_WEIGHT)) throw bad(`weight ${quoted(text)} is beyond ±${MAX_REAL_WEIGHT}, the largest weight taken`)
+  return x + 0
+}
+
 /** An integer field, or null when the text is not one in ±MAX. */
 export function parseInteger(text: string, max = 2 ** 31 - 1): number | null {
   if (!/^[+-]?\d+$/.test(text)) return null

@@ -6,20 +6,21 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { INF, type DistanceZoom } from '../../../shared/workloads/paths/types'
 import type { ZoomRange } from '../../../shared/workloads/zoom-range'
 import { BlockStats, blockCells } from '../block-stats'
+import type { Distances } from './matrix'
 
 /** Cells a side of the chart: the distance heatmap's. */
 export const ZOOM_CELLS = 256
 
 export type ZoomCells = Pick<DistanceZoom, 'rows' | 'cols' | 'block' | 'min' | 'max' | 'mean'>
 
-/** `row(i)`: row i's distances from column cols[0] to cols[1]. */
-export async function zoomDistances(row: (i: number) => Int32Array | Promise<Int32Array>, rows: ZoomRange, cols: ZoomRange, signal?: AbortSignal, cells = ZOOM_CELLS): Promise<ZoomCells> {
+/** `row(i)`: row i's distances from column cols[0] to cols[1]; `none`: their "no path" (INF, or ∞ for real distances). */
+export async function zoomDistances(row: (i: number) => Distances | Promise<Distances>, rows: ZoomRange, cols: ZoomRange, signal?: AbortSignal, cells = ZOOM_CELLS, none = INF): Promise<ZoomCells> {
   const kr = rows[1] - rows[0] + 1
   const kc = cols[1] - cols[0] + 1
   const block = Math.max(1, Math.ceil(Math.max(kr, kc) / cells))
   const sizeR = Math.ceil(kr / block)
   const sizeC = Math.ceil(kc / block)
-  const stats = new BlockStats(sizeR * sizeC, INF)
+  const stats = new BlockStats(sizeR * sizeC, none)
   const cellOf = blockCells(kc, block)
   for (let i = 0; i < kr; i++) {
     throwIfAborted(signal)
@@ -32,6 +33,6 @@ export async function zoomDistances(row: (i: number) => Int32Array | Promise<Int
 export const tenths = (v: number) => Math.round(v * 10) / 10
 
 /** Rows of a V × V matrix in memory, as zoomDistances reads them. */
-export function rowsOf(d: Int32Array, V: number, cols: ZoomRange): (i: number) => Int32Array {
+export function rowsOf(d: Distances, V: number, cols: ZoomRange): (i: number) => Distances {
   return (i) => d.subarray(i * V + cols[0], i * V + cols[1] + 1)
 }

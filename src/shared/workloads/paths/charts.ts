@@ -116,6 +116,8 @@ export function pathsChartSpecs(g: PathsGraphResult, aggregate: DistanceAggregat
       histogram: true,
       categories: hist.counts.map((_, i) => {
         const a = hist.start + i * hist.width
+        // Real distances: bins of real width, each from its start to the next's, to 4 digits.
+        if (g.arithmetic === 'f64' || g.arithmetic === 'f32') return `${Number(a.toPrecision(4))}…${Number((a + hist.width).toPrecision(4))}`
         return hist.width === 1 ? String(a) : `${a}…${a + hist.width - 1}`
       }),
       series: [{ label: 'pairs', values: hist.counts }],

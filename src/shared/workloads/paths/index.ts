@@ -16,7 +16,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       type: 'files',
       label: 'Graphs',
       extensions: ['1', 'bin', 'gr', 'csv', 'mtx'],
-      help: 'weighted directed graphs: the course binary format (int32 V, E, then E × src, dst, w), DIMACS .gr, a .csv edge list source,target,weight, or a Matrix Market .mtx matrix (coordinate real, integer or pattern; general or symmetric); a Matrix Market file is known by its content, whatever its name',
+      help: 'weighted directed graphs: the course binary format (int32 V, E, then E × src, dst, w), DIMACS .gr, a .csv edge list source,target,weight, or a Matrix Market .mtx matrix (coordinate real, integer or pattern; general or symmetric); a Matrix Market file is known by its content, whatever its name. Weights that are all integers in ±(2^30 − 1) are computed exactly in int32; any other weight (0.37, 3e9) makes the graph real: serial computes it in f64 (SciPy\'s floyd_warshall bit for bit), the GPU in f32 within the bound each run reports (relative_error_bound); the other CPU backends are int32 only and are skipped',
     },
     backends: {
       type: 'choices',
@@ -73,7 +73,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       label: 'Output format',
       choices: OUTPUT_FORMATS,
       default: 'bin',
-      help: `of --output (default: its extension's, .csv, .npy or .mtx, else bin): bin (V × V int32, row-major, unreachable = 1073741823, as the course), npy (<i4), csv (names, unreachable empty; written a piece at a time, about 7 bytes a pair: 11 GB at V = 40 000) or mtx (Matrix Market coordinate integer general, rows and columns from 1, unreachable pairs left out; streamed)`,
+      help: `of --output (default: its extension's, .csv, .npy or .mtx, else bin): bin (V × V int32, row-major, unreachable = 1073741823, as the course; integer weights only), npy (<f8, unreachable = inf, so numpy's mean and max see no sentinel; successors <i4, none = -1), csv (names, unreachable empty; written a piece at a time, about 7 bytes a pair: 11 GB at V = 40 000) or mtx (Matrix Market coordinate integer general, real for real weights, rows and columns from 1, unreachable pairs left out; streamed)`,
     },
     output: {
       type: 'text',

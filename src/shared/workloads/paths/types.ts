@@ -18,6 +18,14 @@ export const BLOCK_SIZES = ['8', '16', '32', '64', '128'] as const
 export const OUTPUT_FORMATS = ['bin', 'npy', 'csv', 'mtx'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
+/**
+ * How distances were computed: `int32` exactly (integer weights), or for real weights `f64` (the
+ * CPU: Floyd–Warshall in SciPy's order, bit for bit its result) or `f32` (the GPU, within the
+ * bound its run states).
+ */
+export type Arithmetic = 'int32' | 'f64' | 'f32'
+export type RealArithmetic = Exclude<Arithmetic, 'int32'>
+
 /** A graph file's format, as src/shared/formats.ts names it. */
 export type GraphFormat = 'course' | 'dimacs' | 'csv-edges' | 'mtx'
 
@@ -69,8 +77,18 @@ export interface PathsRun extends Partial<GpuPlacement> {
    */
   exchange_ms?: number
   exchange_round_ms?: number
-  /** Distances (and successors with `paths`) identical to the first run's, byte for byte. */
+  /**
+   * Distances (and successors with `paths`) identical to the first run's, byte for byte; on real
+   * weights between f32 and f64 runs (or two f32 runs), within the f32 runs' stated bound.
+   */
   matches: boolean
+  /** Real weights: the arithmetic of this run (f64 on the CPU, f32 on the GPU). */
+  arithmetic?: RealArithmetic
+  /**
+   * f32: the bound on each distance's error that `matches` checked, as the relative error γ of the
+   * reweighted distance d′ (|d − d_f64| ≤ γ·d′ plus f64 rounding; docs/workloads.md).
+   */
+  relative_error_bound?: number
 }
 
 /** Counts of finite off-diagonal distances in equal-width bins starting at `start`. */
@@ -136,6 +154,12 @@ export interface PathsGraphResult {
   selfLoops: number
   /** Negative weights were present (text formats): distances were computed on reweighted edges (Johnson) after a negative-cycle check. */
   negativeWeights: boolean
+  /**
+   * How the distances (those summarized, written and kept: the first run's) were computed: int32
+   * (integer weights, exact), or on real weights f64 (the CPU) or f32 (the GPU). Absent in runs
+   * saved before real weights were read: int32.
+   */
+  arithmetic?: Arithmetic
   read_ms: number
   /** Pairs (i, j), i ≠ j, with a path. */
   reachablePairs: number

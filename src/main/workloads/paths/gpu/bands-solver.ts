@@ -15,6 +15,7 @@ import { median, throwIfAborted, warmUp } from '../../../gpu/runtime'
 import { ShmFolder, type ShmSlots } from '../../../ranks/shm-slots'
 import { fillMatrix } from '../matrix'
 import type { Problem } from '../problem'
+import { realUnsupported } from '../real'
 import type { SolveOptions, Solved, Solver } from '../solver-contract'
 import { splitBlockRows } from './block-rows'
 import type { PartShape, PartTimes } from './bands-part'
@@ -121,6 +122,7 @@ export function gpuBandsSolver(gpus: number, start: PartStarter, options: BandsS
     },
     async solve(p: Problem, paths: boolean, opts: SolveOptions = {}): Promise<Solved> {
       const { signal } = opts
+      if (p.real) throw realUnsupported('gpu on several GPUs')
       const N = paddedSide(p.V)
       const split = partsOf(p.V)
       const rounds = Math.ceil(p.V / BS)

@@ -9,6 +9,7 @@ import type { GpuVariant } from '../../../../shared/workloads/paths/types'
 import { median, throwIfAborted, warmUp, type Binding, type Dispatch, type Gpu } from '../../../gpu/runtime'
 import { roundCheckpoints } from '../checkpoint'
 import { compact, fillMatrix } from '../matrix'
+import { f32Unusable, fromF32 } from '../real'
 import type { Problem } from '../problem'
 import type { SolveOptions, Solved, Solver } from '../solver-contract'
 import { DEFAULT_TUNED_SHAPE, parseTunedShape, type TunedShape } from './tuned-shapes'
@@ -73,10 +74,12 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
       const N = paddedSide(p.V)
       const split = bandsOf(N, most)
       // A matrix no bindings hold: solve says so.
-      if (split) await planVariant(gpu, variant, block, p.V, N, paths, split.bands > 1 ? split.rows : undefined, shape)
+      if (split) await planVariant(gpu, variant, block, p.V, N, paths, split.bands > 1 ? split.rows : undefined, shape, p.real !== undefined)
     },
     async solve(p: Problem, paths: boolean, opts: SolveOptions = {}): Promise<Solved> {
       const { signal } = opts
+      const refused = f32Unusable(p)
+      if (refused) throw refused
       const N = paddedSide(p.V)
       const split = bandsOf(N, most)
       if (!split)
@@ -117,7 +120,7 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         }
         const dBound = await bound(dBufs, 'distances')
         const keyBound = await bound(keyBufs, 'keys')
-        const plan = await planVariant(gpu, variant, block, p.V, N, paths, split.bands > 1 ? split.rows : undefined, shape)
+        const plan = await planVariant(gpu, variant, block, p.V, N, paths, split.bands > 1 ? split.rows : undefined, shape, p.real !== undefined)
         throwIfAborted(signal)
         const slots = new Uint32Array((plan.steps * SLOT_BYTES) / 4)
         for (let s = 0; s < plan.steps; s++) slots.set([N, s], (s * SLOT_BYTES) / 4)
@@ -201,8 +204,11 @@ export function gpuSolver(gpu: Gpu, variant: GpuVariant, block?: number, options
         const t1 = performance.now()
         await readBack()
         const readback_ms = performance.now() - t1
+        // Real weights: f32 bits of reweighted distances, returned as f64 in the graph's own weights.
+        const distances = compact(d, p.V, N)
         return {
-          d: compact(d, p.V, N),
+          d: p.real ? fromF32(distances, p.V, p.potential) : distances,
+          ...(p.real && { arithmetic: 'f32' as const, side: N }),
           key: key && compact(key, p.V, N),
           duplicates,
           compute_ms,

@@ -78,7 +78,8 @@ export function paddedSide(V: number): number {
 
 /**
  * `N`: the side from paddedSide; `bandRows`: rows per binding when the matrix is split (undefined:
- * one binding, the kernels' default); `tile`: the tile shape of the tuned variant's phase 3 without successors.
+ * one binding, the kernels' default); `tile`: the tile shape of the tuned variant's phase 3 without successors;
+ * `real`: the matrix holds f32 distances as bits (real.ts), summed in f32 (params.wgsl's REAL).
  */
 export async function planVariant(
   gpu: Gpu,
@@ -89,10 +90,12 @@ export async function planVariant(
   paths: boolean,
   bandRows?: number,
   tile?: TunedShape,
+  real = false,
 ): Promise<VariantPlan> {
   const shape = SHAPES[variant]
   const PATHS = paths ? 1 : 0
-  const banded: Record<string, number> = bandRows === undefined ? {} : { BAND_ROWS: bandRows }
+  // Constants every kernel takes: the bands' rows, and the arithmetic of real weights.
+  const banded: Record<string, number> = { ...(bandRows !== undefined && { BAND_ROWS: bandRows }), ...(real && { REAL: 1 }) }
   const words = paths ? 2 : 1
   if (shape.perK) {
     const cells = shape.cells!

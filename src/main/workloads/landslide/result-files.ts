@@ -51,7 +51,7 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
         made = { pieces: ascPieces(grid.h, grid.input.header, grid.input.walls), mime: 'text/plain' }
         break
       case 'final.npy':
-        made = { pieces: npyPieces(grid.h, rows, cols), mime: 'application/octet-stream' }
+        made = { pieces: npyPieces(grid.h, rows, cols, grid.input.walls), mime: 'application/octet-stream' }
         break
       case 'final.tif':
         made = { pieces: tifPieces(grid.h, grid.input), mime: 'image/tiff' }

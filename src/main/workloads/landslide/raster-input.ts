@@ -34,10 +34,12 @@ export async function rasterGrid(shown: string, path: string, signal?: AbortSign
   const r: Raster = await readRaster(shown, path, { signal })
   if (!r.placement) throw new ApiError('invalid-input', `${shown}: has no georeferencing (ModelPixelScale and ModelTiepoint, or ModelTransformation), so its cell size is unknown`)
   const { west, north, cellWidth, cellHeight } = r.placement
+  const south = north - r.height * cellHeight
+  // The CRS first: cells in degrees are refused as such, square or not.
+  const crs = metricCrs(shown, r.geo, { west, north, south, east: west + r.width * cellWidth, cellsize: cellWidth })
   if (Math.abs(cellWidth - cellHeight) > SAME * Math.max(cellWidth, cellHeight))
     throw new ApiError('invalid-input', `${shown}: its cells are not square: ${cellWidth} wide and ${cellHeight} high (map units); the automaton needs square cells (gdalwarp -tr makes them)`)
-  const south = north - r.height * cellHeight
-  return { shown, rows: r.height, cols: r.width, west, south, cellsize: cellWidth, nodata: r.nodata, values: r.values, geo: r.geo, ...metricCrs(shown, r.geo, { west, north, south, east: west + r.width * cellWidth, cellsize: cellWidth }) }
+  return { shown, rows: r.height, cols: r.width, west, south, cellsize: cellWidth, nodata: r.nodata, values: r.values, geo: r.geo, ...crs }
 }
 
 /**

@@ -56,7 +56,7 @@ function metricCrs(shown: string, geo: GeoTags, at: { west: number; north: numbe
     const zone = utmZoneEpsg((at.west + at.east) / 2, (at.north + at.south) / 2)
     throw new ApiError(
       'invalid-input',
-      `${shown}: its CRS ${named} is geographic: its cells are ${at.cellsize} degrees, not metres, and the landslide needs metres (its thresholds, the cell area, the relief): reproject it to a metric CRS first, e.g. ${warp(zone)}${zone !== null ? ` (the UTM zone of its middle)` : ''}, and the source likewise`,
+      `${shown}: its CRS ${named} is geographic: its cells are ${Number(at.cellsize.toPrecision(6))} degrees, not metres, and the landslide needs metres (its thresholds, the cell area, the relief): reproject it to a metric CRS first, e.g. ${warp(zone)}${zone !== null ? ` (the UTM zone of its middle)` : ''}, and the source likewise`,
     )
   }
   if (crs.kind === 'geocentric') throw new ApiError('invalid-input', `${shown}: its CRS ${named} is geocentric, not a map grid in metres: reproject it first, e.g. ${warp(null)}`)

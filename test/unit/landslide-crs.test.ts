@@ -14,6 +14,7 @@ import { prjPathBeside, prjText } from '../../src/main/io/prj'
 import { writeSlope } from '../../src/main/workloads/landslide/generate-slope'
 import { gridSummary, readLandslideInput } from '../../src/main/workloads/landslide/inputs'
 import { simulate } from '../../src/main/workloads/landslide/simulate'
+import { frameSvg } from '../../src/shared/workloads/landslide/thickness-frame'
 
 const STUDY = join(__dirname, '../../../shared/data/landslide')
 const dir = mkdtempSync(join(tmpdir(), 'paralab-crs-'))
@@ -103,6 +104,15 @@ print(json.dumps({"dtype": str(h.dtype), "shape": h.shape, "nan": int(np.isnan(h
     await expect(simulate({ dem: at('dem.asc'), source: at('source.asc'), steps: 5, backend: 'active', variant: 'fused', ranks: 1, force: false, asc: at('again.asc') })).rejects.toThrow(
       `${at('again.prj')} exists (use --force to overwrite)`,
     )
+  })
+})
+
+describe('the map names the CRS', () => {
+  it('under its coordinates, "unknown" where the grid has none', () => {
+    const frame = (crs?: { epsg: number | null; name: string }) =>
+      frameSvg({ steps: 1, maps: [{ step: 1, row0: 0, col0: 0, size: 2, block: 1, values: [null, 0.5, null, null] }], grid: { rows: 2, cols: 2, cellsize: 10, xllcorner: 500000, yllcorner: 5000000, ...(crs && { crs }) } }, 0)
+    expect(frame({ epsg: 32633, name: 'WGS 84 / UTM zone 33N' })).toContain('x, y (m; CRS EPSG:32633 (WGS 84 / UTM zone 33N))')
+    expect(frame()).toContain('x, y (m; CRS unknown)')
   })
 })
 

@@ -201,6 +201,22 @@ describe('LandslideView results', () => {
     return { api, wrapper }
   }
 
+  it('names the grid\'s CRS and gives the debris volume in m³ beside Σh; runs recorded before either say CRS unknown', async () => {
+    const withUnits: LandslideResult = {
+      ...result,
+      grid: { ...result.grid, crs: { epsg: 32632, name: 'WGS 84 / UTM zone 32N' }, tile: { rows: 2, cols: 3 } },
+      reference: { ...result.reference, volume_start: 555_700, volume_end: 555_699.9999999999 },
+    }
+    const summary = (await finished(withUnits)).wrapper.get('[data-testid="landslide-summary"]')
+    expect(summary.get('[data-testid="landslide-crs"]').text()).toBe('EPSG:32632 (WGS 84 / UTM zone 32N)')
+    expect(summary.text()).toContain('tiled 2 × 3: 610 × 496 cells')
+    expect(summary.text()).toMatch(/volume, m³ 555,700 → /)
+    expect(summary.get('[data-testid="landslide-volume-end"]').text()).toMatch(/^555,\d{3}/)
+    const old = (await finished()).wrapper.get('[data-testid="landslide-summary"]')
+    expect(old.get('[data-testid="landslide-crs"]').text()).toBe('unknown')
+    expect(old.find('[data-testid="landslide-volume-end"]').exists()).toBe(false)
+  })
+
   it('shows each run\'s time, speedup and md5 check or deviation, and the reference\'s md5 and mass', async () => {
     const { wrapper } = await finished()
     expect(wrapper.get('[data-testid="landslide-md5"]').text()).toBe(MD5)

@@ -49,6 +49,15 @@ describe('a GeoTIFF\'s CRS from its GeoKeys', () => {
     expect(await crs('dem-ftus.tif')).toMatchObject({ kind: 'projected', epsg: 2263, unit: { code: 9003, name: 'US survey foot' } })
     expect((await crs('dem-ftus.tif')).unit?.metres).toBeCloseTo(0.3048006096, 9)
     expect(await crs('dem-none.tif')).toEqual({ kind: 'unknown', epsg: null, name: 'unknown' })
+    // Keys that point past their parameters, or lie about their count, are left unread.
+    expect(crsOf({ geoKeyDirectory: [1, 1, 0, 1000, 1024, 0, 1, 1, 3073, 34737, 500, 9999, 3076, 34736, 1, 77, 3072, 0, 1, 32632] })).toEqual({
+      kind: 'projected',
+      epsg: 32632,
+      name: 'EPSG:32632',
+      unit: { code: 9001, metres: 1, name: 'metre' },
+    })
+    expect(crsOf({ geoKeyDirectory: [1, 1, 0, 2, 1024, 0, 1, 2, 2048, 0, 1, 32767], geoAsciiParams: '' })).toEqual({ kind: 'geographic', epsg: null, name: 'user-defined' })
+    expect(crsOf({ geoKeyDirectory: [1, 1] })).toEqual({ kind: 'unknown', epsg: null, name: 'unknown' })
     expect([utmZoneEpsg(12.4, 46.1), utmZoneEpsg(-81, 35), utmZoneEpsg(151.2, -33.9), utmZoneEpsg(180, 0), utmZoneEpsg(12400, 46)]).toEqual([32633, 32617, 32756, 32660, null])
   })
 })

@@ -10,7 +10,7 @@ export interface Crs {
   kind: CrsKind
   /** The EPSG code of the projected (or, for a geographic one, the geographic) system; null when user-defined or unsaid. */
   epsg: number | null
-  /** Its name: the citation the file holds, else `EPSG:<code>`, else 'unknown'. */
+  /** Its name: the citation the file holds, else `EPSG:<code>`, else 'user-defined' (a kind without a code), else 'unknown'. */
   name: string
   /** Projected: the linear unit, its EPSG code and metres per unit, where known. */
   unit?: { code: number; metres: number | null; name: string }
@@ -65,7 +65,7 @@ export function crsOf(geo: Pick<GeoTags, 'geoKeyDirectory' | 'geoDoubleParams' |
     model === 1 ? 'projected' : model === 2 ? 'geographic' : model === 3 ? 'geocentric' : projected !== null ? 'projected' : geographic !== null ? 'geographic' : 'unknown'
   const epsg = kind === 'projected' ? projected : kind === 'geographic' ? geographic : null
   const cited = kind === 'projected' ? (text(PCS_CITATION) ?? text(CITATION)) : (text(GEOG_CITATION) ?? text(CITATION))
-  const name = cited ?? (epsg !== null ? `EPSG:${epsg}` : 'unknown')
+  const name = cited ?? (epsg !== null ? `EPSG:${epsg}` : kind === 'unknown' ? 'unknown' : 'user-defined')
   const crs: Crs = { kind, epsg, name }
   if (kind === 'projected') {
     const unitCode = num(PROJ_LINEAR_UNITS)

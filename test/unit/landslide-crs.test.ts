@@ -10,10 +10,13 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { crsOf, utmZoneEpsg } from '../../src/main/io/geotiff/crs'
 import { readRaster } from '../../src/main/io/geotiff/read-raster'
-import { prjPathBeside, prjText } from '../../src/main/io/prj'
+import { prjPathBeside, prjText } from '../../src/shared/prj'
 import { writeSlope } from '../../src/main/workloads/landslide/generate-slope'
 import { gridSummary, readLandslideInput } from '../../src/main/workloads/landslide/inputs'
 import { simulate } from '../../src/main/workloads/landslide/simulate'
+import { Backend } from '../../src/main/backend/backend'
+import { ENGINES } from '../../src/main/workloads'
+import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 import { frameSvg } from '../../src/shared/workloads/landslide/thickness-frame'
 
 const STUDY = join(__dirname, '../../../shared/data/landslide')
@@ -114,6 +117,21 @@ print(json.dumps({"dtype": str(h.dtype), "shape": h.shape, "nan": int(np.isnan(h
       `${at('again.prj')} exists (use --force to overwrite)`,
     )
   })
+})
+
+describe('the dashboard\'s downloads', () => {
+  it('give the .asc its .prj, which GDAL identifies; a run of ESRI grids has none to give', async () => {
+    const backend = new Backend({ engines: ENGINES })
+    const job = async (dem: string, source: string) =>
+      (await backend.jobs.result(backend.startJob('landslide', { grids: [at(dem), at(source)], steps: 20, backends: ['active'], repeat: 1 } as never))).results as LandslideResult
+    const utm = await job('dem-utm.tif', 'source-utm.tif')
+    for (const file of ['final.asc', 'final.prj']) writeFileSync(at(`download-${file}`.replace('final.', 'grid.')), (await backend.renderResultFile({ workload: 'landslide', results: utm, file, fileName: file })).bytes)
+    expect(gdalEpsg(at('download-grid.asc'))).toBe('EPSG:32633')
+    const plain = await job('dem.asc', 'source.asc')
+    await expect(backend.renderResultFile({ workload: 'landslide', results: plain, file: 'final.prj', fileName: 'final.prj' })).rejects.toThrow(
+      'this run\'s CRS, unknown, is not one Paralab can write as a .prj (UTM zones on WGS 84, ETRS89 and NAD83); final.tif carries it',
+    )
+  }, 60_000)
 })
 
 describe('the map names the CRS', () => {

@@ -207,12 +207,17 @@ describe('LandslideView results', () => {
       grid: { ...result.grid, crs: { epsg: 32632, name: 'WGS 84 / UTM zone 32N' }, tile: { rows: 2, cols: 3 } },
       reference: { ...result.reference, volume_start: 555_700, volume_end: 555_699.9999999999 },
     }
-    const summary = (await finished(withUnits)).wrapper.get('[data-testid="landslide-summary"]')
+    const view = (await finished(withUnits)).wrapper
+    const summary = view.get('[data-testid="landslide-summary"]')
     expect(summary.get('[data-testid="landslide-crs"]').text()).toBe('EPSG:32632 (WGS 84 / UTM zone 32N)')
     expect(summary.text()).toContain('tiled 2 × 3: 610 × 496 cells')
     expect(summary.text()).toMatch(/volume, m³ 555,700 → /)
     expect(summary.get('[data-testid="landslide-volume-end"]').text()).toMatch(/^555,\d{3}/)
-    const old = (await finished()).wrapper.get('[data-testid="landslide-summary"]')
+    // Its .asc comes with a .prj to download.
+    expect(view.find('[data-testid="landslide-download-final.prj"]').exists()).toBe(true)
+    const oldView = (await finished()).wrapper
+    expect(oldView.find('[data-testid="landslide-download-final.prj"]').exists()).toBe(false)
+    const old = oldView.get('[data-testid="landslide-summary"]')
     expect(old.get('[data-testid="landslide-crs"]').text()).toBe('unknown')
     expect(old.find('[data-testid="landslide-volume-end"]').exists()).toBe(false)
   })

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/workloads/landslide/types'
 import { getGpu } from '../../gpu/on-demand'
 import { writeFileAtomic } from '../../io/atomic-write'
-import { prjPathBeside } from '../../io/prj'
+import { prjPathBeside } from '../../../shared/prj'
 import { checkTarget } from './check-target'
 import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { npyPieces, tifPieces } from './grid-writers'

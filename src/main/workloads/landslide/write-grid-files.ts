@@ -4,7 +4,7 @@
 // the DEM states one that prj.ts can spell out; the GeoTIFF carries the DEM's GeoKeys.
 import { createHash } from 'node:crypto'
 import { writeFileAtomic } from '../../io/atomic-write'
-import { prjPathBeside, prjText } from '../../io/prj'
+import { prjPathBeside, prjText } from '../../../shared/prj'
 import { ascPieces, npyPieces, tifPieces } from './grid-writers'
 import type { LandslideInput } from './inputs'
 import { hashedOnTheWay, referenceRowBytes } from './reference-format'

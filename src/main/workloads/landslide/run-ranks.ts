@@ -387,7 +387,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     const key = runKey(p.backend, p.variant)
     const progress = (ms: number) =>
       ctx.progress({
-        phase: `simulating ${key}${size > 1 ? ` on ${size} ranks` : ''}`,
+        phase: `simulating ${key}${size > 1 ? ` on ${size} ranks` : ''} · step ${band.done} of ${params.steps}`,
         fraction: params.steps > 0 ? band.done / params.steps : 1,
         ...(ms > 0 && { throughput: { value: (rows * cols * (band.done - start)) / ms / 1e3, unit: 'M cell-steps/s' } }),
       })

@@ -87,6 +87,10 @@ describe('paralab landslide --tile RxC', () => {
     const r = paralab(['landslide', ...GRIDS(), '--tile', '2x0', '--steps', '5'])
     expect(r.code).toBe(1)
     expect(errorLines(r.stderr).join('\n')).toContain('tile must be RxC with R and C whole numbers from 1 to 1024 (e.g. 12x14), got "2x0"')
+    // A tiling past the cells a grid may have is refused before anything is allocated.
+    const huge = paralab(['landslide', ...GRIDS(), '--tile', '1024x1024', '--steps', '5'])
+    expect(huge.code).toBe(1)
+    expect(errorLines(huge.stderr).join('\n')).toContain('tile 1024x1024 of the 40 × 50 grid makes 40960 × 51200 = 2097152000 cells, more than the 268435456 a grid may have')
     const help = paralab(['landslide', '--help']).stdout
     expect(help).toMatch(/--tile RxC\s+repeat the DEM and the source R times down and C across into one grid/)
     expect(paralab(['landslide', 'simulate', '--help']).stdout).toContain('--tile RxC')

@@ -9,6 +9,8 @@
 // the tiled run is then the original's f64 grid tiled, bit for bit: `tiledReference` computes it
 // from one run of the small grid, checked step by step, instead of a long run of the large one.
 import { throwIfAborted } from '../../../shared/cancel'
+import { ApiError } from '../../../shared/errors'
+import { MAX_RASTER_CELLS } from '../../io/geotiff/read-raster'
 import type { LandslideInput } from './inputs'
 import { initialState, ThreadSimulation } from './simulation'
 
@@ -52,6 +54,12 @@ export function tileValues<A extends Float64Array | Uint8Array>(values: A, rows:
 export function tileInput(input: LandslideInput, t: Tiling): LandslideInput {
   const rows = input.rows * t.rows
   const cols = input.cols * t.cols
+  // Refused before anything is allocated: the bound a GeoTIFF raster has.
+  if (rows * cols > MAX_RASTER_CELLS)
+    throw new ApiError(
+      'invalid-argument',
+      `tile ${t.rows}x${t.cols} of the ${input.rows} × ${input.cols} grid makes ${rows} × ${cols} = ${rows * cols} cells, more than the ${MAX_RASTER_CELLS} a grid may have`,
+    )
   // The copies extend south: the lower-left corner moves down by the rows added.
   const down = (rows - input.rows) * input.header.cellsize
   const entries = input.header.entries.map(([k, v]): [string, string] =>

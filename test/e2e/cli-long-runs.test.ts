@@ -1,7 +1,7 @@
 // A long `paralab landslide` as a batch job sees it: with stderr no terminal it prints a progress
 // line every interval (PARALAB_PROGRESS_MS here, 10 s by default) with the steps done, the rate and
 // the time left; and when its launcher is killed (npm exec's shell orphaned, as `timeout … npx
-// paralab` left it) it cancels itself instead of computing on.
+// paralab` left it) it cancels itself instead of computing on, as any other command (serve) stops.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -37,35 +37,47 @@ describe('a long landslide run without a terminal', () => {
   }, 120_000)
 })
 
-describe('a run whose launcher goes away', () => {
-  it('cancels itself when the launcher is killed, its shell left behind as npx leaves it', async () => {
-    const err = join(dir, 'child.err')
-    // launcher (node, as npm exec) → sh -c (as npx runs the bin) → paralab; the launcher is a group of its own, as timeout makes one.
-    const launcher = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const { spawn } = require('node:child_process')
-const sh = spawn('sh', ['-c', 'exec 2>' + process.argv[2] + '; ' + JSON.stringify(process.execPath) + ' ' + process.argv[1] + ' landslide --example --backend active --steps 1000000 --frames 100000 >/dev/null & echo $!; wait'], { stdio: ['ignore', 'inherit', 'inherit'] })
+/**
+ * `args` run as npx runs a bin: launcher (node, as npm exec; a process group of its own, as timeout
+ * makes one) → sh -c → paralab, its stderr into `err`. Returns the launcher and paralab's pid.
+ */
+async function launched(args: string, err: string) {
+  const launcher = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const { spawn } = require('node:child_process')
+spawn('sh', ['-c', 'exec 2>' + process.argv[2] + '; ' + JSON.stringify(process.execPath) + ' ' + process.argv[1] + ' ' + process.argv[3] + ' >/dev/null & echo $!; wait'], { stdio: ['ignore', 'inherit', 'inherit'] })
 setInterval(() => {}, 1000)`,
-        CLI,
-        err,
-      ],
-      { detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    const pid = Number(await new Promise<string>((resolve) => launcher.stdout!.once('data', (d) => resolve(String(d).trim()))))
+      CLI,
+      err,
+      args,
+    ],
+    { detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const pid = Number(await new Promise<string>((resolve) => launcher.stdout!.once('data', (d) => resolve(String(d).trim()))))
+  return { launcher, pid }
+}
+
+describe('a command whose launcher goes away', () => {
+  it.each([
+    ['a landslide run', 'landslide --example --backend active --steps 1000000 --frames 100000', /simulating active/, /paralab: cancelled/],
+    ['serve', 'serve', /Press Ctrl-C to stop/, null],
+  ])('%s stops when the launcher is killed, its shell left behind as npx leaves it', async (_, args, running, after) => {
+    const err = join(dir, `${args.split(' ')[0]}.err`)
+    const { launcher, pid } = await launched(args, err)
     expect(pid).toBeGreaterThan(1)
+    const stderr = () => readFileSync(err, 'utf8')
     try {
-      // Running: simulating, well before its million steps.
-      for (let i = 0; i < 200 && !/simulating active/.test(readFileSync(err, 'utf8')); i++) await sleep(100)
-      expect(readFileSync(err, 'utf8')).toMatch(/simulating active/)
+      // Working: simulating well before its million steps, or serving.
+      for (let i = 0; i < 300 && !running.test(stderr()); i++) await sleep(100)
+      expect(stderr()).toMatch(running)
       process.kill(launcher.pid!, 'SIGKILL')
       const killed = Date.now()
       while (alive(pid) && Date.now() - killed < 20_000) await sleep(100)
       expect(alive(pid)).toBe(false)
-      const stderr = readFileSync(err, 'utf8')
-      expect(stderr).toMatch(/paralab: its launcher sh \(pid \d+\) lost its own parent \(pid \d+\): cancelling/)
-      expect(stderr).toContain('paralab: cancelled')
+      expect(stderr()).toMatch(/paralab: its launcher sh \(pid \d+\) lost its own parent \(pid \d+\): stopping as on SIGTERM/)
+      if (after) expect(stderr()).toMatch(after)
     } finally {
       if (alive(pid)) process.kill(pid, 'SIGKILL')
       try {

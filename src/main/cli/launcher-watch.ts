@@ -5,11 +5,16 @@
 // means the run's caller is gone. A shell with job control starts each command in a group of its
 // own, so a command started from a terminal watches no launcher (closing the terminal sends it
 // SIGHUP), and `setsid paralab …` or `nohup` from a terminal runs on as asked. Where /proc is
-// missing (macOS) the parent alone is watched, through process.ppid.
+// missing (macOS) the parent alone is watched, through process.ppid. Every command watches them
+// (cli.ts): one gone, the process sends itself SIGTERM, which a job takes as a cancel
+// (interrupt.ts) and any other command as the end; it exits after ORPHAN_GRACE_MS however that goes,
+// since nobody is left to send the second signal.
 import { readFileSync } from 'node:fs'
 
 /** How often the launchers are looked at. */
 const POLL_MS = 1000
+/** How long a command whose launcher ended has to finish cancelling. */
+const ORPHAN_GRACE_MS = 10_000
 
 interface Proc {
   pid: number
@@ -67,4 +72,15 @@ export function watchLaunchers(gone: (which: string) => void): () => void {
   // Watching keeps no process alive: its work does.
   timer.unref()
   return () => clearInterval(timer)
+}
+
+/** Every command's watch: its launcher gone, it stops as on SIGTERM (and exits 130 after ORPHAN_GRACE_MS at the latest). */
+export function stopWhenLaunchersEnd(): () => void {
+  return watchLaunchers((which) => {
+    // The launcher may have held the other end of stderr: a write there then fails, which must not end the cancel.
+    process.stderr.on('error', () => {})
+    process.stderr.write(`paralab: ${which}: stopping as on SIGTERM\n`)
+    setTimeout(() => process.exit(130), ORPHAN_GRACE_MS).unref()
+    process.kill(process.pid, 'SIGTERM')
+  })
 }

@@ -17,6 +17,7 @@ import { simulate } from '../../src/main/workloads/landslide/simulate'
 import { Backend } from '../../src/main/backend/backend'
 import { ENGINES } from '../../src/main/workloads'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
+import { landslideCompared } from '../../src/shared/workloads/landslide/compare'
 import { frameSvg } from '../../src/shared/workloads/landslide/thickness-frame'
 
 const STUDY = join(__dirname, '../../../shared/data/landslide')
@@ -122,9 +123,14 @@ print(json.dumps({"dtype": str(h.dtype), "shape": h.shape, "nan": int(np.isnan(h
 describe('the dashboard\'s downloads', () => {
   it('give the .asc its .prj, which GDAL identifies; a run of ESRI grids has none to give', async () => {
     const backend = new Backend({ engines: ENGINES })
-    const job = async (dem: string, source: string) =>
-      (await backend.jobs.result(backend.startJob('landslide', { grids: [at(dem), at(source)], steps: 20, backends: ['active'], repeat: 1 } as never))).results as LandslideResult
-    const utm = await job('dem-utm.tif', 'source-utm.tif')
+    const envelope = (dem: string, source: string) => backend.jobs.result(backend.startJob('landslide', { grids: [at(dem), at(source)], steps: 20, backends: ['active'], repeat: 1 } as never))
+    const job = async (dem: string, source: string) => (await envelope(dem, source)).results as LandslideResult
+    const utmEnvelope = await envelope('dem-utm.tif', 'source-utm.tif')
+    const utm = utmEnvelope.results as LandslideResult
+    // Compare checks the volume beside the mass.
+    const checks = landslideCompared(utmEnvelope as never)[0].checks
+    expect(checks.find((c) => c.name === 'volume')?.value).toMatch(/^[\d.,e+]+ m³$/)
+    expect(checks.map((c) => c.name)).toEqual(['arithmetic', 'md5', 'mass', 'volume'])
     for (const file of ['final.asc', 'final.prj']) writeFileSync(at(`download-${file}`.replace('final.', 'grid.')), (await backend.renderResultFile({ workload: 'landslide', results: utm, file, fileName: file })).bytes)
     expect(gdalEpsg(at('download-grid.asc'))).toBe('EPSG:32633')
     const plain = await job('dem.asc', 'source.asc')

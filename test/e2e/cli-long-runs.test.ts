@@ -24,6 +24,16 @@ const alive = (pid: number) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('a long landslide run without a terminal', () => {
+  it('landslide simulate likewise, on the same grids giving the same md5 as the job', () => {
+    const example = paralab(['landslide', '--example', '--backend', 'active', '--steps', '3000', '--json'])
+    const grids = JSON.parse(example.stdout).results.grid.files
+    const r = paralab(['landslide', 'simulate', '--dem', grids.dem, '--source', grids.source, '--steps', '3000', '--json'], { PARALAB_PROGRESS_MS: '200' })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr.split('\n').filter((l) => /^paralab: +\d+%  simulating active · step \d+ of 3000  [\d.]+ M cell-steps\/s  \d+:\d\d so far/.test(l)).length, r.stderr).toBeGreaterThanOrEqual(1)
+    expect(r.stderr).toMatch(/paralab: 100%  done in \d+\.\d s\n$/)
+    expect(JSON.parse(r.stdout).md5).toBe(JSON.parse(example.stdout).results.reference.md5)
+  }, 120_000)
+
   it('prints the steps done, the rate and the time left every interval', () => {
     const r = paralab(['landslide', '--example', '--backend', 'active', '--steps', '6000', '--frames', '3000'], { PARALAB_PROGRESS_MS: '250' })
     expect(r.code, r.stderr).toBe(0)

@@ -6,6 +6,9 @@
 import { availableParallelism } from 'node:os'
 import { crsText, GPU_VARIANTS, LANDSLIDE_BACKENDS, LANDSLIDE_PRECISIONS } from '../../../shared/workloads/landslide/types'
 import { intOption, UsageError, writeJson, type Command } from '../../cli/command'
+import { onInterrupt } from '../../cli/interrupt'
+import { progressBar } from '../../cli/progress'
+import { ApiError } from '../../../shared/errors'
 import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
 
 function choice<C extends string>(value: unknown, flag: string, choices: readonly C[], fallback: C): C {
@@ -82,7 +85,13 @@ export const simulateCommand: Command = {
     const [{ simulate }, { parseTiling, TILE_EXPECTED }] = await Promise.all([import('./simulate'), import('./tiled-grid')])
     const tile = values.tile === undefined ? undefined : parseTiling(values.tile)
     if (values.tile !== undefined && !tile) throw new UsageError(`--tile must be ${TILE_EXPECTED}, got "${values.tile}"`)
+    // Progress on stderr (a line at least every 10 s without a terminal); Ctrl-C, SIGTERM or the launcher's end cancels.
+    const bar = progressBar()
+    const controller = new AbortController()
+    const stopListening = onInterrupt(() => controller.abort())
     const summary = await simulate({
+      progress: (p) => bar.update(p),
+      signal: controller.signal,
       header: values.header,
       dem: values.dem,
       source: values.source,
@@ -103,6 +112,17 @@ export const simulateCommand: Command = {
       tif: values.tif,
       force: !!values.force,
     })
+      .then(
+        (done) => {
+          bar.done(true)
+          return done
+        },
+        (e: unknown) => {
+          bar.done(false)
+          throw controller.signal.aborted ? new ApiError('cancelled', 'cancelled before the final grids were written') : e
+        },
+      )
+      .finally(stopListening)
     if (values.json) writeJson(summary)
     else
       process.stdout.write(

@@ -25,6 +25,7 @@ import { createSimulation } from './run-landslide'
 import { type BandsRun, runBandProcesses } from './band-processes'
 import { maxGpuBands, notInBands } from './gpu/gpu-bands'
 import { ApiError } from '../../../shared/errors'
+import type { JobProgress } from '../../../shared/jobs'
 import { initialState } from './simulation'
 import { tileInput, type Tiling } from './tiled-grid'
 import { lastFramePng, nodeRasterize } from './thickness-files'
@@ -50,6 +51,9 @@ export interface SimulateOptions {
   frames?: { every: number; dir?: string; as?: 'npy' | 'tif'; gif?: string }
   /** The final thickness over the hillshaded DEM. */
   png?: string
+  /** Progress as the run advances (the steps done), and a cancel, seen between slices of steps. */
+  progress?: (p: JobProgress) => void
+  signal?: AbortSignal
   output?: string
   asc?: string
   npy?: string
@@ -121,11 +125,21 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     bandsRun = once.run
   } else try {
     if (opts.frames || opts.png) await frame()
+    // Slices of about a hundredth of the run, for progress and a cancel between them (the same steps, the same grid).
+    const slice = Math.max(1, Math.ceil(opts.steps / 100))
+    const key = opts.backend === 'gpu' ? `gpu/${opts.variant}` : opts.backend
     while (sim.done < opts.steps) {
       const next = opts.frames ? Math.min(opts.steps, sim.done + opts.frames.every) : opts.steps
-      const t = performance.now()
-      await sim.advance(next - sim.done)
-      ms += performance.now() - t
+      while (sim.done < next) {
+        const t = performance.now()
+        await sim.advance(Math.min(slice, next - sim.done), opts.signal)
+        ms += performance.now() - t
+        opts.progress?.({
+          phase: `simulating ${key} · step ${sim.done} of ${opts.steps}`,
+          fraction: sim.done / opts.steps,
+          ...(ms > 0 && { throughput: { value: (input.rows * input.cols * sim.done) / ms / 1e3, unit: 'M cell-steps/s' } }),
+        })
+      }
       if (opts.frames) await frame()
     }
     h = (await sim.thickness()).slice()

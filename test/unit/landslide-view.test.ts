@@ -109,6 +109,19 @@ describe('LandslideView form', () => {
     expect(rest).toEqual({ ...defaults, steps: 100, ranks: 3 })
   })
 
+  it('passes a tiling, RxC, as the command line\'s --tile does', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    await select(wrapper, 'landslide-dem').setValue(files[0].path)
+    await select(wrapper, 'landslide-source').setValue(files[2].path)
+    expect(wrapper.get('[data-testid="landslide-tile"]').element.closest('label')?.getAttribute('title')).toContain('repeat the DEM and the source R times down and C across')
+    await wrapper.get('[data-testid="landslide-tile"]').setValue('2x3')
+    await wrapper.get('[data-testid="landslide-run"]').trigger('click')
+    await flushPromises()
+    expect((api.started[0].params as LandslideParams).tile).toBe('2x3')
+  })
+
   it('refuses steps out of range in the validation\'s words; offers no GPU without an adapter', async () => {
     const { wrapper } = mountWith(LandslideView, fakeApi(false))
     await flushPromises()

@@ -120,6 +120,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(helpText(found.cmd))
     return 0
   }
+  // A command whose launcher is gone (an npx or a script killed) stops rather than running on as an orphan.
+  ;(await import('./cli/launcher-watch')).stopWhenLaunchersEnd()
   return (await found.cmd.run(values, positionals)) ?? 0
 }
 

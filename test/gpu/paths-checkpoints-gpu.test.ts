@@ -9,7 +9,7 @@ import { getGpu, resetGpu, type Gpu } from '../../src/main/gpu/runtime'
 import { latestPathsCheckpoint, type PathsCheckpointIdentity } from '../../src/main/workloads/paths/checkpoint'
 import { seededRandom } from '../../src/main/workloads/paths/generate-graph'
 import { gpuSolver } from '../../src/main/workloads/paths/gpu/gpu-solver'
-import { prepareProblem } from '../../src/main/workloads/paths/problem'
+import { prepareProblem } from '../../src/main/workloads/paths/prepare-problem'
 import { serialSolver } from '../../src/main/workloads/paths/serial'
 
 // The tuned variant's kernels compile on the software adapter first (seconds, more on a busy machine).

@@ -10,7 +10,7 @@ import { bandsOf, gpuSolver } from '../../src/main/workloads/paths/gpu/gpu-solve
 import { DEFAULT_TUNED_SHAPE, TUNED_SWEEP_SHAPES } from '../../src/main/workloads/paths/gpu/tuned-shapes'
 import type { Graph } from '../../src/main/workloads/paths/graph'
 import { seededRandom } from '../../src/main/workloads/paths/generate-graph'
-import { prepareProblem } from '../../src/main/workloads/paths/problem'
+import { prepareProblem } from '../../src/main/workloads/paths/prepare-problem'
 import { parseCourseGraph } from '../../src/main/workloads/paths/read-course'
 import { serialSolver } from '../../src/main/workloads/paths/serial'
 import { GPU_VARIANTS, INF, type GpuVariant } from '../../src/shared/workloads/paths/types'

@@ -13,7 +13,7 @@ import { splitBlockRows, ownerOf } from '../../src/main/workloads/paths/gpu/bloc
 import { gpuBandsSolver, partBindings } from '../../src/main/workloads/paths/gpu/bands-solver'
 import type { Graph } from '../../src/main/workloads/paths/graph'
 import { seededRandom } from '../../src/main/workloads/paths/generate-graph'
-import { prepareProblem } from '../../src/main/workloads/paths/problem'
+import { prepareProblem } from '../../src/main/workloads/paths/prepare-problem'
 import { serialSolver } from '../../src/main/workloads/paths/serial'
 import { INF } from '../../src/shared/workloads/paths/types'
 

@@ -33,7 +33,7 @@ describe('the landslide mass chart', () => {
     // −2e-11 / 5557 = −3.6e-15: −3.6 in units of 1e-15, a readable axis.
     expect(values[2]).toBeCloseTo(-2e-11 / m0 / 1e-15, 2)
     expect(data.note).toContain('constant to 10⁻¹⁴')
-    expect(data.note).toContain('Σh₀ = 5,557.123457 m')
+    expect(data.note).toContain('Σh₀ = 5,557.123457 m, a debris volume of 555,712.3457 m³')
   })
 
   it('says so when Σh is exactly constant, and how much it changed when it is not conserved', () => {

@@ -141,7 +141,7 @@ describe('writing grids for other tools', () => {
 
   it('writes a .npy NumPy reads: magic, version 1.0, a 64-byte aligned header, float64 values', () => {
     const h = new Float64Array([1.5, -2, 3e-9, 4, 5, 6])
-    const bytes = npyBytes(h, 2, 3)
+    const bytes = npyBytes(h, 2, 3, null)
     const file = join(dir, 'h.npy')
     writeFileSync(file, bytes)
     expect(Array.from(bytes.subarray(0, 8))).toEqual([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0])

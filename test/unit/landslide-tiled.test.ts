@@ -29,7 +29,9 @@ describe('tiled landslide grids', () => {
         const q = i * t.cols + j
         expect([t.z[q], t.h[q], t.walls![q]]).toEqual([input.z[k], input.h[k], input.walls![k]])
       }
-    expect(t.files.dem).toContain('tiled 2×3')
+    // The files stay as named, the tiling said beside them; the lower-left corner moves south by the rows added.
+    expect([t.files.dem, t.tile]).toEqual([input.files.dem, { rows: 2, cols: 3 }])
+    expect(t.header.yllcorner).toBe(input.header.yllcorner - 13 * input.header.cellsize)
   })
 
   it('gives the f64 grid of the tiled run, bit for bit, from the original run', async () => {

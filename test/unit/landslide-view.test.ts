@@ -109,6 +109,19 @@ describe('LandslideView form', () => {
     expect(rest).toEqual({ ...defaults, steps: 100, ranks: 3 })
   })
 
+  it('passes a tiling, RxC, as the command line\'s --tile does', async () => {
+    const api = fakeApi()
+    const { wrapper } = mountWith(LandslideView, api)
+    await flushPromises()
+    await select(wrapper, 'landslide-dem').setValue(files[0].path)
+    await select(wrapper, 'landslide-source').setValue(files[2].path)
+    expect(wrapper.get('[data-testid="landslide-tile"]').element.closest('label')?.getAttribute('title')).toContain('repeat the DEM and the source R times down and C across')
+    await wrapper.get('[data-testid="landslide-tile"]').setValue('2x3')
+    await wrapper.get('[data-testid="landslide-run"]').trigger('click')
+    await flushPromises()
+    expect((api.started[0].params as LandslideParams).tile).toBe('2x3')
+  })
+
   it('refuses steps out of range in the validation\'s words; offers no GPU without an adapter', async () => {
     const { wrapper } = mountWith(LandslideView, fakeApi(false))
     await flushPromises()
@@ -200,6 +213,27 @@ describe('LandslideView results', () => {
     await flushPromises()
     return { api, wrapper }
   }
+
+  it('names the grid\'s CRS and gives the debris volume in m³ beside Σh; runs recorded before either say CRS unknown', async () => {
+    const withUnits: LandslideResult = {
+      ...result,
+      grid: { ...result.grid, crs: { epsg: 32632, name: 'WGS 84 / UTM zone 32N' }, tile: { rows: 2, cols: 3 } },
+      reference: { ...result.reference, volume_start: 555_700, volume_end: 555_699.9999999999 },
+    }
+    const view = (await finished(withUnits)).wrapper
+    const summary = view.get('[data-testid="landslide-summary"]')
+    expect(summary.get('[data-testid="landslide-crs"]').text()).toBe('EPSG:32632 (WGS 84 / UTM zone 32N)')
+    expect(summary.text()).toContain('tiled 2 × 3: 610 × 496 cells')
+    expect(summary.text()).toMatch(/volume, m³ 555,700 → /)
+    expect(summary.get('[data-testid="landslide-volume-end"]').text()).toMatch(/^555,\d{3}/)
+    // Its .asc comes with a .prj to download.
+    expect(view.find('[data-testid="landslide-download-final.prj"]').exists()).toBe(true)
+    const oldView = (await finished()).wrapper
+    expect(oldView.find('[data-testid="landslide-download-final.prj"]').exists()).toBe(false)
+    const old = oldView.get('[data-testid="landslide-summary"]')
+    expect(old.get('[data-testid="landslide-crs"]').text()).toBe('unknown')
+    expect(old.find('[data-testid="landslide-volume-end"]').exists()).toBe(false)
+  })
 
   it('shows each run\'s time, speedup and md5 check or deviation, and the reference\'s md5 and mass', async () => {
     const { wrapper } = await finished()

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { allocateEdges, type Graph } from '../../src/main/workloads/paths/graph'
 import { generateGraph } from '../../src/main/workloads/paths/generate-graph'
 import { successors } from '../../src/main/workloads/paths/matrix'
-import { prepareProblem } from '../../src/main/workloads/paths/problem'
+import { prepareProblem } from '../../src/main/workloads/paths/prepare-problem'
 import { followPath, followSavedPath } from '../../src/main/workloads/paths/query'
 import { courseGraphBytes } from '../../src/main/workloads/paths/read-course'
 import { parseCsvEdges } from '../../src/main/workloads/paths/read-csv-edges'

@@ -5,7 +5,7 @@ import { parseCourseGraph, courseGraphBytes } from '../../src/main/workloads/pat
 import { parseDimacsGraph } from '../../src/main/workloads/paths/read-dimacs'
 import { csvFields, parseCsvEdges } from '../../src/main/workloads/paths/read-csv-edges'
 import { vertexIndex, vertexName } from '../../src/main/workloads/paths/graph'
-import { prepareProblem } from '../../src/main/workloads/paths/problem'
+import { prepareProblem } from '../../src/main/workloads/paths/prepare-problem'
 import { generateGraph } from '../../src/main/workloads/paths/generate-graph'
 import { serialSolver } from '../../src/main/workloads/paths/serial'
 import { unweight } from '../../src/main/workloads/paths/matrix'

@@ -29,7 +29,7 @@ const COMMON_HELP: [string, string][] = [
   ['--report FILE', 'also write the run\'s report to FILE: one self-contained HTML file (inputs, machine, parameters, tables, charts, checks, the command that runs it again)'],
   ['--force', 'replace the --out folder of an earlier run, and any file the run writes'],
   ['--json', 'print the result envelope as one JSON object on stdout'],
-  ['--progress json', 'progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase)'],
+  ['--progress json', 'progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase and one at least every 10 s, PARALAB_PROGRESS_MS, with the rate and the time left)'],
   ...CLUSTER_HELP,
   ['-h, --help', 'show this help'],
 ]

@@ -87,14 +87,14 @@ export const benchLandslideCommand: Command = {
   async run(values) {
     await checkSave(values.save, !!values.force)
     // The bench, its ranks and the simulations load only when it runs.
-    const [{ benchLandslide, describe }, { benchRanks, describeRanks, runBenchRank }, { parseTiling }] = await Promise.all([import('./bench'), import('./bench-ranks'), import('./tiled-grid')])
+    const [{ benchLandslide, describe }, { benchRanks, describeRanks, runBenchRank }, { parseTiling, TILE_EXPECTED }] = await Promise.all([import('./bench'), import('./bench-ranks'), import('./tiled-grid')])
     if ((values.dem === undefined) !== (values.source === undefined)) throw new UsageError('--dem and --source go together')
     if (values.header !== undefined && values.dem === undefined) throw new UsageError('--header needs --dem and --source')
     const precision = (values.precision ?? 'f32') as LandslidePrecision
     if (!(LANDSLIDE_PRECISIONS as readonly string[]).includes(precision))
       throw new UsageError(`--precision must be one of ${LANDSLIDE_PRECISIONS.join(', ')}, got "${precision}"`)
     const tile = values.tile === undefined ? undefined : parseTiling(values.tile)
-    if (values.tile !== undefined && !tile) throw new UsageError(`--tile must be RxC with R, C ≥ 1 (e.g. 6x7), got "${values.tile}"`)
+    if (values.tile !== undefined && !tile) throw new UsageError(`--tile must be ${TILE_EXPECTED}, got "${values.tile}"`)
     const backends = list(values.backend, 'backend', LANDSLIDE_BACKENDS, LANDSLIDE_BACKENDS)
     const variants = list(values.variant, 'variant', GPU_VARIANTS, precision === 'f32' ? GPU_VARIANTS : DOUBLE_FLOAT_VARIANTS)
     const files = values.dem === undefined ? undefined : [...(values.header ? [values.header] : []), values.dem, values.source]

@@ -2,7 +2,7 @@
 // line per backend or GPU kernel with its time, speedup over serial, its md5 check (f64 and
 // double-float runs) and its deviation (GPU runs).
 import type { ResultEnvelope } from '../../../shared/workloads/envelope'
-import type { LandslideResult, LandslideRun } from '../../../shared/workloads/landslide/types'
+import { crsText, type LandslideResult, type LandslideRun } from '../../../shared/workloads/landslide/types'
 import { framesNote } from '../../../shared/workloads/landslide/sampling'
 import { maxOf } from '../../../shared/extent'
 import { describePlacement, type GpuPlacement } from '../../../shared/gpu-placement'
@@ -26,11 +26,15 @@ export function describeLandslide(r: LandslideResult, envelope?: ResultEnvelope<
   const g = r.grid
   const files = [g.files.header, g.files.dem, g.files.source].filter(Boolean).join(', ')
   const asked = (envelope?.params as { steps?: number } | undefined)?.steps
-  let out = `\n${files}: ${g.rows} × ${g.cols} cells (rows × columns) of ${g.cellsize} m, ${g.walls} walls (NODATA)\n`
-  out += `${r.steps} steps${asked !== undefined && asked !== r.steps ? ` (cancelled: ${r.steps} of the ${asked} asked for)` : ''}; reference ${r.reference.backend} (f64): md5 ${r.reference.md5}, Σh, m ${r.reference.mass_start.toPrecision(10)} → ${r.reference.mass_end.toPrecision(10)}\n\n`
+  const ref = r.reference
+  const tiled = g.tile ? ` tiled ${g.tile.rows} × ${g.tile.cols}` : ''
+  let out = `\n${files}${tiled}: ${g.rows} × ${g.cols} cells (rows × columns) of ${g.cellsize} m, ${g.walls} walls (NODATA); CRS ${crsText(g.crs)}\n`
+  out += `${r.steps} steps${asked !== undefined && asked !== r.steps ? ` (cancelled: ${r.steps} of the ${asked} asked for)` : ''}; reference ${ref.backend} (f64): md5 ${ref.md5}, Σh, m ${ref.mass_start.toPrecision(10)} → ${ref.mass_end.toPrecision(10)}`
+  if (ref.volume_start !== undefined && ref.volume_end !== undefined) out += `, volume, m³ ${ref.volume_start.toPrecision(10)} → ${ref.volume_end.toPrecision(10)}`
+  out += '\n\n'
   const serial = r.runs.serial?.ms
   out += table([
-    ['run', 'precision', 'ranks', 'ms', 'ms/step', 'vs serial', 'md5 / deviation'],
+    ['run', 'precision', 'ranks', 'ms', 'ms/step', 'vs serial', 'Σh end, m', 'volume end, m³', 'md5 / deviation'],
     ...Object.entries(r.runs).map(([key, run]) => [
       key,
       run.precision,
@@ -38,6 +42,8 @@ export function describeLandslide(r: LandslideResult, envelope?: ResultEnvelope<
       ms(run.ms),
       run.ms_per_step.toPrecision(3),
       serial === undefined || run.ms === 0 ? '' : `${(serial / run.ms).toFixed(2)}×`,
+      run.mass_end.toPrecision(8),
+      run.volume_end === undefined ? '' : run.volume_end.toPrecision(8),
       check(run, r.reference.md5),
     ]),
   ])

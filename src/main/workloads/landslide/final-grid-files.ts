@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import type { EngineCli } from '../../engine'
+import { prjPathBeside } from '../../../shared/prj'
 import { checkTarget } from './check-target'
 import { keptFinalGrid } from './final-grid'
 import { type GridFileTargets, writeGridFiles } from './write-grid-files'
@@ -14,11 +15,12 @@ import { type GridFileTargets, writeGridFiles } from './write-grid-files'
 export const finalGridFlags: NonNullable<EngineCli<LandslideResult>['fileFlags']> = {
   flags: [
     { flag: 'output', help: 'write the reference run\'s final thickness in the reference program\'s format (its md5 is the study\'s check)' },
-    { flag: 'asc', help: 'write the reference run\'s final thickness as an ESRI ASCII grid with the DEM\'s header (dry cells 0, walls NODATA_value -9999)' },
+    { flag: 'asc', help: 'write the reference run\'s final thickness as an ESRI ASCII grid with the DEM\'s header (dry cells 0, walls NODATA_value -9999), and the DEM\'s CRS as a .prj beside it where Paralab can write it (UTM zones on WGS 84, ETRS89, NAD83)' },
     { flag: 'tif', help: 'write the reference run\'s final thickness as a float64 GeoTIFF with the DEM\'s georeferencing (its GeoKeys when the DEM is a GeoTIFF; dry cells 0, walls NODATA -9999)' },
   ],
   async check(paths, force) {
-    for (const path of Object.values(paths)) await checkTarget(path, force)
+    // The .prj an .asc may get beside it too: never left behind stale, naming another CRS.
+    for (const path of [...Object.values(paths), ...(paths.asc ? [prjPathBeside(paths.asc)] : [])]) await checkTarget(path, force)
   },
   async write(r, paths, force) {
     const kept = keptFinalGrid(r)
@@ -36,6 +38,7 @@ async function simulateAgain(r: LandslideResult, paths: GridFileTargets, force: 
     header: f.header,
     dem: f.dem,
     source: f.source,
+    ...(r.grid.tile && { tile: r.grid.tile }),
     steps: r.steps,
     backend: r.reference.backend,
     variant: 'fused',

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 import { readLandslideInput, type LandslideInput } from './inputs'
+import { tileInput } from './tiled-grid'
 import { referenceMd5 } from './reference-format'
 import { initialState } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
@@ -30,10 +31,11 @@ export function keepFinalGrid(input: LandslideInput, steps: number, md5: string,
 }
 
 const sameFiles = (a: LandslideInput['files'], b: LandslideInput['files']) => a.dem === b.dem && a.source === b.source && a.header === b.header
+const sameTile = (a: LandslideInput['tile'], b: LandslideResult['grid']['tile']) => (a?.rows ?? 1) === (b?.rows ?? 1) && (a?.cols ?? 1) === (b?.cols ?? 1)
 
 /** The kept grid when it is this run's, without simulating. */
 export function keptFinalGrid(r: LandslideResult): FinalGrid | null {
-  return kept && sameFiles(kept.input.files, r.grid.files) && kept.steps === r.steps && kept.md5 === r.reference.md5 ? kept : null
+  return kept && sameFiles(kept.input.files, r.grid.files) && sameTile(kept.input.tile, r.grid.tile) && kept.steps === r.steps && kept.md5 === r.reference.md5 ? kept : null
 }
 
 /**
@@ -47,7 +49,9 @@ export async function finalGrid(r: LandslideResult, input: (path: string) => Pro
   const shown = [...(f.header ? [f.header] : []), f.dem, f.source]
   const real: string[] = []
   for (const path of shown) real.push(await input(path))
-  const grids = await readLandslideInput(shown, real, signal)
+  const read = await readLandslideInput(shown, real, signal)
+  const t = r.grid.tile
+  const grids = t ? tileInput(read, { rows: Number(t.rows), cols: Number(t.cols) }) : read
   const sim = new WorkersSimulation(initialState(grids), availableParallelism(), true)
   let h: Float64Array
   try {

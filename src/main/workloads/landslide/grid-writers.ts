@@ -1,6 +1,6 @@
 // Thickness grids for other tools: an ESRI ASCII grid with the DEM's header and a GeoTIFF with the
 // DEM's georeferencing (QGIS and GDAL open both as rasters in place over the DEM), and a NumPy .npy
-// array (float64, rows × columns).
+// array (float64, rows × columns, walls NaN).
 import type { GeoTags } from '../../io/geotiff/read-raster'
 import { cornerGeoTags, geoTiffPieces } from '../../io/geotiff/write-geotiff'
 import { joinPieces, TextPieces } from '../../io/text-pieces'
@@ -69,16 +69,29 @@ export function npyGridHeader(rows: number, cols: number): Uint8Array {
   return out
 }
 
-/** A C-ordered little-endian float64 .npy (format 1.0) of shape (rows, cols). */
-export function npyBytes(h: Float64Array, rows: number, cols: number): Uint8Array {
-  return joinPieces(npyPieces(h, rows, cols))
+/** A C-ordered little-endian float64 .npy (format 1.0) of shape (rows, cols); walls NaN. */
+export function npyBytes(h: Float64Array, rows: number, cols: number, walls: Uint8Array | null): Uint8Array {
+  return joinPieces(npyPieces(h, rows, cols, walls))
 }
 
-/** npyBytes in pieces: the header, then the grid's own memory (no copy; little-endian machines). */
-export function* npyPieces(h: Float64Array, rows: number, cols: number): Generator<Uint8Array> {
+/**
+ * npyBytes in pieces: the header, then the grid's own memory (no copy; little-endian machines), or
+ * where it has walls a copy a piece at a time with NaN in them: a wall is no thickness, and a dry
+ * cell's 0 would make numpy's sums and means count it as one (GeoTIFF and .asc write NODATA there).
+ */
+export function* npyPieces(h: Float64Array, rows: number, cols: number, walls: Uint8Array | null): Generator<Uint8Array> {
   yield npyGridHeader(rows, cols)
-  const data = new Uint8Array(h.buffer, h.byteOffset, h.byteLength)
-  for (let at = 0; at < data.length; at += NPY_PIECE_BYTES) yield data.subarray(at, at + NPY_PIECE_BYTES)
+  if (!walls) {
+    const data = new Uint8Array(h.buffer, h.byteOffset, h.byteLength)
+    for (let at = 0; at < data.length; at += NPY_PIECE_BYTES) yield data.subarray(at, at + NPY_PIECE_BYTES)
+    return
+  }
+  // A fresh piece each time: callers may hold every piece (joinPieces) before using them.
+  for (let k0 = 0; k0 < h.length; k0 += NPY_PIECE_BYTES / 8) {
+    const piece = h.slice(k0, k0 + NPY_PIECE_BYTES / 8)
+    for (let k = 0; k < piece.length; k++) if (walls[k0 + k]) piece[k] = NaN
+    yield new Uint8Array(piece.buffer)
+  }
 }
 
 /** Bytes of the grid handed on at a time. */

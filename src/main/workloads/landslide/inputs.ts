@@ -161,5 +161,7 @@ export function gridSummary(input: LandslideInput): LandslideResult['grid'] {
     nodata: header.nodata,
     walls: input.wallCount,
     files: input.files,
+    crs: input.crs ?? { epsg: null, name: 'unknown' },
+    ...(input.tile && { tile: input.tile }),
   }
 }

@@ -1,6 +1,6 @@
 // The final grid a dashboard's landslide run keeps beside its history entry (JobContext.keep), and
 // the result files made from it on request as they are sent: the reference run's final thickness as
-// `final.npy` (f64, the download itself), its walls as one bit a cell, the full-resolution final
+// `final.npy` (f64, walls NaN, the download itself), its walls as one bit a cell, the full-resolution final
 // frame (thickness and relief, at most FULL_SIDE map cells a side) and what the files need besides
 // (the DEM's header and georeferencing) in `final-grid.json`, written last. On Tessina tiled 12 × 14
 // (7 320 × 6 944 cells) the .npy and the GeoTIFF are 406 MB and the .asc larger: they are read a
@@ -51,7 +51,7 @@ interface KeptInfo {
 export async function keepFinalGridFiles(keep: NonNullable<JobContext['keep']>, r: LandslideResult, grid: FinalGrid): Promise<boolean> {
   const { input, h } = grid
   const { rows, cols } = input
-  if ((await keep(KEPT_GRID, npyGridHeader(rows, cols).length + h.byteLength, npyPieces(h, rows, cols))) === null) return false
+  if ((await keep(KEPT_GRID, npyGridHeader(rows, cols).length + h.byteLength, npyPieces(h, rows, cols, input.walls))) === null) return false
   if (input.walls) {
     const bits = packBits(input.walls)
     if ((await keep(KEPT_WALLS, bits.length, bits)) === null) return false

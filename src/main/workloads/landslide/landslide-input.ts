@@ -1,5 +1,6 @@
 // What the landslide reads, whatever the files' format: the DEM, the initial thickness and the walls on one grid.
 import type { GeoTags } from '../../io/geotiff/read-raster'
+import type { GridCrs } from '../../../shared/workloads/landslide/types'
 import type { GridHeader } from './esri-grid'
 
 export interface LandslideInput {
@@ -18,4 +19,8 @@ export interface LandslideInput {
   files: { dem: string; source: string; header?: string }
   /** The DEM's georeferencing tags when it is a GeoTIFF, for GeoTIFFs written from the run. */
   geo?: GeoTags
+  /** The DEM's CRS when its file states one (a GeoTIFF's GeoKeys); absent: unknown. */
+  crs?: GridCrs
+  /** The files' grids repeated so (tiled-grid.ts); absent: as read. */
+  tile?: { rows: number; cols: number }
 }

@@ -3,6 +3,8 @@
 // because the automaton pairs them cell by cell. NODATA in the DEM makes walls, in the source no
 // debris; every message names the file and, for a cell, its row and column.
 import { ApiError } from '../../../shared/errors'
+import { crsText, type GridCrs } from '../../../shared/workloads/landslide/types'
+import { crsOf, utmZoneEpsg } from '../../io/geotiff/crs'
 import { readRaster, type GeoTags, type Raster } from '../../io/geotiff/read-raster'
 import { inTurns } from '../../workers/in-turns'
 import { ascCorner, gridError, MAX_VALUE, parseGridRows, parseHeader, type GridHeader } from './esri-grid'
@@ -20,6 +22,8 @@ interface GridFile {
   nodata: number | null
   values: Float64Array
   geo?: GeoTags
+  /** What the GeoKeys state (a projected CRS in metres); absent for an .asc or a GeoTIFF without GeoKeys. */
+  crs?: GridCrs
 }
 
 /** Cells sizes or corners closer than this (relative to a cell) are the same: GDAL prints 15 digits. */
@@ -30,9 +34,35 @@ export async function rasterGrid(shown: string, path: string, signal?: AbortSign
   const r: Raster = await readRaster(shown, path, { signal })
   if (!r.placement) throw new ApiError('invalid-input', `${shown}: has no georeferencing (ModelPixelScale and ModelTiepoint, or ModelTransformation), so its cell size is unknown`)
   const { west, north, cellWidth, cellHeight } = r.placement
+  const south = north - r.height * cellHeight
+  // The CRS first: cells in degrees are refused as such, square or not.
+  const crs = metricCrs(shown, r.geo, { west, north, south, east: west + r.width * cellWidth, cellsize: cellWidth })
   if (Math.abs(cellWidth - cellHeight) > SAME * Math.max(cellWidth, cellHeight))
     throw new ApiError('invalid-input', `${shown}: its cells are not square: ${cellWidth} wide and ${cellHeight} high (map units); the automaton needs square cells (gdalwarp -tr makes them)`)
-  return { shown, rows: r.height, cols: r.width, west, south: north - r.height * cellHeight, cellsize: cellWidth, nodata: r.nodata, values: r.values, geo: r.geo }
+  return { shown, rows: r.height, cols: r.width, west, south, cellsize: cellWidth, nodata: r.nodata, values: r.values, geo: r.geo, ...crs }
+}
+
+/**
+ * The GeoKeys' CRS when its cells are metres, as the automaton's p_ε and the volume in m³ take them;
+ * a geographic CRS (cells in degrees), a geocentric one or a projected one in other units is refused
+ * by name, with the gdalwarp that makes the grid metric (a UTM zone from the grid's middle where its
+ * coordinates are longitudes and latitudes).
+ */
+function metricCrs(shown: string, geo: GeoTags, at: { west: number; north: number; south: number; east: number; cellsize: number }): { crs?: GridCrs } {
+  const crs = crsOf(geo)
+  const named = crsText(crs)
+  const warp = (epsg: number | null) => `gdalwarp -t_srs EPSG:${epsg ?? '<a UTM zone or national metric grid>'} ${shown} ${shown.replace(/(\.tiff?)?$/i, '-utm$1')}`
+  if (crs.kind === 'geographic') {
+    const zone = utmZoneEpsg((at.west + at.east) / 2, (at.north + at.south) / 2)
+    throw new ApiError(
+      'invalid-input',
+      `${shown}: its CRS ${named} is geographic: its cells are ${Number(at.cellsize.toPrecision(6))} degrees, not metres, and the landslide needs metres (its thresholds, the cell area, the relief): reproject it to a metric CRS first, e.g. ${warp(zone)}${zone !== null ? ` (the UTM zone of its middle)` : ''}, and the source likewise`,
+    )
+  }
+  if (crs.kind === 'geocentric') throw new ApiError('invalid-input', `${shown}: its CRS ${named} is geocentric, not a map grid in metres: reproject it first, e.g. ${warp(null)}`)
+  if (crs.kind === 'projected' && crs.unit?.metres !== 1)
+    throw new ApiError('invalid-input', `${shown}: its CRS ${named} is in ${crs.unit?.name ?? 'an unknown unit'}, not metres, and the landslide needs metres: reproject it first, e.g. ${warp(null)}`)
+  return crs.kind === 'unknown' ? {} : { crs: { epsg: crs.epsg, name: crs.name } }
 }
 
 /** An ESRI ASCII grid (with its header) as a grid, its corner from xllcenter where it gives centres. */
@@ -61,6 +91,7 @@ function* rasterInputRows(dem: GridFile, source: GridFile): Generator<void, Land
   if (Math.abs(dem.west - source.west) > tol || Math.abs(dem.south - source.south) > tol)
     differs.push(`lower-left corner (${source.west}, ${source.south}), the DEM's (${dem.west}, ${dem.south})`)
   if (Math.abs(dem.cellsize - source.cellsize) > tol) differs.push(`cell size ${source.cellsize}, the DEM's ${dem.cellsize}`)
+  if (dem.crs && source.crs && (dem.crs.epsg !== source.crs.epsg || dem.crs.name !== source.crs.name)) differs.push(`CRS ${crsText(source.crs)}, the DEM's ${crsText(dem.crs)}`)
   if (differs.length) throw new ApiError('invalid-input', `the source ${source.shown} does not lie on the DEM ${dem.shown}'s grid: ${differs.join('; ')}`)
 
   const { rows, cols } = dem
@@ -105,5 +136,5 @@ function* rasterInputRows(dem: GridFile, source: GridFile): Generator<void, Land
       ...(dem.nodata !== null ? [['NODATA_value', String(dem.nodata)] as [string, string]] : []),
     ],
   }
-  return { rows, cols, header, z, h, walls, wallCount, files: { dem: dem.shown, source: source.shown }, ...(dem.geo && { geo: dem.geo }) }
+  return { rows, cols, header, z, h, walls, wallCount, files: { dem: dem.shown, source: source.shown }, ...(dem.geo && { geo: dem.geo }), ...((dem.crs ?? source.crs) && { crs: dem.crs ?? source.crs }) }
 }

@@ -1,5 +1,5 @@
 // Files the dashboard asks for after a landslide run: the reference run's final thickness as an
-// ESRI ASCII grid, a GeoTIFF and a NumPy array (what `landslide simulate --asc/--tif/--npy` write), and the final
+// ESRI ASCII grid (and its CRS as the .prj beside it, where one can be written), a GeoTIFF and a NumPy array (what `landslide simulate --asc/--tif/--npy` write), and the final
 // frame at full resolution (at most FULL_SIDE map cells a side, each the deepest of its block of grid
 // cells, as the picture says) as PNG and SVG. Asked of a run in the history (exportRunFile), they are
 // made from the grid the run kept (kept-grid.ts) as they are sent, or from the grid simulated again
@@ -8,12 +8,13 @@
 import { ApiError } from '../../../shared/errors'
 import { sizeText } from '../../../shared/wire'
 import { landslideWorkload } from '../../../shared/workloads/landslide'
-import type { LandslideResult } from '../../../shared/workloads/landslide/types'
+import { crsText, type LandslideResult } from '../../../shared/workloads/landslide/types'
+import { prjText } from '../../../shared/prj'
 import { validateParams } from '../../../shared/workloads/schema'
 import type { MadeFile, WorkloadEngine } from '../../engine'
 import { memoryPieces } from '../../io/file-pieces'
 
-export const RESULT_FILES = ['final.asc', 'final.npy', 'final.tif', 'thickness-full.png', 'thickness-full.svg'] as const
+export const RESULT_FILES = ['final.asc', 'final.prj', 'final.npy', 'final.tif', 'thickness-full.png', 'thickness-full.svg'] as const
 
 /**
  * Bytes of a file made whole, to be sent in one reply as base64 (a third more, within
@@ -27,6 +28,12 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
     const r = results as LandslideResult
     if (!r?.grid?.files || !r.reference || typeof r.steps !== 'number') throw new ApiError('invalid-argument', 'results are not a landslide run\'s')
     if (!(RESULT_FILES as readonly string[]).includes(name)) throw new ApiError('invalid-argument', `landslide makes no file ${JSON.stringify(name)}`)
+    // The .asc's CRS, from the results alone.
+    if (name === 'final.prj') {
+      const prj = prjText(r.grid.crs?.epsg ?? null)
+      if (prj === null) throw new ApiError('invalid-argument', `this run's CRS, ${crsText(r.grid.crs)}, is not one Paralab can write as a .prj (UTM zones on WGS 84, ETRS89 and NAD83); final.tif carries it`)
+      return { mime: 'text/plain', bytes: new TextEncoder().encode(prj) }
+    }
     if (kept) {
       const made = await (await import('./kept-grid')).keptGridFile(r, name, kept, signal)
       if (made) return made
@@ -51,7 +58,7 @@ export const landslideResultFiles: NonNullable<WorkloadEngine<'landslide'>['resu
         made = { pieces: ascPieces(grid.h, grid.input.header, grid.input.walls), mime: 'text/plain' }
         break
       case 'final.npy':
-        made = { pieces: npyPieces(grid.h, rows, cols), mime: 'application/octet-stream' }
+        made = { pieces: npyPieces(grid.h, rows, cols, grid.input.walls), mime: 'application/octet-stream' }
         break
       case 'final.tif':
         made = { pieces: tifPieces(grid.h, grid.input), mime: 'image/tiff' }

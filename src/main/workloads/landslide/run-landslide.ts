@@ -19,12 +19,13 @@ import {
   MAX_SAMPLES,
   MAX_THICKNESS_MAPS,
   runKey,
+  debrisVolume,
 } from '../../../shared/workloads/landslide/types'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { GpuSimulation, defaultStepsPerSubmit } from './gpu/gpu-simulation'
 import { maxGpuBands, notInBands } from './gpu/gpu-bands'
 import { type BandsRun, runBandProcesses } from './band-processes'
-import type { Tiling } from './tiled-grid'
+import { parseTiling, TILE_EXPECTED, tileInput, type Tiling } from './tiled-grid'
 import { compileAhead } from '../../gpu/compile'
 import { warmUp } from '../../gpu/timing'
 import { meanDebrisCells, rooflinePoint } from './gpu/kernel-costs'
@@ -80,15 +81,16 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     arithmetic === 'double-float' && VARIANTS[v].doubleFloat === undefined ? noDoubleFloat(v) : (params.gpuBands ?? 1) > 1 ? notInBands(v) : undefined
   const lacking = params.backends.includes('gpu') ? params.variants.filter((v) => unusable(v) !== undefined) : []
   if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', unusable(lacking[0])!)
+  const tile = params.tile === undefined ? given.tile : tilingOf(params.tile)
   ctx.progress({ phase: 'loading grids', fraction: 0 })
-  const input = given.input ?? (await readInput(params.grids, ctx))
+  const input = given.input ?? (await readJobInput(params, ctx))
   // Each of these passes over a big grid takes a good part of a second: a turn for others between them.
   await turn()
   const state = await initialStateInTurns(input, turn)
   await turn()
   const bands = gpuBandsOf(params, state.rows)
   // Refused before any run: band processes rebuild the grid from its files.
-  if (bands > 1 && params.backends.includes('gpu') && given.input && !given.tile)
+  if (bands > 1 && params.backends.includes('gpu') && given.input && !tile)
     throw new ApiError('invalid-argument', `--gpu-bands ${bands} runs each band as a process, which reads the grids from their files; this job's grid was handed to it in memory`)
   throwIfAborted(signal)
 
@@ -111,7 +113,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const cells = input.rows * input.cols
   const progress = (key: string, done: number, ms: number) =>
     ctx.progress({
-      phase: `simulating ${key}`,
+      phase: `simulating ${key} · step ${done} of ${params.steps}`,
       fraction: Math.min(1, (finished + done) / total),
       ...(ms > 0 && { throughput: { value: (cells * done) / ms / 1e3, unit: 'M cell-steps/s' } }),
     })
@@ -214,7 +216,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     for (const path of params.grids) files.push(await ctx.input(path))
     ctx.progress({ phase: `simulating ${runKey(p.backend, p.variant)} in ${bands} band processes`, fraction: Math.min(1, finished / total) })
     return runBandProcesses({
-      recipe: { files, ...(given.tile && { tile: given.tile }) },
+      recipe: { files, ...(tile && { tile }) },
       bands,
       steps: params.steps,
       variant: p.variant ?? 'fused',
@@ -276,6 +278,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
       ...(md5 !== undefined && { md5 }),
       ...(compile_ms !== undefined && { compile_ms }),
       mass_end: mass,
+      volume_end: debrisVolume(mass, input.header.cellsize),
       ...(p.backend === 'gpu' && { deviation: gridDeviation(grid, reference!.grid) }),
     }
   }
@@ -331,7 +334,14 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const results: LandslideResult = {
     grid: gridSummary(input),
     steps: steps(),
-    reference: { backend: referenceBackend, md5: reference.md5, mass_start: massStart, mass_end: series.mass.at(-1) ?? massStart },
+    reference: {
+      backend: referenceBackend,
+      md5: reference.md5,
+      mass_start: massStart,
+      mass_end: series.mass.at(-1) ?? massStart,
+      volume_start: debrisVolume(massStart, input.header.cellsize),
+      volume_end: debrisVolume(series.mass.at(-1) ?? massStart, input.header.cellsize),
+    },
     runs,
     series,
     maps,
@@ -353,11 +363,20 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 }
 
 
-/** The grids named by `grids`, through the job's inputs (one at a time: they are listed in order). */
-async function readInput(grids: string[], ctx: JobContext): Promise<LandslideInput> {
+/** `--tile`'s RxC, or a refusal naming the value. */
+function tilingOf(text: string): Tiling {
+  const t = parseTiling(text)
+  if (!t) throw new ApiError('invalid-argument', `tile must be ${TILE_EXPECTED}, got ${JSON.stringify(text)}`)
+  return t
+}
+
+/** The grids named by `grids`, through the job's inputs (one at a time: they are listed in order), tiled as `tile` asks. */
+export async function readJobInput(params: Pick<LandslideParams, 'grids' | 'tile'>, ctx: Pick<JobContext, 'input' | 'signal'>): Promise<LandslideInput> {
+  const tile = params.tile === undefined ? undefined : tilingOf(params.tile)
   const real: string[] = []
-  for (const path of grids) real.push(await ctx.input(path))
-  return readLandslideInput(grids, real, ctx.signal)
+  for (const path of params.grids) real.push(await ctx.input(path))
+  const input = await readLandslideInput(params.grids, real, ctx.signal)
+  return tile ? tileInput(input, tile) : input
 }
 
 /** A GPU run's kernels, compiled on the job's device ahead of its simulations (bands on other devices compile theirs as they open). */

@@ -10,7 +10,7 @@ import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { timingOf } from '../../../shared/workloads/envelope'
 import type { LandslideParams } from '../../../shared/workloads/landslide'
-import { type CpuBackend, gpuArithmetic, type GpuVariant, type LandslideResult, type LandslideRun, type LandslideSeries, runKey } from '../../../shared/workloads/landslide/types'
+import { type CpuBackend, debrisVolume, gpuArithmetic, type GpuVariant, type LandslideResult, type LandslideRun, type LandslideSeries, runKey } from '../../../shared/workloads/landslide/types'
 import type { EngineOutcome, JobContext } from '../../engine'
 import type { RankPlacement } from '../../ranks/placement'
 import { Ranks } from '../../ranks/ranks'
@@ -43,7 +43,7 @@ import type { RankArray } from '../../ranks/wire'
 import { hillshadeMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
-import { sampleEvery, type GivenToJob } from './run-landslide'
+import { readJobInput, sampleEvery, type GivenToJob } from './run-landslide'
 import { initialState, stateRows, ThreadSimulation, type InitialState } from './simulation'
 import { splitRows } from './workers-simulation'
 import { MAX_THICKNESS_MAPS } from '../../../shared/workloads/landslide/types'
@@ -237,12 +237,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     throw new ApiError('invalid-argument', '--checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a run in ranks defaults to checkpoints/ in its job folder)')
 
   ctx.progress({ phase: 'loading grids', fraction: 0 })
-  let input = given.input
-  if (!input) {
-    const real: string[] = []
-    for (const path of params.grids) real.push(await ctx.input(path))
-    input = await readLandslideInput(params.grids, real, ctx.signal)
-  }
+  const input = given.input ?? (await readJobInput(params, ctx))
   const state = initialState(input)
   const p = plan(params, placement, state)
   // A folder where no checkpoint can be written is refused now, not after the first interval's work
@@ -392,7 +387,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     const key = runKey(p.backend, p.variant)
     const progress = (ms: number) =>
       ctx.progress({
-        phase: `simulating ${key}${size > 1 ? ` on ${size} ranks` : ''}`,
+        phase: `simulating ${key}${size > 1 ? ` on ${size} ranks` : ''} · step ${band.done} of ${params.steps}`,
         fraction: params.steps > 0 ? band.done / params.steps : 1,
         ...(ms > 0 && { throughput: { value: (rows * cols * (band.done - start)) / ms / 1e3, unit: 'M cell-steps/s' } }),
       })
@@ -591,7 +586,14 @@ function finish(
   return {
     grid: gridSummary(input),
     steps: params.steps,
-    reference: { backend: p.backend === 'gpu' ? 'active' : p.backend, md5: refMd5, mass_start: massStart, mass_end: refMassEnd },
+    reference: {
+      backend: p.backend === 'gpu' ? 'active' : p.backend,
+      md5: refMd5,
+      mass_start: massStart,
+      mass_end: refMassEnd,
+      volume_start: debrisVolume(massStart, input.header.cellsize),
+      volume_end: debrisVolume(refMassEnd, input.header.cellsize),
+    },
     runs: {
       [runKey(p.backend, p.variant)]: {
         backend: p.backend,
@@ -606,6 +608,7 @@ function finish(
         // f32 grids too: comparing two gpu runs' md5 tells whether the split changed any bit.
         md5,
         mass_end: massEnd,
+        volume_end: debrisVolume(massEnd, input.header.cellsize),
         ...(gpu?.grid && { deviation: gridDeviation(grid, gpu.grid) }),
       },
     },

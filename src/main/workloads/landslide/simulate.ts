@@ -8,9 +8,12 @@ import {
   type LandslideBackend,
   type LandslidePrecision,
   type RunArithmetic,
+  debrisVolume,
+  type GridCrs,
 } from '../../../shared/workloads/landslide/types'
 import { getGpu } from '../../gpu/on-demand'
 import { writeFileAtomic } from '../../io/atomic-write'
+import { prjPathBeside } from '../../../shared/prj'
 import { checkTarget } from './check-target'
 import { snapshot, thicknessMaps, type Snapshot } from './grid-stats'
 import { npyPieces, tifPieces } from './grid-writers'
@@ -22,7 +25,9 @@ import { createSimulation } from './run-landslide'
 import { type BandsRun, runBandProcesses } from './band-processes'
 import { maxGpuBands, notInBands } from './gpu/gpu-bands'
 import { ApiError } from '../../../shared/errors'
+import type { JobProgress } from '../../../shared/jobs'
 import { initialState } from './simulation'
+import { tileInput, type Tiling } from './tiled-grid'
 import { lastFramePng, nodeRasterize } from './thickness-files'
 
 
@@ -30,6 +35,8 @@ export interface SimulateOptions {
   header?: string
   dem: string
   source: string
+  /** The grids repeated R × C times (tiled-grid.ts). */
+  tile?: Tiling
   steps: number
   backend: LandslideBackend
   variant: GpuVariant
@@ -44,6 +51,9 @@ export interface SimulateOptions {
   frames?: { every: number; dir?: string; as?: 'npy' | 'tif'; gif?: string }
   /** The final thickness over the hillshaded DEM. */
   png?: string
+  /** Progress as the run advances (the steps done), and a cancel, seen between slices of steps. */
+  progress?: (p: JobProgress) => void
+  signal?: AbortSignal
   output?: string
   asc?: string
   npy?: string
@@ -60,8 +70,13 @@ export interface SimulateSummary {
   cols: number
   /** md5 of the final grid in the reference format. */
   md5: string
+  /** Σh in m summed over the cells, and the debris volume in m³ (Σh × cellsize²). */
   mass_start: number
   mass_end: number
+  volume_start: number
+  volume_end: number
+  /** The DEM's CRS as its file states it. */
+  crs: GridCrs
   ms: number
   written: string[]
   /** In band processes (--gpu-bands N): the bands, their exchange interval and where each was seen computing. */
@@ -71,10 +86,11 @@ export interface SimulateSummary {
 const sum = (a: Float64Array) => a.reduce((s, v) => s + v, 0)
 
 export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> {
-  for (const target of [opts.output, opts.asc, opts.npy, opts.tif, opts.png, opts.frames?.gif]) if (target) await checkTarget(target, opts.force)
+  for (const target of [opts.output, opts.asc, opts.asc && prjPathBeside(opts.asc), opts.npy, opts.tif, opts.png, opts.frames?.gif]) if (target) await checkTarget(target, opts.force)
   if (opts.frames?.dir) await checkTarget(opts.frames.dir, opts.force, true)
   const shown = [...(opts.header ? [opts.header] : []), opts.dem, opts.source]
-  const input = await readLandslideInput(shown, shown)
+  const read = await readLandslideInput(shown, shown)
+  const input = opts.tile ? tileInput(read, opts.tile) : read
   const state = initialState(input)
   const bands = opts.backend === 'gpu' ? Math.min(opts.gpuBands ?? 1, maxGpuBands(input.rows)) : 1
   if (bands > 1) {
@@ -94,7 +110,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     if (!opts.frames?.dir) return
     const tif = opts.frames.as === 'tif'
     const path = join(opts.frames.dir, `h-${String(sim.done).padStart(digits, '0')}.${tif ? 'tif' : 'npy'}`)
-    await writeFileAtomic(path, tif ? tifPieces(h, input) : npyPieces(h, input.rows, input.cols), { overwrite: opts.force })
+    await writeFileAtomic(path, tif ? tifPieces(h, input) : npyPieces(h, input.rows, input.cols, input.walls), { overwrite: opts.force })
     written.push(path)
   }
   let ms = 0
@@ -103,17 +119,27 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   if (!sim) {
     // In band processes (band-processes.ts): the first picture is the initial grid, the last the bands' final one.
     if (opts.png) drawn.push(snapshot(0, input.h, input.rows, input.cols))
-    const once = await runBandProcesses({ recipe: { files: shown }, bands, steps: opts.steps, variant: opts.variant, precision: opts.precision ?? 'f32', warmup: 0, ...(opts.exchangeEvery !== undefined && { exchangeEvery: opts.exchangeEvery }), rows: input.rows, cols: input.cols })
+    const once = await runBandProcesses({ recipe: { files: shown, ...(opts.tile && { tile: opts.tile }) }, bands, steps: opts.steps, variant: opts.variant, precision: opts.precision ?? 'f32', warmup: 0, ...(opts.exchangeEvery !== undefined && { exchangeEvery: opts.exchangeEvery }), rows: input.rows, cols: input.cols })
     ms = once.ms
     h = once.grid
     bandsRun = once.run
   } else try {
     if (opts.frames || opts.png) await frame()
+    // Slices of about a hundredth of the run, for progress and a cancel between them (the same steps, the same grid).
+    const slice = Math.max(1, Math.ceil(opts.steps / 100))
+    const key = opts.backend === 'gpu' ? `gpu/${opts.variant}` : opts.backend
     while (sim.done < opts.steps) {
       const next = opts.frames ? Math.min(opts.steps, sim.done + opts.frames.every) : opts.steps
-      const t = performance.now()
-      await sim.advance(next - sim.done)
-      ms += performance.now() - t
+      while (sim.done < next) {
+        const t = performance.now()
+        await sim.advance(Math.min(slice, next - sim.done), opts.signal)
+        ms += performance.now() - t
+        opts.progress?.({
+          phase: `simulating ${key} · step ${sim.done} of ${opts.steps}`,
+          fraction: sim.done / opts.steps,
+          ...(ms > 0 && { throughput: { value: (input.rows * input.cols * sim.done) / ms / 1e3, unit: 'M cell-steps/s' } }),
+        })
+      }
       if (opts.frames) await frame()
     }
     h = (await sim.thickness()).slice()
@@ -129,7 +155,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     const maps = thicknessMaps(drawn, input.rows, input.cols)
     const frames = {
       steps: opts.steps,
-      grid: { rows: input.rows, cols: input.cols, cellsize: input.header.cellsize, xllcorner: input.header.xllcorner, yllcorner: input.header.yllcorner },
+      grid: { rows: input.rows, cols: input.cols, cellsize: input.header.cellsize, xllcorner: input.header.xllcorner, yllcorner: input.header.yllcorner, ...(input.crs && { crs: input.crs }) },
       maps,
       hillshade: hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0]),
     }
@@ -151,6 +177,9 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
     md5: files.md5 ?? referenceMd5(h, input.rows, input.cols),
     mass_start: sum(input.h),
     mass_end: sum(h),
+    volume_start: debrisVolume(sum(input.h), input.header.cellsize),
+    volume_end: debrisVolume(sum(h), input.header.cellsize),
+    crs: input.crs ?? { epsg: null, name: 'unknown' },
     ms,
     written,
     ...(bandsRun && { bands: bandsRun }),

@@ -9,6 +9,8 @@
 // the tiled run is then the original's f64 grid tiled, bit for bit: `tiledReference` computes it
 // from one run of the small grid, checked step by step, instead of a long run of the large one.
 import { throwIfAborted } from '../../../shared/cancel'
+import { ApiError } from '../../../shared/errors'
+import { MAX_RASTER_CELLS } from '../../io/geotiff/read-raster'
 import type { LandslideInput } from './inputs'
 import { initialState, ThreadSimulation } from './simulation'
 
@@ -17,12 +19,18 @@ export interface Tiling {
   cols: number
 }
 
-/** Parses "RxC" (or "R×C"): copies down and across, each at least 1. */
+/** Copies down and across at most (the grid's own bound on cells applies besides). */
+export const MAX_TILES = 1024
+
+/** What a tiling's text must be, for messages. */
+export const TILE_EXPECTED = `RxC with R and C whole numbers from 1 to ${MAX_TILES} (e.g. 12x14)`
+
+/** Parses "RxC" (or "R×C"): copies down and across, each at least 1 and at most MAX_TILES. */
 export function parseTiling(text: string): Tiling | undefined {
   const m = /^\s*(\d+)\s*[x×X]\s*(\d+)\s*$/.exec(text)
   if (!m) return undefined
   const t = { rows: Number(m[1]), cols: Number(m[2]) }
-  return t.rows >= 1 && t.cols >= 1 ? t : undefined
+  return t.rows >= 1 && t.cols >= 1 && t.rows <= MAX_TILES && t.cols <= MAX_TILES ? t : undefined
 }
 
 /** `values` (rows × cols) repeated t.rows × t.cols times. */
@@ -38,27 +46,35 @@ export function tileValues<A extends Float64Array | Uint8Array>(values: A, rows:
   return out
 }
 
-/** The input repeated t.rows × t.cols times; the header names the new size, the files the tiling. */
+/**
+ * The input repeated t.rows × t.cols times, the files' grid the north-west copy: the header names
+ * the new size and its lower-left corner, the georeferencing (anchored at the north-west corner)
+ * and the CRS are kept, so grids written from the run lie where the tiled grid does.
+ */
 export function tileInput(input: LandslideInput, t: Tiling): LandslideInput {
   const rows = input.rows * t.rows
   const cols = input.cols * t.cols
-  const tag = ` (tiled ${t.rows}×${t.cols})`
+  // Refused before anything is allocated: the bound a GeoTIFF raster has.
+  if (rows * cols > MAX_RASTER_CELLS)
+    throw new ApiError(
+      'invalid-argument',
+      `tile ${t.rows}x${t.cols} of the ${input.rows} × ${input.cols} grid makes ${rows} × ${cols} = ${rows * cols} cells, more than the ${MAX_RASTER_CELLS} a grid may have`,
+    )
+  // The copies extend south: the lower-left corner moves down by the rows added.
+  const down = (rows - input.rows) * input.header.cellsize
   const entries = input.header.entries.map(([k, v]): [string, string] =>
-    /^nrows$/i.test(k) ? [k, String(rows)] : /^ncols$/i.test(k) ? [k, String(cols)] : [k, v],
+    /^nrows$/i.test(k) ? [k, String(rows)] : /^ncols$/i.test(k) ? [k, String(cols)] : /^yll(corner|center)$/i.test(k) ? [k, String(Number(v) - down)] : [k, v],
   )
   return {
+    ...input,
     rows,
     cols,
-    header: { ...input.header, nrows: rows, ncols: cols, entries },
+    header: { ...input.header, nrows: rows, ncols: cols, yllcorner: input.header.yllcorner - down, entries },
     z: tileValues(input.z, input.rows, input.cols, t),
     h: tileValues(input.h, input.rows, input.cols, t),
     walls: input.walls && tileValues(input.walls, input.rows, input.cols, t),
     wallCount: input.wallCount * t.rows * t.cols,
-    files: {
-      dem: input.files.dem + tag,
-      source: input.files.source + tag,
-      ...(input.files.header !== undefined && { header: input.files.header + tag }),
-    },
+    tile: { rows: t.rows, cols: t.cols },
   }
 }
 

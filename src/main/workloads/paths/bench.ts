@@ -9,7 +9,7 @@ import type { BLOCK_SIZES, GpuVariant, PathsBackend } from '../../../shared/work
 import { GPU_WARMUP_MS, getGpu, type Gpu } from '../../gpu/runtime'
 import { writeGeneratedGraph } from './generate-graph'
 import { planRuns } from './plan'
-import { prepareProblem } from './problem'
+import { prepareProblem } from './prepare-problem'
 import { readGraph } from './read-graph'
 import { runName } from './solver-contract'
 import { createSolver } from './pick-solver'

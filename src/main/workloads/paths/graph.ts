@@ -3,8 +3,10 @@
 // Weights are int32 while every one is an integer in ±(2^30 − 1) (the exact integer path); a text
 // file with any other weight (0.37, 1.5e-3, 3e9) makes a real-weighted graph, in f64.
 import { ApiError } from '../../../shared/errors'
-import { MAX_ABS_WEIGHT } from './text-lines'
 import type { GraphFormat } from '../../../shared/workloads/paths/types'
+
+/** Largest |weight| accepted from text: any more and two distances could overflow int32. */
+export const MAX_ABS_WEIGHT = 2 ** 30 - 1
 
 export interface Graph {
   format: GraphFormat

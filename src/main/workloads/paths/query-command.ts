@@ -45,7 +45,7 @@ export const pathsQueryCommand: Command = {
       import('./distance-range'),
       import('./graph'),
       import('./matrix'),
-      import('./problem'),
+      import('./prepare-problem'),
       import('./query'),
       import('./read-graph'),
       import('./pick-solver'),

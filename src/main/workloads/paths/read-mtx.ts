@@ -7,9 +7,9 @@
 // exact integer path, any other value makes the graph real-weighted (graph.ts); none is rounded. Every fault is named
 // by line number; the size line is checked against the file's size before anything is allocated.
 import { ApiError } from '../../../shared/errors'
-import { EdgeBuilder, type Graph } from './graph'
+import { EdgeBuilder, type Graph, MAX_ABS_WEIGHT } from './graph'
 import { checkAnnouncedVertices } from './matrix-bounds'
-import { type LineParser, MAX_ABS_WEIGHT, parseCount, parseInteger, parseText, parseWeight, quoted } from './text-lines'
+import { type LineParser, parseCount, parseInteger, parseText, parseWeight, quoted } from './text-lines'
 
 const FIELDS = ['real', 'double', 'integer', 'pattern'] as const
 const SYMMETRIES = ['general', 'symmetric'] as const

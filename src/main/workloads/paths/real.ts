@@ -20,7 +20,8 @@ import type { PathsBackend } from '../../../shared/workloads/paths/types'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { Graph } from './graph'
 import { F32_NONE, KEY_NONE, KEY_SELF } from './matrix'
-import { potentials, type Problem } from './problem'
+import { potentials } from './potentials'
+import type { Problem, RealWeights } from './problem'
 import { yielder, type SolveOptions } from './solver-contract'
 
 export { F32_NONE }
@@ -28,13 +29,6 @@ export { F32_NONE }
 /** Finite distances on the GPU stay below this (a quarter of F32_NONE: rounding cannot reach it). */
 export const F32_MAX_DISTANCE = 2 ** 124
 
-/** The weights of a real-weighted problem. */
-export interface RealWeights {
-  /** f64, as read (the CPU's Floyd–Warshall). */
-  w: Float64Array
-  /** Why the GPU's f32 cannot hold the distances (their sum over V − 1 edges overflows), naming the weight and its line. */
-  f32Refused?: string
-}
 
 const f32 = new Float32Array(1)
 const bits = new Int32Array(f32.buffer)

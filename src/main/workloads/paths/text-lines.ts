@@ -91,8 +91,6 @@ export class Utf8LineDecoder {
   }
 }
 
-/** Largest |weight| accepted from text: any more and two distances could overflow int32. */
-export const MAX_ABS_WEIGHT = 2 ** 30 - 1
 
 /**
  * Largest |weight| a real-weighted graph takes: a path of any length (V − 1 < 2^31 edges) sums to

@@ -9,7 +9,7 @@ import type { DeviceSummary } from '../envelope'
 
 /** What the charts need of a run's envelope: the adapter its GPU kernels ran on. */
 type RunOn = { device?: Pick<DeviceSummary, 'adapter'> }
-import type { LandslideResult } from './types'
+import { debrisVolume, type LandslideResult } from './types'
 import { maxOf } from '../../extent'
 
 function seriesChart(r: LandslideResult, title: string, yLabel: string, series: { label: string; values: number[] }[], note?: string): ChartSpec {
@@ -38,7 +38,7 @@ function massChart(r: LandslideResult): ChartSpec {
   const title = `Mass conservation: relative drift of Σh (${r.reference.backend})`
   const d = massDrift(r.series.mass)
   if (!d) return seriesChart(r, `Total debris Σh (${r.reference.backend})`, 'Σh (m)', [{ label: 'Σh', values: r.series.mass }], 'Σh₀ = 0: no relative drift')
-  const m0 = `Σh₀ = ${formatNumber(r.series.mass[0], 10)} m`
+  const m0 = `Σh₀ = ${formatNumber(r.series.mass[0], 10)} m, a debris volume of ${formatNumber(debrisVolume(r.series.mass[0], r.grid.cellsize), 10)} m³`
   if (d.bound === 0) return seriesChart(r, title, '(Σh − Σh₀)/Σh₀', [{ label: 'drift', values: d.drift }], `${m0}; Σh is exactly constant`)
   const power = formatNumber(d.unit)
   const worst = formatNumber(maxOf(d.drift.map(Math.abs)), 3)

@@ -1,5 +1,5 @@
 // A landslide job for Compare: each backend and GPU kernel on its grids, its work the steps, its
-// checks the final grid's md5, mass and (GPU) deviation from the f64 run.
+// checks the final grid's md5, mass (Σh), debris volume and (GPU) deviation from the f64 run.
 import { checkValue, type ComparableRun } from '../comparable'
 import type { ResultEnvelope } from '../envelope'
 import type { LandslideResult } from './types'
@@ -19,6 +19,7 @@ export function landslideCompared(envelope: ResultEnvelope<LandslideResult>): Co
       { name: 'arithmetic', value: run.precision },
       ...(run.md5 ? [{ name: 'md5', value: run.md5 }] : []),
       { name: 'mass', value: checkValue(run.mass_end, 10) },
+      ...(run.volume_end !== undefined ? [{ name: 'volume', value: `${checkValue(run.volume_end, 10)} m³` }] : []),
       ...(run.deviation ? [{ name: 'max |Δh|', value: `${checkValue(run.deviation.max_abs, 3)} m` }] : []),
     ],
   }))

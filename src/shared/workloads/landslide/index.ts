@@ -23,6 +23,13 @@ export const landslideWorkload = defineWorkload<LandslideResult>()({
         { flag: 'source', help: 'the initial debris thickness, in the DEM\'s format (a GeoTIFF on the DEM\'s grid)' },
       ],
     },
+    tile: {
+      type: 'text',
+      label: 'Tile',
+      arg: 'RxC',
+      optional: true,
+      help: 'repeat the DEM and the source R times down and C across into one grid, built in memory (walls kept; the files\' grid is the north-west copy, exports are placed and named in its CRS), e.g. 12x14 for a grid of the study\'s Tessina at 12 × 14 its size; each copy\'s border ring becomes interior cells',
+    },
     steps: { type: 'int', label: 'Steps', min: 0, max: 1_000_000, default: 4000, help: 'steps of the automaton (the study ran 4000)' },
     backends: {
       type: 'choices',

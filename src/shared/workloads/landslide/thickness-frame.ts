@@ -5,11 +5,11 @@
 import { formatNumber } from '../../charts/format'
 import { AXIS_COLOR, BACKGROUND_COLOR, type ColorStops, MUTED_TEXT_COLOR, TEXT_COLOR, hexColor, rampColor } from '../../charts/theme'
 import { type Painter, SvgPainter } from './painters'
-import { P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap } from './types'
+import { crsText, P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap } from './types'
 
 /** What a frame is drawn from: a job's results, or the frames `landslide simulate` recorded. */
 export type FrameSource = Pick<LandslideResult, 'steps' | 'maps' | 'hillshade'> & {
-  grid: Pick<LandslideGrid, 'rows' | 'cols' | 'cellsize' | 'xllcorner' | 'yllcorner'>
+  grid: Pick<LandslideGrid, 'rows' | 'cols' | 'cellsize' | 'xllcorner' | 'yllcorner' | 'crs'>
 }
 
 /** Thin debris light, thick dark (ColorBrewer YlOrRd): distinct from the grey relief, and ordered by lightness in greyscale too. */
@@ -267,7 +267,7 @@ function paintCoordinates(p: Painter, result: FrameSource, map: ThicknessMap, la
     p.rect(mapX - u(4), py, u(4), tick, AXIS_COLOR)
     p.text(formatNumber(y, 9), mapX - u(6), py, { ...style, align: 'right', baseline: 'middle' })
   }
-  p.text('x, y (m, of the grid\'s header)', mapX, mapY + mapSide + u(22), { ...style, baseline: 'top' })
+  p.text(`x, y (m; CRS ${crsText(result.grid.crs)})`, mapX, mapY + mapSide + u(22), { ...style, baseline: 'top' })
   // The scale bar: two halves, dark and light, under the coordinates on the right.
   const length = roundLength(metres / 4)
   const width = Math.round(length / perPixel)

@@ -37,6 +37,29 @@ export const MAX_SAMPLES = 4000
 export const P_EPSILON = 0.001
 export const P_R = 0.5
 
+/**
+ * The grid's coordinate reference system as its file states it: a GeoTIFF's GeoKeys (a projected
+ * system in metres: geographic ones are refused), `{ epsg: null, name: 'unknown' }` for ESRI ASCII
+ * grids and GeoTIFFs without GeoKeys, whose cells are taken to be metres.
+ */
+export interface GridCrs {
+  epsg: number | null
+  name: string
+}
+
+/** "EPSG:32633 (WGS 84 / UTM zone 33N)", "EPSG:3035", or the name alone ('unknown' included). */
+export function crsText(crs: GridCrs | undefined): string {
+  if (!crs) return 'unknown'
+  if (crs.epsg === null) return crs.name
+  const code = `EPSG:${crs.epsg}`
+  return crs.name === code ? code : `${code} (${crs.name})`
+}
+
+/** Debris volume in m³: Σh (m) times a cell's area (cellsize², m²). */
+export function debrisVolume(mass: number, cellsize: number): number {
+  return mass * cellsize * cellsize
+}
+
 /** The grid the run read. */
 export interface LandslideGrid {
   rows: number
@@ -50,6 +73,10 @@ export interface LandslideGrid {
   walls: number
   /** The input files by role. */
   files: { dem: string; source: string; header?: string }
+  /** The CRS of the DEM (absent in runs recorded before it was read). */
+  crs?: GridCrs
+  /** The files' grids repeated R × C times (`--tile RxC`): rows and cols above are the tiled grid's. */
+  tile?: { rows: number; cols: number }
 }
 
 /** How far a GPU grid (f32 or double-float) lies from the f64 CPU grid after the same steps. */
@@ -86,8 +113,10 @@ export interface LandslideRun extends Partial<GpuPlacement> {
   passes_per_step?: number
   /** md5 of the final grid in the reference output format (f64 and double-float runs). */
   md5?: string
-  /** Σh at the end. */
+  /** Σh at the end, in m summed over the cells. */
   mass_end: number
+  /** The debris volume at the end, m³: mass_end × the cell's area (absent in runs recorded before it was). */
+  volume_end?: number
   /** GPU runs: against the f64 reference. */
   deviation?: GridDeviation
   /** GPU runs: the kernel's measured point on a roofline (src/main/workloads/landslide/gpu/kernel-costs.ts counts its work). */
@@ -152,7 +181,8 @@ export interface LandslideResult {
   grid: LandslideGrid
   steps: number
   /** The f64 run everything is compared with. */
-  reference: { backend: CpuBackend; md5: string; mass_start: number; mass_end: number }
+  /** Σh (mass, m summed over the cells) and the debris volume (m³, Σh × cellsize²; absent in runs recorded before it was) at the start and the end. */
+  reference: { backend: CpuBackend; md5: string; mass_start: number; mass_end: number; volume_start?: number; volume_end?: number }
   /** By `serial`, `active`, `workers`, `workers-active`, `gpu/<variant>`. */
   runs: Record<string, LandslideRun>
   series: LandslideSeries

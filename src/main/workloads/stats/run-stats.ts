@@ -299,7 +299,7 @@ async function runBackend(
   const begun = backend === 'gpu' ? undefined : starts.cpu?.take(backend as CpuStatsBackend)
   const t1 = performance.now()
   const engine: StatsEngine = started?.engine ?? (await begun) ?? (await createStatsEngine(backend, { signal, gpu: ctx.gpu }))
-  if (!started) addSpan(`${backend}: waiting for the engine (threads, WebAssembly, device)`, t1)
+  if (!started) addSpan(`${backend}: waiting for the engine after the load`, t1)
   const fullSamples = new Array<number>(repeat).fill(0)
   const times = new Array<number>(batches).fill(0)
   const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))

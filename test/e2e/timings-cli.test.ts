@@ -27,12 +27,12 @@ describe('paralab … --timings', () => {
     expect(env.results.files[0].rows).toBe(100)
     const rows = table(r.stderr)
     const stages = [...rows.keys()]
-    for (const s of ['process start and modules', 'load ACC_016_head.csv', 'workers-simd: starting threads and WebAssembly', 'result writing', 'whole process, so far']) expect(stages).toContain(s)
+    for (const s of ['process start and modules', 'load ACC_016_head.csv', 'workers-simd: starting its engine (threads, WebAssembly)', 'result writing', 'whole process, so far']) expect(stages).toContain(s)
     // Two repeats of three columns, a column at a time.
     const compute = 'workers-simd f64: compute (6)'
     expect(stages).toContain(compute)
     // The threads start while the file loads.
-    expect(rows.get('workers-simd: starting threads and WebAssembly')![0]).toBeLessThan(rows.get('load ACC_016_head.csv')![1])
+    expect(rows.get('workers-simd: starting its engine (threads, WebAssembly)')![0]).toBeLessThan(rows.get('load ACC_016_head.csv')![1])
     expect(stages.indexOf('process start and modules')).toBeLessThan(stages.indexOf('load ACC_016_head.csv'))
     const whole = rows.get('whole process, so far')!
     for (const [stage, [from, to, busy]] of rows) {

@@ -38,7 +38,7 @@ export class CpuHeadStart {
 
   private begin(): Promise<CpuStatsEngine> | undefined {
     if (this.state === 'taken') return undefined
-    this.engine ??= timeSpan(`${this.backend}: starting threads and WebAssembly`, () =>
+    this.engine ??= timeSpan(`${this.backend}: starting its engine (threads, WebAssembly)`, () =>
       createCpuStatsEngine(this.backend, { signal: this.signal }).then(async (engine) => {
         // A thread that fails to warm fails the same way in the first computation, which reports it.
         await engine.warm().catch(() => {})

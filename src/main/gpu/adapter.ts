@@ -40,10 +40,10 @@ export const DISABLE_ENV = 'PARALAB_GPU'
 /**
  * Dawn toggles of a SwiftShader instance. `disable_workgroup_init`: Dawn no longer zeroes workgroup
  * memory at each workgroup's start, which is most of what SwiftShader's compiler spends on a kernel
- * (the statistics' nine pipelines: 13 s without, 4.7 s with, on this project's 2-core machine). So
- * every kernel writes each workgroup variable before reading it (src/main/gpu/README.md); tests on
- * SwiftShader see a kernel that does not. Hardware adapters keep WebGPU's zeroing: there it costs
- * milliseconds.
+ * (the statistics' nine pipelines: 13 s with the zeroing, 4.7 s without, on a 2-core machine). So
+ * every kernel writes each workgroup variable before reading it (src/main/gpu/README.md); one that
+ * does not shows in the tests on SwiftShader. Hardware adapters keep WebGPU's zeroing: there it
+ * costs milliseconds.
  */
 export const SWIFTSHADER_FLAGS: readonly string[] = ['enable-dawn-features=disable_workgroup_init']
 

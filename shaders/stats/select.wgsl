@@ -199,9 +199,11 @@ fn refine(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
     // Read once per workgroup: an atomic load from every thread would queue at one address.
     level_count = atomicLoad(&state.candidates);
   }
+  // Workgroup memory starts undefined (the software adapter does not zero it); the barrier of
+  // workgroupUniformLoad orders these stores before the counts.
+  for (var b = lid; b < 2u * BINS; b += WG) { atomicStore(&level_hist[b], 0u); }
   let flags = workgroupUniformLoad(&level_flags);
   if (flags & 3u) == 3u { return; }
-  // level_hist starts zeroed, as all workgroup memory in WebGPU.
   let t0 = state.targets[0];
   let t1 = state.targets[1];
   let on0 = (flags & 1u) == 0u;

@@ -56,6 +56,14 @@ fn scan(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
   var below = 0u;
   var inside = 0u;
   var nonfinite = 0u;
+  // Workgroup memory starts undefined (the software adapter does not zero it).
+  if lid == 0u {
+    atomicStore(&tile_count, 0u);
+    atomicStore(&group_below, 0u);
+    atomicStore(&group_inside, 0u);
+    atomicStore(&group_nonfinite, 0u);
+  }
+  workgroupBarrier();
   for (var tile = wid.x; tile < tiles; tile += params.scan_groups) {
     let base = tile * tile_size;
     var found = 0u; // bit j: value j is inside the bracket

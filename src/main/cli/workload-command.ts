@@ -18,6 +18,8 @@ import { describeRun, presentRun } from './present'
 import { runJob } from './run-job'
 import { placementFromEnv, type RankPlacement } from '../ranks/placement'
 import { pushAll } from '../../shared/extent'
+import { addSpan, recordTimeline, timelineSpans } from '../timeline'
+import { timingsText } from './timings'
 
 const ARG: Record<ParamSpec['type'], string> = { int: ' N', number: ' X', boolean: '', choice: ' C', choices: ' a,b', names: ' a,b', files: '', text: ' TEXT' }
 
@@ -30,6 +32,7 @@ const COMMON_HELP: [string, string][] = [
   ['--force', 'replace the --out folder of an earlier run, and any file the run writes'],
   ['--json', 'print the result envelope as one JSON object on stdout'],
   ['--progress json', 'progress on stderr as one JSON object per event (default: a bar on a terminal, else a line per phase and one at least every 10 s, PARALAB_PROGRESS_MS, with the rate and the time left)'],
+  ['--timings', 'print on stderr where the time went, stage by stage (process start, the load, the GPU\'s adapter, device and pipelines, uploads, computes, writing the results), and what ran beside the load'],
   ...CLUSTER_HELP,
   ['-h, --help', 'show this help'],
 ]
@@ -143,6 +146,7 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       force: { type: 'boolean' },
       json: { type: 'boolean' },
       progress: { type: 'string' },
+      timings: { type: 'boolean' },
       width: { type: 'string' },
       height: { type: 'string' },
       scale: { type: 'string' },
@@ -155,6 +159,10 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
       if (values['task-dir'] !== undefined && !values.slurm && values.executor === undefined) {
         const fenced = await (await import('../gpu/fence-self')).fenceSlurmTask()
         if (fenced !== undefined) return fenced
+      }
+      if (values.timings) {
+        recordTimeline()
+        addSpan('process start and modules', 0)
       }
       const params: Record<string, unknown> = {}
       for (const [n, spec] of free) if (values[flagName(n, spec)] !== undefined) params[n] = parseFlag(n, spec, values[flagName(n, spec)])
@@ -225,21 +233,31 @@ export function workloadCommand(engine: AnyEngine, preset?: { name: string; summ
         await task.succeeded(result, code)
         return code
       }
-      // A cancelled run prints what it had finished, and writes no result set nor report.
-      const extra = (values.out || values.report !== undefined) && !result.partial ? await (engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined)?.(result.results) : undefined
-      if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force, chartSize, extra })
-      if (values.report !== undefined && !result.partial) {
-        const report = await import('../report/make-report')
-        await report.writeReport(values.report, await report.makeReport(result, { engine, outputFiles: extra ?? [], source: 'the run\'s envelope' }), !!values.force)
+      // Writes the run's outputs and prints it; the exit code.
+      const present = async (): Promise<number> => {
+        // A cancelled run prints what it had finished, and writes no result set nor report.
+        const extra = (values.out || values.report !== undefined) && !result.partial ? await (engine.cli.outputFiles as ((r: unknown) => Promise<OutputFile[]>) | undefined)?.(result.results) : undefined
+        if (values.out && !result.partial) await writeOutputs(values.out, result, { force: values.force, chartSize, extra })
+        if (values.report !== undefined && !result.partial) {
+          const report = await import('../report/make-report')
+          await report.writeReport(values.report, await report.makeReport(result, { engine, outputFiles: extra ?? [], source: 'the run\'s envelope' }), !!values.force)
+        }
+        if (fileFlags && Object.keys(filePaths).length && !result.partial) await fileFlags.write(result.results, filePaths, !!values.force)
+        if (result.partial) {
+          if (values.json) writeJson(result)
+          else process.stdout.write(describeRun(engine, result))
+          process.stderr.write('paralab: cancelled; the results above are what had finished\n')
+          return 130
+        }
+        return presentRun(engine, result, !!values.json)
       }
-      if (fileFlags && Object.keys(filePaths).length && !result.partial) await fileFlags.write(result.results, filePaths, !!values.force)
-      if (result.partial) {
-        if (values.json) writeJson(result)
-        else process.stdout.write(describeRun(engine, result))
-        process.stderr.write('paralab: cancelled; the results above are what had finished\n')
-        return 130
+      const written = performance.now()
+      const code = await present()
+      if (values.timings) {
+        addSpan('result writing', written)
+        process.stderr.write(timingsText(timelineSpans(), performance.now()))
       }
-      return presentRun(engine, result, !!values.json)
+      return code
     },
   }
 }

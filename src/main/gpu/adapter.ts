@@ -7,6 +7,7 @@ import type { AdapterInfo } from '../../shared/device'
 import { setEnv, withEnv } from './env'
 import { grantedGpus, type GrantedGpus } from './granted'
 import { loaderFolders, manifests } from './vulkan-manifests'
+import { addSpan } from '../timeline'
 
 /** The `GPU` object of one Dawn instance plus how it was found; adapters are requested from it per device. */
 export interface Discovery {
@@ -24,7 +25,9 @@ let webgpu: WebgpuModule | null = null
 export async function loadWebgpu(): Promise<WebgpuModule> {
   if (!webgpu) {
     // Loaded lazily so that a missing or broken native addon makes the GPU unavailable, not the app.
+    const t = performance.now()
     const mod = (await import('webgpu')) as unknown as WebgpuModule
+    addSpan('Dawn addon load', t)
     // GPUBufferUsage, GPUMapMode, … are globals in browsers; Dawn hands them over as an object.
     Object.assign(globalThis, mod.globals)
     webgpu = mod
@@ -33,6 +36,16 @@ export async function loadWebgpu(): Promise<WebgpuModule> {
 }
 
 export const DISABLE_ENV = 'PARALAB_GPU'
+
+/**
+ * Dawn toggles of a SwiftShader instance. `disable_workgroup_init`: Dawn no longer zeroes workgroup
+ * memory at each workgroup's start, which is most of what SwiftShader's compiler spends on a kernel
+ * (the statistics' nine pipelines: 13 s with the zeroing, 4.7 s without, on a 2-core machine). So
+ * every kernel writes each workgroup variable before reading it (src/main/gpu/README.md); one that
+ * does not shows in the tests on SwiftShader. Hardware adapters keep WebGPU's zeroing: there it
+ * costs milliseconds.
+ */
+export const SWIFTSHADER_FLAGS: readonly string[] = ['enable-dawn-features=disable_workgroup_init']
 
 /** Finds an adapter, trying SwiftShader when the default search finds no hardware one. */
 export async function discoverAdapter(): Promise<DiscoveryResult> {
@@ -62,7 +75,12 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
   const first = drivers?.length === 0 ? { error: 'no Vulkan driver for a GPU is installed' } : noGpu ? { error: 'no GPU on the PCI bus' } : await searchWith(mod, drivers)
   const via = preset ? ` (Vulkan ICD ${preset})` : ''
   if (first.adapter && !isSoftwareAdapter(first.adapter)) return found(first.gpu!, first.adapter, `hardware adapter${via}`)
-  if (first.adapter && isSwiftShader(first.adapter)) return found(first.gpu!, first.adapter, `SwiftShader${via || ' (default Vulkan search)'}`)
+  if (first.adapter && isSwiftShader(first.adapter)) {
+    // Found by the default search: the same search again, on an instance with SwiftShader's toggles.
+    const again = await searchWith(mod, drivers, SWIFTSHADER_FLAGS)
+    if (again.adapter && isSwiftShader(again.adapter)) return found(again.gpu!, again.adapter, `SwiftShader${via || ' (default Vulkan search)'}`)
+    return found(first.gpu!, first.adapter, `SwiftShader${via || ' (default Vulkan search)'}`)
+  }
 
   const tried: string[] = []
   for (const icd of swiftShaderCandidates()) {
@@ -72,7 +90,7 @@ export async function discoverAdapter(): Promise<DiscoveryResult> {
     }
     // The Vulkan loader reads these when Dawn creates its instance, so a fresh create() sees them.
     const restore = setEnv({ VK_ICD_FILENAMES: icd, VK_DRIVER_FILES: icd })
-    const next = await tryInstance(mod)
+    const next = await tryInstance(mod, SWIFTSHADER_FLAGS)
     if (next.adapter) return found(next.gpu!, next.adapter, `SwiftShader (Vulkan ICD ${icd})`)
     restore()
     tried.push(`${icd} (${next.error ?? 'no adapter'})`)
@@ -144,15 +162,16 @@ export function searchDrivers(): string[] | null {
 }
 
 /** tryInstance with the loader's search pinned to `drivers` (null: its own search). */
-export async function searchWith(mod: WebgpuModule, drivers: string[] | null): ReturnType<typeof tryInstance> {
-  if (!drivers) return tryInstance(mod)
+export async function searchWith(mod: WebgpuModule, drivers: string[] | null, flags: readonly string[] = []): ReturnType<typeof tryInstance> {
+  if (!drivers) return tryInstance(mod, flags)
   const files = drivers.join(':')
-  return withEnv({ VK_DRIVER_FILES: files, VK_ICD_FILENAMES: files }, () => tryInstance(mod))
+  return withEnv({ VK_DRIVER_FILES: files, VK_ICD_FILENAMES: files }, () => tryInstance(mod, flags))
 }
 
-export async function tryInstance(mod: WebgpuModule): Promise<{ gpu?: GPU; adapter?: GPUAdapter; error?: string }> {
+/** A Dawn instance made with `flags` (`create`'s options: Dawn toggles, backend, …) and its adapter. */
+export async function tryInstance(mod: WebgpuModule, flags: readonly string[] = []): Promise<{ gpu?: GPU; adapter?: GPUAdapter; error?: string }> {
   try {
-    const gpu = mod.create([])
+    const gpu = mod.create([...flags])
     const adapter = await requestAdapterQuietly(gpu)
     return adapter ? { gpu, adapter } : { gpu }
   } catch (e) {

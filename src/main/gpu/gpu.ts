@@ -10,6 +10,7 @@ import type { Kernel } from './kernel'
 import { PipelineCache, type KernelOptions } from './pipelines'
 import type { InlineShader } from './shaders'
 import { StagingPool } from './staging'
+import { addSpan, timeSpan } from '../timeline'
 
 /** Limits requested at the adapter's maxima: kernels size their buffers and workgroups from them. */
 export const REQUESTED_LIMITS = [
@@ -164,17 +165,17 @@ export class Gpu implements buffers.TransferHost {
 
   /** Writes `data` into `buffer` (COPY_DST) in chunks (see buffers.upload); resolves once submitted, ordered before later submits. */
   upload(buffer: GPUBuffer, data: ArrayBufferView | ArrayBuffer, options?: buffers.UploadOptions): Promise<void> {
-    return buffers.upload(this, buffer, data, options)
+    return timeSpan('GPU upload', () => buffers.upload(this, buffer, data, options))
   }
 
   /** Copies bytes of `buffer` (COPY_SRC) back to the host in chunks. */
   read(buffer: GPUBuffer, options?: buffers.ReadOptions): Promise<ArrayBuffer> {
-    return buffers.read(this, buffer, options)
+    return timeSpan('GPU readback', () => buffers.read(this, buffer, options))
   }
 
   /** Copies `target.byteLength` bytes of `buffer` from `options.offset` into `target`, reusing its memory. */
   readInto(buffer: GPUBuffer, target: ArrayBufferView, options?: Omit<buffers.ReadOptions, 'size'>): Promise<void> {
-    return buffers.readInto(this, buffer, target, options)
+    return timeSpan('GPU readback', () => buffers.readInto(this, buffer, target, options))
   }
 
   async readF32(buffer: GPUBuffer, options?: buffers.ReadOptions): Promise<Float32Array> {
@@ -283,6 +284,7 @@ export class Gpu implements buffers.TransferHost {
       throw await this.failure(e, label)
     }
     const ms = performance.now() - t0
+    addSpan('GPU submits (submit to done)', t0)
     this.assertAlive()
     const { validation, oom } = await errors
     if (oom) throw new ApiError('internal', `${label}: GPU out of memory: ${oom.message}`)

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors'
 import { type ExpandedSource, sourceLocation } from './include'
 import { Kernel } from './kernel'
 import { type InlineShader, expandedShader } from './shaders'
+import { addSpan } from '../timeline'
 
 export interface KernelOptions {
   /** Values for the shader's `override` declarations, e.g. `{ WG: 256 }`. */
@@ -65,12 +66,14 @@ export class PipelineCache {
     for (const [k, v] of Object.entries(options.constants ?? {}))
       if (typeof v !== 'number' || !Number.isFinite(v))
         throw new ApiError('invalid-argument', `override ${k} of ${source.path} must be a finite number, got ${v}`)
+    const t = performance.now()
     try {
       const pipeline = await this.device.createComputePipelineAsync({
         label,
         layout: 'auto',
         compute: { module, entryPoint: options.entryPoint ?? 'main', constants: options.constants },
       })
+      addSpan('pipeline creation', t)
       return new Kernel(this.device, pipeline)
     } catch (e) {
       const diagnostics = await compilationErrors(module, source)

@@ -6,6 +6,7 @@ import { discoverAdapter, type DiscoveryResult, requestAdapterQuietly } from './
 import { Gpu } from './gpu'
 import { hostGpus } from './host-gpus'
 import { registerRelease } from './release'
+import { timeSpan } from '../timeline'
 
 let discovery: Promise<DiscoveryResult> | null = null
 /** The adapter found by discovery, used by the first device; later devices request a new one. */
@@ -57,7 +58,7 @@ export const shutdownGpu = resetGpu
 registerRelease(resetGpu)
 
 async function open(): Promise<Gpu> {
-  discovery ??= discoverAdapter().then((d) => {
+  discovery ??= timeSpan('GPU adapter request', discoverAdapter).then((d) => {
     if (d.ok) spareAdapter = d.adapter
     return d
   })
@@ -67,9 +68,11 @@ async function open(): Promise<Gpu> {
   spareAdapter = null
   adapter ??= await requestAdapterQuietly(found.discovery.gpu)
   if (!adapter) throw new ApiError('gpu-unavailable', `the adapter found earlier (${found.discovery.source}) is gone`)
-  const gpu = await Gpu.open(adapter, found.discovery.source, (lostGpu) => {
-    if (live === lostGpu) live = null
-  })
+  const gpu = await timeSpan('GPU device request', () =>
+    Gpu.open(adapter, found.discovery.source, (lostGpu) => {
+      if (live === lostGpu) live = null
+    }),
+  )
   live = gpu
   return gpu
 }

@@ -21,7 +21,7 @@ export const CLUSTER_OPTIONS = {
 } as const
 
 /** Flags every workload command has; a `force` parameter is set by the common `--force`. */
-export const COMMON_FLAGS = new Set(['example', 'out', 'force', 'json', 'progress', 'width', 'height', 'scale', 'report', 'help', ...Object.keys(CLUSTER_OPTIONS)])
+export const COMMON_FLAGS = new Set(['example', 'out', 'force', 'json', 'progress', 'timings', 'width', 'height', 'scale', 'report', 'help', ...Object.keys(CLUSTER_OPTIONS)])
 
 /** The parameters taken as flags of their own, less those a preset fixes. */
 export function flagParams(schema: ParamSchema, fixed: Record<string, unknown> = {}): [string, ParamSpec][] {

@@ -6,6 +6,7 @@
 //   const engine = (await start.take('workers-simd')) ?? (await createCpuStatsEngine(...))
 //   await start.cancel()   // frees an engine nobody took (a failed load, a job cancelled)
 import { type CpuStatsBackend, type CpuStatsEngine, createCpuStatsEngine } from './cpu-engine'
+import { timeSpan } from '../../timeline'
 
 export class CpuHeadStart {
   private engine: Promise<CpuStatsEngine> | undefined
@@ -37,11 +38,13 @@ export class CpuHeadStart {
 
   private begin(): Promise<CpuStatsEngine> | undefined {
     if (this.state === 'taken') return undefined
-    this.engine ??= createCpuStatsEngine(this.backend, { signal: this.signal }).then(async (engine) => {
-      // A thread that fails to warm fails the same way in the first computation, which reports it.
-      await engine.warm().catch(() => {})
-      return engine
-    })
+    this.engine ??= timeSpan(`${this.backend}: starting its engine (threads, WebAssembly)`, () =>
+      createCpuStatsEngine(this.backend, { signal: this.signal }).then(async (engine) => {
+        // A thread that fails to warm fails the same way in the first computation, which reports it.
+        await engine.warm().catch(() => {})
+        return engine
+      }),
+    )
     // A failure shows in take(); until then the load goes on.
     this.engine.catch(() => {})
     return this.engine

@@ -33,6 +33,7 @@ import type { GpuHeadStart } from './gpu/head-start'
 import { failureText } from './describe'
 import { type ArrayFormat, arrayFormatOf } from '../../io/hdf5/array-file'
 import { readDatasetColumns } from './read-datasets'
+import { addSpan } from '../../timeline'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
 const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
@@ -178,6 +179,8 @@ async function statsForTable(
         placed: headStart && ((prefixes) => headStart.grow(prefixes)),
       })
 
+  addSpan(`load ${basename(shown)}`, t0, performance.now(), true)
+
   // Every backend is exact in f64, so an f64 run is itself the reference; f32 runs need one.
   const needReference = params.precision !== 'f64'
   const steps = columns.length * ((needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat)
@@ -292,8 +295,11 @@ async function runBackend(
   const t0 = performance.now()
   const started = backend === 'gpu' ? await starts.gpu?.ready(columns.map((c) => table.columns[c].values)) : undefined
   let prepareMs = performance.now() - t0
+  if (started) addSpan('gpu: waiting for the device and the upload', t0)
   const begun = backend === 'gpu' ? undefined : starts.cpu?.take(backend as CpuStatsBackend)
+  const t1 = performance.now()
   const engine: StatsEngine = started?.engine ?? (await begun) ?? (await createStatsEngine(backend, { signal, gpu: ctx.gpu }))
+  if (!started) addSpan(`${backend}: waiting for the engine after the load`, t1)
   const fullSamples = new Array<number>(repeat).fill(0)
   const times = new Array<number>(batches).fill(0)
   const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))
@@ -306,8 +312,11 @@ async function runBackend(
         const t = performance.now()
         for (const c of group) prepared.push(started?.columns[columns.indexOf(c)] ?? (await engine.prepare(table.columns[c].values, precision)))
         prepareMs += performance.now() - t
+        if (!started) addSpan(`${backend}: preparing columns (copies, uploads)`, t)
+        const tc = performance.now()
         // Compiled (begun beside the upload) before any timed run.
         if (engine.compileKernels) compile_ms = (compile_ms ?? 0) + (await compileAhead(phase, `${backend} ${precision}`, () => engine.compileKernels!(precision)))
+        if (engine.compileKernels) addSpan(`${backend}: waiting for its pipelines`, tc)
         for (let k = 1; k <= batches; k++) {
           const lengths = prepared.map((p) => Math.max(Math.min(p.n, 1), Math.round((p.n * k) / batches)))
           const samples: number[] = []
@@ -317,6 +326,7 @@ async function runBackend(
             const t = performance.now()
             stats = await engine.computeMany(prepared, lengths)
             samples.push(performance.now() - t)
+            addSpan(`${backend} ${precision}: compute`, t)
             if (k === batches) fullSamples[r] += samples[r]
             for (let i = 0; i < group.length; i++) step(r + 1)
           }

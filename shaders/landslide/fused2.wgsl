@@ -50,6 +50,9 @@ fn two_steps(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
   let i0 = wid.y * T2;
   let j0 = wid.x * T2;
   let threads = WG_X * WG_Y;
+  // Workgroup memory starts undefined where the adapter skips WebGPU's zeroing (SwiftShader here).
+  if (t == 0u) { atomicStore(&w_debris, 0u); }
+  workgroupBarrier();
   // Rounds of `threads` slots, the same count for every thread (barriers need that); beyond the grid: zeros.
   for (var q = t; q < R * R; q += threads) {
     let c = region_cell(q / R, q % R, i0, j0);

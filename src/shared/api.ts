@@ -93,7 +93,12 @@ export interface DataFile {
   content?: ContentKind
   /** Why the reader of its content would refuse it, from its header alone (a TIFF of 3 bands, JPEG): the chooser greys it out. */
   refused?: string
+  /** A text file's first line as CSV fields (at most HEADER_FIELDS of them): a format that needs named columns is told by it. */
+  header?: string[]
 }
+
+/** The fields of a text file's first line a listing carries. */
+export const HEADER_FIELDS = 64
 
 /** Limits of one answer of browseData: a folder lists at most this many entries. */
 export const DATA_FOLDER_LIMIT = 5000

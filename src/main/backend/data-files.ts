@@ -1,13 +1,13 @@
 // Which local files the backend may read: everything (CLI), files under the `serve --data`
 // folders, or files the user picked in the desktop app's dialog. Files offered to the dashboard
-// carry the kind of their content (their first KiB and last 4 bytes), by which the chooser tells
-// which a workload can read, whatever their names say.
+// carry the kind of their content (their first KiB and last 4 bytes) and a text file's first line,
+// by which the chooser tells which a workload can read, whatever their names say.
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { notAFile } from '../io/file-kind'
 import { sniffFile } from '../io/sniff'
 import { tiffRefusal } from '../io/geotiff/read-raster'
-import { DATA_FOLDER_LIMIT, type DataFile, type DataFolder } from '../../shared/api'
+import { DATA_FOLDER_LIMIT, HEADER_FIELDS, type DataFile, type DataFolder } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 
 const LIST_DEPTH = 3
@@ -136,10 +136,12 @@ export async function withContent(files: DataFile[], limit = SNIFF_LIMIT): Promi
   let next = 0
   const sniffer = async () => {
     for (let k = next++; k < count; k = next++) {
-      const kind = await sniffFile(out[k].path).then((s) => s.kind, () => undefined)
+      const sniffed = await sniffFile(out[k].path).catch(() => undefined)
+      if (!sniffed) continue
+      const { kind, header } = sniffed
       // A TIFF the GeoTIFF reader would refuse, by the reader's own checks of its header and IFD.
       const refused = kind === 'tiff' ? await tiffRefusal(out[k].path) : undefined
-      if (kind) out[k] = { ...out[k], content: kind, ...(refused && { refused }) }
+      out[k] = { ...out[k], content: kind, ...(refused && { refused }), ...(header && { header: header.slice(0, HEADER_FIELDS) }) }
     }
   }
   await Promise.all(Array.from({ length: Math.min(SNIFF_CONCURRENCY, count) }, sniffer))

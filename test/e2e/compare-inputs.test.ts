@@ -1,6 +1,7 @@
 // Compare in Chromium against `paralab serve`, as it was seen: two statistics runs, one on a.csv and
 // one on b.csv, made a table of dashes (every row one run's). Now the runs share rows, the two files
-// named in the row's group, with a note that the inputs differ.
+// named in the row's group, with a note that the inputs differ; runs named in the History carry
+// their names into Compare.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -32,7 +33,7 @@ afterAll(async () => {
 })
 
 describe('Compare runs on different inputs', () => {
-  it('lines the runs up in shared rows, naming both inputs', async () => {
+  it('lines the runs up in shared rows, naming both inputs, each run under its label', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
@@ -47,8 +48,21 @@ describe('Compare runs on different inputs', () => {
     }
     const runs = page.getByTestId('history').locator('[data-testid^="history-run-"]')
     await expect.poll(() => runs.count()).toBe(2)
+    // Name the runs: the label shows in the History and heads the run's columns in Compare.
+    const ids = await runs.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.replace('history-run-', '')))
+    for (const [id, name] of [
+      [ids[0], 'b, after the fix'],
+      [ids[1], 'a, before'],
+    ]) {
+      await page.getByTestId(`history-name-${id}`).click()
+      await page.getByTestId(`history-label-field-${id}`).fill(name)
+      await page.getByTestId(`history-label-field-${id}`).press('Enter')
+      await expect.poll(() => page.getByTestId(`history-label-${id}`).textContent()).toBe(name)
+    }
     for (let i = 0; i < 2; i++) await runs.nth(i).locator('input[type="checkbox"]').check()
     await page.getByTestId('history-compare').click()
+    expect(await page.getByTestId(`comparison-label-${ids[0]}`).innerText()).toBe('b, after the fix')
+    expect(await page.getByTestId(`comparison-label-${ids[1]}`).innerText()).toBe('a, before')
     const timings = page.getByTestId('comparison-timings')
     await timings.waitFor()
     // One row, both runs' figures in it (the newest run, on b.csv, first).
@@ -57,7 +71,7 @@ describe('Compare runs on different inputs', () => {
     expect(await timings.locator('tbody tr.input').innerText()).toBe(`${join(dir, 'data', 'b.csv')} vs ${join(dir, 'data', 'a.csv')}`)
     const figures = await rows.first().locator('td.figure').allInnerTexts()
     expect(figures).toHaveLength(6)
-    for (const f of figures) expect(f).toMatch(/^[\d.]+$/)
+    for (const f of figures) expect(f).toMatch(/^[\d.,]+$/)
     expect(await page.getByTestId('comparison-inputs-note').isVisible()).toBe(true)
     // Different data: the checks say so.
     expect(await rows.first().locator('.check.differs').count()).toBeGreaterThan(0)

@@ -9,6 +9,7 @@ import { sniffFile } from '../io/sniff'
 import { tiffRefusal } from '../io/geotiff/read-raster'
 import { DATA_FOLDER_LIMIT, HEADER_FIELDS, type DataFile, type DataFolder } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
+import { FILE_FORMATS } from '../../shared/formats'
 
 const LIST_DEPTH = 3
 const LIST_LIMIT = 2000
@@ -16,6 +17,8 @@ const LIST_LIMIT = 2000
 export const SNIFF_LIMIT = 500
 /** Files read at once while sniffing a listing. */
 const SNIFF_CONCURRENCY = 8
+/** Extensions of the text formats told by the columns their first line names: only these files' first lines are sent. */
+const HEADED = FILE_FORMATS.filter((f) => f.header).flatMap((f) => f.extensions)
 
 export class DataAccess {
   /** Real paths of picked files, and the paths they were picked by. */
@@ -141,7 +144,8 @@ export async function withContent(files: DataFile[], limit = SNIFF_LIMIT): Promi
       const { kind, header } = sniffed
       // A TIFF the GeoTIFF reader would refuse, by the reader's own checks of its header and IFD.
       const refused = kind === 'tiff' ? await tiffRefusal(out[k].path) : undefined
-      out[k] = { ...out[k], content: kind, ...(refused && { refused }), ...(header && { header: header.slice(0, HEADER_FIELDS) }) }
+      const headed = header && HEADED.some((e) => out[k].name.toLowerCase().endsWith(`.${e}`))
+      out[k] = { ...out[k], content: kind, ...(refused && { refused }), ...(headed && { header: header.slice(0, HEADER_FIELDS) }) }
     }
   }
   await Promise.all(Array.from({ length: Math.min(SNIFF_CONCURRENCY, count) }, sniffer))

@@ -1,7 +1,7 @@
 // How the dashboard shows files to choose from: grouped by folder, each folder named by its path
 // under its data folder, so that two files of one name in different folders tell apart.
 import type { DataFile } from '../shared/api'
-import { contentText, type ContentKind, formatsRead, formatTakes } from '../shared/formats'
+import { contentText, type ContentKind, formatsRead, formatTakes, headerMisses } from '../shared/formats'
 import type { WorkloadId } from '../shared/workloads'
 import { baseName } from './format'
 
@@ -18,6 +18,8 @@ export interface ListedFile {
   content?: ContentKind
   /** Why the reader of its content refuses it (the backend's check of its header). */
   refused?: string
+  /** A text file's first line, as CSV fields. */
+  header?: string[]
 }
 
 export interface FileGroup {
@@ -45,16 +47,25 @@ export interface ReadSpec {
  * decide; text and binary files go by extension too), or, where the backend did not read the
  * content or the workload lists no formats, its extension.
  */
-export function canRead(spec: ReadSpec, file: { name: string; content?: ContentKind; refused?: string }): boolean {
+export function canRead(spec: ReadSpec, file: FileSeen): boolean {
   if (file.refused) return false
   const formats = formatsRead(spec.workload as WorkloadId)
   if (!formats.length) return hasExtension(file.name, spec.extensions)
-  return formats.some((f) => formatTakes(f, file.name, file.content))
+  return formats.some((f) => formatTakes(f, file.name, file.content, file.header))
 }
 
-/** Why a file is greyed out: "Parquet content, not a .csv or .gr file", or "not a .csv file". */
-export function unreadableText(spec: ReadSpec, file: { content?: ContentKind; refused?: string }): string {
+/** What the backend saw of a file: its name, content, first line and any refusal. */
+type FileSeen = { name: string; content?: ContentKind; refused?: string; header?: string[] }
+
+/**
+ * Why a file is greyed out: "Parquet content, not a .csv or .gr file", "not a .csv file", or, for a
+ * text file of the right extension whose first line lacks a format's columns, which it lacks.
+ */
+export function unreadableText(spec: ReadSpec, file: Partial<FileSeen>): string {
   if (file.refused) return file.refused
+  const byName = file.content === 'text' && file.name && file.header ? formatsRead(spec.workload as WorkloadId).filter((f) => f.content === 'text' && hasExtension(file.name!, f.extensions)) : []
+  const lacking = byName.map((f) => ({ f, missing: headerMisses(f, file.header) })).find((x) => x.missing.length)
+  if (lacking) return `its first line (${shortList(file.header ?? [])}) names no ${lacking.missing.join(', ')} column${lacking.missing.length > 1 ? 's' : ''}: not a ${lacking.f.name}`
   const formats = extensionsText(spec.extensions)
   return file.content && file.content !== 'text' && file.content !== 'binary' ? `${contentText(file.content)}, not a ${formats} file` : `not a ${formats} file`
 }
@@ -63,6 +74,12 @@ export function unreadableText(spec: ReadSpec, file: { content?: ContentKind; re
 export function extensionsText(extensions: readonly string[]): string {
   const dotted = extensions.map((e) => `.${e}`)
   return dotted.length > 1 ? `${dotted.slice(0, -1).join(', ')} or ${dotted[dotted.length - 1]}` : (dotted[0] ?? '')
+}
+
+/** At most four fields, then how many more. */
+function shortList(fields: string[]): string {
+  const shown = fields.slice(0, 4).join(', ')
+  return fields.length > 4 ? `${shown}, … ${fields.length - 4} more` : shown || 'empty'
 }
 
 function dirName(path: string): string {
@@ -88,7 +105,7 @@ export function groupFiles(files: KnownFile[], spec: ReadSpec, examples: Readonl
     const rank = inData ? 0 : example ? 1 : 2
     const key = `${rank}\n${label}`
     if (!groups.has(key)) groups.set(key, { label, title: dirName(f.path), files: [], rank })
-    groups.get(key)!.files.push({ path: f.path, name: f.name, bytes: f.bytes, shown: inData ? inData.slice(inData.indexOf('/') + 1) : f.name, readable: canRead(spec, f), ...(f.content && { content: f.content }), ...(f.refused && { refused: f.refused }) })
+    groups.get(key)!.files.push({ path: f.path, name: f.name, bytes: f.bytes, shown: inData ? inData.slice(inData.indexOf('/') + 1) : f.name, readable: canRead(spec, f), ...(f.content && { content: f.content }), ...(f.refused && { refused: f.refused }), ...(f.header && { header: f.header }) })
   }
   const byName = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true })
   return [...groups.values()]

@@ -93,7 +93,12 @@ export interface DataFile {
   content?: ContentKind
   /** Why the reader of its content would refuse it, from its header alone (a TIFF of 3 bands, JPEG): the chooser greys it out. */
   refused?: string
+  /** A text file's first line as CSV fields (at most HEADER_FIELDS of them): a format that needs named columns is told by it. */
+  header?: string[]
 }
+
+/** The fields of a text file's first line a listing carries. */
+export const HEADER_FIELDS = 64
 
 /** Limits of one answer of browseData: a folder lists at most this many entries. */
 export const DATA_FOLDER_LIMIT = 5000
@@ -135,7 +140,12 @@ export interface RunSummary {
   provenance?: string[]
   /** Finished in this backend since it started, rather than in an earlier session. */
   thisSession: boolean
+  /** The user's name for the run ("before the fix", "Tessina 10 m"), if given. */
+  label?: string
 }
+
+/** A run's label: at most this many characters, no control characters; '' removes it. */
+export const RUN_LABEL_MAX = 80
 
 /** What a run id looks like: its start time, its workload and a random suffix (never a path). */
 export const RUN_ID_PATTERN = /^\d{8}T\d{9}Z-[a-z0-9-]{1,60}$/
@@ -170,6 +180,8 @@ export interface ParalabApi {
   listRuns(): Promise<RunSummary[]>
   /** A run's envelope, by the id listRuns gave. */
   openRun(id: string): Promise<ResultEnvelope>
+  /** Names a run of the history (`''` removes its label); the label shows in the history and in Compare. */
+  labelRun(id: string, label: string): Promise<void>
   /** Whether this backend can run workloads on a Slurm cluster (`serve` where Slurm's commands are on the PATH). */
   clusterInfo(): Promise<ClusterInfo>
   /**
@@ -188,5 +200,5 @@ export interface ParalabApi {
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'exportRunFile', 'listDataFiles', 'openFiles', 'browseData', 'listDatasets', 'example', 'listRuns', 'openRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'exportRunFile', 'listDataFiles', 'openFiles', 'browseData', 'listDatasets', 'example', 'listRuns', 'openRun', 'labelRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

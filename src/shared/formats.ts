@@ -20,6 +20,8 @@ export interface FileFormat {
   workloads: Partial<Record<WorkloadId, { reads?: string; writes?: string }>>
   /** The library or module that reads it. */
   reader: string
+  /** Columns a text file's header must name (any case) to be this format: a CSV without them is another table. */
+  header?: readonly string[]
 }
 
 // Rows are added as formats are supported; docs/formats.md tells what each refuses.
@@ -104,6 +106,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     content: 'text',
     workloads: { paths: { reads: 'source,target,weight rows', writes: '--format csv' } },
     reader: 'src/main/workloads/paths/read-csv-edges.ts',
+    header: ['source', 'target', 'weight'],
   },
   {
     id: 'asc',
@@ -161,15 +164,23 @@ function hasExtensionOf(name: string, f: FileFormat): boolean {
   return f.extensions.some((e) => lower.endsWith(`.${e}`))
 }
 
+/** The columns of `f.header` a file's first line (`header`, as CSV fields) does not name; none where either is unknown. */
+export function headerMisses(f: FileFormat, header?: readonly string[]): string[] {
+  if (!f.header || !header) return []
+  const named = new Set(header.map((h) => h.trim().toLowerCase()))
+  return f.header.filter((c) => !named.has(c))
+}
+
 /**
  * Whether `f` takes a file named `name` whose content is `content`: content with magic bytes by
- * the content alone, text and binary files by their extension too; an unknown content (a file
- * not sniffed) by the extension alone.
+ * the content alone, text and binary files by their extension too (and by the columns their first
+ * line names, where `f` needs some and the line is known); an unknown content (a file not sniffed)
+ * by the extension alone.
  */
-export function formatTakes(f: FileFormat, name: string, content?: ContentKind): boolean {
+export function formatTakes(f: FileFormat, name: string, content?: ContentKind, header?: readonly string[]): boolean {
   if (content === undefined) return hasExtensionOf(name, f)
   if (content !== f.content) return false
-  return UNMARKED.includes(content) ? hasExtensionOf(name, f) : true
+  return UNMARKED.includes(content) ? hasExtensionOf(name, f) && !headerMisses(f, header).length : true
 }
 
 /** The format `workload` reads a file as (the first in table order that takes it), or undefined. */

@@ -6,8 +6,10 @@ import type { WorkloadId } from './workloads'
 export interface JobProgress {
   /** What the job is doing now, beginning with one of its workload's phases, e.g. "loading acc.csv". */
   phase: string
-  /** 0…1 over the whole job. */
+  /** 0…1 over the whole job, each phase weighted by what it costs. */
   fraction: number
+  /** 0…1 of the phase under way, where the job reports it (src/shared/progress-plan.ts). */
+  phaseFraction?: number
   /** Current throughput, e.g. { value: 812, unit: 'MB/s' }. */
   throughput?: { value: number; unit: string }
 }

@@ -8,6 +8,8 @@ import { unpacedPhase } from './phases'
 /** Too little work since the pace was last reset says little: under this much time or fraction, no estimate. */
 const MIN_MS = 1000
 const MIN_FRACTION = 0.02
+/** With work ahead, never less than this is left: "0:00" is only said of a job that is done. */
+const LEAST_LEFT_MS = 1000
 
 export class TimeLeft {
   /** Where the pace is measured from: the job's start, or the end of its latest unpaced phase. */
@@ -27,12 +29,28 @@ export class TimeLeft {
     this.latest = { at, fraction, unpaced }
   }
 
-  /** Milliseconds left at `now`, or null while unknown (too early, or in an unpaced phase). */
+  /**
+   * Milliseconds left at `now`, or null while unknown (too early, or in an unpaced phase): the pace
+   * so far, counted down between events. Past the time that pace gave with no word of the work being
+   * done (`overdue`), the pace is taken to include the wait: the estimate grows while the job is
+   * silent instead of sitting at 0:00.
+   */
   ms(now: number): number | null {
     const { at, fraction, unpaced } = this.latest
     const done = fraction - this.from.fraction
     const spent = at - this.from.at
     if (unpaced || fraction >= 1 || done < MIN_FRACTION || spent < MIN_MS) return null
-    return Math.max(0, (spent * (1 - fraction)) / done - (now - at))
+    const countdown = (spent * (1 - fraction)) / done - (now - at)
+    if (countdown >= LEAST_LEFT_MS) return countdown
+    return Math.max(LEAST_LEFT_MS, ((now - this.from.at) * (1 - fraction)) / done)
+  }
+
+  /** Whether the work reported so far is behind its own pace at `now` (the estimate is then the slower one). */
+  overdue(now: number): boolean {
+    const { at, fraction, unpaced } = this.latest
+    const done = fraction - this.from.fraction
+    const spent = at - this.from.at
+    if (unpaced || fraction >= 1 || done < MIN_FRACTION || spent < MIN_MS) return false
+    return (spent * (1 - fraction)) / done - (now - at) < LEAST_LEFT_MS
   }
 }

@@ -1,6 +1,6 @@
 // Argument checks for every API request, shared by both transports (IPC and WebSocket):
 // whatever crosses a process boundary is untrusted until it passes here.
-import { API_METHODS, CHART_SIZE_LIMITS, RUN_ID_PATTERN, type ApiMethod } from './api'
+import { API_METHODS, CHART_SIZE_LIMITS, RUN_ID_PATTERN, RUN_LABEL_MAX, type ApiMethod } from './api'
 import { CLUSTER_FIELDS, CLUSTER_JOB_ID, checkClusterRequest } from './cluster'
 import { ApiError } from './errors'
 import { CHART_KINDS } from './charts/spec'
@@ -207,6 +207,16 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
     check([id]) {
       // Names a file in the history folder: only the shape listRuns gives, never a path.
       if (typeof id !== 'string' || !RUN_ID_PATTERN.test(id)) fail(`id must be a run id from listRuns; got ${quote(id)}`)
+    },
+  },
+  labelRun: {
+    arity: 2,
+    check([id, label]) {
+      if (typeof id !== 'string' || !RUN_ID_PATTERN.test(id)) fail(`id must be a run id from listRuns; got ${quote(id)}`)
+      if (typeof label !== 'string') fail(`label must be text; got ${quote(label)}`)
+      if ([...label].length > RUN_LABEL_MAX) fail(`label must be at most ${RUN_LABEL_MAX} characters; got ${[...label].length}`)
+      // eslint-disable-next-line no-control-regex
+      if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(label)) fail(`label must be one line without control characters; got ${quote(label)}`)
     },
   },
 }

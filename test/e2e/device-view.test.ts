@@ -1,8 +1,10 @@
 // The real dashboard in Debian's Chromium against the real backend (`paralab serve`) on the
 // software GPU adapter: the Device view, its benchmark, the roofline chart and its PNG export, the
-// example (16 MB, 3 repeats) and the results' exports.
+// example (16 MB, 3 repeats) and the results' exports; which backend was fastest here for a workload
+// run on the CPU and on the software adapter (the GPU said to be emulated, and how much slower);
+// the WebGPU limits folded away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -19,7 +21,11 @@ const MEASUREMENTS = ['upload', 'read bandwidth', 'readback', 'fma f32']
 beforeAll(async () => {
   // The device example makes no files; a private folder all the same, never the user's cache.
   examples = mkdtempSync(join(tmpdir(), 'paralab-e2e-device-'))
-  serve = await startServe([], { PARALAB_EXAMPLES: examples })
+  const data = join(examples, 'data')
+  mkdirSync(data)
+  // 64 series of 200 samples, one column each.
+  writeFileSync(join(data, 'walks.csv'), Array.from({ length: 201 }, (_, i) => Array.from({ length: 64 }, (_, s) => (i ? String(Math.sin(i * (s + 1) * 0.01) + s) : `s${s}`)).join(',')).join('\n') + '\n')
+  serve = await startServe(['--data', data], { PARALAB_EXAMPLES: examples, PARALAB_HISTORY: join(examples, 'history') })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })
   page.on('pageerror', (e) => pageErrors.push(e.message))
@@ -124,6 +130,36 @@ describe('Device view in Chromium', () => {
     expect(rows).toContain(`f32 FMA,${env.results.bench.fma_f32_GFLOP_per_s},GFLOP/s`)
     const limits = await download('export-results-csv-limits')
     expect(limits.text.split('\n')[0]).toBe('limit,value')
+  })
+
+  it('folds the WebGPU limits away', async () => {
+    const limits = page.getByTestId('limits')
+    expect(await limits.locator('summary').innerText()).toMatch(/^WebGPU limits \(\d+\)$/)
+    expect(await page.getByTestId('limits-table').isVisible()).toBe(false)
+    await limits.locator('summary').click()
+    expect(await page.getByTestId('limits-table').isVisible()).toBe(true)
+  })
+
+  it('says which backend was fastest for a workload run on simd and the software GPU, and that the GPU is emulated', { timeout: 240_000 }, async () => {
+    await page.getByTestId('nav-correlation').click()
+    await page.getByTestId('correlation-file-walks.csv').check()
+    await page.getByTestId('correlation-backend-simd').check()
+    await page.getByTestId('correlation-backend-gpu').check()
+    await page.getByTestId('correlation-backend-workers-simd').uncheck()
+    // f32 and one run: the software adapter compiles and runs the GPU's kernels soonest.
+    await page.getByTestId('correlation-precision').selectOption('f32')
+    await page.getByTestId('correlation-repeat').fill('1')
+    await page.getByTestId('correlation-run').click()
+    await page.getByTestId('correlation-results').waitFor({ timeout: 200_000 })
+    await page.getByTestId('nav-device').click()
+    const row = page.getByTestId('fastest-correlation')
+    await row.waitFor()
+    expect(await row.getByTestId('fastest-backend').innerText()).toBe('simd')
+    expect(await row.innerText()).toMatch(/^Correlation on walks\.csv: simd was fastest \([\d.,]+ ms\); gpu [\w-]+ [\d.,]+× slower\./)
+    const note = await row.getByTestId('software-gpu-note').innerText()
+    const slower = Number(/: ([\d.,]+)× slower than simd/.exec(note)![1].replace(/,/g, ''))
+    expect(note).toMatch(/^The GPU here is a software adapter \(the CPU emulating one\)/)
+    expect(slower).toBeGreaterThan(1)
   })
 
   it('raised no page errors', () => {

@@ -3,8 +3,12 @@
 // the data folders (a folder tree, other formats greyed out); the history of a server on other data
 // lists the example's run but not the run on this data. A file's content decides what a workload can
 // read: a Parquet file named .csv is greyed out for shortest paths, a Matrix Market file named .txt
-// is not, and its run records the format it was read as.
+// is not, and its run records the format it was read as. A file made while the dashboard is open
+// appears on Refresh, which says when the files were listed; a CSV is a graph only where its first
+// line names source, target and weight (a results table is not); an HDF5 file of one dataset has it
+// chosen, and Run waits until a file of several has one chosen.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,6 +36,18 @@ beforeAll(async () => {
   writeFileSync(join(data, 'graphs', 'table.csv'), Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(300), Buffer.from('PAR1')]))
   writeFileSync(join(data, 'graphs', 'ring.txt'), '%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 4\n2 3 5\n3 1 6\n')
   writeFileSync(join(data, 'graphs', 'edges.csv'), 'source,target,weight\na,b,1\n')
+  writeFileSync(join(data, 'graphs', 'paths-results.csv'), 'graph,format,vertices,edges,reachable pairs\nring.txt,mtx,3,3,9\n')
+  mkdirSync(join(data, 'series'))
+  execFileSync('/usr/bin/python3', ['-c', `
+import sys, numpy as np, h5py
+d = sys.argv[1]
+x = np.cumsum(np.random.default_rng(5).standard_normal((60, 6)), axis=0)
+with h5py.File(d + '/one.h5', 'w') as f: f['lab/series'] = x
+with h5py.File(d + '/two.h5', 'w') as f:
+    f['a'] = x
+    f['b'] = x[:, :4]
+    f['names'] = np.array([b's0', b's1'])
+`, join(data, 'series')])
   env = { PARALAB_EXAMPLES: join(dir, 'examples'), PARALAB_HISTORY: join(dir, 'history'), PARALAB_GPU: 'off' }
   browser = await launchChromium()
 })
@@ -141,4 +157,76 @@ describe('file choice in the dashboard', () => {
       await serve.stop()
     }
   })
+
+  it('lists a file made while the dashboard is open on Refresh, greys a results table out as a graph, and chooses an HDF5 file\'s only dataset', async () => {
+    const serve = await startServe(['--data', data], env)
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    try {
+      await page.goto(serve.url)
+      await page.getByTestId('nav-paths').click()
+      await page.getByTestId('paths-file-graphs/edges.csv').waitFor()
+      const listed = page.getByTestId('paths-listed-at')
+      expect(await listed.innerText()).toMatch(/^listed \d/)
+      // Paralab's own results table is a CSV, but not an edge list: greyed out, saying why.
+      const results = page.getByTestId('paths-file-graphs/paths-results.csv')
+      expect(await results.isDisabled()).toBe(true)
+      expect(await results.locator('xpath=..').getAttribute('title')).toBe(
+        `${join(data, 'graphs', 'paths-results.csv')}: its first line (graph, format, vertices, edges, … 1 more) names no source, target, weight columns: not a CSV edge list`,
+      )
+      expect(await page.getByTestId('paths-file-graphs/edges.csv').isDisabled()).toBe(false)
+
+      // A graph written now (by a script, another run) is not listed until the files are listed again.
+      writeFileSync(join(data, 'graphs', 'later.gr'), 'p sp 2 1\na 1 2 7\n')
+      expect(await page.getByTestId('paths-file-graphs/later.gr').count()).toBe(0)
+      const before = await listed.getAttribute('title')
+      await page.waitForTimeout(1100)
+      await page.getByTestId('paths-refresh').click()
+      await page.getByTestId('paths-file-graphs/later.gr').waitFor()
+      expect(await page.getByTestId('paths-file-graphs/later.gr').isDisabled()).toBe(false)
+      expect(await listed.getAttribute('title')).not.toBe(before)
+
+      // The chooser over the folders likewise: its tree listed again where it stands.
+      await page.getByTestId('paths-open').click()
+      await page.getByTestId('paths-chooser-folder-data/graphs').click()
+      await page.getByTestId('paths-chooser-file-data/graphs/later.gr').waitFor()
+      expect(await page.getByTestId('paths-chooser-file-data/graphs/paths-results.csv').isDisabled()).toBe(true)
+      writeFileSync(join(data, 'graphs', 'newer.mtx'), '%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 3\n')
+      expect(await page.getByTestId('paths-chooser-file-data/graphs/newer.mtx').count()).toBe(0)
+      await page.getByTestId('paths-chooser-refresh').click()
+      await page.getByTestId('paths-chooser-file-data/graphs/newer.mtx').check()
+      expect(await page.getByTestId('paths-chooser-listed-at').innerText()).toMatch(/^listed \d/)
+      await page.getByTestId('paths-chooser-add').click()
+      expect(await page.getByTestId('paths-file-graphs/newer.mtx').isChecked()).toBe(true)
+
+      // HDF5: a file of one 2-D dataset has it chosen and can run at once.
+      await page.getByTestId('nav-correlation').click()
+      await page.getByTestId('correlation-file-series/one.h5').check()
+      const only = page.getByTestId('correlation-datasets-/lab/series')
+      await only.waitFor()
+      await expect.poll(() => only.isChecked()).toBe(true)
+      expect(await page.getByTestId('correlation-run').isDisabled()).toBe(false)
+      // A file of several: Run waits, saying why, until one is chosen.
+      await page.getByTestId('correlation-file-series/one.h5').uncheck()
+      await page.getByTestId('correlation-file-series/two.h5').check()
+      await page.getByTestId('correlation-datasets-/a').waitFor()
+      expect(await page.getByTestId('correlation-datasets-/a').isChecked()).toBe(false)
+      // The names dataset is 1-D: not offered for series, so two can be read and neither is chosen for the user.
+      expect(await page.getByTestId('correlation-datasets-/names').isDisabled()).toBe(true)
+      expect(await page.getByTestId('correlation-run').isDisabled()).toBe(true)
+      expect(await page.getByTestId('correlation-problem').innerText()).toBe('Choose a dataset of two.h5 to read')
+      await page.getByTestId('correlation-datasets-/b').check()
+      expect(await page.getByTestId('correlation-run').isDisabled()).toBe(false)
+      await page.getByTestId('correlation-run').click()
+      await page.getByTestId('correlation-results').waitFor({ timeout: 120_000 })
+      const run = await envelopeShown(page)
+      expect(run.params).toMatchObject({ files: [join(data, 'series', 'two.h5')], dataset: '/b' })
+      expect(run.results.input).toMatchObject({ series: 4, length: 60 })
+      expect(pageErrors).toEqual([])
+    } finally {
+      await page.close()
+      await serve.stop()
+    }
+  })
 })
+

@@ -136,7 +136,7 @@ describe.each(SIZES)('at $width×$height', (size) => {
 
   it('Device: the adapter, the measured figures and the roofline on screen, no sideways overflow', async () => {
     await show('device', size)
-    for (const id of ['adapter-name', 'bench-results', 'limits-table']) expect(await page.getByTestId(id).isVisible(), id).toBe(true)
+    for (const id of ['adapter-name', 'bench-results', 'limits', 'fastest-backends']) expect(await page.getByTestId(id).isVisible(), id).toBe(true)
     await expectChartShown('roofline-chart', size.width)
     const adapter = await box('adapter-name')
     const figures = await box('bench-results')

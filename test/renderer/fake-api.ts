@@ -104,6 +104,11 @@ export class FakeApi implements DashboardApi {
   async listRuns(): Promise<RunSummary[]> {
     return this.runs.map((r) => r.summary)
   }
+  async labelRun(id: string, label: string): Promise<void> {
+    const run = this.runs.find((r) => r.summary.id === id)
+    if (!run) throw { code: 'invalid-argument', message: `no run "${id}" in the history` }
+    run.summary = { ...run.summary, label: label || undefined }
+  }
   async openRun(id: string): Promise<ResultEnvelope> {
     this.openedRuns.push(id)
     const run = this.runs.find((r) => r.summary.id === id)

@@ -132,7 +132,8 @@ describe('job progress', () => {
 
     await vi.advanceTimersByTimeAsync(3_600_000)
     expect(w.get('[data-testid="job-elapsed"]').text()).toBe('1:00:40 elapsed')
-    expect(w.get('[data-testid="job-eta"]').text()).toBe('about 0:00 left')
+    // An hour without word, half done: never 0:00 with work ahead, but the pace including the wait.
+    expect(w.get('[data-testid="job-eta"]').text()).toBe('about 1:00:40 left (slower than so far)')
     await w.setProps({ progress: { phase: 'done', fraction: 1 } })
     expect(w.find('[data-testid="job-eta"]').exists()).toBe(false)
   })

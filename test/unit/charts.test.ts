@@ -247,6 +247,33 @@ describe('statistics charts', () => {
     expect(chartConfig(cv).options!.scales!.y!.type).toBe('linear')
   })
 
+  it('marks a CV of a column with its mean ≈ 0 undefined in practice and keeps it from setting the scale', () => {
+    // As seen: acc_z across gravity, mean ≈ 0 against its spread (CV in the hundreds).
+    const z = [1.2, -1.1, 0.9, -1.0, 1.05, -1.03]
+    const file = statsFile('/data/ACC_002.csv', { ...data, acc_z: z }, ['serial', 'simd'], [6])
+    expect(Math.abs(file.columns.acc_z.cv)).toBeGreaterThan(10)
+    const { cv, mad } = statsChartSpecs(file)
+    if (cv.kind !== 'grouped-bars' || mad.kind !== 'grouped-bars') return expect.unreachable()
+    expect(cv.data.categories).toEqual(['acc_x', 'acc_y', 'acc_z (mean ≈ 0)'])
+    expect(cv.data.series[0].values).toEqual([file.columns.acc_x.cv, file.columns.acc_y.cv, null])
+    expect(cv.data.note).toBe(`not drawn, mean ≈ 0 (|CV| > 10), undefined in practice: acc_z (CV ${formatNumber(file.columns.acc_z.cv, 5)})`)
+    // The scale is the others': the highest bar is acc_x's.
+    const drawn = cv.data.series.flatMap((d) => d.values).filter((v): v is number => v !== null)
+    expect(Math.max(...drawn.map(Math.abs))).toBe(file.columns.acc_x.cv)
+    // MAD has no such trouble: every column drawn.
+    expect(mad.data.series[0].values.every((v) => v !== null)).toBe(true)
+    // Over prefixes likewise: the near-zero CVs leave the lines, the note names them.
+    const batched = statsChartSpecs(statsFile('/data/ACC_002.csv', { ...data, acc_z: z }, ['serial'], [2, 4, 6]))
+    if (batched.cv.kind !== 'series') return expect.unreachable()
+    expect(batched.cv.data.series.find((s) => s.label === 'acc_z')!.values.every((v) => v === null || Math.abs(v) <= 10)).toBe(true)
+    expect(batched.cv.data.note).toContain('acc_z (CV')
+    // A column of mean exactly 0 names its CV ±∞; a healthy file has no note.
+    const zero = statsChartSpecs(statsFile('/data/z.csv', { ...data, acc_z: [1, -1, 2, -2, 3, -3] }, ['serial'], [6])).cv
+    expect(zero.kind === 'grouped-bars' && zero.data.note).toContain('acc_z (CV ±∞)')
+    const healthy = statsChartSpecs(statsFile('/data/h.csv', data, ['serial'], [6])).cv
+    expect(healthy.kind === 'grouped-bars' && healthy.data.note).toBeFalsy()
+  })
+
   it('labels lines by column alone when one backend ran, and finds backends and columns that appear only in batches', () => {
     const one = statsFile('C:\\data\\run.csv', data, ['simd'], [3, 6])
     const { cv } = statsChartSpecs(one)

@@ -30,6 +30,31 @@ describe('compareRuns', () => {
     expect(c.differing.map((d) => d.name)).toEqual(['files'])
   })
 
+  it('lines up runs on different inputs by their place, never leaving each its own rows of dashes', () => {
+    // As seen: one run on acc.csv, one on other.csv, every row half dashes.
+    const a = { ...statsEnvelope(statsResult(acc)), timings: { serial: timingOf([4, 5, 6]), simd: timingOf([2]) } }
+    const b = { ...statsEnvelope(statsResult(other)), timings: { serial: timingOf([7]) } }
+    const c = compareRuns([a, b])
+    expect(c.rows.map((r) => r.key)).toEqual(['/data/acc.csv vs /data/other.csv: serial', '/data/acc.csv vs /data/other.csv: simd'])
+    const serial = c.rows[0]
+    expect(serial.input).toBe('/data/acc.csv vs /data/other.csv')
+    expect(serial.inputsDiffer).toBe(true)
+    expect(serial.figures.map((f) => f?.median)).toEqual([5, 7])
+    // Four values each: the same amount of work, so their times compare; the data differ, so do the checks.
+    expect(serial.basis).toEqual({ kind: 'time' })
+    expect(serial.best).toBe(0)
+    expect(serial.differingChecks).toContain('acc_x CV')
+    expect(c.rows[1].figures.map((f) => f?.median)).toEqual([2, undefined])
+    // A file both jobs read keeps its own rows beside the lined-up ones.
+    const both = { ...statsEnvelope(statsResult(acc, other)), timings: { '/data/acc.csv: serial': timingOf([3]), '/data/other.csv: serial': timingOf([8]) } }
+    const third = statsFile('/data/third.csv', { acc_x: [5, 1, 3, 9], acc_y: [1, 4, 9, 8] }, ['serial'], [4])
+    const alone = { ...statsEnvelope(statsResult(third, acc)), timings: { '/data/third.csv: serial': timingOf([9]), '/data/acc.csv: serial': timingOf([4]) } }
+    expect(compareRuns([both, alone]).rows.map((r) => [r.key, r.figures.map((f) => f?.median)])).toEqual([
+      ['/data/acc.csv: serial', [3, 4]],
+      ['/data/other.csv vs /data/third.csv: serial', [8, 9]],
+    ])
+  })
+
   it('compares runs of different lengths per unit of work, never their total times', () => {
     const short = landslide(100, { serial: run('serial', 40, 'aa'), 'gpu/fused': run('gpu', 10, undefined, 'fused') })
     const long = landslide(4000, { serial: run('serial', 1200, 'bb') })

@@ -12,6 +12,7 @@ import type { JobContext } from '../../src/main/engine'
 import { runCorrelationJob } from '../../src/main/workloads/correlation/run-correlation'
 import { generateWalks } from '../../src/main/workloads/correlation/walks'
 import { writeSeries } from '../../src/main/workloads/correlation/write-walks'
+import type { JobProgress } from '../../src/shared/jobs'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-correlation-job-'))
 const file = join(dir, 'walks.npy')
@@ -103,6 +104,29 @@ describe('the correlation job', () => {
       [20, 120],
     ])
     for (const p of length.results.sweep!.points) expect(p.backends.simd).toBeGreaterThan(0)
+  })
+
+  it('reports each phase as it begins with its own fraction, the bar weighted by cost and never at 100 % with work ahead', async () => {
+    const big = join(dir, 'big.npy')
+    const w = generateWalks({ series: 300, length: 200, start: 10, eps: 0.01, seed: 3, anomalies: 2 })
+    await writeSeries(big, w.values, 300, 200, { layout: 'rows' })
+    const events: JobProgress[] = []
+    const ctx: JobContext = { ...context(), input: async (p) => p, progress: (p) => events.push(p) }
+    await runCorrelationJob(params({ files: [big], backends: ['serial', 'simd'], repeat: 2 }), ctx)
+    const phases = [...new Set(events.map((e) => e.phase))]
+    expect(phases).toEqual(['loading big.npy', 'serial f64, run 1 of 2', 'serial f64, run 2 of 2', 'simd f64, run 1 of 2', 'simd f64, run 2 of 2', 'ranking', 'done'])
+    const fractions = events.map((e) => e.fraction)
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b))
+    // A run is heard from inside, chunk by chunk, not only when it ends.
+    const serial = events.filter((e) => e.phase === 'serial f64, run 1 of 2')
+    expect(serial.filter((e) => e.phaseFraction! > 0 && e.phaseFraction! < 1).length).toBeGreaterThan(3)
+    // Weighted by cost: serial's two runs cost more than simd's two (1.5 against 0.4 a pair-sample), loading little.
+    const at = (phase: string) => events.find((e) => e.phase === phase)!.fraction
+    expect(at('serial f64, run 1 of 2')).toBeLessThan(0.05)
+    expect(at('simd f64, run 1 of 2') - at('serial f64, run 1 of 2')).toBeGreaterThan(at('ranking') - at('simd f64, run 1 of 2'))
+    // Ranking has work ahead: it is not reported done before it is.
+    expect(at('ranking')).toBeLessThan(0.99)
+    expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1 })
   })
 
   it('keeps the backends that finished when cancelled, marked partial, naming those that did not', async () => {

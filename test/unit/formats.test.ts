@@ -54,3 +54,20 @@ describe('runs saved before format ids', () => {
     expect(graphs.rows[0][2]).toBe('csv-edges')
   })
 })
+
+describe('a CSV\'s first line', () => {
+  it('makes a CSV an edge list for shortest paths only when it names source, target and weight (any case); statistics take any CSV', () => {
+    const results = { name: 'paths-results.csv', content: 'text' as const, header: ['graph', 'format', 'vertices', 'edges'] }
+    expect(canRead({ workload: 'paths', extensions: extensionsRead('paths') }, results)).toBe(false)
+    expect(unreadableText({ workload: 'paths', extensions: extensionsRead('paths') }, results)).toBe('its first line (graph, format, vertices, edges) names no source, target, weight columns: not a CSV edge list')
+    expect(unreadableText({ workload: 'paths', extensions: extensionsRead('paths') }, { ...results, header: ['from', 'TARGET', 'Weight', 'a', 'b', 'c'] })).toBe(
+      'its first line (from, TARGET, Weight, a, … 2 more) names no source column: not a CSV edge list',
+    )
+    expect(canRead({ workload: 'paths', extensions: extensionsRead('paths') }, { ...results, header: ['Source', 'TARGET', 'weight', 'note'] })).toBe(true)
+    expect(canRead({ workload: 'stats', extensions: extensionsRead('stats') }, results)).toBe(true)
+    // A first line not read (a listing past its sniffing limit) leaves the name to decide.
+    expect(canRead({ workload: 'paths', extensions: extensionsRead('paths') }, { name: 'x.csv', content: 'text' as const })).toBe(true)
+    expect(formatReadBy('paths', 'edges.csv', 'text')?.id).toBe('csv-edges')
+  })
+})
+

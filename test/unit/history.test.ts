@@ -118,6 +118,50 @@ describe('RunHistory', () => {
     expect(err.message).toMatch(/damaged/)
   })
 
+  it('names a run with a label, listed with it, renamed, and removed by an empty label; a label names only a run it can open', async () => {
+    const dir = freshDir()
+    const history = new RunHistory(dir, 200, { folders: ['/data'], examples: '/examples' })
+    const a = await history.save(envelopeAt('2025-01-01T00:00:00.000Z'))
+    const b = await history.save(envelopeAt('2025-01-02T00:00:00.000Z'))
+    await history.label(a, '  before the fix ')
+    expect((await history.list()).map((r) => [r.id, r.label])).toEqual([
+      [b, undefined],
+      [a, 'before the fix'],
+    ])
+    await history.label(a, 'Tessina 10 m')
+    await history.label(b, 'after')
+    expect((await history.list()).map((r) => r.label)).toEqual(['after', 'Tessina 10 m'])
+    await history.label(b, '')
+    expect((await history.list()).map((r) => r.label)).toEqual([undefined, 'Tessina 10 m'])
+    // A run on other data, or none at all: the same answer as opening it.
+    const other = await history.save(envelopeAt('2025-01-03T00:00:00.000Z', { input: { files: [{ path: '/elsewhere/x.csv', bytes: 1, modified: '' }] } }))
+    expect((await failure(history.label(other, 'x'))).code).toBe('invalid-argument')
+    expect((await failure(history.label('20250101T000000000Z-stats-00000000', 'x'))).code).toBe('invalid-argument')
+    // A damaged labels file, or a link in its place, is no labels at all (and is replaced on the next label).
+    writeFileSync(join(dir, 'labels.json'), '{"not json')
+    expect((await history.list()).every((r) => r.label === undefined)).toBe(true)
+    rmSync(join(dir, 'labels.json'))
+    const outside = join(root, 'labels-outside.json')
+    writeFileSync(outside, JSON.stringify({ [a]: 'from outside' }))
+    symlinkSync(outside, join(dir, 'labels.json'))
+    expect((await history.list()).every((r) => r.label === undefined)).toBe(true)
+    await history.label(a, 'mine')
+    expect(JSON.parse(readFileSync(outside, 'utf8'))).toEqual({ [a]: 'from outside' })
+    expect((await history.list()).find((r) => r.id === a)?.label).toBe('mine')
+  })
+
+  it('refuses labels that are not one short line of text before they reach the store', () => {
+    const id = '20250101T000000000Z-stats-0000cafe'
+    expect(() => validateRequest('labelRun', [id, 'Tessina, 10 m cells'])).not.toThrow()
+    expect(() => validateRequest('labelRun', [id, ''])).not.toThrow()
+    expect(() => validateRequest('labelRun', [id, 'a'.repeat(81)])).toThrow(/label must be at most 80 characters; got 81/)
+    expect(() => validateRequest('labelRun', [id, 'two\nlines'])).toThrow(/label must be one line without control characters/)
+    expect(() => validateRequest('labelRun', [id, 'bell\u0007'])).toThrow(/without control characters/)
+    expect(() => validateRequest('labelRun', [id, 42])).toThrow(/label must be text/)
+    expect(() => validateRequest('labelRun', ['../secret', 'x'])).toThrow(/id must be a run id from listRuns/)
+    expect(() => validateRequest('labelRun', [id])).toThrow(/labelRun takes 2 argument/)
+  })
+
   it('an empty or missing folder is an empty history', async () => {
     expect(await new RunHistory(join(root, 'never-made')).list()).toEqual([])
   })

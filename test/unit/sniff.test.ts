@@ -34,4 +34,19 @@ describe('sniffFile', () => {
     writeFileSync(f, Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(5000), Buffer.from('PAR1')]))
     expect(await sniffFile(f)).toEqual({ kind: 'parquet', bytes: 5008 })
   })
+
+  it('gives a text file\'s first line as CSV fields: quotes undone, blank lines and a BOM skipped, a field cut off by the first KiB left out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sniff-'))
+    const edges = join(dir, 'edges.csv')
+    writeFileSync(edges, '\uFEFF\n  \n Source ,"tar""get",weight\r\na,b,1\n')
+    expect(await sniffFile(edges)).toEqual({ kind: 'text', bytes: 41, header: ['Source', 'tar"get', 'weight'] })
+    const wide = join(dir, 'wide.csv')
+    writeFileSync(wide, Array.from({ length: 400 }, (_, i) => `col${i}`).join(',') + '\n1\n')
+    const { header } = await sniffFile(wide)
+    // 1 KiB holds col0 … col172 whole; col173 is cut off and is not named.
+    expect(header?.[0]).toBe('col0')
+    expect(header?.length).toBe(Array.from({ length: 400 }, (_, i) => `col${i},`).join('').slice(0, 1024).split(',').length - 1)
+    expect(header?.every((h, i) => h === `col${i}`)).toBe(true)
+    expect((await sniffFile(join(dir, 'wide.csv'))).kind).toBe('text')
+  })
 })

@@ -8,7 +8,23 @@ describe('TimeLeft', () => {
     t.observe({ phase: 'loading a.csv', fraction: 0.25 }, 10_000)
     expect(t.ms(10_000)).toBe(30_000)
     expect(t.ms(15_000)).toBe(25_000)
-    expect(t.ms(50_000)).toBe(0)
+    expect(t.overdue(15_000)).toBe(false)
+  })
+
+  it('never says 0:00 with work ahead: silent past its pace, the job is estimated at the pace including the wait', () => {
+    // As seen: 20 % at 10 s, then nothing for the whole of the cross products.
+    const t = new TimeLeft(0)
+    t.observe({ phase: 'loading big.npy', fraction: 0.2 }, 10_000)
+    expect(t.ms(45_000)).toBe(5_000)
+    expect(t.overdue(45_000)).toBe(false)
+    expect(t.overdue(49_500)).toBe(true)
+    // At 50 s, 0.2 in 50 s: 0.8 left takes 200 s.
+    expect(t.ms(50_000)).toBe(200_000)
+    expect(t.ms(70_000)).toBe(280_000)
+    // Word comes: the pace is the measured one again.
+    t.observe({ phase: 'cross products', fraction: 0.6 }, 70_000)
+    expect(t.overdue(70_000)).toBe(false)
+    expect(t.ms(70_000)).toBeCloseTo((70_000 * 0.4) / 0.6, 6)
   })
 
   it('has no estimate from too little work, nor in a phase that does none, nor when done', () => {

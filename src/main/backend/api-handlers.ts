@@ -38,6 +38,7 @@ export function apiHandlers(backend: Backend, signal?: AbortSignal): ApiHandlers
     example: (workload) => backend.example(workload),
     listRuns: () => backend.listRuns(),
     openRun: (id) => backend.openRun(id),
+    labelRun: (id, label) => backend.labelRun(id, label),
     clusterInfo: () => backend.clusterInfo(),
     submitClusterJob: (workload, params, request) => backend.submitClusterJob(workload, params, request),
     listClusterJobs: () => backend.listClusterJobs(),

@@ -274,6 +274,11 @@ export class Backend {
     return this.history.open(id)
   }
 
+  async labelRun(id: string, label: string): Promise<void> {
+    if (!this.history) throw new ApiError('invalid-argument', 'this backend keeps no run history')
+    await this.history.label(id, label)
+  }
+
   dispose(): void {
     this.jobs.cancelAll()
     void this.cluster?.then((c) => c.dispose(), () => undefined)

@@ -1,14 +1,15 @@
 // Which local files the backend may read: everything (CLI), files under the `serve --data`
 // folders, or files the user picked in the desktop app's dialog. Files offered to the dashboard
-// carry the kind of their content (their first KiB and last 4 bytes), by which the chooser tells
-// which a workload can read, whatever their names say.
+// carry the kind of their content (their first KiB and last 4 bytes) and a text file's first line,
+// by which the chooser tells which a workload can read, whatever their names say.
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { notAFile } from '../io/file-kind'
 import { sniffFile } from '../io/sniff'
 import { tiffRefusal } from '../io/geotiff/read-raster'
-import { DATA_FOLDER_LIMIT, type DataFile, type DataFolder } from '../../shared/api'
+import { DATA_FOLDER_LIMIT, HEADER_FIELDS, type DataFile, type DataFolder } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
+import { FILE_FORMATS } from '../../shared/formats'
 
 const LIST_DEPTH = 3
 const LIST_LIMIT = 2000
@@ -16,6 +17,8 @@ const LIST_LIMIT = 2000
 export const SNIFF_LIMIT = 500
 /** Files read at once while sniffing a listing. */
 const SNIFF_CONCURRENCY = 8
+/** Extensions of the text formats told by the columns their first line names: only these files' first lines are sent. */
+const HEADED = FILE_FORMATS.filter((f) => f.header).flatMap((f) => f.extensions)
 
 export class DataAccess {
   /** Real paths of picked files, and the paths they were picked by. */
@@ -136,10 +139,13 @@ export async function withContent(files: DataFile[], limit = SNIFF_LIMIT): Promi
   let next = 0
   const sniffer = async () => {
     for (let k = next++; k < count; k = next++) {
-      const kind = await sniffFile(out[k].path).then((s) => s.kind, () => undefined)
+      const sniffed = await sniffFile(out[k].path).catch(() => undefined)
+      if (!sniffed) continue
+      const { kind, header } = sniffed
       // A TIFF the GeoTIFF reader would refuse, by the reader's own checks of its header and IFD.
       const refused = kind === 'tiff' ? await tiffRefusal(out[k].path) : undefined
-      if (kind) out[k] = { ...out[k], content: kind, ...(refused && { refused }) }
+      const headed = header && HEADED.some((e) => out[k].name.toLowerCase().endsWith(`.${e}`))
+      out[k] = { ...out[k], content: kind, ...(refused && { refused }), ...(headed && { header: header.slice(0, HEADER_FIELDS) }) }
     }
   }
   await Promise.all(Array.from({ length: Math.min(SNIFF_CONCURRENCY, count) }, sniffer))

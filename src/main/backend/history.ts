@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, join, resolve, sep } from 'node:path'
-import { RUN_ID_PATTERN, type RunSummary } from '../../shared/api'
+import { RUN_ID_PATTERN, RUN_LABEL_MAX, type RunSummary } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import { isWorkloadId, workload } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
@@ -18,6 +18,9 @@ export const HISTORY_LIMIT = 200
 export const HISTORY_MAX_BYTES = 256 * 1024 * 1024
 /** A run's envelope larger than this is not kept (nor read back): listing reads runs one at a time, each whole. */
 export const MAX_RUN_BYTES = 16 * 1024 * 1024
+/** The runs' labels, beside them; read up to a bound that HISTORY_LIMIT labels of RUN_LABEL_MAX characters fit. */
+const LABELS_FILE = 'labels.json'
+const LABELS_MAX_BYTES = 1024 * 1024
 
 export function defaultHistoryDir(): string {
   if (process.env.PARALAB_HISTORY) return process.env.PARALAB_HISTORY
@@ -92,10 +95,40 @@ export class RunHistory {
   async list(): Promise<RunSummary[]> {
     const ids = await this.ids()
     const inScope = await this.inScope()
+    const labels = await this.labels()
     // One at a time: each run is read whole, and only its summary is kept.
     const summaries: (KeptRun | null)[] = []
     for (const id of ids) summaries.push(await this.summary(id))
-    return summaries.flatMap((s) => (s && inScope(s.inputs) ? [{ ...withoutInputs(s), thisSession: this.saved.has(s.id) }] : []))
+    return summaries.flatMap((s) => (s && inScope(s.inputs) ? [{ ...withoutInputs(s), thisSession: this.saved.has(s.id), ...(labels[s.id] && { label: labels[s.id] }) }] : []))
+  }
+
+  /**
+   * Names a run (an empty label removes its name). The labels are one small file beside the runs
+   * (`labels.json`, rewritten whole), since a run's own file never changes; only a run this
+   * dashboard can open is labelled, and a label is text the request's check allowed (one line,
+   * at most RUN_LABEL_MAX characters), never read as anything but text.
+   */
+  async label(id: string, label: string): Promise<void> {
+    await this.open(id)
+    const labels = await this.labels()
+    const known = new Set(await this.ids())
+    const next = Object.fromEntries(Object.entries(labels).filter(([run]) => run !== id && known.has(run)))
+    if (label.trim()) next[id] = label.trim()
+    // Rename over the old file: a link put in its place is replaced, never written through.
+    await writeFileAtomic(join(this.dir, LABELS_FILE), JSON.stringify(next), { overwrite: true })
+  }
+
+  /** The labels by run id; none where the file is missing, damaged or not a plain file. */
+  private async labels(): Promise<Record<string, string>> {
+    const bytes = await readManagedFile(this.dir, [LABELS_FILE], { maxBytes: LABELS_MAX_BYTES }).catch(() => null)
+    if (!bytes) return {}
+    try {
+      const parsed: unknown = JSON.parse(bytes.toString('utf8'))
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {}
+      return Object.fromEntries(Object.entries(parsed).filter(([id, v]) => RUN_ID_PATTERN.test(id) && typeof v === 'string' && [...v].length <= RUN_LABEL_MAX))
+    } catch {
+      return {}
+    }
   }
 
   /** The run's envelope. `id` comes from a request: only the id shape, only a plain file in the folder, only a run in scope. */

@@ -4,6 +4,7 @@
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { ApiError } from '../../shared/errors'
+import { headerFields } from '../../shared/csv'
 import type { ContentKind } from '../../shared/formats'
 import { notAFile } from './file-kind'
 
@@ -13,6 +14,8 @@ const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]
 export interface Sniffed {
   kind: ContentKind
   bytes: number
+  /** A text file's first line as CSV fields (those complete within the first KiB). */
+  header?: string[]
 }
 
 /** Reads at most 1 KiB plus the last 4 bytes of `path`, a regular file (a FIFO is refused at once, not waited on). */
@@ -26,7 +29,10 @@ export async function sniffFile(path: string): Promise<Sniffed> {
     await file.read(head, 0, head.length, 0)
     const tail = Buffer.alloc(Math.min(4, size))
     if (size > 0) await file.read(tail, 0, tail.length, size - tail.length)
-    return { kind: sniffBytes(head, tail, size), bytes: size }
+    const kind = sniffBytes(head, tail, size)
+    if (kind !== 'text') return { kind, bytes: size }
+    const text = new TextDecoder('utf-8').decode(head.subarray(0, lastWholeChar(head)))
+    return { kind, bytes: size, header: headerFields(text.replace(/^\uFEFF/, '').replace(/^([ \t]*\r?\n)+/, ''), head.length === size) }
   } finally {
     await file.close()
   }

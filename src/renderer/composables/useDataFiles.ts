@@ -1,7 +1,7 @@
 // The files a picker offers: the backend's data files, an example's input, files the user opened
 // (the desktop app's dialog, or the chooser over `paralab serve`'s data folders) or dropped.
 // Offering a file never chooses it: only the user's ticks do.
-import { computed, onMounted, ref, shallowRef, watch, type Ref } from 'vue'
+import { computed, onMounted, onUnmounted, ref, shallowRef, watch, type Ref } from 'vue'
 import type { DataFile } from '../../shared/api'
 import { canRead, groupFiles, hasExtension, pathOnly, type KnownFile } from '../data-files'
 import { useApi } from './api'
@@ -29,15 +29,38 @@ export function useDataFiles(opts: DataFileOptions) {
   const choosing = ref(false)
   let answer: ((files: DataFile[]) => void) | null = null
 
-  onMounted(async () => {
-    try {
-      add(await api.listDataFiles())
-    } catch (e) {
-      errors.report(e, 'Could not list the data files')
-    } finally {
-      loading.value = false
-    }
+  /** When the backend last listed the data files (null until it has). */
+  const listedAt = ref<Date | null>(null)
+  let listing: Promise<void> | null = null
+
+  /**
+   * Lists the data files again: files made since appear, files gone disappear (unless the user
+   * handed them over or an example's run made them). The window coming back into focus lists them
+   * too, so a file written meanwhile (by numpy, GDAL, another run) is there when the user looks.
+   */
+  function refresh(): Promise<void> {
+    listing ??= (async () => {
+      try {
+        const fresh = await api.listDataFiles()
+        const kept = files.value.filter((f) => handed.value.has(f.path) || examplePaths.value.has(f.path))
+        files.value = []
+        add([...kept, ...fresh])
+        listedAt.value = new Date()
+      } catch (e) {
+        errors.report(e, 'Could not list the data files')
+      } finally {
+        loading.value = false
+        listing = null
+      }
+    })()
+    return listing
+  }
+  const onFocus = () => void refresh()
+  onMounted(() => {
+    void refresh()
+    window.addEventListener('focus', onFocus)
   })
+  onUnmounted(() => window.removeEventListener('focus', onFocus))
 
   function add(more: DataFile[]): void {
     const known = new Map(files.value.map((f) => [f.path, f]))
@@ -91,5 +114,5 @@ export function useDataFiles(opts: DataFileOptions) {
     return picked
   }
 
-  return { files: files as Ref<DataFile[]>, groups, loading, choosing, open, chosen, hand }
+  return { files: files as Ref<DataFile[]>, groups, loading, listedAt, refresh, choosing, open, chosen, hand }
 }

@@ -9,6 +9,8 @@ import type { ErrorLog } from './errors'
 export interface RunHistory {
   readonly runs: Ref<RunSummary[]>
   refresh(): Promise<void>
+  /** Names a run ('' removes its name), then lists the runs again. */
+  label(id: string, label: string): Promise<void>
   /** Fetches a run and hands it to its workload's view; its workload, or null when that failed (reported). */
   open(id: string): Promise<WorkloadId | null>
   /** A view's way in: `show` receives every run of `workload` reopened from the history. */
@@ -20,6 +22,7 @@ export const HISTORY_KEY: InjectionKey<RunHistory> = Symbol('paralab run history
 
 const LIST_FAILED = 'Could not list the earlier runs'
 const OPEN_FAILED = 'Could not open the run'
+const LABEL_FAILED = 'Could not label the run'
 
 export function createHistory(api: ParalabApi, errors: ErrorLog): RunHistory {
   const runs = ref<RunSummary[]>([])
@@ -39,6 +42,15 @@ export function createHistory(api: ParalabApi, errors: ErrorLog): RunHistory {
   return {
     runs,
     refresh,
+    async label(id, label) {
+      try {
+        await api.labelRun(id, label)
+        errors.clear(LABEL_FAILED)
+      } catch (e) {
+        errors.report(e, LABEL_FAILED)
+      }
+      await refresh()
+    },
     async open(id) {
       try {
         const envelope = await api.openRun(id)

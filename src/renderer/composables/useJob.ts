@@ -37,7 +37,7 @@ export function useJob<Id extends WorkloadId>(api: ParalabApi, workload: Id, opt
   function apply(event: JobEvent): void {
     if (!running.value) return
     if (event.type === 'progress') {
-      progress.value = { phase: event.phase, fraction: event.fraction, throughput: event.throughput }
+      progress.value = { phase: event.phase, fraction: event.fraction, throughput: event.throughput, ...(event.phaseFraction !== undefined && { phaseFraction: event.phaseFraction }) }
       return
     }
     running.value = false

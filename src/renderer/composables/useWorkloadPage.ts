@@ -51,8 +51,10 @@ export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions
   // "Run on the cluster": Run submits to Slurm instead; the merged results show here when the run ends.
   const cluster = useClusterRun(api, id, (envelope) => job.show(envelope))
   reportJobErrors(errors, cluster.error, `Submitting ${definition.title} to the cluster failed`)
+  /** Why the inputs cannot be read yet, from a box of the view's own (a file's dataset unchosen), or null. */
+  const inputProblem = ref<string | null>(null)
   /** Why Run cannot run (or submit), or null. */
-  const problem = computed(() => form.problem.value ?? cluster.problem.value)
+  const problem = computed(() => form.problem.value ?? inputProblem.value ?? cluster.problem.value)
 
   function run(): void {
     if (problem.value) return
@@ -106,7 +108,7 @@ export function useWorkloadPage<Id extends WorkloadId>(id: Id, opts: PageOptions
     void start(params)
   }
 
-  return { id, definition, form, files, job, example, exampleFiles, exampleRunning, unavailable, notes, cluster, problem, run, tryExample }
+  return { id, definition, form, files, job, example, exampleFiles, exampleRunning, unavailable, notes, cluster, inputProblem, problem, run, tryExample }
 }
 
 export type WorkloadPageState<Id extends WorkloadId = WorkloadId> = ReturnType<typeof useWorkloadPage<Id>>

@@ -18,7 +18,10 @@ export type Basis =
 export interface ComparedRow {
   /** `input: backend variant`, or without the input when the workload reads none. */
   key: string
+  /** The input the runs are on; where the jobs read different inputs, theirs at this place joined by " vs ". */
   input: string
+  /** The jobs ran on different inputs, lined up by their place in each job's inputs. */
+  inputsDiffer?: boolean
   /** `backend variant`. */
   label: string
   /** Per job: its run, if it had one. */
@@ -42,11 +45,20 @@ export function compareRuns(envelopes: ResultEnvelope[]): Comparison {
   const id = envelopes[0]?.workload
   const def = isWorkloadId(id) ? workload(id) : undefined
   const perJob = envelopes.map((e) => (def ? (def.compared as (e: ResultEnvelope) => ComparableRun[])(e) : []))
+  // An input of one job only (another file, another DEM) is lined up with the other jobs' inputs of
+  // their own in the same place, so that runs on different inputs share rows instead of each filling
+  // rows of its own with dashes. An input several jobs read keeps its own rows.
+  const inputLists = perJob.map((runs) => [...new Set(runs.map((r) => r.input))])
+  const count = new Map<string, number>()
+  for (const l of inputLists) for (const input of l) count.set(input, (count.get(input) ?? 0) + 1)
+  const own = inputLists.map((l) => l.filter((input) => count.get(input) === 1))
+  const inputAt = (k: number) => [...new Set(own.map((l) => l[k]).filter((x) => x !== undefined))].join(' vs ')
+  const inputOfRun = (j: number, run: ComparableRun) => (count.get(run.input) === 1 ? inputAt(own[j].indexOf(run.input)) : run.input)
   const keys: string[] = []
   const byKey = new Map<string, (ComparableRun | undefined)[]>()
   perJob.forEach((runs, j) => {
     for (const run of runs) {
-      const key = rowKey(run)
+      const key = rowKey({ ...run, input: inputOfRun(j, run) })
       if (!byKey.has(key)) {
         keys.push(key)
         byKey.set(key, new Array(envelopes.length).fill(undefined))
@@ -55,8 +67,18 @@ export function compareRuns(envelopes: ResultEnvelope[]): Comparison {
     }
   })
   // Grouped by input, each group and its rows in the order they first appear.
-  const inputs = [...new Set(keys.map((k) => byKey.get(k)!.find(Boolean)!.input))]
-  const rows = inputs.flatMap((input) => keys.filter((k) => byKey.get(k)!.find(Boolean)!.input === input).map((k) => compareRow(k, byKey.get(k)!)))
+  const inputOf = (k: string) => {
+    const runs = byKey.get(k)!
+    const j = runs.findIndex(Boolean)
+    return inputOfRun(j, runs[j]!)
+  }
+  const inputs = [...new Set(keys.map(inputOf))]
+  const rows = inputs.flatMap((input) =>
+    keys.filter((k) => inputOf(k) === input).map((k) => {
+      const row = compareRow(k, byKey.get(k)!)
+      return { ...row, input, ...(new Set(row.runs.flatMap((r) => (r ? [r.input] : []))).size > 1 && { inputsDiffer: true }) }
+    }),
+  )
   return { rows, differing: differingParams(envelopes) }
 }
 

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
-import type { CpuCorrelationBackend, Precision, Stage } from '../../../shared/workloads/correlation/types'
+import { type CpuCorrelationBackend, type Precision, type Stage, STAGES } from '../../../shared/workloads/correlation/types'
 import { WorkerPool } from '../../workers/pool'
 import { rowChunks, tileChunks, triangleChunks } from './cpu-layout'
 import type { SeriesMatrix } from './series-matrix'
@@ -30,8 +30,12 @@ export interface StageTask {
 export interface CpuCorrelationEngine {
   readonly backend: CpuCorrelationBackend
   readonly threads: number
-  /** Steps 2–5 on the first size.m series' first size.n samples (default all); milliseconds per stage. */
-  run(size?: RunSize): Promise<Record<Stage, number>>
+  /**
+   * Steps 2–5 on the first size.m series' first size.n samples (default all); milliseconds per
+   * stage. `progress` hears the run's fraction done as its chunks finish, each stage weighted by its
+   * arithmetic (the cross products, m²n/2, are nearly all of it).
+   */
+  run(size?: RunSize, progress?: (fraction: number) => void): Promise<Record<Stage, number>>
   /** The m × m matrix of the last run (stride m; a prefix run fills its top-left corner). */
   matrix(): Float64Array | Float32Array
   dispose(): Promise<void>
@@ -45,7 +49,8 @@ export interface CpuEngineOptions {
 }
 
 /** Runs one stage's chunks: here (serial, simd) or one task per chunk on the pool (workers, workers-simd). */
-type Runner = (stage: Stage, size: RunSize, chunks: [number, number][]) => Promise<void>
+/** Runs a stage's chunks, calling `done` as each finishes (chunks are of about equal work). */
+type Runner = (stage: Stage, size: RunSize, chunks: [number, number][], done: (from: number, to: number) => void) => Promise<void>
 
 /** The kernels of a workspace on this thread. */
 export function kernelsFor(ws: Workspace): Record<Stage, (size: RunSize, from: number, to: number) => void> {
@@ -87,17 +92,18 @@ export async function createCpuCorrelationEngine(
       await p.terminate()
       throw e
     }
-    runner = async (stage, size, chunks) => {
-      await Promise.all(chunks.map(([from, to]) => p.run<void>('stage', { workspace, stage, size, from, to } satisfies StageTask)))
+    runner = async (stage, size, chunks, done) => {
+      await Promise.all(chunks.map(([from, to]) => p.run<void>('stage', { workspace, stage, size, from, to } satisfies StageTask).then(() => done(from, to))))
     }
   } else {
     const kernels = kernelsFor(workspace)
-    runner = async (stage, size, chunks) => {
+    runner = async (stage, size, chunks, done) => {
       for (const [from, to] of chunks) {
         // Yield so that an abort is seen between chunks.
         await new Promise((resolve) => setImmediate(resolve))
         throwIfAborted(signal)
         kernels[stage](size, from, to)
+        done(from, to)
       }
     }
   }
@@ -108,7 +114,7 @@ export async function createCpuCorrelationEngine(
   return {
     backend,
     threads,
-    async run(size = { m, n }) {
+    async run(size = { m, n }, progress) {
       if (disposed) throw new ApiError('internal', `the ${backend} correlation engine was disposed`)
       if (!(size.m >= 2 && size.m <= m && size.n >= 2 && size.n <= n))
         throw new ApiError('invalid-argument', `run size ${size.m} × ${size.n} is outside 2…${m} series × 2…${n} samples`)
@@ -120,10 +126,16 @@ export async function createCpuCorrelationEngine(
         ['coefficients', triangleChunks(size.m, parallel ? threads * 2 : 4)],
       ]
       const ms = {} as Record<Stage, number>
+      // Each stage's share of the run: its multiply-adds (means and squares m·n, cross m²n/2, coefficients m²/2).
+      const work: Record<Stage, number> = { means: size.m * size.n, squares: size.m * size.n, cross: (size.m * size.m * size.n) / 2, coefficients: (size.m * size.m) / 2 }
+      const all = STAGES.reduce((sum, st) => sum + work[st], 0)
+      let before = 0
       for (const [stage, chunks] of plan) {
         throwIfAborted(signal)
         const t = performance.now()
-        await runner(stage, size, chunks)
+        let finished = 0
+        await runner(stage, size, chunks, () => progress?.((before + (work[stage] * ++finished) / chunks.length) / all))
+        before += work[stage]
         ms[stage] = performance.now() - t
       }
       throwIfAborted(signal)

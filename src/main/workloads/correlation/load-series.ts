@@ -33,6 +33,8 @@ export interface LoadSeriesOptions {
   names?: string
   signal?: AbortSignal
   progress?: (fraction: number) => void
+  /** Hears the shape (and format) as soon as a header tells it, before the values are read; n is absent where only the series are counted (a CSV's columns). */
+  shape?: (s: { m: number; n?: number; format: InputFormat }) => void
 }
 
 /** A .npy array by its name; a Parquet or Arrow table by its content; else CSV text. */
@@ -55,6 +57,7 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
   if (format === 'npy') {
     const { m, n } = await readNpyShape(path, opts.layout)
     checkShape(shown, m, n, opts)
+    opts.shape?.({ m, n, format })
   }
   if (table && opts.layout !== 'columns') throw new ApiError('invalid-argument', `${shown}: a ${format === 'parquet' ? 'Parquet' : 'Arrow'} table holds a series per column; the rows layout reads CSV text only`)
   if (opts.columns && (format === 'npy' || opts.layout !== 'columns'))
@@ -67,6 +70,7 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
       leftOut = chosen.leftOut
       // The header gives the matrix's side: a file of 100 000 columns is refused before it is read.
       checkShape(shown, chosen.names.length, 2, opts, leftOut)
+      opts.shape?.({ m: chosen.names.length, format })
       series = table ? await readTableColumns(path, { ...opts, columns: chosen.names }) : await readCsvColumns(path, { ...opts, columns: chosen.names })
     } else series = format === 'npy' ? await readNpy(path, opts) : await readCsvRows(path, opts)
   } catch (e) {
@@ -80,7 +84,13 @@ export async function loadSeries(shown: string, path: string, opts: LoadSeriesOp
 
 async function loadDatasetSeries(shown: string, path: string, format: 'hdf5' | 'netcdf', opts: LoadSeriesOptions, t0: number): Promise<LoadedSeries> {
   if (opts.columns) throw new ApiError('invalid-argument', `${shown}: --columns chooses columns of a CSV; name the dataset of this ${format === 'hdf5' ? 'HDF5' : 'NetCDF'} file with --dataset`)
-  const series = await readDatasetSeries(shown, path, format, { ...opts, checkShape: (where, m, n) => checkShape(where, m, n, opts) })
+  const series = await readDatasetSeries(shown, path, format, {
+    ...opts,
+    checkShape: (where, m, n) => {
+      checkShape(where, m, n, opts)
+      opts.shape?.({ m, n, format })
+    },
+  })
   return { series, format, bytes: (await stat(path)).size, load_ms: performance.now() - t0, leftOut: [] }
 }
 

@@ -2,7 +2,7 @@
 // chosen backend R times (each stage timed; on the GPU each chosen kernel), compare every matrix
 // with the f64 reference, rank the series by their correlation with the others, and write the
 // matrix if asked. With `pair`, only the two series' overlay.
-import { access } from 'node:fs/promises'
+import { access, stat } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { median } from '../../../shared/median'
@@ -37,9 +37,19 @@ import { heatmapOf, heatmapOrder, histogramOf, maxAbsDifference, rankSeries } fr
 import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 import { WASM_MAX_BYTES, wasmBytes } from './simd/wasm-module'
 import { maxOf, minOf } from '../../../shared/extent'
+import { ProgressPlan } from '../../../shared/progress-plan'
+import { loadCost, stepsAfterLoading, type StepsAfterLoading } from './progress-steps'
 
-/** Share of the progress bar spent loading. */
+/** Share of the progress bar a view's job (a pair, a zoom) spends loading. */
 const LOAD_SHARE = 0.2
+/** Characters a CSV spends on a value with its comma, to guess a series' length from the file's size. */
+const CSV_VALUE_BYTES = 12
+
+/** Reports a run's beginning (the r-th of the backend's, from 0) and its own fraction as it goes. */
+interface RunTrack {
+  begin(r: number): void
+  update(fraction: number): void
+}
 
 type Matrix = Float64Array | Float32Array
 
@@ -50,9 +60,31 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const matrixPath = await matrixTarget(params)
   const path = await ctx.input(shown)
 
+  // Loading, then every step after it weighed by its cost once the file's header tells the shape
+  // (until then, loading is guessed at a fifth of the job).
+  const bytes = (await stat(path)).size
+  const viewJob = !!(params.pair || params.zoom)
+  const plan = new ProgressPlan(
+    (p) => ctx.progress(p),
+    [
+      { key: 'loading', cost: loadCost(bytes, undefined) },
+      { key: 'rest', cost: 4 * loadCost(bytes, undefined) },
+    ],
+  )
+  const after = (m: number, n: number, backends: readonly CorrelationBackend[], reference?: CorrelationBackend): StepsAfterLoading => ({
+    m,
+    n,
+    reference,
+    backends,
+    repeat: params.repeat,
+    sweep: params.sweep > 1 ? sweepSizes({ m, n }, params.sweep, params.sweepOver) : [],
+    keep: !!ctx.keep,
+    ...(matrixPath && { matrix: matrixFormatOf(matrixPath) }),
+  })
   // A pair (a heatmap click) or a zoom comes after the job that drew the heatmap: its series are kept.
-  let loaded = params.pair || params.zoom ? await keptSeries(path, params) : null
+  let loaded = viewJob ? await keptSeries(path, params) : null
   if (!loaded) {
+    plan.begin('loading', `loading ${baseName(shown)}`)
     loaded = await loadSeries(shown, path, {
       layout: params.layout,
       precision: params.precision,
@@ -60,7 +92,13 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       dataset: params.dataset,
       names: params.names,
       signal,
-      progress: (f) => ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }),
+      progress: (f) => (viewJob ? ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }) : plan.update(f)),
+      shape: ({ m, n, format }) => {
+        if (viewJob) return
+        const length = n ?? Math.max(2, Math.round(bytes / (m * CSV_VALUE_BYTES)))
+        const reference = params.precision === 'f64' && !params.backends.some((b) => b !== 'gpu') ? 'workers-simd' : undefined
+        plan.replan([{ key: 'loading', cost: loadCost(bytes, format) }, ...stepsAfterLoading(after(m, length, params.backends, reference))])
+      },
     })
     await keepSeries(path, params, loaded)
   }
@@ -107,27 +145,26 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const gpuMeans = backends.includes('gpu') ? await usableMeans(means, ctx, result) : means
   const referenceBackend = params.precision === 'f64' ? backends.find((b) => b !== 'gpu') : undefined
   const sweep = params.sweep > 1 ? sweepSizes(series, params.sweep, params.sweepOver) : []
-  const steps = (referenceBackend ? 0 : 1) + backends.length * (params.repeat + sweep.length * params.repeat)
-  let done = 0
-  const fraction = () => (done >= steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps)
-  const step = (phase: string) => {
-    done++
-    ctx.progress({ phase, fraction: fraction() })
-  }
+  const referenceRun = referenceBackend ? undefined : wasmBytes(series.m, series.n, 'f64') <= WASM_MAX_BYTES ? 'workers-simd' : 'workers'
+  // The shape is known now, and the backends that will run: every step after loading, weighed.
+  plan.replan(stepsAfterLoading(after(series.m, series.n, backends, referenceRun)))
+  const track = (backend: CorrelationBackend, key = `run ${backend}`): RunTrack => ({
+    begin: (r) => plan.begin(key, key.startsWith('sweep') ? `sweep ${backend}, run ${r + 1}` : `${backend} ${params.precision}, run ${r + 1} of ${params.repeat}`),
+    update: (f) => plan.update(f),
+  })
 
   // The f64 reference: an f64 CPU backend of the run itself, or one run of the fastest that fits.
   let reference: Float64Array | undefined
-  if (!referenceBackend) {
-    const backend = wasmBytes(series.m, series.n, 'f64') <= WASM_MAX_BYTES ? 'workers-simd' : 'workers'
-    const engine = await createCpuCorrelationEngine(backend, series, 'f64', { signal })
+  if (referenceRun) {
+    plan.begin('reference', `f64 reference (${referenceRun})`)
+    const engine = await createCpuCorrelationEngine(referenceRun, series, 'f64', { signal })
     try {
-      await engine.run()
+      await engine.run(undefined, (f) => plan.update(f))
       reference = Float64Array.from(engine.matrix())
     } finally {
       await engine.dispose()
     }
-    result.reference = backend
-    step('f64 reference')
+    result.reference = referenceRun
   }
 
   const timings: Record<string, Timing> = {}
@@ -137,11 +174,11 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   let missing: string[] = []
   for (const [b, backend] of backends.entries()) {
     try {
-      const phase = `${backend} ${params.precision}`
+      if (backend === 'gpu') plan.begin('compile', 'gpu: preparing')
       const outcome =
         backend === 'gpu'
-          ? await runGpu(series, params.precision, gpuMeans, cross, params.repeat, ctx, hostMeans, () => reference, () => step(phase), (p) => ctx.progress({ phase: p, fraction: fraction() }))
-          : await runCpu(backend, series, params.precision, params.repeat, ctx, () => step(phase))
+          ? await runGpu(series, params.precision, gpuMeans, cross, params.repeat, ctx, hostMeans, () => reference, track(backend), (p) => ctx.progress({ phase: p, fraction: plan.fraction }))
+          : await runCpu(backend, series, params.precision, params.repeat, ctx, track(backend))
       if (backend === referenceBackend) {
         reference = Float64Array.from(outcome.matrix)
         result.reference = backend
@@ -153,7 +190,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       for (const [name, t] of Object.entries(outcome.variantTimings ?? {})) timings[`gpu ${name}`] = t
       if (sweep.length) {
         result.sweep ??= { over: params.sweepOver as 'series' | 'length', points: sweep.map((s) => ({ series: s.m, length: s.n, backends: {} })) }
-        await runSweep(backend, series, params.precision, sweep, params.repeat, gpuMeans, cross, ctx, result, () => step(`sweep ${backend}`))
+        await runSweep(backend, series, params.precision, sweep, params.repeat, gpuMeans, cross, ctx, result, track(backend, `sweep ${backend}`))
       }
     } catch (e) {
       // Cancelled: the backends that finished are kept, and the result is marked partial.
@@ -165,23 +202,27 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   }
   throwIfAborted(partial ? undefined : signal)
 
-  ctx.progress({ phase: 'ranking', fraction: 1 })
+  plan.begin('ranking', 'ranking')
   const ranked = reference!
   result.ranking = rankSeries(ranked, series.m, series.names, params.threshold, params.gap)
+  plan.update(0.6)
   // In ranking order the flagged series come first, a cell each.
   const alone = params.order === 'ranking' ? result.ranking.filter((e) => e.flagged).length : 0
   result.heatmap = heatmapOf(ranked, series.m, series.names, heatmapOrder(params.order, result.ranking), params.order, undefined, alone)
+  plan.update(0.9)
   result.histogram = histogramOf(ranked, series.m)
   // The dashboard's backends keep the full matrix on disk for its downloads (the CLI has --matrix).
   if (ctx.keep) {
-    ctx.progress({ phase: 'keeping the matrix', fraction: 1 })
+    plan.begin('keeping', 'keeping the matrix')
     await keepMatrix(ctx.keep, ranked, series.m, series.names)
   }
   if (matrixPath && !partial) {
+    plan.begin('writing', `writing the matrix (.${matrixFormatOf(matrixPath)})`)
     // f64: the exact reference; f32: the first backend's f32 matrix.
     const written = params.precision === 'f64' ? ranked : firstMatrix!
     result.matrix = await writeMatrixFile(matrixPath, written, series.m, series.names, params.force)
   }
+  plan.finish('done')
   return { results: result, timings, ...(partial && { partial, missing }) }
 }
 
@@ -241,16 +282,16 @@ interface RunOutcome {
   variantTimings?: Record<string, Timing>
 }
 
-async function runCpu(backend: CpuCorrelationBackend, series: SeriesMatrix, precision: Precision, repeat: number, ctx: JobContext, step: () => void): Promise<RunOutcome> {
+async function runCpu(backend: CpuCorrelationBackend, series: SeriesMatrix, precision: Precision, repeat: number, ctx: JobContext, track: RunTrack): Promise<RunOutcome> {
   const engine = await createCpuCorrelationEngine(backend, series, precision, { signal: ctx.signal })
   try {
     const samples: Record<Stage, number[]> = { means: [], squares: [], cross: [], coefficients: [] }
     const totals: number[] = []
     for (let r = 0; r < repeat; r++) {
-      const ms = await engine.run()
+      track.begin(r)
+      const ms = await engine.run(undefined, track.update)
       for (const s of STAGES) samples[s].push(ms[s])
       totals.push(STAGES.reduce((sum, s) => sum + ms[s], 0))
-      step()
     }
     const matrix = engine.matrix()
     return {
@@ -280,7 +321,7 @@ async function runGpu(
   ctx: JobContext,
   hostMeans: Float64Array,
   reference: () => Float64Array | undefined,
-  step: () => void,
+  track: RunTrack,
   /** Reports a phase between the runs (compiling kernels). */
   phase: (phase: string) => void,
 ): Promise<RunOutcome> {
@@ -308,6 +349,7 @@ async function runGpu(
               },
             }
           : {}
+      track.begin(r)
       const t = await engine.run(checks)
       for (const v of means) (meanSamples[v] ??= []).push(t.means[v]!)
       squares.push(t.squares)
@@ -317,7 +359,6 @@ async function runGpu(
         c.coefficients.push(t.cross[v]!.coefficients)
         c.download.push(t.cross[v]!.download)
       }
-      step()
     }
     // The run's stages are its fastest kernels'.
     const bestMeans = means.reduce((a, b) => (median(meanSamples[b]!) < median(meanSamples[a]!) ? b : a))
@@ -356,7 +397,7 @@ async function runGpu(
 }
 
 /** Sizes of the sweep's points: K prefixes of the series or of their length, at least 2 each. */
-function sweepSizes(series: SeriesMatrix, k: number, over: string): { m: number; n: number }[] {
+function sweepSizes(series: { m: number; n: number }, k: number, over: string): { m: number; n: number }[] {
   const sizes = Array.from({ length: k }, (_, i) => {
     const f = (i + 1) / k
     return over === 'series' ? { m: Math.max(2, Math.round(series.m * f)), n: series.n } : { m: series.m, n: Math.max(2, Math.round(series.n * f)) }
@@ -381,7 +422,7 @@ async function runSweep(
   cross: CrossVariant[],
   ctx: JobContext,
   result: CorrelationResult,
-  step: () => void,
+  track: RunTrack,
 ): Promise<void> {
   const points = result.sweep!.points
   if (backend === 'gpu') {
@@ -391,10 +432,10 @@ async function runSweep(
       try {
         const totals: number[] = []
         for (let r = 0; r < repeat; r++) {
+          track.begin(r)
           const t = await engine.run()
           const c = t.cross[cross[0]]!
           totals.push(t.means[means[0]]! + t.squares + c.cross + c.coefficients)
-          step()
         }
         points[i].backends[backend] = median(totals)
       } finally {
@@ -408,9 +449,9 @@ async function runSweep(
     for (const [i, size] of sizes.entries()) {
       const totals: number[] = []
       for (let r = 0; r < repeat; r++) {
-        const ms = await engine.run(size)
+        track.begin(r)
+        const ms = await engine.run(size, track.update)
         totals.push(STAGES.reduce((sum, s) => sum + ms[s], 0))
-        step()
       }
       points[i].backends[backend] = median(totals)
     }

@@ -10,6 +10,8 @@ import type { ResultEnvelope, Timing } from '../envelope'
 import { fileName, fileTimings } from './timings'
 import type { StatsFileResult, StatsResult } from './types'
 import { maxOf, minOf } from '../../extent'
+import { formatNumber } from '../../charts/format'
+import { CV_MEANINGFUL_UP_TO, cvUndefinedInPractice, meanNearZero } from './cv-meaning'
 
 export interface StatsChartSpecs {
   time: ChartSpec
@@ -52,15 +54,27 @@ export function statsChartSpecs(file: StatsFileResult, timings: Record<string, T
   }))
   const values = (stat: 'cv' | 'mad') => (backend: string, column: string) =>
     file.batches.map((b) => b.backends[backend]?.columns[column]?.[stat] ?? null)
+  // A CV of a column with its mean ≈ 0 is left off the chart (it would set the scale and flatten the
+  // others), and named in the note with its value.
+  const cvShown = (backend: string, column: string) => values('cv')(backend, column).map((v) => (cvUndefinedInPractice(v) ? null : v))
+  const cvLeftOut = columns.filter(
+    (c) =>
+      meanNearZero(file.columns[c]) ||
+      backends.some((b) => meanNearZero(file.backends[b]?.columns[c]) || values('cv')(b, c).some((v) => cvUndefinedInPractice(v))),
+  )
+  const cvNote = cvLeftOut.length
+    ? `not drawn, mean ≈ 0 (|CV| > ${CV_MEANINGFUL_UP_TO}), undefined in practice: ${cvLeftOut.map((c) => `${c} (CV ${cvText(file.columns[c])})`).join(', ')}`
+    : undefined
   // One batch is one prefix, the whole file: lines of one point on a made-up axis say nothing, bars do.
   if (x.length <= 1) {
-    const bars = (title: string, yLabel: string, categories: string[], series: { label: string; values: (number | null)[] }[], logY = false, note?: string): ChartSpec => ({
+    const bars = (title: string, yLabel: string, categories: string[], series: { label: string; values: (number | null)[] }[], logY = false, note?: string, xLabel?: string): ChartSpec => ({
       kind: 'grouped-bars',
-      data: { title: `${title} — ${name}`, xLabel: categories === columns ? 'column' : 'backend', yLabel, categories, series, logY, ...(note && { note }) },
+      data: { title: `${title} — ${name}`, xLabel: xLabel ?? (categories === columns ? 'column' : 'backend'), yLabel, categories, series, logY, ...(note && { note }) },
     })
     const finite = (v: number | null | undefined) => (v !== null && v !== undefined && Number.isFinite(v) ? v : null)
     const perBackend = (stat: 'cv' | 'mad') => {
-      const at = (b: string) => columns.map((c) => finite(file.backends[b]?.columns[c]?.[stat] ?? file.batches[0]?.backends[b]?.columns[c]?.[stat]))
+      const value = (b: string, c: string) => finite(file.backends[b]?.columns[c]?.[stat] ?? file.batches[0]?.backends[b]?.columns[c]?.[stat])
+      const at = (b: string) => columns.map((c) => (stat === 'cv' && cvLeftOut.includes(c) ? null : value(b, c)))
       // Backends whose values coincide on every column are one series, named together.
       const groups: string[][] = []
       for (const b of backends) {
@@ -73,7 +87,15 @@ export function statsChartSpecs(file: StatsFileResult, timings: Record<string, T
     return {
       time: bars('Time per backend', 'time (ms)', backends, [{ label: 'compute', values: backends.map((b) => finite(file.backends[b]?.compute_ms ?? file.batches[0]?.backends[b]?.compute_ms)) }], true, 'whole file, one batch'),
       speedup: speedup(name, backends, timings),
-      cv: bars('Coefficient of variation per column', 'coefficient of variation (std / mean, no unit)', columns, perBackend('cv')),
+      cv: bars(
+        'Coefficient of variation per column',
+        'coefficient of variation (std / mean, no unit)',
+        columns.map((c) => (cvLeftOut.includes(c) ? `${c} (mean ≈ 0)` : c)),
+        perBackend('cv'),
+        false,
+        cvNote,
+        'column',
+      ),
       mad: bars('Median absolute deviation per column', 'median absolute deviation (unit of the data)', columns, perBackend('mad')),
     }
   }
@@ -81,9 +103,21 @@ export function statsChartSpecs(file: StatsFileResult, timings: Record<string, T
     // Time spans orders of magnitude between backends: logarithmic.
     time: spec('Time vs prefix size', 'time (ms)', true, { series: time }),
     speedup: speedup(name, backends, timings),
-    cv: spec('Coefficient of variation vs prefix size', 'coefficient of variation (std / mean, no unit)', false, perColumn(columns, backends, values('cv'))),
+    cv: withNote(spec('Coefficient of variation vs prefix size', 'coefficient of variation (std / mean, no unit)', false, perColumn(columns, backends, cvShown)), cvNote),
     mad: spec('Median absolute deviation vs prefix size', 'median absolute deviation (unit of the data)', false, perColumn(columns, backends, values('mad'))),
   }
+}
+
+/** A column's reference CV as the note gives it: "−1 154.7", or ±∞ where its mean is 0 (JSON has null). */
+function cvText(s: { cv: number | null; mean: number | null } | undefined): string {
+  if (typeof s?.cv === 'number' && Number.isFinite(s.cv)) return formatNumber(s.cv, 5)
+  return s?.mean === 0 ? '±∞' : 'NaN'
+}
+
+/** `spec` with `note` added to its own (a series chart's merged backends). */
+function withNote(spec: ChartSpec, note: string | undefined): ChartSpec {
+  if (!note || spec.kind !== 'series') return spec
+  return { ...spec, data: { ...spec.data, note: spec.data.note ? `${spec.data.note}; ${note}` : note } }
 }
 
 /**

@@ -2,6 +2,7 @@
 // rows marked `reference`.
 import type { ResultTable } from '../definition'
 import { noteWith } from '../tables'
+import { CV_MEANINGFUL_UP_TO, cvUndefinedInPractice } from './cv-meaning'
 import { failureStatus } from '../partial'
 import type { StatsResult } from './types'
 
@@ -41,5 +42,7 @@ export function statsTables(result: StatsResult): ResultTable[] {
     median,
     'NaN everywhere in a row: the column held no numbers.',
   )
-  return [{ name: 'results', columns: COLUMNS, rows, note }, { ...files, note: 'One row per input file: ok, or failed or cancelled with the error that stopped it (such a file has no results).' }]
+  const nearZero = rows.some((row) => cvUndefinedInPractice(row[cv] as number | null))
+  const noted = nearZero ? `${note} |cv| > ${CV_MEANINGFUL_UP_TO} (a mean within a tenth of σ of 0) is undefined in practice: σ/μ then measures how near the mean is to zero, not the spread.` : note
+  return [{ name: 'results', columns: COLUMNS, rows, note: noted }, { ...files, note: 'One row per input file: ok, or failed or cancelled with the error that stopped it (such a file has no results).' }]
 }

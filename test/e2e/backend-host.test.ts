@@ -58,7 +58,7 @@ describe('backend process of the desktop app', () => {
 
     const picked = (await call('allowFiles', [[SAMPLE]])).result
     // Picked files are remembered by their real path.
-    expect(picked).toEqual([{ path: realpathSync(SAMPLE), name: 'ACC_016_head.csv', bytes: expect.any(Number), content: 'text' }])
+    expect(picked).toEqual([{ path: realpathSync(SAMPLE), name: 'ACC_016_head.csv', bytes: expect.any(Number), content: 'text', header: ['datetime', 'acc_x', 'acc_y', 'acc_z'] }])
     const jobId = (await call('startJob', ['stats', params])).result
     await expect.poll(() => events.find((e) => e.jobId === jobId && e.type !== 'progress')?.type, { timeout: 30_000 }).toBe('done')
     expect(events.some((e) => e.jobId === jobId && e.type === 'progress')).toBe(true)

@@ -35,11 +35,12 @@ describe('a long landslide run without a terminal', () => {
   }, 120_000)
 
   it('prints the steps done, the rate and the time left every interval', () => {
-    const r = paralab(['landslide', '--example', '--backend', 'active', '--steps', '6000', '--frames', '3000'], { PARALAB_PROGRESS_MS: '250' })
+    // Long enough (a few seconds on a quiet machine) for a time left of a second or more.
+    const r = paralab(['landslide', '--example', '--backend', 'active', '--steps', '40000', '--frames', '20000'], { PARALAB_PROGRESS_MS: '250' })
     expect(r.code, r.stderr).toBe(0)
     const periodic = r.stderr.split('\n').filter((l) => /simulating .* so far/.test(l))
     expect(periodic.length, r.stderr).toBeGreaterThanOrEqual(2)
-    for (const l of periodic) expect(l).toMatch(/^paralab: +\d+%  simulating active · step \d+ of 6000  [\d.]+ M cell-steps\/s  \d+:\d\d so far(, about \d+:\d\d left)?$/)
+    for (const l of periodic) expect(l).toMatch(/^paralab: +\d+%  simulating active · step \d+ of 40000  [\d.]+ M cell-steps\/s  \d+:\d\d so far(, about \d+:\d\d left)?$/)
     expect(periodic.some((l) => / left$/.test(l))).toBe(true)
     // The steps said grow from line to line.
     const steps = periodic.map((l) => Number(/step (\d+) of/.exec(l)![1]))

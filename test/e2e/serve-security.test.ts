@@ -141,7 +141,7 @@ describe('paralab serve', () => {
     const setup = await call('example', ['stats'])
     expect(setup.error).toBeUndefined()
     const real = realpathSync(file)
-    expect(setup.result.files).toEqual([{ path: real, name: 'acc-example.csv', bytes: statSync(file).size, content: 'text' }])
+    expect(setup.result.files).toEqual([{ path: real, name: 'acc-example.csv', bytes: statSync(file).size, content: 'text', header: ['datetime', 'acc_x', 'acc_y', 'acc_z'] }])
     expect(setup.result.params).toEqual({ files: [real], backends: ['serial', 'simd', 'workers', 'workers-simd'], repeat: 3, batches: 10 })
     // Offered to the dashboard from now on.
     expect((await call('listDataFiles', [])).result.map((f: { name: string }) => f.name).sort()).toEqual(['a.csv', 'acc-example.csv'])

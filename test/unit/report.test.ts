@@ -100,8 +100,10 @@ describe('a report of a real run', () => {
     expect(html).toContain('serial, simd')
     expect(html).toContain(`${envelope.input.files[0].bytes} bytes`)
     expect(html).toContain(escapeHtml(envelope.host.cpu))
-    // No sha256, dataset or generator recorded by this run: said so.
-    expect(html.match(/<td class="hash"><span class="none">not recorded<\/span><\/td>/g)).toHaveLength(1)
+    // The input's sha256, as the run recorded it while reading the file.
+    const sha = envelope.input.files[0].sha256
+    expect(sha).toMatch(/^[0-9a-f]{64}$/)
+    expect(html).toContain(sha!)
     for (const key of Object.keys(envelope.timings)) expect(html).toContain(`<td class="wrap">${key}</td>`)
     // Both backends give the same CV and MAD, bit for bit: the report says they agree.
     expect(html).toMatch(/acc_y CV<\/td><td class="wrap"><span class="agree">agree<\/span>: all 2 runs give/)

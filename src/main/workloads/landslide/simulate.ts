@@ -119,7 +119,7 @@ export async function simulate(opts: SimulateOptions): Promise<SimulateSummary> 
   if (!sim) {
     // In band processes (band-processes.ts): the first picture is the initial grid, the last the bands' final one.
     if (opts.png) drawn.push(snapshot(0, input.h, input.rows, input.cols))
-    const once = await runBandProcesses({ recipe: { files: shown, ...(opts.tile && { tile: opts.tile }) }, bands, steps: opts.steps, variant: opts.variant, precision: opts.precision ?? 'f32', warmup: 0, ...(opts.exchangeEvery !== undefined && { exchangeEvery: opts.exchangeEvery }), rows: input.rows, cols: input.cols })
+    const once = await runBandProcesses({ recipe: { files: shown, ...(opts.tile && { tile: opts.tile }) }, bands, steps: opts.steps, variant: opts.variant, precision: opts.precision ?? 'f32', warmup: 0, ...(opts.exchangeEvery !== undefined && { exchangeEvery: opts.exchangeEvery }), rows: input.rows, cols: input.cols, signal: opts.signal })
     ms = once.ms
     h = once.grid
     bandsRun = once.run

@@ -4,7 +4,8 @@
 // time, each decompressed into no more than the bytes the IFD announces for it (decode-block.ts),
 // so a hostile file is refused — naming the file and the IFD, tag or strip — before memory beyond
 // the raster's own is taken. Between blocks the event loop gets its turns (a server keeps answering)
-// and a cancel is seen.
+// and a cancel is seen. One file: the layout's checks and the reading of blocks share the Layout
+// and one bound, what the IFD announces.
 import { constants } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { GeoTIFF } from 'geotiff'

@@ -1,7 +1,9 @@
 // A correlation job, as the study ran it and past it: load the series, run steps 2–5 on every
 // chosen backend R times (each stage timed; on the GPU each chosen kernel), compare every matrix
 // with the f64 reference, rank the series by their correlation with the others, and write the
-// matrix if asked. With `pair`, only the two series' overlay.
+// matrix if asked. With `pair`, only the two series' overlay. One file: the job's sequence, whose
+// steps share its progress plan and the partial result a cancel returns; each step's work is in a
+// module of its own (load-series, cpu-engine, gpu/, ranking, write-matrix-file).
 import { access, stat } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'

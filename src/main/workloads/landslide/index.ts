@@ -17,8 +17,8 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
   // In ranks (ctx.ranks of several) or with checkpoints: bands of rows, one per rank, exchanging halos.
   // The job's code (the simulations, the GPU's kernels, the ranks) is loaded by the first job, not by every command.
   run: async (params, ctx) => {
-    const ranks = await import('./run-ranks')
-    return ranks.runsInRanks(params, ctx) ? ranks.runLandslideRanks(params, ctx) : (await import('./run-landslide')).runLandslideJob(params, ctx)
+    const { runsInRanks } = await import('./rank-plan')
+    return runsInRanks(params, ctx) ? (await import('./run-ranks')).runLandslideRanks(params, ctx) : (await import('./run-landslide')).runLandslideJob(params, ctx)
   },
   exampleGenerator: { name: 'generate slope', parameters: { rows: EXAMPLE_ROWS, cols: EXAMPLE_COLS }, seed: 1 },
   async makeExample(dir) {

@@ -1,7 +1,8 @@
 // A landslide job: read the grids, run the reference f64 simulation (the first CPU backend asked
 // for, or `active`), recording the series and maps every K steps, then every other backend and
 // GPU kernel, each `repeat` times. CPU runs report the md5 of their output, GPU runs their
-// deviation from the reference grid (and, in double-float, their md5 too).
+// deviation from the reference grid (and, in double-float, their md5 too). One file: the job's
+// sequence and its samples, shared by every backend's runs; the simulations are modules of their own.
 import { availableParallelism } from 'node:os'
 import { MAX_THREADS_PER_CORE } from '../../workers/pool'
 import { ApiError } from '../../../shared/errors'

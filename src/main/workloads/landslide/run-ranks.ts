@@ -4,223 +4,37 @@
 // every sample, so rank 0 reports the same results as a run on one machine (plus the ranks and the
 // exchange interval), and every rank returns them. One rank alone (no ranks asked for, checkpoints
 // only) is the same run without any exchange. Checkpoints (checkpoint.ts) hold every rank's band
-// at one step.
+// at one step. The split is planned in rank-plan.ts, a band is driven through rank-band.ts, and
+// rank 0's results are made in rank-results.ts; here are the exchanges, samples and checkpoints.
 import { basename, join } from 'node:path'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import { timingOf } from '../../../shared/workloads/envelope'
 import type { LandslideParams } from '../../../shared/workloads/landslide'
-import { type CpuBackend, debrisVolume, gpuArithmetic, type GpuVariant, type LandslideResult, type LandslideRun, type LandslideSeries, runKey } from '../../../shared/workloads/landslide/types'
+import { gpuArithmetic, type LandslideResult, type LandslideRun, type LandslideSeries, runKey } from '../../../shared/workloads/landslide/types'
 import type { EngineOutcome, JobContext } from '../../engine'
-import type { RankPlacement } from '../../ranks/placement'
 import { Ranks } from '../../ranks/ranks'
-import { type HalosBy, NeighbourHalos } from '../../ranks/neighbour-halos'
-import {
-  type Checkpoint,
-  checkpointIdentity,
-  commitCheckpoint,
-  discardPending,
-  latestCheckpoint,
-  makePendingFolder,
-  packSamples,
-  pendingFolderNamed,
-  prepareCheckpointFolder,
-  readCheckpointRows,
-  unpackSamples,
-  writeBand,
-  type CheckpointBand,
-} from './checkpoint'
-import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
+import { NeighbourHalos } from '../../ranks/neighbour-halos'
+import { type Checkpoint, checkpointIdentity, commitCheckpoint, discardPending, latestCheckpoint, makePendingFolder, packSamples, pendingFolderNamed, prepareCheckpointFolder, readCheckpointRows, unpackSamples, writeBand, type CheckpointBand } from './checkpoint'
+import { sampleGrid, snapshot, type Snapshot } from './grid-stats'
 import { HaloBand } from './halo-band'
 import { warmUp } from '../../gpu/timing'
 import { defaultStepsPerSubmit, altitudeBase } from './gpu/gpu-simulation'
 import { GpuHaloBand } from './gpu/gpu-halo-band'
-import { notInBands } from './gpu/gpu-bands'
-import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { observeRank, rankGpu, type RankGpu } from './gpu/rank-gpu'
 import { placementOf, type GpuPlacement } from '../../../shared/gpu-placement'
-import type { RankArray } from '../../ranks/wire'
-import { hillshadeMap } from './hillshade'
-import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
-import { referenceMd5 } from './reference-format'
 import { readJobInput, sampleEvery, type GivenToJob } from './run-landslide'
-import { initialState, stateRows, ThreadSimulation, type InitialState } from './simulation'
-import { splitRows } from './workers-simulation'
-import { MAX_THICKNESS_MAPS } from '../../../shared/workloads/landslide/types'
-import { minOf } from '../../../shared/extent'
+import { initialState, stateRows } from './simulation'
 import type { RankPhases } from '../../../shared/workloads/landslide/types'
+import { type RankBand, cpuBand, gpuBand } from './rank-band'
+import { overlapsExchanges, pipelinesBlocks, planRanks } from './rank-plan'
+import { finishRanks, gpuReference, type RankTimes } from './rank-results'
 
 /** Message tags of the halo exchange. */
 const HALO = 1
 const SAMPLE = 2
 const HALO_SETUP = 3
 const HALO_NOTICE = 4
-
-/** GPU ranks exchange at least this often by default (see defaultExchangeEvery). */
-export const GPU_EXCHANGE_EVERY_MOST = 30
-
-/**
- * Steps between exchanges by default: halos of an eighth of the thinnest band; for gpu ranks at
- * most GPU_EXCHANGE_EVERY_MOST steps. A gpu rank recomputes 6·S rows for each neighbour's edges
- * (its strips) besides its 2·S halo rows a side, so its work grows with S, while each exchange
- * costs its host a few ms: on 4 × H200 (Tessina tiled 12 × 14, 4000 steps, pipelined), S = 50, 30
- * and 20 gave 916, 909, 939 ms on 2 ranks and 974, 927, 1 171 ms on 4.
- */
-export function defaultExchangeEvery(thinnest: number, backend: Plan['backend']): number {
-  const eighth = Math.max(1, Math.floor(thinnest / 16))
-  return backend === 'gpu' ? Math.min(eighth, GPU_EXCHANGE_EVERY_MOST) : eighth
-}
-
-/** Whether a landslide job runs here rather than in runLandslideJob: in ranks, or with checkpoints. */
-export function runsInRanks(params: LandslideParams, ctx: Pick<JobContext, 'ranks'>): boolean {
-  // A job of one process (a cluster task of one) runs as on one machine unless it checkpoints.
-  return (ctx.ranks?.size ?? 1) > 1 || params.checkpointEvery !== undefined
-}
-
-interface Plan {
-  backend: CpuBackend | 'gpu'
-  /** The gpu backend's kernel. */
-  variant?: GpuVariant
-  placement: RankPlacement
-  bands: { r0: number; r1: number }[]
-  every: number
-  halo: number
-}
-
-/**
- * Whether ranks overlap their exchanges with their steps (the header says how): gpu ranks do, CPU
- * ranks do not, unless PARALAB_RANKS_OVERLAP=on|off says otherwise. The strips recompute the rows
- * within 3·S of each band's edge: where debris crowds the edges (Tessina split in two: the strips
- * doubled the active cells computed, 2 ranks in one process took 5.3–6.1 s against 3.1 s) that costs
- * more than a CPU rank's exchange, a few rows over loopback; a GPU rank's exchange waits on a
- * readback, the transfer and an upload, which the overlap hides.
- */
-export function overlapsExchanges(backend: Plan['backend'], env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.PARALAB_RANKS_OVERLAP === 'on') return true
-  if (env.PARALAB_RANKS_OVERLAP === 'off') return false
-  return backend === 'gpu'
-}
-
-/**
- * Whether gpu ranks queue a block's steps without waiting for the last block's to finish (the
- * neighbours' rows are written behind them in the device's queue, so the GPU never waits on the
- * host between blocks): on unless PARALAB_RANKS_PIPELINE=off, for comparison.
- */
-export function pipelinesBlocks(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.PARALAB_RANKS_PIPELINE !== 'off'
-}
-
-/** What each rank reports to rank 0 at the end. */
-interface RankTimes {
-  exchange_ms: number
-  ms: number
-  phases: RankPhases
-  /** A gpu rank's GPU as requested, as observed, and how it was observed (rank-gpu.ts). */
-  gpu_requested?: string
-  gpu_observed?: string
-  observed_by?: string
-  /** How its halos travelled (neighbour-halos.ts). */
-  halos?: HalosBy
-}
-
-/** Why a gpu run cannot write checkpoints (their rows are f64; see the refusal). */
-export const GPU_CHECKPOINTS_REFUSED =
-  'checkpoints hold f64 rows, and a gpu rank keeps f32 or double-float pairs: a double-float pair read back from its f64 sum need not be the same pair, so a run resumed from one could end with other bits than an uninterrupted run; checkpoint with --backend serial or active'
-
-/** The run's split, or an error naming what cannot be run so: checked on every rank before any connects. */
-function plan(params: LandslideParams, placement: RankPlacement, state: InitialState): Plan {
-  const backend = params.backends[0]
-  if (params.backends.length > 1 || (backend !== 'serial' && backend !== 'active' && backend !== 'gpu'))
-    throw new ApiError('invalid-argument', `a run in ranks or with checkpoints computes with one backend, serial, active or gpu, in each rank; got ${params.backends.join(', ')}`)
-  if (params.repeat !== 1) throw new ApiError('invalid-argument', `a run in ranks or with checkpoints runs once; got --repeat ${params.repeat}`)
-  let variant: GpuVariant | undefined
-  if (backend === 'gpu') {
-    if (params.checkpointEvery !== undefined) throw new ApiError('invalid-argument', `--checkpoint-every with --backend gpu: ${GPU_CHECKPOINTS_REFUSED}`)
-    if (params.variants.length !== 1) throw new ApiError('invalid-argument', `gpu ranks run one kernel; got --variant ${params.variants.join(',')}`)
-    variant = params.variants[0]
-    const refused = notInBands(variant) ?? (gpuArithmetic(params.precision) === 'double-float' && VARIANTS[variant].doubleFloat === undefined ? noDoubleFloat(variant) : undefined)
-    if (refused) throw new ApiError('invalid-argument', refused)
-  }
-  const { rows, cols } = state
-  const size = placement.size
-  const interior = rows - 2
-  if (size > interior) throw new ApiError('invalid-argument', `${size} ranks need a row each, and this grid has ${interior} interior rows (${rows} in all): use at most ${Math.max(1, interior)} ranks`)
-  const bands = splitRows(rows, cols, state.mask, size)
-  const thinnest = minOf(bands.map((b) => b.r1 - b.r0))
-  const every = params.exchangeEvery ?? defaultExchangeEvery(thinnest, backend)
-  if (size > 1 && 2 * every > thinnest)
-    throw new ApiError(
-      'invalid-argument',
-      `exchanging halos every ${every} steps needs bands of at least ${2 * every} rows; the thinnest of ${size} bands of this ${rows}-row grid has ${thinnest}: exchange more often or use fewer ranks`,
-    )
-  return { backend, variant, placement, bands, every, halo: size > 1 ? 2 * every : 0 }
-}
-
-/** A rank's band as run-ranks drives it: on this thread (HaloBand) or on the rank's GPU (GpuHaloBand). */
-interface RankBand {
-  done: number
-  advance(steps: number, signal?: AbortSignal): Promise<void>
-  /**
-   * Rows `want` (each [first, count], or undefined) as they will be after `edgeSteps` steps, computed
-   * first; then `steps` steps of the band, which run while the caller sends those rows on (`edges`
-   * resolves before the band's steps begin).
-   */
-  block(edgeSteps: number, steps: number, want: ([number, number] | undefined)[], signal?: AbortSignal): Promise<{ edges: Promise<(RankArray | undefined)[]>; done: Promise<void> }>
-  /** Readies what block() needs for these rows (the GPU's strips), ahead of the timed steps. */
-  prepare(edgeSteps: number, want: ([number, number] | undefined)[]): Promise<void>
-  /** Rows for a neighbour's halo, in the band's own format. */
-  readHalo(first: number, count: number): Promise<RankArray>
-  writeHalo(first: number, rows: RankArray): Promise<void>
-  /** Rows of h in f64. */
-  readRows(first: number, count: number): Promise<Float64Array>
-  dispose(): Promise<void>
-}
-
-function cpuBand(band: HaloBand): RankBand {
-  return {
-    get done() {
-      return band.done
-    },
-    set done(step: number) {
-      band.done = step
-    },
-    advance: (steps, signal) => band.advance(steps, signal),
-    async block(edgeSteps, steps, want, signal) {
-      const rows: (Float64Array | undefined)[] = []
-      for (const w of want) rows.push(w && (await band.edgeRows(w[0], w[1], edgeSteps)))
-      // The band's steps start on the next turn of the event loop, once the caller has sent the rows.
-      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => band.advance(steps, signal))
-      done.catch(() => {})
-      return { edges: Promise.resolve(rows), done }
-    },
-    prepare: async () => {},
-    readHalo: async (first, count) => band.readRows(first, count),
-    writeHalo: async (first, rows) => band.writeRows(first, rows as Float64Array),
-    readRows: async (first, count) => band.readRows(first, count),
-    dispose: async () => {},
-  }
-}
-
-function gpuBand(band: GpuHaloBand, device: RankGpu): RankBand {
-  return {
-    get done() {
-      return band.done
-    },
-    set done(step: number) {
-      band.done = step
-    },
-    advance: (steps, signal) => band.advance(steps, signal),
-    block: (edgeSteps, steps, want, signal) => band.block(edgeSteps, steps, want, signal),
-    prepare: (edgeSteps, want) => band.prepare(edgeSteps, want),
-    readHalo: (first, count) => band.readRaw(first, count),
-    writeHalo: (first, rows) => band.writeRaw(first, rows as Uint8Array),
-    readRows: (first, count) => band.readRows(first, count),
-    dispose: async () => {
-      await band.dispose()
-      device.close()
-    },
-  }
-}
 
 /** What the caller of a rank wants besides its results. */
 export interface RankHooks {
@@ -239,7 +53,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   ctx.progress({ phase: 'loading grids', fraction: 0 })
   const input = given.input ?? (await readJobInput(params, ctx))
   const state = initialState(input)
-  const p = plan(params, placement, state)
+  const p = planRanks(params, placement, state)
   // A folder where no checkpoint can be written is refused now, not after the first interval's work
   // (and after the parameters: a run refused for them makes no folder).
   if (checkpointDir) await prepareCheckpointFolder(checkpointDir)
@@ -492,7 +306,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       let reference: Float64Array | undefined
       if (!sampling && !hooks.withoutReference) reference = await gpuReference(params, input, state, samples, given, ctx)
       await hooks.finalGrid?.(finalGrid!)
-      results = finish(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, p.backend === 'gpu' ? { grid: reference, run: gpuInfo } : undefined)
+      results = finishRanks(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, p.backend === 'gpu' ? { grid: reference, run: gpuInfo } : undefined)
       if (checkpointDir) results.checkpoints = { every: params.checkpointEvery!, folder: checkpointDir, resumed_from: start, last: lastCheckpoint }
     }
     // Every rank returns rank 0's results (whoever runs a rank gets the job's outcome).
@@ -513,110 +327,3 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   }
 }
 
-/**
- * Rank 0 of a gpu run: the f64 grid after the steps (the caller's, or an `active` run of the whole
- * grid here), with the series and maps sampled from it as a job on one machine samples its reference.
- */
-async function gpuReference(
-  params: LandslideParams,
-  input: LandslideInput,
-  state: InitialState,
-  samples: { series: LandslideSeries; snapshots: Snapshot[] },
-  given: GivenToJob,
-  ctx: JobContext,
-): Promise<Float64Array> {
-  const { rows, cols } = input
-  const add = (step: number, grid: Float64Array) => {
-    const s = sampleGrid(grid, rows, cols, input.walls)
-    samples.series.step.push(step)
-    samples.series.mass.push(s.mass)
-    samples.series.flooded.push(s.flooded)
-    samples.series.max_thickness.push(s.max_thickness)
-    samples.series.active.push(s.active)
-    samples.snapshots.push(snapshot(step, grid, rows, cols))
-  }
-  if (given.reference) {
-    add(0, input.h)
-    add(params.steps, given.reference)
-    return given.reference
-  }
-  const every = sampleEvery(params.steps, params.frames)
-  const sim = new ThreadSimulation(state, true)
-  add(0, await sim.thickness())
-  while (sim.done < params.steps) {
-    const next = Math.min(params.steps, (Math.floor(sim.done / every) + 1) * every)
-    await sim.advance(next - sim.done, ctx.signal)
-    add(sim.done, await sim.thickness())
-    ctx.progress({ phase: 'reference: active (f64) on rank 0', fraction: sim.done / Math.max(1, params.steps) })
-  }
-  return (await sim.thickness()).slice()
-}
-
-/** Rank 0's results from the final grid and the samples, shaped as runLandslideJob's. */
-function finish(
-  params: LandslideParams,
-  input: Awaited<ReturnType<typeof readLandslideInput>>,
-  state: InitialState,
-  p: Plan,
-  grid: Float64Array,
-  series: LandslideSeries,
-  snapshots: Snapshot[],
-  every: number,
-  times: RankTimes[],
-  ms: number,
-  /** A gpu run: the f64 reference grid (series and snapshots are its; absent without one), and what the GPU run reports. */
-  gpu?: { grid?: Float64Array; run: Partial<LandslideRun> },
-): LandslideResult {
-  const { rows, cols } = input
-  const md5 = referenceMd5(grid, rows, cols)
-  const referenceGrid = gpu?.grid ?? grid
-  const refMd5 = gpu?.grid ? referenceMd5(referenceGrid, rows, cols) : md5
-  let massStart = 0
-  for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
-  let massEnd = 0
-  for (let k = 0; k < grid.length; k++) massEnd += grid[k]
-  let refMassEnd = 0
-  for (let k = 0; k < referenceGrid.length; k++) refMassEnd += referenceGrid[k]
-  const arithmetic = p.backend === 'gpu' ? gpuArithmetic(params.precision) : 'f64'
-  const stride = Math.max(1, Math.ceil((snapshots.length - 1) / (MAX_THICKNESS_MAPS - 1)))
-  const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
-  const maps = thicknessMaps(kept, rows, cols)
-  const hillshade = maps[0] && hillshadeMap(state.z, rows, cols, input.walls, input.header.cellsize, maps[0])
-  const size = p.placement.size
-  return {
-    grid: gridSummary(input),
-    steps: params.steps,
-    reference: {
-      backend: p.backend === 'gpu' ? 'active' : p.backend,
-      md5: refMd5,
-      mass_start: massStart,
-      mass_end: refMassEnd,
-      volume_start: debrisVolume(massStart, input.header.cellsize),
-      volume_end: debrisVolume(refMassEnd, input.header.cellsize),
-    },
-    runs: {
-      [runKey(p.backend, p.variant)]: {
-        backend: p.backend,
-        ...(p.variant && { variant: p.variant }),
-        precision: arithmetic,
-        ...(size > 1 && { ranks: size, exchange_every: p.every }),
-        ...gpu?.run,
-        ms,
-        ms_min: ms,
-        ms_max: ms,
-        ms_per_step: params.steps > 0 ? ms / params.steps : 0,
-        // f32 grids too: comparing two gpu runs' md5 tells whether the split changed any bit.
-        md5,
-        mass_end: massEnd,
-        volume_end: debrisVolume(massEnd, input.header.cellsize),
-        ...(gpu?.grid && { deviation: gridDeviation(grid, gpu.grid) }),
-      },
-    },
-    series,
-    maps,
-    sampling: { every, maps_every: every * stride },
-    ...(hillshade && { hillshade }),
-    skipped: [],
-    ...(size > 1 && { ranks: { size, exchange_every: p.every, bands: p.bands.map((b, rank) => ({ rank, ...b, exchange_ms: times[rank].exchange_ms, ms: times[rank].ms, phases: times[rank].phases, ...(times[rank].halos && { halos: times[rank].halos }) })) } }),
-  }
-}

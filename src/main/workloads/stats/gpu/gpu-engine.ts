@@ -1,4 +1,6 @@
-// The `gpu` statistics backend: WebGPU kernels for the sums and for the median and MAD.
+// The `gpu` statistics backend: WebGPU kernels for the sums and for the median and MAD. One file:
+// the two submits of a compute and the pipelining of columns share the selection state's buffers
+// and their order (the kernels are in shaders/stats, the host's bracketing in deviation-bracket.ts).
 //
 //   const engine = await createGpuStatsEngine({ signal })
 //   const column = await engine.prepare(values, 'f64')   // uploads the column (raw doubles)

@@ -40,7 +40,7 @@ import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { observeRank, rankGpu, type RankGpu } from './gpu/rank-gpu'
 import { placementOf, type GpuPlacement } from '../../../shared/gpu-placement'
 import type { RankArray } from '../../ranks/wire'
-import { hillshadeMap } from './hillshade'
+import { reliefMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
 import { readJobInput, sampleEvery, type GivenToJob } from './run-landslide'
@@ -581,7 +581,7 @@ function finish(
   const stride = Math.max(1, Math.ceil((snapshots.length - 1) / (MAX_THICKNESS_MAPS - 1)))
   const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
   const maps = thicknessMaps(kept, rows, cols)
-  const hillshade = maps[0] && hillshadeMap(state.z, rows, cols, input.walls, input.header.cellsize, maps[0])
+  const hillshade = maps[0] && reliefMap(state.z, rows, cols, input.walls, input.header.cellsize, maps[0])
   const size = p.placement.size
   return {
     grid: gridSummary(input),

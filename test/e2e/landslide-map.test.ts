@@ -64,6 +64,12 @@ async function mapBox(): Promise<{ left: number; top: number; side: number }> {
   return { left: box.x + x, top: box.y + y, side }
 }
 
+/** Moves the pointer to `at` and waits for the read-out there. */
+async function hover(at: { x: number; y: number }): Promise<void> {
+  await page.mouse.move(at.x, at.y)
+  await expect.poll(() => readout().getAttribute('data-x')).not.toBeNull()
+}
+
 /** The read-out's numbers (NaN where absent). */
 async function read(): Promise<{ x: number; y: number; row: number; col: number; h: number; elevation: number }> {
   const [x, y, row, col, h, elevation] = await Promise.all(['x', 'y', 'row', 'col', 'h', 'elevation'].map(async (a) => Number((await readout().getAttribute(`data-${a}`)) ?? NaN)))
@@ -81,33 +87,40 @@ function readAsc(path: string): { cols: number; values: number[] } {
 describe('the landslide map in Chromium', () => {
   it('fills its panel', async () => {
     const panel = await page.getByTestId('landslide-player').evaluate((el) => el.clientWidth)
+    await expect.poll(async () => (await frame().boundingBox())!.width).toBeGreaterThan(0.9 * panel)
     const { side } = await mapBox()
     const drawn = (await frame().boundingBox())!.width
-    expect(drawn).toBeGreaterThan(0.9 * panel)
     expect(drawn).toBeLessThanOrEqual(panel)
     expect(side).toBeGreaterThan(0.65 * panel)
     // Still the map cells of the run, as its extent line says.
     expect(Number(await frame().getAttribute('data-map-cells'))).toBe(results.maps.at(-1)!.size)
   })
 
-  let point: { x: number; y: number }
+  /** The deepest map cell of the final map, and where it lies on the screen now (a click above may scroll the page). */
+  let cell: { r: number; c: number }
+  const pointOf = async () => {
+    const { left, top, side } = await mapBox()
+    const per = side / results.maps.at(-1)!.size
+    return { x: left + (cell.c + 0.5) * per, y: top + (cell.r + 0.5) * per }
+  }
   let first: Awaited<ReturnType<typeof read>>
   it("reads out the deepest cell's h, the ground's elevation and its map coordinates", async () => {
     const map = results.maps.at(-1)!
     const { grid } = results
     const k = map.values.reduce<number>((best, v, i) => ((v ?? 0) > (map.values[best] ?? 0) ? i : best), 0)
     const [r, c] = [Math.floor(k / map.size), k % map.size]
-    const { left, top, side } = await mapBox()
-    const cell = side / map.size
-    point = { x: left + (c + 0.5) * cell, y: top + (r + 0.5) * cell }
-    await page.mouse.move(point.x, point.y)
-    await expect.poll(() => readout().getAttribute('data-row')).toBe(String(r))
+    // The whole frame in sight: the map is as wide as its panel.
+    await frame().evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    cell = { r, c }
+    const { side } = await mapBox()
+    await hover(await pointOf())
+    expect(await readout().getAttribute('data-row')).toBe(String(r))
     first = await read()
     expect(first.col).toBe(c)
     expect(first.h).toBe(map.values[k])
     expect(first.elevation).toBe(results.hillshade!.elevation![k])
     // The pointer's coordinates, within a CSS pixel of the cell's centre.
-    const metresPerPixel = (map.block * grid.cellsize) / cell
+    const metresPerPixel = (map.block * grid.cellsize) / (side / map.size)
     expect(Math.abs(first.x - (grid.xllcorner + (map.col0 + (c + 0.5) * map.block) * grid.cellsize))).toBeLessThanOrEqual(metresPerPixel)
     expect(Math.abs(first.y - (grid.yllcorner + (grid.rows - map.row0 - (r + 0.5) * map.block) * grid.cellsize))).toBeLessThanOrEqual(metresPerPixel)
     // The elevation against the example's DEM: its block's mean, the source carved out (interior cells).
@@ -145,7 +158,7 @@ describe('the landslide map in Chromium', () => {
 
   it('zooms in about the centre with +, the coordinates under the pointer closing in on it', async () => {
     await page.getByTestId('landslide-zoom-in').click()
-    await page.mouse.move(point.x, point.y)
+    await hover(await pointOf())
     await expect.poll(() => frame().getAttribute('data-zoom')).toBe('2')
     const zoomed = await read()
     near(zoomed.x, centre().x + (first.x - centre().x) / 2)
@@ -155,12 +168,13 @@ describe('the landslide map in Chromium', () => {
 
   it('pans by dragging and by the arrow keys, and zooms by + and − keys', async () => {
     const before = await read()
+    const point = await pointOf()
     const { side } = await mapBox()
     const metresPerPixel = (results.maps.at(-1)!.size * results.maps.at(-1)!.block * results.grid.cellsize) / side / 2
     await page.mouse.down()
     await page.mouse.move(point.x - 100, point.y - 60, { steps: 5 })
     await page.mouse.up()
-    await page.mouse.move(point.x, point.y)
+    await hover(point)
     await expect.poll(async () => (await read()).x).not.toBe(before.x)
     const dragged = await read()
     // The map follows the pointer: 100 px left shows what lay 100 px to the east.
@@ -180,9 +194,10 @@ describe('the landslide map in Chromium', () => {
   it('Reset view shows the whole map again, and the wheel zooms about the point under the pointer', async () => {
     await page.getByTestId('landslide-zoom-reset').click()
     await expect.poll(() => frame().getAttribute('data-zoom')).toBe('1')
-    await page.mouse.move(point.x, point.y)
-    await expect.poll(async () => (await read()).x).toBe(first.x)
-    expect((await read()).y).toBe(first.y)
+    await hover(await pointOf())
+    await expect.poll(async () => Math.abs((await read()).x - first.x)).toBeLessThan(1e-3)
+    near((await read()).y, first.y)
+    expect((await read()).row).toBe(first.row)
     await page.mouse.wheel(0, -400)
     await expect.poll(async () => Number(await frame().getAttribute('data-zoom'))).toBeGreaterThan(1.5)
     near((await read()).x, first.x)

@@ -14,7 +14,6 @@ import type { LandslideResult } from '../../src/shared/workloads/landslide/types
 import { connectApi, type ApiClient } from '../helpers/api-client'
 import { launchChromium } from '../helpers/browser'
 import { startServe, type ServeProcess } from '../helpers/serve'
-import { reopenRun } from '../helpers/study-sizes'
 
 vi.setConfig({ testTimeout: 60_000 })
 
@@ -44,7 +43,12 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   page.on('pageerror', (e) => pageErrors.push(e.message))
   await page.goto(serve.url)
-  await reopenRun(page, 'landslide', run.id, { width: 1280, height: 900 })
+  // From the history, as a user reopens a run (a narrow window keeps it behind a button).
+  const open = page.getByTestId(`history-open-${run.id}`)
+  if (!(await open.isVisible())) await page.getByTestId('side-toggle').click()
+  await open.click()
+  await page.getByTestId('landslide-results').waitFor()
+  if ((await page.getByTestId('side-toggle').isVisible()) && (await page.getByTestId('side-toggle').getAttribute('aria-expanded')) === 'true') await page.getByTestId('side-toggle').click()
 }, 90_000)
 
 afterAll(async () => {
@@ -79,7 +83,7 @@ async function read(): Promise<{ x: number; y: number; row: number; col: number;
 /** An ESRI ASCII grid's values, NODATA as NaN. */
 function readAsc(path: string): { cols: number; values: number[] } {
   const lines = readFileSync(path, 'utf8').trim().split('\n')
-  const head = Object.fromEntries(lines.slice(0, 6).map((l) => l.trim().split(/\s+/)).map(([k, v]) => [k.toLowerCase(), Number(v)]))
+  const head = Object.fromEntries(lines.slice(0, 6).map((l) => l.trim().split(/\s+/)).map(([k, v]): [string, number] => [k.toLowerCase(), Number(v)]))
   const values = lines.slice(6).flatMap((l) => l.trim().split(/\s+/).map(Number)).map((v) => (v === head.nodata_value ? NaN : v))
   return { cols: head.ncols, values }
 }

@@ -45,10 +45,13 @@ beforeAll(async () => {
   await page.goto(serve.url)
   // From the history, as a user reopens a run (a narrow window keeps it behind a button).
   const open = page.getByTestId(`history-open-${run.id}`)
-  if (!(await open.isVisible())) await page.getByTestId('side-toggle').click()
+  const toggle = page.getByTestId('side-toggle')
+  // The history lists its runs once the page has asked for them.
+  await page.locator(`[data-testid="history-open-${run.id}"]:visible, [data-testid="side-toggle"]:visible`).first().waitFor()
+  if (!(await open.isVisible())) await toggle.click()
   await open.click()
   await page.getByTestId('landslide-results').waitFor()
-  if ((await page.getByTestId('side-toggle').isVisible()) && (await page.getByTestId('side-toggle').getAttribute('aria-expanded')) === 'true') await page.getByTestId('side-toggle').click()
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click()
 }, 90_000)
 
 afterAll(async () => {

@@ -127,6 +127,8 @@ describe('the landslide map in Chromium', () => {
     expect(first.col).toBe(c)
     expect(first.h).toBe(map.values[k])
     expect(first.elevation).toBe(results.hillshade!.elevation![k])
+    // For a person to look at: the map, its read-out and its controls.
+    await page.screenshot({ path: join(__dirname, '../../test-output/landslide-map/read-out-1280x1000.png') })
     // The pointer's coordinates, within a CSS pixel of the cell's centre.
     const metresPerPixel = (map.block * grid.cellsize) / (side / map.size)
     expect(Math.abs(first.x - (grid.xllcorner + (map.col0 + (c + 0.5) * map.block) * grid.cellsize))).toBeLessThanOrEqual(metresPerPixel)

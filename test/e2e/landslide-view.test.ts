@@ -12,6 +12,7 @@ import { startServe, type ServeProcess } from '../helpers/serve'
 import { launchChromium } from '../helpers/browser'
 import { readGif } from '../helpers/gif'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
+import { frameLayout } from '../../src/shared/workloads/landslide/thickness-frame'
 
 // The GPU kernels compile and run on the software adapter, which is slow: the active variant works on
 // the debris' box only.
@@ -59,6 +60,11 @@ async function debrisPixels(): Promise<number> {
     for (let i = 0; i < data.length; i += 4) if (data[i] - data[i + 2] > 60) debris++
     return debris
   })
+}
+
+/** The exports' layout of the shown frame (the page draws the map as wide as its panel). */
+async function exportLayout(): Promise<{ width: number; height: number }> {
+  return frameLayout(Number(await frame().getAttribute('data-map-cells')))
 }
 
 /** A download started by clicking `testid`: its suggested name and bytes. */
@@ -147,8 +153,8 @@ describe('Landslide view in Chromium', () => {
     const png = await download('landslide-export-png')
     expect(png.name).toBe('landslide-thickness-50.png')
     expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG')
-    // Twice the frame's layout in pixels, for print (the page draws at 1 device pixel per CSS pixel).
-    const [width, height] = await frame().evaluate((c: HTMLCanvasElement) => [c.width, c.height])
+    // Twice the frame's layout in pixels, for print.
+    const { width, height } = await exportLayout()
     expect(png.bytes.readUInt32BE(16)).toBe(2 * width)
     expect(Math.abs(png.bytes.readUInt32BE(20) - 2 * height)).toBeLessThanOrEqual(1)
   })
@@ -157,7 +163,7 @@ describe('Landslide view in Chromium', () => {
     const gif = await download('landslide-export-gif')
     expect(gif.name).toBe('landslide-thickness.gif')
     const read = readGif(new Uint8Array(gif.bytes))
-    const [width, height] = await frame().evaluate((c: HTMLCanvasElement) => [c.width, c.height])
+    const { width, height } = await exportLayout()
     expect(read).toMatchObject({ width, height, loops: 0 })
     // Steps 0, 25, 50, 75 and 100; the last frame rests longer.
     expect(read.frames.map((f) => f.delay)).toEqual([40, 40, 40, 40, 200])

@@ -276,6 +276,10 @@ describe('the job\'s relief and thickness files', () => {
     for (const v of shades) expect(Number.isInteger(v) && v >= 0 && v <= 255).toBe(true)
     // A valley: lit and shadowed slopes both.
     expect(Math.max(...shades) - Math.min(...shades)).toBeGreaterThan(40)
+    // The ground's elevation beside it, over the same cells: none where the relief has none (walls, beyond the grid).
+    const elevation = r.hillshade!.elevation!
+    expect(elevation).toHaveLength(map.size * map.size)
+    expect(elevation.map((z) => z === null)).toEqual(values.map((v) => v === null))
   })
 
   it('writes the last frame as PNG and SVG and every map as a GIF frame', async () => {

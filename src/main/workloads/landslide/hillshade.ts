@@ -131,3 +131,46 @@ export function hillshadeMap(
   }
   return { row0, col0, size, block, azimuth: SUN.azimuth, altitude: SUN.altitude, values }
 }
+
+/**
+ * The ground's elevation over the maps' window, one value per map cell: the mean of `z` (the DEM
+ * with the source carved out, as the simulation sees it) over its block's grid cells that are not
+ * walls, rounded to 1 cm; null where the block holds only walls or lies beyond the grid.
+ */
+export function elevationMap(
+  z: ArrayLike<number>,
+  rows: number,
+  cols: number,
+  walls: Uint8Array | null,
+  window: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>,
+): (number | null)[] {
+  const { row0, col0, size, block } = window
+  const values: (number | null)[] = new Array(size * size).fill(null)
+  for (let r = 0; r < size; r++)
+    for (let c = 0; c < size; c++) {
+      let sum = 0
+      let count = 0
+      const i1 = Math.min(rows, row0 + (r + 1) * block)
+      const j1 = Math.min(cols, col0 + (c + 1) * block)
+      for (let i = Math.max(0, row0 + r * block); i < i1; i++)
+        for (let j = Math.max(0, col0 + c * block); j < j1; j++) {
+          if (walls?.[i * cols + j]) continue
+          sum += z[i * cols + j]
+          count++
+        }
+      if (count > 0) values[r * size + c] = Math.round((sum / count) * 100) / 100
+    }
+  return values
+}
+
+/** The relief record of a run's results: the hillshade and the ground's elevation over the maps' window. */
+export function reliefMap(
+  z: ArrayLike<number>,
+  rows: number,
+  cols: number,
+  walls: Uint8Array | null,
+  cellsize: number,
+  window: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>,
+): LandslideHillshade {
+  return { ...hillshadeMap(z, rows, cols, walls, cellsize, window), elevation: elevationMap(z, rows, cols, walls, window) }
+}

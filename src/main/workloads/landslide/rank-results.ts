@@ -5,7 +5,7 @@ import { debrisVolume, gpuArithmetic, type LandslideResult, type LandslideRun, t
 import type { JobContext } from '../../engine'
 import { type HalosBy } from '../../ranks/neighbour-halos'
 import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
-import { hillshadeMap } from './hillshade'
+import { reliefMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
 import { sampleEvery, type GivenToJob } from './run-landslide'
@@ -96,7 +96,7 @@ export function finishRanks(
   const stride = Math.max(1, Math.ceil((snapshots.length - 1) / (MAX_THICKNESS_MAPS - 1)))
   const kept = snapshots.filter((_, i) => i % stride === 0 || i === snapshots.length - 1)
   const maps = thicknessMaps(kept, rows, cols)
-  const hillshade = maps[0] && hillshadeMap(state.z, rows, cols, input.walls, input.header.cellsize, maps[0])
+  const hillshade = maps[0] && reliefMap(state.z, rows, cols, input.walls, input.header.cellsize, maps[0])
   const size = p.placement.size
   return {
     grid: gridSummary(input),

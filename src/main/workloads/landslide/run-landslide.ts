@@ -35,7 +35,7 @@ import { keepFinalGrid } from './final-grid'
 import { keepFinalGridFiles } from './kept-grid'
 import { FrameKeeper, MAX_FRAME_BYTES, thicknessMapsInTurns } from './frames'
 import { gridDeviation, sampleGrid } from './grid-stats'
-import { hillshadeMap } from './hillshade'
+import { reliefMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5InTurns } from './reference-format'
 import { initialStateInTurns, ThreadSimulation, type InitialState, type Simulation } from './simulation'
@@ -331,7 +331,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   for (let k = 0; k < input.h.length; k++) massStart += input.h[k]
   const maps = await thicknessMapsInTurns(kept, input.rows, input.cols)
   // The relief the debris runs over: the DEM with the source carved out, as the simulation sees it.
-  const hillshade = maps[0] && hillshadeMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0])
+  const hillshade = maps[0] && reliefMap(state.z, input.rows, input.cols, input.walls, input.header.cellsize, maps[0])
   const results: LandslideResult = {
     grid: gridSummary(input),
     steps: steps(),

@@ -4,6 +4,7 @@
 // it here, so they show the same picture.
 import { formatNumber } from '../../charts/format'
 import { AXIS_COLOR, BACKGROUND_COLOR, type ColorStops, MUTED_TEXT_COLOR, TEXT_COLOR, hexColor, rampColor } from '../../charts/theme'
+import { FULL_VIEW, type MapView, viewExtent } from './map-view'
 import { type Painter, SvgPainter } from './painters'
 import { crsText, P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap } from './types'
 
@@ -106,9 +107,13 @@ const MAP_TARGET = 448
 /** Below the map: the eastings, then the scale bar. */
 const MAP_FOOT = 58
 
-export function frameLayout(mapSize: number, scale = 1): FrameLayout {
+/** The frame's width beside the map's side, at scale 1: the northings left of the map, the colour bar and its legend right of it. */
+export const FRAME_MARGINS = 232
+
+/** `mapTarget`: the map's side about, at scale 1 (the dashboard's fills its panel; the exports keep MAP_TARGET). */
+export function frameLayout(mapSize: number, scale = 1, mapTarget = MAP_TARGET): FrameLayout {
   const u = (v: number) => Math.round(v * scale)
-  const cell = Math.max(1, Math.round(Math.max(1, Math.floor(MAP_TARGET / mapSize)) * scale))
+  const cell = Math.max(1, Math.round(Math.max(1, Math.floor(mapTarget / mapSize)) * scale))
   const mapSide = cell * mapSize
   // Room left of the map for the northings, below it for the eastings and the scale bar.
   const mapX = u(78)
@@ -194,7 +199,15 @@ export function frameTitle(map: ThicknessMap, steps: number): string {
   return `Debris thickness after ${stepsText(map.step)} steps (of ${stepsText(steps)})`
 }
 
-export function paintFrame(p: Painter, result: FrameSource, index: number, layout: FrameLayout, scale: ThicknessScale = thicknessScale(result.maps)): void {
+/** `view`: the part of the map in sight, magnified to fill the map's square (the dashboard's zoom); the exports draw it whole. */
+export function paintFrame(
+  p: Painter,
+  result: FrameSource,
+  index: number,
+  layout: FrameLayout,
+  scale: ThicknessScale = thicknessScale(result.maps),
+  view: MapView = FULL_VIEW,
+): void {
   const map = result.maps[index]
   if (!map) throw new RangeError(`landslide frame ${index}: the run recorded ${result.maps.length} maps`)
   const u = (v: number) => Math.round(v * layout.scale)
@@ -212,19 +225,27 @@ export function paintFrame(p: Painter, result: FrameSource, index: number, layou
   })
 
   // Runs of one colour along a row as one rectangle: fewer elements in the SVG, no seams on canvas.
+  // Cell edges fall on whole pixels, cut to the map's square (a zoomed view shows part of the window).
   const colors = frameCellColors(result, map, scale)
-  for (let r = 0; r < map.size; r++) {
-    let c = 0
-    while (c < map.size) {
+  const per = cell * view.zoom
+  const edge = (origin: number, at: number, v0: number) => Math.min(origin + mapSide, Math.max(origin, origin + Math.round((at - v0) * per)))
+  const [r0, c0] = [Math.max(0, Math.floor(view.y0)), Math.max(0, Math.floor(view.x0))]
+  const last = (v0: number) => Math.min(map.size, Math.ceil(v0 + map.size / view.zoom))
+  for (let r = r0; r < last(view.y0); r++) {
+    const [y, y1] = [edge(mapY, r, view.y0), edge(mapY, r + 1, view.y0)]
+    let c = c0
+    while (c < last(view.x0)) {
       const color = colors[r * map.size + c]
       let end = c + 1
-      while (end < map.size && colors[r * map.size + end] === color) end++
-      if (color !== null) p.rect(mapX + c * cell, mapY + r * cell, (end - c) * cell, cell, color)
+      while (end < last(view.x0) && colors[r * map.size + end] === color) end++
+      const x = edge(mapX, c, view.x0)
+      const x1 = edge(mapX, end, view.x0)
+      if (color !== null && x1 > x && y1 > y) p.rect(x, y, x1 - x, y1 - y, color)
       c = end
     }
   }
   p.outline(mapX, mapY, mapSide, mapSide, AXIS_COLOR, Math.max(1, u(1)))
-  paintCoordinates(p, result, map, layout, u)
+  paintCoordinates(p, result, viewExtent(result.grid, map, view), layout, u)
 
   paintLegend(p, layout, scale, u)
 }
@@ -243,16 +264,13 @@ const metresText = (m: number) => (m >= 1000 ? `${formatNumber(m / 1000, 4)} km`
  * and a scale bar about a quarter of the map wide under them.
  */
 export function mapCoordinates(grid: FrameSource['grid'], map: ThicknessMap): { west: number; north: number; metres: number } {
-  return {
-    west: grid.xllcorner + map.col0 * grid.cellsize,
-    north: grid.yllcorner + (grid.rows - map.row0) * grid.cellsize,
-    metres: map.size * map.block * grid.cellsize,
-  }
+  return viewExtent(grid, map, FULL_VIEW)
 }
 
-function paintCoordinates(p: Painter, result: FrameSource, map: ThicknessMap, layout: FrameLayout, u: (v: number) => number): void {
+/** `extent`: the part of the map drawn (mapCoordinates for the whole window). */
+function paintCoordinates(p: Painter, result: FrameSource, extent: { west: number; north: number; metres: number }, layout: FrameLayout, u: (v: number) => number): void {
   const { mapX, mapY, mapSide } = layout
-  const { west, north, metres } = mapCoordinates(result.grid, map)
+  const { west, north, metres } = extent
   const perPixel = metres / mapSide
   const step = roundLength(metres / 4)
   const tick = Math.max(1, u(1))

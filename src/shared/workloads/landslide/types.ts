@@ -175,6 +175,12 @@ export interface LandslideHillshade {
   azimuth: number
   altitude: number
   values: (number | null)[]
+  /**
+   * The ground's elevation per map cell, m: the mean over its block's grid cells that are not walls
+   * of the DEM with the source carved out (what the debris runs over), rounded to 1 cm; null as in
+   * `values`. Absent in runs recorded before it was, and in the full-resolution frame.
+   */
+  elevation?: (number | null)[]
 }
 
 export interface LandslideResult {

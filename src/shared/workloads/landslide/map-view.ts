@@ -1,8 +1,15 @@
 // Zoom and pan of the thickness map on screen, and what lies under the pointer. A view is the part
 // of the map's window in sight, in map cells: the drawn map is magnified, its cells stay the run's
 // (each a block of grid cells), so the read-out says which block a value stands for.
-import type { FrameLayout } from './thickness-frame'
 import type { LandslideGrid, ThicknessMap } from './types'
+
+/** Where a frame draws its map (thickness-frame.ts's FrameLayout has these): its corner, side and cell in pixels. */
+export interface MapPlacement {
+  cell: number
+  mapX: number
+  mapY: number
+  mapSide: number
+}
 
 /** The view's top-left corner in map cells from the window's top-left, and its magnification (1: the whole window). */
 export interface MapView {
@@ -45,12 +52,12 @@ export function panBy(v: MapView, size: number, du: number, dw: number): MapView
 }
 
 /** Layout pixels per map cell in the view. */
-export function cellPixels(layout: Pick<FrameLayout, 'cell'>, v: MapView): number {
+export function cellPixels(layout: Pick<MapPlacement, 'cell'>, v: MapView): number {
   return layout.cell * v.zoom
 }
 
 /** The map point (u, w), in map cells from the window's top-left, under layout pixel (px, py); null off the map. */
-export function viewPoint(layout: Pick<FrameLayout, 'mapX' | 'mapY' | 'mapSide' | 'cell'>, v: MapView, px: number, py: number): { u: number; w: number } | null {
+export function viewPoint(layout: MapPlacement, v: MapView, px: number, py: number): { u: number; w: number } | null {
   const dx = px - layout.mapX
   const dy = py - layout.mapY
   if (dx < 0 || dy < 0 || dx >= layout.mapSide || dy >= layout.mapSide) return null

@@ -1,7 +1,7 @@
 // What the job reports about a thickness grid: its totals at a sample (mass, flooded and active
 // cells, deepest debris), the f32 grid's deviation from the f64 one, and thickness maps reduced
 // for drawing around where the debris went.
-import { P_EPSILON, type GridDeviation, type ThicknessMap } from '../../../shared/workloads/landslide/types'
+import { P_EPSILON, type GridDeviation, type LandslideSeries, type ThicknessMap } from '../../../shared/workloads/landslide/types'
 import { maxOf, minOf } from '../../../shared/extent'
 
 export interface GridSample {
@@ -168,4 +168,14 @@ export function thicknessMapIn(step: number, h: ArrayLike<number>, rows: number,
       if (was === null || shown > was) values[at] = shown
     }
   return { step, row0, col0, size, block, values }
+}
+
+/** A sample of the grid at `step` appended to the series. */
+export function appendSample(series: LandslideSeries, step: number, h: ArrayLike<number>, rows: number, cols: number, walls: Uint8Array | null): void {
+  const s = sampleGrid(h, rows, cols, walls)
+  series.step.push(step)
+  series.mass.push(s.mass)
+  series.flooded.push(s.flooded)
+  series.max_thickness.push(s.max_thickness)
+  series.active.push(s.active)
 }

@@ -4,7 +4,7 @@ import type { LandslideParams } from '../../../shared/workloads/landslide'
 import { debrisVolume, gpuArithmetic, type LandslideResult, type LandslideRun, type LandslideSeries, runKey } from '../../../shared/workloads/landslide/types'
 import type { JobContext } from '../../engine'
 import { type HalosBy } from '../../ranks/neighbour-halos'
-import { gridDeviation, sampleGrid, snapshot, thicknessMaps, type Snapshot } from './grid-stats'
+import { gridDeviation, snapshot, thicknessMaps, type Snapshot, appendSample } from './grid-stats'
 import { reliefMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5 } from './reference-format'
@@ -42,12 +42,7 @@ export async function gpuReference(
 ): Promise<Float64Array> {
   const { rows, cols } = input
   const add = (step: number, grid: Float64Array) => {
-    const s = sampleGrid(grid, rows, cols, input.walls)
-    samples.series.step.push(step)
-    samples.series.mass.push(s.mass)
-    samples.series.flooded.push(s.flooded)
-    samples.series.max_thickness.push(s.max_thickness)
-    samples.series.active.push(s.active)
+    appendSample(samples.series, step, grid, rows, cols, input.walls)
     samples.snapshots.push(snapshot(step, grid, rows, cols))
   }
   if (given.reference) {

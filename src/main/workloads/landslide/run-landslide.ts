@@ -34,7 +34,7 @@ import { noDoubleFloat, VARIANTS } from './gpu/kernels'
 import { keepFinalGrid } from './final-grid'
 import { keepFinalGridFiles } from './kept-grid'
 import { FrameKeeper, MAX_FRAME_BYTES, thicknessMapsInTurns } from './frames'
-import { gridDeviation, sampleGrid } from './grid-stats'
+import { gridDeviation, appendSample } from './grid-stats'
 import { reliefMap } from './hillshade'
 import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5InTurns } from './reference-format'
@@ -127,12 +127,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const frames = new FrameKeeper(input.rows, input.cols, Math.max(1, Math.ceil((samples - 1) / (MAX_THICKNESS_MAPS - 1))))
   // Two passes over the grid (the totals, the debris' box): a turn for others after each.
   const record = async (step: number, h: Float64Array) => {
-    const s = sampleGrid(h, input.rows, input.cols, input.walls)
-    series.step.push(step)
-    series.mass.push(s.mass)
-    series.flooded.push(s.flooded)
-    series.max_thickness.push(s.max_thickness)
-    series.active.push(s.active)
+    appendSample(series, step, h, input.rows, input.cols, input.walls)
     await turn()
     frames.offer(step, h)
     await turn()

@@ -16,7 +16,7 @@ import type { EngineOutcome, JobContext } from '../../engine'
 import { Ranks } from '../../ranks/ranks'
 import { NeighbourHalos } from '../../ranks/neighbour-halos'
 import { type Checkpoint, checkpointIdentity, commitCheckpoint, discardPending, latestCheckpoint, makePendingFolder, packSamples, pendingFolderNamed, prepareCheckpointFolder, readCheckpointRows, unpackSamples, writeBand, type CheckpointBand } from './checkpoint'
-import { sampleGrid, snapshot, type Snapshot } from './grid-stats'
+import { snapshot, type Snapshot, appendSample } from './grid-stats'
 import { HaloBand } from './halo-band'
 import { warmUp } from '../../gpu/timing'
 import { defaultStepsPerSubmit, altitudeBase } from './gpu/gpu-simulation'
@@ -138,12 +138,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     /** Rank 0: the grid at the newest sample (the last step's, once the steps are done). */
     let finalGrid: Float64Array | undefined
     const record = async (grid: Float64Array, step: number) => {
-      const s = sampleGrid(grid, rows, cols, input.walls)
-      samples.series.step.push(step)
-      samples.series.mass.push(s.mass)
-      samples.series.flooded.push(s.flooded)
-      samples.series.max_thickness.push(s.max_thickness)
-      samples.series.active.push(s.active)
+      appendSample(samples.series, step, grid, rows, cols, input.walls)
       samples.snapshots.push(snapshot(step, grid, rows, cols))
     }
     // GPU ranks sample the f64 reference instead (on rank 0, afterwards): only the final grid is gathered.

@@ -1,5 +1,6 @@
 // The one CSV cell writer of every CSV Paralab writes (result tables, distance matrices, generated
-// series): RFC 4180 quoting, and no cell a spreadsheet would run as a formula.
+// series): RFC 4180 quoting, and no cell a spreadsheet would run as a formula; and the one reader
+// of a line's fields, for headers sniffed and edge lists read.
 
 /** A number as text: kept as it is, though it may start with - or +. */
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i
@@ -21,25 +22,21 @@ export function csvRow(cells: readonly unknown[]): string {
 }
 
 /**
- * The fields of a CSV file's first line, as its header names them: RFC 4180 quotes ("" inside)
- * undone, unquoted fields trimmed. `text` is the file's beginning; a first line cut off by its end
- * (`whole` false) keeps only its complete fields. Enough to tell an edge list's `source,target,weight`
- * from a results table before the file is read.
+ * The fields of one CSV line: RFC 4180 quotes ("" inside) undone, unquoted fields trimmed. `fields`
+ * holds every field read before a fault; `ok` is false where a quote is left open or text follows a
+ * closing quote before the comma.
  */
-export function headerFields(text: string, whole = true): string[] {
-  const newline = text.search(/\r?\n/)
-  const complete = newline >= 0 || whole
-  const line = newline >= 0 ? text.slice(0, newline) : text
-  const out: string[] = []
+function lineFields(line: string): { fields: string[]; ok: boolean } {
+  const fields: string[] = []
   let i = 0
   for (;;) {
     while (line[i] === ' ' || line[i] === '\t') i++
-    let value = ''
     if (line[i] === '"') {
+      let value = ''
       i++
       for (;;) {
         const q = line.indexOf('"', i)
-        if (q < 0) return out // an open quote at the end: the field is cut off
+        if (q < 0) return { fields, ok: false }
         value += line.slice(i, q)
         if (line[q + 1] === '"') {
           value += '"'
@@ -49,18 +46,35 @@ export function headerFields(text: string, whole = true): string[] {
           break
         }
       }
-      const comma = line.indexOf(',', i)
-      i = comma < 0 ? line.length : comma
+      while (line[i] === ' ' || line[i] === '\t') i++
+      if (i < line.length && line[i] !== ',') return { fields, ok: false }
+      fields.push(value)
     } else {
       const comma = line.indexOf(',', i)
       const end = comma < 0 ? line.length : comma
-      value = line.slice(i, end).trim()
+      fields.push(line.slice(i, end).trim())
       i = end
     }
-    // The last field of a line cut off may be cut off too.
-    if (i >= line.length && !complete) return out
-    out.push(value)
-    if (i >= line.length) return out
-    i++
+    if (i >= line.length) return { fields, ok: true }
+    i++ // the comma
   }
+}
+
+/** The fields of one CSV line, or null when a quote is unbalanced or text follows a closing quote. */
+export function csvFields(line: string): string[] | null {
+  const { fields, ok } = lineFields(line)
+  return ok ? fields : null
+}
+
+/**
+ * The fields of a CSV file's first line, as its header names them. `text` is the file's beginning;
+ * a first line cut off by its end (`whole` false) keeps only its complete fields, and a malformed
+ * header its fields before the fault. Enough to tell an edge list's `source,target,weight` from a
+ * results table before the file is read.
+ */
+export function headerFields(text: string, whole = true): string[] {
+  const newline = text.search(/\r?\n/)
+  const { fields, ok } = lineFields(newline >= 0 ? text.slice(0, newline) : text)
+  // The last field of a line cut off may be cut off too.
+  return ok && newline < 0 && !whole ? fields.slice(0, -1) : fields
 }

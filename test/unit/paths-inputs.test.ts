@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseCourseGraph, courseGraphBytes } from '../../src/main/workloads/paths/read-course'
 import { parseDimacsGraph } from '../../src/main/workloads/paths/read-dimacs'
-import { csvFields, parseCsvEdges } from '../../src/main/workloads/paths/read-csv-edges'
+import { parseCsvEdges } from '../../src/main/workloads/paths/read-csv-edges'
+import { csvFields, headerFields } from '../../src/shared/csv'
 import { vertexIndex, vertexName } from '../../src/main/workloads/paths/graph'
 import { prepareProblem } from '../../src/main/workloads/paths/prepare-problem'
 import { generateGraph } from '../../src/main/workloads/paths/generate-graph'
@@ -83,6 +84,15 @@ describe('CSV edge lists', () => {
   it('splits fields with RFC 4180 quotes', () => {
     expect(csvFields(' a , "b, c" ,"d ""e"""')).toEqual(['a', 'b, c', 'd "e"'])
     expect(csvFields('"open')).toBeNull()
+    expect(csvFields('"a"b,c')).toBeNull()
+  })
+
+  it('reads a header the same way, keeping only the complete fields of a line cut off', () => {
+    expect(headerFields('source,"tar,get",weight\n1,2,3')).toEqual(['source', 'tar,get', 'weight'])
+    expect(headerFields('source,target,wei', false)).toEqual(['source', 'target'])
+    expect(headerFields('source,target,wei', true)).toEqual(['source', 'target', 'wei'])
+    expect(headerFields('source,"tar', false)).toEqual(['source'])
+    expect(headerFields('a,"b"x,c')).toEqual(['a'])
   })
 
   it('numbers string names in order of first appearance, whatever the column order', () => {

@@ -5,43 +5,9 @@ import { ApiError } from '../../../shared/errors'
 import { EdgeBuilder, type Graph } from './graph'
 import { type LineParser, parseText, parseWeight, quoted } from './text-lines'
 import { maxOf } from '../../../shared/extent'
+import { csvFields } from '../../../shared/csv'
 
 const COLUMNS = ['source', 'target', 'weight'] as const
-
-/** The fields of one line: RFC 4180 quotes ("" inside), unquoted fields trimmed; null when a quote is unbalanced. */
-export function csvFields(line: string): string[] | null {
-  const out: string[] = []
-  let i = 0
-  for (;;) {
-    while (line[i] === ' ' || line[i] === '\t') i++
-    if (line[i] === '"') {
-      let value = ''
-      i++
-      for (;;) {
-        const q = line.indexOf('"', i)
-        if (q < 0) return null
-        value += line.slice(i, q)
-        if (line[q + 1] === '"') {
-          value += '"'
-          i = q + 2
-        } else {
-          i = q + 1
-          break
-        }
-      }
-      while (line[i] === ' ' || line[i] === '\t') i++
-      if (i < line.length && line[i] !== ',') return null
-      out.push(value)
-    } else {
-      const comma = line.indexOf(',', i)
-      const end = comma < 0 ? line.length : comma
-      out.push(line.slice(i, end).trim())
-      i = end
-    }
-    if (i >= line.length) return out
-    i++ // the comma
-  }
-}
 
 /** A reader of a CSV edge list, fed line by line. */
 export function csvEdgesParser(shown: string): LineParser {

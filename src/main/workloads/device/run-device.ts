@@ -22,18 +22,20 @@ export async function runDeviceJob(params: DeviceParams, ctx: JobContext): Promi
   const sample = (m: string, ms: number) => (samples[m] ??= []).push(ms)
   // Each part reports its own fractions; the job's bar spans both.
   const within = (from: number, to: number) => (p: JobProgress) => ctx.progress({ ...p, fraction: from + (to - from) * p.fraction })
-  const gpuShare = gpu instanceof ApiError ? 0 : GPU_SHARE
+  const cpuShare = gpu instanceof ApiError ? 1 : 1 - GPU_SHARE
   const results: DeviceResult = { info }
-  // The measurements (and the GPU runtime and worker threads they drive) load when a measurement runs.
+  // The measurements (and the worker threads and GPU runtime they drive) load when a measurement
+  // runs. The CPU first: a software adapter's threads, still winding down after its kernels, would take
+  // cores from the CPU's measurement.
+  const { benchCpu } = await import('./cpu-bench')
+  results.cpu = await benchCpu({ repeats: params.repeat }, { signal: ctx.signal, progress: within(0, cpuShare), sample })
   if (!(gpu instanceof ApiError)) {
     const { benchDevice } = await import('./bench')
     results.bench = await benchDevice(
       { readBytes: params.readMb && params.readMb * 1e6, repeats: params.repeat },
-      { signal: ctx.signal, progress: within(0, gpuShare), gpu, sample },
+      { signal: ctx.signal, progress: within(cpuShare, 1), gpu, sample },
     )
   }
-  const { benchCpu } = await import('./cpu-bench')
-  results.cpu = await benchCpu({ repeats: params.repeat }, { signal: ctx.signal, progress: within(gpuShare, 1), sample })
   const timings: Record<string, Timing> = {}
   for (const [m, ms] of Object.entries(samples)) timings[m] = timingOf(ms)
   return { results, timings }

@@ -309,7 +309,7 @@ describe('DeviceView', () => {
       ['correlation simd (25% of CPU roof)', [{ x: intensity, y: expect.closeTo(10, 9) }]],
     ])
     expect(chart().options.plugins.title.text).toBe(`Roofline — ${swiftshader.description} and ${HOST.cpu}`)
-    expect(chart().options.plugins.subtitle.text).toMatch(/^Points: the correlation run of .+; GPU kernels as the run measured them; whole runs at the workload's counted FLOPs/)
+    expect(chart().options.plugins.subtitle?.text).toMatch(/^Points: the correlation run of .+; GPU kernels as the run measured them; whole runs at the workload's counted FLOPs/)
     expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/: 1 under the GPU's roof, 2 under the CPU's\.$/)
 
     // A newer run of the same adapter on another CPU (a run folder from elsewhere): its GPU kernel, no CPU point.

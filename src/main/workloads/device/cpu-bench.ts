@@ -51,7 +51,8 @@ const SLICE_ALIGN = 16
 const FMA_ITERS = 1 << 15
 /** Timed batches last about this long: handing the threads their work (~0.1 ms) stays a small part. */
 const TARGET_MS = 20
-const MAX_BATCH = 1 << 16
+/** Most units a batch: an FMA batch of 2^29 trips stays an i32 for the SIMD kernel. */
+const MAX_BATCH = 1 << 14
 
 export interface BenchCpuOptions {
   repeats?: number

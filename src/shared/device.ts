@@ -60,6 +60,32 @@ export interface DeviceBenchResult {
   repeats: number
 }
 
+/**
+ * The CPU's ceilings as the CPU backends reach them, measured beside the GPU's (or alone on a
+ * machine without one): a read of a buffer far beyond the last-level cache by every thread of the
+ * worker pool, and f64 multiply-add chains as each CPU backend computes (scalar TypeScript, WebAssembly
+ * SIMD; one thread, every thread). The workers-simd figure and the read are the CPU's roof.
+ */
+export interface CpuBenchResult {
+  /** The CPU as the host names it (the envelope's host.cpu). */
+  cpu: string
+  /** Threads of the worker pool, one per core as the workers backends run. */
+  threads: number
+  read_bandwidth_GB_per_s: number
+  read_bytes: number
+  /** The last-level caches together, where the system lists them: the read is several times larger. */
+  last_level_cache_bytes: number | null
+  serial_GFLOP_per_s: number
+  simd_GFLOP_per_s: number
+  workers_GFLOP_per_s: number
+  workers_simd_GFLOP_per_s: number
+  /** The SIMD build timed: `relaxed` fuses each multiply-add (one instruction), `simd128` multiplies, then adds. */
+  simd: 'relaxed' | 'simd128'
+  /** How time was measured: wall clock from handing the threads their work to their answers. */
+  timing: string
+  repeats: number
+}
+
 export interface BenchDeviceParams {
   /** Bytes read by the bandwidth kernel; defaults to ≥ 256 MB on hardware, less on a software adapter. */
   readBytes?: number

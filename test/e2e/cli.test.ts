@@ -1,5 +1,5 @@
 // The built `paralab` command: help, exit codes, `workloads`, and the device workload on the
-// software adapter, its --json envelope, its example and its --out files.
+// software adapter (and on the CPU alone without one), its --json envelope, its example and its --out files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,7 +14,9 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const MEASUREMENTS = ['upload', 'read bandwidth', 'readback', 'fma f32']
+const GPU_MEASUREMENTS = ['upload', 'read bandwidth', 'readback', 'fma f32']
+const CPU_MEASUREMENTS = ['cpu read bandwidth', 'cpu fma serial', 'cpu fma simd', 'cpu fma workers', 'cpu fma workers-simd']
+const MEASUREMENTS = [...CPU_MEASUREMENTS, ...GPU_MEASUREMENTS]
 
 describe('paralab CLI', () => {
   it('is built without any electron import and starts with a shebang', () => {
@@ -91,7 +93,7 @@ describe('paralab CLI', () => {
   it('lists the workloads, as text and as JSON', () => {
     const text = paralab(['workloads'])
     expect(text.code).toBe(0)
-    expect(text.stdout).toMatch(/^device +The WebGPU adapter.*\n +backends: gpu; run `paralab device --help`\n/)
+    expect(text.stdout).toMatch(/^device +The WebGPU adapter.*\n +backends: gpu, cpu; run `paralab device --help`\n/)
     expect(text.stdout).toMatch(/\nstats +Coefficient of variation.*\n +backends: serial, simd, workers, workers-simd, gpu; run `paralab stats --help`\n/)
 
     const json = jsonOf(paralab(['workloads', '--json']))
@@ -163,6 +165,11 @@ describe('paralab CLI', () => {
     expect(env.results.info.available).toBe(true)
     // The figures are the medians of the timings: bytes over median time.
     expect(b.read_bandwidth_GB_per_s).toBeCloseTo(b.read_bytes / 1e9 / (env.timings['read bandwidth'].median / 1e3), 6)
+    // The CPU's roof beside it, as many repeats.
+    const c = env.results.cpu
+    expect(c).toMatchObject({ repeats: 2, cpu: env.host.cpu, threads: env.host.cores })
+    for (const key of ['read_bandwidth_GB_per_s', 'serial_GFLOP_per_s', 'simd_GFLOP_per_s', 'workers_GFLOP_per_s', 'workers_simd_GFLOP_per_s'])
+      expect(Number.isFinite(c[key]) && c[key] > 0, key).toBe(true)
   })
 
   it('device --example measures with the example\'s small buffers', () => {
@@ -187,6 +194,7 @@ describe('paralab CLI', () => {
     expect(r.stdout).toMatch(/^adapter +SwiftShader/m)
     expect(r.stdout).toMatch(/^read bandwidth +\d+(\.\d)? GB\/s +\(2 MB\)$/m)
     expect(r.stdout).toMatch(/^timing +wall clock to completion, median of 1$/m)
+    expect(r.stdout).toMatch(/^f64 FMA workers-simd +\d+\.\d\d GFLOP\/s +\(every thread, SIMD: the CPU's roof\)$/m)
     expect(readdirSync(out).sort()).toEqual(['device.csv', 'device.parquet', 'gpus.csv', 'gpus.parquet', 'limits.csv', 'limits.parquet', 'results.json', 'roofline.png', 'roofline.svg'])
     const env = envelopeFile(join(out, 'results.json'))
     expectEnvelope(env, {
@@ -200,6 +208,7 @@ describe('paralab CLI', () => {
     expect(device[0]).toBe('quantity,value,unit')
     expect(device).toContain('available,true,')
     expect(device.find((l) => l.startsWith('read bandwidth,'))).toBe(`read bandwidth,${env.results.bench.read_bandwidth_GB_per_s},GB/s`)
+    expect(device.find((l) => l.startsWith('cpu f64 FMA workers-simd,'))).toBe(`cpu f64 FMA workers-simd,${env.results.cpu.workers_simd_GFLOP_per_s},GFLOP/s`)
     const limits = readFileSync(join(out, 'limits.csv'), 'utf8').trim().split(/\r?\n/)
     expect(limits[0]).toBe('limit,value')
     expect(limits).toContain(`maxStorageBufferBindingSize,${env.results.info.limits.maxStorageBufferBindingSize}`)
@@ -207,13 +216,16 @@ describe('paralab CLI', () => {
     expect(readFileSync(join(out, 'roofline.svg'), 'utf8')).toMatch(/<svg[^>]*viewBox=/)
   })
 
-  it('bench device fails with one line naming the cause when the GPU is unavailable', () => {
+  it("bench device measures the CPU alone when the GPU is unavailable, and draws the CPU's roof", () => {
     const out = join(dir, 'no-gpu-out')
-    const r = paralab(['bench', 'device', '--out', out], { PARALAB_GPU: 'off' })
-    expect(r.code).toBe(1)
-    expect(r.stderr.trim().split('\n')).toHaveLength(1)
-    expect(r.stderr).toMatch(/^paralab: .*PARALAB_GPU=off/)
-    expect(existsSync(out)).toBe(false)
+    const r = paralab(['bench', 'device', '--repeat', '1', '--out', out], { PARALAB_GPU: 'off' })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^GPU backend unavailable: .*PARALAB_GPU=off\n/)
+    expect(r.stdout).toMatch(/^read bandwidth +\d+\.\d GB\/s +\(\d+ MB, every thread/m)
+    const env = envelopeFile(join(out, 'results.json'))
+    expectEnvelope(env, { workload: 'device', params: { measure: true, repeat: 1 }, device: false, timings: Object.fromEntries(CPU_MEASUREMENTS.map((m) => [m, 1])), run: r })
+    expect(Object.keys(env.results)).toEqual(['info', 'cpu'])
+    expect(readFileSync(join(out, 'roofline.svg'), 'utf8')).toMatch(/<svg[^>]*viewBox=/)
   })
 
   it('bench --save never writes over a file without --force, refusing before the bench runs', () => {

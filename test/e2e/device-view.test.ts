@@ -1,8 +1,9 @@
 // The real dashboard in Debian's Chromium against the real backend (`paralab serve`) on the
-// software GPU adapter: the Device view, its benchmark, the roofline chart and its PNG export, the
-// example (16 MB, 3 repeats) and the results' exports; which backend was fastest here for a workload
-// run on the CPU and on the software adapter (the GPU said to be emulated, and how much slower);
-// the WebGPU limits folded away.
+// software GPU adapter: the Device view, its benchmark of the GPU and the CPU, the roofline chart
+// and its PNG export, the example (16 MB, 3 repeats) and the results' exports; which backend was
+// fastest here for a workload run on the CPU and on the software adapter (the GPU said to be
+// emulated, and how much slower); both roofs with that run's backends under them; the WebGPU
+// limits folded away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,7 +17,8 @@ let browser: Browser
 let page: Page
 let examples: string
 const pageErrors: string[] = []
-const MEASUREMENTS = ['upload', 'read bandwidth', 'readback', 'fma f32']
+// The CPU's measurements first, then the GPU's.
+const MEASUREMENTS = ['cpu read bandwidth', 'cpu fma serial', 'cpu fma simd', 'cpu fma workers', 'cpu fma workers-simd', 'upload', 'read bandwidth', 'readback', 'fma f32']
 
 beforeAll(async () => {
   // The device example makes no files; a private folder all the same, never the user's cache.
@@ -128,6 +130,9 @@ describe('Device view in Chromium', () => {
     const rows = csv.text.trim().split('\n')
     expect(rows[0]).toBe('quantity,value,unit')
     expect(rows).toContain(`f32 FMA,${env.results.bench.fma_f32_GFLOP_per_s},GFLOP/s`)
+    expect(rows).toContain(`cpu read bandwidth,${env.results.cpu.read_bandwidth_GB_per_s},GB/s`)
+    const cpuShown = parseFloat((await page.getByTestId('cpu-fma-workers-simd').innerText()).replace(/,/g, ''))
+    expect(cpuShown / env.results.cpu.workers_simd_GFLOP_per_s).toBeCloseTo(1, 2)
     const limits = await download('export-results-csv-limits')
     expect(limits.text.split('\n')[0]).toBe('limit,value')
   })
@@ -160,6 +165,27 @@ describe('Device view in Chromium', () => {
     const slower = Number(/: ([\d.,]+)× slower than simd/.exec(note)![1].replace(/,/g, ''))
     expect(note).toMatch(/^The GPU here is a software adapter \(the CPU emulating one\)/)
     expect(slower).toBeGreaterThan(1)
+  })
+
+  it("draws the CPU's roof beside the GPU's, with a point for each backend of the newest run under its own hardware's roof", { timeout: 120_000 }, async () => {
+    // The correlation run above (simd and gpu) is the newest: measure again, and its backends join the roofs.
+    await page.getByTestId('device-read-mb').fill('4')
+    await page.getByTestId('device-repeat').fill('1')
+    await page.getByTestId('run-bench').click()
+    await page.getByTestId('cpu-results').waitFor({ timeout: 100_000 })
+    const points = page.getByTestId('roofline-kernels')
+    await points.waitFor()
+    const [, gpu, cpu] = /^Points from the correlation run of .+: (\d+) under the GPU's roof, (\d+) under the CPU's\.$/.exec((await points.innerText()).trim())!
+    expect(Number(gpu)).toBeGreaterThan(0)
+    expect(Number(cpu)).toBe(1)
+    // The chart's legend and note, as its SVG export writes them.
+    const svg = (await download('export-svg')).text
+    const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])
+    expect(texts).toContainEqual(expect.stringMatching(/^GPU roof: [\d.,]+ GB\/s, [\d.,]+ GFLOP\/s$/))
+    expect(texts).toContainEqual(expect.stringMatching(/^CPU roof: [\d.,]+ GB\/s, [\d.,]+ GFLOP\/s$/))
+    expect(texts).toContainEqual(expect.stringMatching(/^correlation simd \([\d.,]+% of CPU roof\)$/))
+    expect(texts.filter((t) => /^correlation gpu .+ \([\d.,]+% of GPU roof\)$/.test(t))).toHaveLength(Number(gpu))
+    expect(texts.join(' ')).toMatch(/Points: the correlation run of/)
   })
 
   it('raised no page errors', () => {

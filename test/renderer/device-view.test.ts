@@ -3,13 +3,13 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Chart } from 'vue-chartjs'
 import { chartConfig } from '../../src/shared/charts'
-import type { AdapterInfo, DeviceBenchResult } from '../../src/shared/device'
+import type { AdapterInfo, CpuBenchResult, DeviceBenchResult } from '../../src/shared/device'
 import { ApiError } from '../../src/shared/errors'
 import type { DeviceResult } from '../../src/shared/workloads/device'
 import type { CorrelationResult } from '../../src/shared/workloads/correlation/types'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 import DeviceView from '../../src/renderer/workloads/device/DeviceView.vue'
-import { envelopeOf } from './envelope'
+import { envelopeOf, HOST } from './envelope'
 import { FakeApi } from './fake-api'
 import { drawn, mountWith } from './mount'
 
@@ -35,9 +35,25 @@ const bench: DeviceBenchResult = {
   repeats: 5,
 }
 
-/** The envelope of a measuring device job on `api`'s adapter. */
-function benchEnvelope(api: FakeApi) {
-  return envelopeOf<DeviceResult, unknown>('device', { measure: true }, { info: api.device, bench })
+/** The CPU's measurement on the test host: its roof is 20 GB/s and 40 GFLOP/s (workers-simd). */
+const cpuBench: CpuBenchResult = {
+  cpu: HOST.cpu,
+  threads: 8,
+  read_bandwidth_GB_per_s: 20,
+  read_bytes: 268435456,
+  last_level_cache_bytes: 32 * 2 ** 20,
+  serial_GFLOP_per_s: 1.5,
+  simd_GFLOP_per_s: 8,
+  workers_GFLOP_per_s: 11,
+  workers_simd_GFLOP_per_s: 40,
+  simd: 'relaxed',
+  timing: 'wall clock, work handed to the threads until their answers',
+  repeats: 5,
+}
+
+/** The envelope of a measuring device job on `api`'s adapter (and, with `cpu`, of the test host's CPU). */
+function benchEnvelope(api: FakeApi, cpu?: CpuBenchResult) {
+  return envelopeOf<DeviceResult, unknown>('device', { measure: true }, { info: api.device, ...(api.device.available && { bench }), ...(cpu && { cpu }) })
 }
 
 function gpuApi(): FakeApi {
@@ -96,7 +112,7 @@ describe('DeviceView', () => {
     expect(wrapper.find('[data-testid="software-badge"]').exists()).toBe(false)
   })
 
-  it('says why the GPU is unavailable and offers no benchmark', async () => {
+  it("says why the GPU is unavailable, and measures the CPU alone: its figures and its roof", async () => {
     const api = new FakeApi()
     api.device = { available: false, reason: 'no Vulkan driver found (VK_ICD_FILENAMES unset)', features: [], limits: {} }
     const { wrapper } = mountWith(DeviceView, api)
@@ -105,7 +121,20 @@ describe('DeviceView', () => {
     expect(box).toContain('no Vulkan driver found (VK_ICD_FILENAMES unset)')
     expect(box).toContain('CPU backends')
     expect(wrapper.find('[data-testid="adapter-name"]').exists()).toBe(false)
-    expect(wrapper.get('[data-testid="run-bench"]').attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    await flushPromises()
+    expect(api.started).toEqual([{ workload: 'device', params: { measure: true }, jobId: 'job-1' }])
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'device', envelope: benchEnvelope(api, cpuBench) })
+    await flushPromises()
+    expect(wrapper.find('[data-testid="bench-results"]').exists()).toBe(false)
+    const cpu = wrapper.get('[data-testid="cpu-results"]')
+    expect(cpu.get('[data-testid="cpu-read-bandwidth"]').text()).toBe('20 GB/s')
+    expect(cpu.get('[data-testid="cpu-fma-serial"]').text()).toBe('1.5 GFLOP/s')
+    expect(cpu.get('[data-testid="cpu-fma-workers-simd"]').text()).toBe('40 GFLOP/s')
+    expect(wrapper.get('[data-testid="cpu-timing"]').text()).toMatch(/median of 5 repeats; 268 MB read by the 8 threads \(last-level caches: 33\.6 MB\)/)
+    const chart = drawn(wrapper.getComponent(Chart))
+    expect(chart.data.datasets.map((d) => d.label)).toEqual(['CPU roof: 20 GB/s, 40 GFLOP/s', 'CPU ridge point: 2 FLOP/byte'])
+    expect(chart.options.plugins.title.text).toBe(`Roofline — ${HOST.cpu}`)
   })
 
   it('runs the benchmark: progress, then the figures and a roofline of the result', async () => {
@@ -182,7 +211,7 @@ describe('DeviceView', () => {
     const roof = () => drawn(wrapper.getComponent(Chart))
     expect(roof().data.datasets.map((d) => d.label)).toEqual(['roof: 12.5 GB/s, 80 GFLOP/s', 'ridge point: 6.4 FLOP/byte', 'landslide gpu/fused (f32) (3.8% of roof)'])
     expect(roof().data.datasets[2].data).toEqual([{ x: 17, y: 3 }])
-    expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/^Kernels from the landslide run of .+ on this adapter\.$/)
+    expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/^Points from the landslide run of .+: 1 under the GPU's roof, 0 under the CPU's\.$/)
 
     // The newest landslide run, on another GPU: no points rather than a roof they were not measured under.
     api.keep({ ...envelopeOf('landslide', {}, landslide({ 'gpu/monolithic': gpuRun('monolithic', 9) }), on('NVIDIA H100')), createdAt: '2025-01-03T00:00:00.000Z' })
@@ -230,7 +259,64 @@ describe('DeviceView', () => {
       ['correlation gpu means shared (f32) (32% of roof)', [{ x: 0.25, y: 1 }]],
       ['correlation gpu cross register (f32) (25% of roof)', [{ x: 60, y: 20 }]],
     ])
-    expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/^Kernels from the correlation run of .+ on this adapter\.$/)
+    expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/^Points from the correlation run of .+: 2 under the GPU's roof, 0 under the CPU's\.$/)
+  })
+
+  it("draws both roofs, the newest run's GPU kernels under the GPU's and its CPU backends under the CPU's; a run of another CPU leaves its CPU points out", async () => {
+    const api = gpuApi()
+    const spread = (median: number) => ({ median, min: median, max: median })
+    const cpuRun = (backend: 'serial' | 'simd', ms: number) => ({ backend, arithmetic: 'f64' as const, stages: { means: spread(0), squares: spread(0), cross: spread(ms), coefficients: spread(0) }, total: spread(ms), max_abs_dr: 0 })
+    // 100 series of 1000 samples: 4·m·n + m(m − 1)·n + m(m − 1) = 10,309,900 FLOP; (m·n + m²) × 8 = 880,000 bytes.
+    const correlation: CorrelationResult = {
+      input: { path: '/data/walks.csv', format: 'csv', layout: 'columns', series: 100, length: 1000, bytes: 1e6, load_ms: 2 },
+      precision: 'f64',
+      reference: 'serial',
+      runs: [
+        cpuRun('serial', 10.3099),
+        cpuRun('simd', 1.03099),
+        {
+          backend: 'gpu',
+          arithmetic: 'f32-compensated',
+          stages: { means: spread(0.1), squares: spread(0.2), cross: spread(0.3), coefficients: spread(0.1) },
+          total: spread(0.7),
+          max_abs_dr: 1e-7,
+          variants: [{ stage: 'cross', variant: 'register', ms: spread(0.3), flop: 6e6, bytes: 1e5, deviation: 0 }],
+        },
+      ],
+      constant: [],
+      ranking: [],
+      threshold: -3.5,
+      top: 10,
+      skipped: [],
+    }
+    const onSwiftshader = { device: { adapter: swiftshader.description, vendor: 'google', backend: 'Vulkan', software: true } }
+    api.keep({ ...envelopeOf('correlation', {}, correlation, onSwiftshader), createdAt: '2025-01-02T00:00:00.000Z' })
+    const { wrapper } = mountWith(DeviceView, api)
+    await flushPromises()
+    await wrapper.get('[data-testid="run-bench"]').trigger('click')
+    api.emit({ type: 'done', jobId: 'job-1', workload: 'device', envelope: benchEnvelope(api, cpuBench) })
+    await flushPromises()
+    const chart = () => drawn(wrapper.getComponent(Chart))
+    const intensity = 10_309_900 / 880_000
+    expect(chart().data.datasets.map((d) => [d.label, d.data.length === 1 ? d.data : d.data.length])).toEqual([
+      ['GPU roof: 12.5 GB/s, 80 GFLOP/s', expect.any(Number)],
+      ['GPU ridge point: 6.4 FLOP/byte', [{ x: 6.4, y: 80 }]],
+      ['CPU roof: 20 GB/s, 40 GFLOP/s', expect.any(Number)],
+      ['CPU ridge point: 2 FLOP/byte', [{ x: 2, y: 40 }]],
+      ['correlation gpu cross register (f32-compensated) (25% of GPU roof)', [{ x: 60, y: 20 }]],
+      // 1 GFLOP/s and 10 GFLOP/s under the CPU's 40, beyond its ridge point.
+      ['correlation serial (2.5% of CPU roof)', [{ x: intensity, y: expect.closeTo(1, 9) }]],
+      ['correlation simd (25% of CPU roof)', [{ x: intensity, y: expect.closeTo(10, 9) }]],
+    ])
+    expect(chart().options.plugins.title.text).toBe(`Roofline — ${swiftshader.description} and ${HOST.cpu}`)
+    expect(chart().options.plugins.subtitle?.text).toMatch(/^Points: the correlation run of .+; GPU kernels as the run measured them; whole runs at the workload's counted FLOPs/)
+    expect(wrapper.get('[data-testid="roofline-kernels"]').text()).toMatch(/: 1 under the GPU's roof, 2 under the CPU's\.$/)
+
+    // A newer run of the same adapter on another CPU (a run folder from elsewhere): its GPU kernel, no CPU point.
+    api.keep({ ...envelopeOf('correlation', {}, correlation, onSwiftshader), host: { ...HOST, cpu: 'Other CPU' }, createdAt: '2025-01-03T00:00:00.000Z' })
+    api.emit({ type: 'done', jobId: 'job-7', workload: 'correlation', envelope: envelopeOf('correlation', {}, correlation) })
+    await flushPromises()
+    expect(chart().data.datasets.slice(4).map((d) => d.label)).toEqual(['correlation gpu cross register (f32-compensated) (25% of GPU roof)'])
   })
 
   it('cancel asks the backend to cancel this job, and a cancelled job is not an error', async () => {
@@ -320,12 +406,12 @@ describe('DeviceView', () => {
     expect(wrapper.get('[data-testid="device-example"]').attributes('disabled')).toBeUndefined()
   })
 
-  it('offers no example without a GPU', async () => {
+  it('offers the example without a GPU too: it measures the CPU', async () => {
     const api = new FakeApi()
     api.device = { available: false, reason: 'no adapter', features: [], limits: {} }
     const { wrapper } = mountWith(DeviceView, api)
     await flushPromises()
-    expect(wrapper.get('[data-testid="device-example"]').attributes('disabled')).toBeDefined()
+    expect(wrapper.get('[data-testid="device-example"]').attributes('disabled')).toBeUndefined()
   })
 
   async function withResults(api: FakeApi) {

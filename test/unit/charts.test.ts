@@ -113,6 +113,39 @@ describe('chart configurations', () => {
     expect(ridgePoint(data)).toBe(4)
   })
 
+  it("draws the CPU's roof beside the GPU's, each labelled, and gives each point its share of its own hardware's roof", () => {
+    const cpu = { cpu: 'Test CPU', peak_GFLOP_per_s: 50, bandwidth_GB_per_s: 20, kernels: [{ name: 'corr simd', intensity: 5, performance: 25 }] }
+    const spec: ChartSpec = { kind: 'roofline', data: { ...roofData, cpu } }
+    const cfg = chartConfig(spec)
+    const labels = cfg.data.datasets.map((d) => d.label)
+    expect(labels).toEqual([
+      'GPU roof: 2,700 GB/s, 24,000 GFLOP/s',
+      'GPU ridge point: 8.89 FLOP/byte',
+      'CPU roof: 20 GB/s, 50 GFLOP/s',
+      'CPU ridge point: 2.5 FLOP/byte',
+      'vec4 sum (89% of GPU roof)',
+      'SGEMM (83% of GPU roof)',
+      // min(50, 20 × 5) = 50: half the CPU's roof, though a sliver of the GPU's.
+      'corr simd (50% of CPU roof)',
+    ])
+    const cpuRoof = points(cfg.data.datasets[2])
+    expect(cfg.data.datasets[2].borderDash).toEqual([8, 4])
+    expect(cfg.data.datasets[0].borderDash).toEqual([])
+    for (const p of cpuRoof) expect(p.y).toBeCloseTo(Math.min(50, 20 * p.x), 9)
+    expect(cpuRoof.some((p) => p.x === 2.5 && p.y === 50)).toBe(true)
+    // Both roofs on one x range: the GPU's ridge at 8.9 and the CPU's at 2.5, each with two decades either side.
+    expect(points(cfg.data.datasets[0]).map((p) => p.x)).toEqual(expect.arrayContaining([cpuRoof[0].x, cpuRoof.at(-1)!.x]))
+    expect(cfg.options?.scales?.y?.min).toBeLessThanOrEqual(Math.min(20 * cpuRoof[0].x, 2_700 * cpuRoof[0].x))
+    expect(chartTitle(spec)).toBe('Roofline — Test Adapter 9000 and Test CPU')
+  })
+
+  it("draws the CPU's roof alone on a machine without a GPU", () => {
+    const spec: ChartSpec = { kind: 'roofline', data: { adapter: '', cpu: { cpu: 'Test CPU', peak_GFLOP_per_s: 50, bandwidth_GB_per_s: 20 } } }
+    expect(chartConfig(spec).data.datasets.map((d) => d.label)).toEqual(['CPU roof: 20 GB/s, 50 GFLOP/s', 'CPU ridge point: 2.5 FLOP/byte'])
+    expect(chartTitle(spec)).toBe('Roofline — Test CPU')
+    expect(() => chartConfig({ kind: 'roofline', data: { adapter: '', cpu: { cpu: 'Test CPU', peak_GFLOP_per_s: 0, bandwidth_GB_per_s: 20 } } })).toThrow(/Test CPU.*got 0 GFLOP\/s/)
+  })
+
   it('rejects a roofline that cannot sit on log axes, naming the value', () => {
     expect(() => chartConfig({ kind: 'roofline', data: { ...roofData, bandwidth_GB_per_s: 0 } })).toThrow(/bandwidth.*got 0/)
     const bad = { ...roofData, kernels: [{ name: 'broken', intensity: -1, performance: 5 }] }

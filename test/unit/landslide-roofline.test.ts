@@ -7,7 +7,8 @@ import { ApiError } from '../../src/shared/errors'
 import { landslideCharts } from '../../src/shared/workloads/landslide/charts'
 import { DOUBLE_FLOAT_VARIANTS } from '../../src/main/workloads/landslide/gpu/kernels'
 import { GPU_VARIANTS, type LandslideResult, type LandslideRun } from '../../src/shared/workloads/landslide/types'
-import { kernelCost, meanDebrisCells, rooflinePoint } from '../../src/main/workloads/landslide/gpu/kernel-costs'
+import { kernelCost, rooflinePoint } from '../../src/main/workloads/landslide/gpu/kernel-costs'
+import { meanDebrisCells } from '../../src/shared/workloads/landslide/cell-work'
 
 const gpuRun = (variant: LandslideRun['variant'], precision: LandslideRun['precision'], ms_per_step: number): LandslideRun => ({
   backend: 'gpu',

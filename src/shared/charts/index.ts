@@ -15,7 +15,7 @@ export { ASPECT_RATIO, aspectRatioOf } from './common'
 export type * from './spec'
 export { CHART_KINDS } from './spec'
 export { formatNumber } from './format'
-export { hasRoof, ridgePoint, roofAt, rooflineFromBench, rooflineModel } from './roofline'
+export { cpuRoofFromBench, deviceRoofline, hasRoof, ridgePoint, roofAt, rooflineFromBench, rooflineModel } from './roofline'
 
 /** Every kind's configuration, typed as a line chart's whatever its type (see chart-type.ts). */
 export function chartConfig(spec: ChartSpec, opts: ChartConfigOptions = {}): ChartConfiguration<'line'> {

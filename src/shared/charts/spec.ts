@@ -15,8 +15,21 @@ export interface RooflineKernel {
   performance: number
 }
 
+/** The CPU's roof, measured beside the GPU's, with the CPU backends' points under it. */
+export interface CpuRoofData {
+  /** The CPU as the host names it. */
+  cpu: string
+  /** Every thread's f64 multiply-adds in SIMD, GFLOP/s, and the read of memory by every thread, GB/s. */
+  peak_GFLOP_per_s: number
+  bandwidth_GB_per_s: number
+  kernels?: RooflineKernel[]
+}
+
 export interface RooflineData {
-  /** The adapter the roof was measured on (or, without a roof, the kernels ran on), as the GPU runtime names it. */
+  /**
+   * The adapter the roof was measured on (or, without a roof, the kernels ran on), as the GPU runtime
+   * names it; '' where the chart holds the CPU's roof alone (a machine without a GPU).
+   */
   adapter: string
   /**
    * Peak compute, GFLOP/s (f32 FMA, 2 FLOP each), and memory bandwidth, GB/s (10^9 bytes): both or
@@ -25,6 +38,8 @@ export interface RooflineData {
   peak_GFLOP_per_s?: number
   bandwidth_GB_per_s?: number
   kernels?: RooflineKernel[]
+  /** The CPU's roof on the same axes: the GPU's (peak and bandwidth above) is then labelled as the GPU's. */
+  cpu?: CpuRoofData
   /** A line under the title. */
   note?: string
 }

@@ -15,6 +15,16 @@ export interface Check {
   value: string
 }
 
+/**
+ * The arithmetic of one timed run, for its point on a roofline (src/shared/workloads/backend-points.ts):
+ * its floating-point operations (an integer workload's operations where it has none) and the bytes it
+ * must move at least, its inputs read and its outputs written once.
+ */
+export interface RunCost {
+  flop: number
+  bytes: number
+}
+
 /** One timed run of a job, as Compare matches it with other jobs' runs by (input, backend, variant). */
 export interface ComparableRun {
   /** The input it ran on, as the job was given it; '' when the workload reads none. */
@@ -27,6 +37,8 @@ export interface ComparableRun {
   checks: Check[]
   /** GPU: milliseconds its kernels took to compile, before its timed runs (never in `timing`). */
   compile_ms?: number
+  /** What one timed run computed and moved, where the workload counts it. */
+  cost?: RunCost
 }
 
 /** A check's number, short enough to read and long enough that a difference beyond rounding shows. */

@@ -1,5 +1,5 @@
 // How the device workload reads on a terminal.
-import { adapterName, type DeviceBenchResult, type DeviceInfo, type HostGpus } from '../../../shared/device'
+import { adapterName, type CpuBenchResult, type DeviceBenchResult, type DeviceInfo, type HostGpus } from '../../../shared/device'
 
 /** Every GPU of the machine: its PCI address, vendor, device node and whether Paralab can give a process it alone. */
 export function describeHostGpus(host: HostGpus): string {
@@ -37,4 +37,18 @@ export function describeBench(r: DeviceBenchResult): string {
     `readback           ${r.readback_GB_per_s.toFixed(2)} GB/s  (${(r.transfer_bytes / 1e6).toFixed(0)} MB)`,
     `timing             ${r.timing}, median of ${r.repeats}`,
   ].join('\n') + '\n'
+}
+
+export function describeCpuBench(r: CpuBenchResult): string {
+  const llc = r.last_level_cache_bytes ? `, last-level caches ${(r.last_level_cache_bytes / 2 ** 20).toFixed(0)} MiB` : ''
+  const rows: [string, string][] = [
+    ['cpu', `${r.cpu}, ${r.threads} threads`],
+    ['read bandwidth', `${r.read_bandwidth_GB_per_s.toFixed(1)} GB/s  (${(r.read_bytes / 1e6).toFixed(0)} MB, every thread${llc})`],
+    ['f64 FMA serial', `${r.serial_GFLOP_per_s.toFixed(2)} GFLOP/s  (one thread, scalar)`],
+    ['f64 FMA simd', `${r.simd_GFLOP_per_s.toFixed(2)} GFLOP/s  (one thread, WebAssembly SIMD${r.simd === 'relaxed' ? ', fused' : ''})`],
+    ['f64 FMA workers', `${r.workers_GFLOP_per_s.toFixed(2)} GFLOP/s  (every thread, scalar)`],
+    ['f64 FMA workers-simd', `${r.workers_simd_GFLOP_per_s.toFixed(2)} GFLOP/s  (every thread, SIMD: the CPU's roof)`],
+    ['timing', `${r.timing}, median of ${r.repeats}`],
+  ]
+  return rows.map(([k, v]) => `${k.padEnd(22)} ${v}`).join('\n') + '\n'
 }

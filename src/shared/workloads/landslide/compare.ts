@@ -1,8 +1,20 @@
 // A landslide job for Compare: each backend and GPU kernel on its grids, its work the steps, its
 // checks the final grid's md5, mass (Σh), debris volume and (GPU) deviation from the f64 run.
-import { checkValue, type ComparableRun } from '../comparable'
+import { checkValue, type ComparableRun, type RunCost } from '../comparable'
 import type { ResultEnvelope } from '../envelope'
-import type { LandslideResult } from './types'
+import { cpuStepWork } from './cell-work'
+import type { LandslideResult, LandslideRun } from './types'
+
+const withCost = (cost: RunCost | undefined) => (cost ? { cost } : {})
+
+/** All the steps of a run: a GPU run's counted kernel (its roofline point), a CPU run's f64 rows over its cells. */
+function runCost(run: LandslideRun, r: LandslideResult): RunCost | undefined {
+  if (run.backend !== 'gpu') {
+    const step = cpuStepWork(run.backend, r.grid, r.series)
+    return { flop: step.flop * r.steps, bytes: step.bytes * r.steps }
+  }
+  return run.roofline && { flop: run.roofline.flop_per_step * r.steps, bytes: run.roofline.bytes_per_step * r.steps }
+}
 
 export function landslideCompared(envelope: ResultEnvelope<LandslideResult>): ComparableRun[] {
   const { grid, steps, runs } = envelope.results
@@ -14,6 +26,7 @@ export function landslideCompared(envelope: ResultEnvelope<LandslideResult>): Co
     variant: run.variant ?? '',
     timing: envelope.timings[key] ?? { median: run.ms, min: run.ms_min, max: run.ms_max, runs: repeat },
     work: { count: steps, unit: 'step' },
+    ...withCost(runCost(run, envelope.results)),
     ...(run.compile_ms !== undefined && { compile_ms: run.compile_ms }),
     checks: [
       { name: 'arithmetic', value: run.precision },

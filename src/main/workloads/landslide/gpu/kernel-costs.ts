@@ -1,18 +1,13 @@
 // FLOPs and bytes of each GPU kernel per cell and step, counted from shaders/landslide/*.wgsl, and
 // the measured roofline point of a run: arithmetic intensity, GFLOP/s and GB/s.
 //
-// Conventions. FLOP: every floating-point add, subtract, multiply, divide and comparison executed
-// counts one (negations, selects and integer work none); double-float counts the f32 operations
-// its functions execute (double_float.wgsl under its default DF_GUARD 1; the opaque ORs are integer
-// work). The minimization runs a data-dependent number of rounds: the counts take a cell on a
-// slope, two rounds, the first over all five candidates (the cell's own altitude + p_ε and four
-// neighbours), the second over the three left, after which nothing is eliminated. Bytes: each
-// layer a pass touches read or written once per cell (neighbours' values come from cache or
-// workgroup memory): the compulsory traffic to device memory.
-import type { GpuVariant, LandslideRun, LandslideSeries, RooflinePoint, RunArithmetic } from '../../../../shared/workloads/landslide/types'
+// Conventions as in src/shared/workloads/landslide/cell-work.ts (the f32 arithmetic per cell, which the
+// CPU backends share); negations, selects and integer work count none; double-float counts the f32
+// operations its functions execute (double_float.wgsl under its default DF_GUARD 1; the opaque ORs
+// are integer work). Bytes: to and from device memory (neighbours' values come from cache or workgroup memory).
+import type { GpuVariant, LandslideRun, RooflinePoint, RunArithmetic } from '../../../../shared/workloads/landslide/types'
+import { CELL_FLOP as F32, NOMINAL_ROUNDS } from '../../../../shared/workloads/landslide/cell-work'
 
-/** Candidates left in each round of the counted minimization. */
-export const NOMINAL_ROUNDS = [5, 3] as const
 /** Neighbours still kept when it ends (of the three candidates, the cell's own is one). */
 const KEPT_NEIGHBOURS = 2
 
@@ -31,17 +26,6 @@ export interface KernelCost {
 function sizes(a: RunArithmetic): { v: number; f: number; mask: number } {
   const v = a === 'f32' ? 4 : 8
   return { v, f: 4 * v, mask: 1 }
-}
-
-/** f32 (sciddica.wgsl). A round over c candidates: c sums and c count increments, count > 0, a divide, 5 compares with the average. */
-const F32 = {
-  outflows: (): number => {
-    const rounds = NOMINAL_ROUNDS.reduce((s, c) => s + 2 * c + 1 + 1 + 5, 0)
-    // u: 4 sums z + h; m = h − p_ε and z + p_ε; the rounds; (average − u) × p_r over the vec4.
-    return 4 + 2 + rounds + 8
-  },
-  // σ2: next += inflow − own, four times.
-  update: 8,
 }
 
 /** Double-float (sciddica_df.wgsl, double_float.wgsl), in f32 operations. */
@@ -109,14 +93,6 @@ export function kernelCost(variant: GpuVariant, a: RunArithmetic): KernelCost | 
     default:
       return undefined
   }
-}
-
-/**
- * Cells holding debris or bordering it, averaged over the reference's sampled steps: where the
- * double-float kernels compute outflows, and an estimate (from below) of the active kernels' box.
- */
-export function meanDebrisCells(series: LandslideSeries): number {
-  return series.active.length ? series.active.reduce((s, c) => s + c, 0) / series.active.length : 0
 }
 
 /** A GPU run's measured point; undefined for CPU runs, kernels without a cost, or nothing timed. */

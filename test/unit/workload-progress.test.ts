@@ -148,10 +148,9 @@ describe('landslide', () => {
         cells,
         steps: 4000,
         repeat: 1,
-        runs: [
-          { key: 'serial', backend: 'serial', compiles: false },
-          { key: 'gpu/fused', backend: 'gpu', compiles: true },
-        ],
+        runs: [{ backend: 'serial' }, { backend: 'gpu', variant: 'fused' }],
+        activeFirst: false,
+        bands: 1,
         samples: 21,
         arithmetic: 'f32',
         threads: 2,

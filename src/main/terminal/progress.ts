@@ -83,6 +83,8 @@ function progressLog(stream: NodeJS.WriteStream, started: number, every: number)
       const now = performance.now()
       latest = p
       timeLeft.observe(p, now)
+      // The job's end (its phase `done`) is said once, by the final line.
+      if (p.fraction >= 1) return
       const key = phaseKey(p.phase)
       if (key !== lastKey) {
         lastKey = key

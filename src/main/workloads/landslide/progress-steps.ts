@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import type { PlanStep } from '../../../shared/progress-plan'
-import type { LandslideBackend, RunArithmetic } from '../../../shared/workloads/landslide/types'
+import { type GpuVariant, type LandslideBackend, type RunArithmetic, runKey } from '../../../shared/workloads/landslide/types'
 import { COMPILE_COST_NS } from '../../gpu/compile'
 
 /** Reading the grids, per byte: ESRI ASCII text is parsed, GeoTIFF strips decoded. */
@@ -42,20 +42,19 @@ export function cellStepCost(backend: LandslideBackend, arithmetic: RunArithmeti
   return (CELL_STEP_NS[backend] * (backend === 'gpu' && arithmetic === 'double-float' ? 4 : 1)) / parallel
 }
 
-export interface PlannedRun {
-  /** Its key in the results (`gpu/fused`), and so in the plan: `compile K`, `warm-up K`, `run K`, `check K`. */
-  key: string
-  backend: LandslideBackend
-  /** A GPU run on this process: its kernels compiled first, the GPU warmed up when asked. */
-  compiles: boolean
-}
-
 export interface JobSteps {
   cells: number
   steps: number
   repeat: number
-  /** In the order the job takes them, the reference's first (`active` when only GPU kernels are asked for). */
-  runs: readonly PlannedRun[]
+  /**
+   * In the order the job takes them, the reference's first; each is its key in the results (`gpu/fused`)
+   * in the plan's steps: `compile K` and `warm-up K` (a GPU's on this process), `run K`, `check K`.
+   */
+  runs: readonly { backend: LandslideBackend; variant?: GpuVariant }[]
+  /** Only GPU kernels: an `active` run first gives the f64 reference they are compared with. */
+  activeFirst: boolean
+  /** The gpu backend's bands: more than one runs as processes, which compile and warm up their own devices. */
+  bands: number
   /** Samples the first run records (series and frames). */
   samples: number
   arithmetic: RunArithmetic
@@ -68,12 +67,15 @@ export interface JobSteps {
 /** Every step after the grids are read, in the order the job takes them. */
 export function stepsAfterReading(s: JobSteps): PlanStep[] {
   const out: PlanStep[] = [{ key: 'preparing', cost: s.cells * PREPARE_NS_PER_CELL }]
-  for (const [i, run] of s.runs.entries()) {
-    if (run.compiles) out.push({ key: `compile ${run.key}`, cost: COMPILE_COST_NS })
-    if (run.compiles && s.warmupMs > 0) out.push({ key: `warm-up ${run.key}`, cost: s.warmupMs * 1e6 })
+  const runs = s.activeFirst ? [{ backend: 'active' as const }, ...s.runs] : s.runs
+  for (const [i, run] of runs.entries()) {
+    const key = runKey(run.backend, run.variant)
+    const compiles = run.backend === 'gpu' && s.bands <= 1
+    if (compiles) out.push({ key: `compile ${key}`, cost: COMPILE_COST_NS })
+    if (compiles && s.warmupMs > 0) out.push({ key: `warm-up ${key}`, cost: s.warmupMs * 1e6 })
     const once = s.steps * s.cells * cellStepCost(run.backend, run.backend === 'gpu' ? s.arithmetic : 'f64', s.threads)
-    for (let r = 0; r < s.repeat; r++) out.push({ key: `run ${run.key}`, cost: once + (i === 0 && r === 0 ? s.samples * s.cells * SAMPLE_NS_PER_CELL : 0) })
-    out.push({ key: `check ${run.key}`, cost: s.cells * CHECK_NS_PER_CELL })
+    for (let r = 0; r < s.repeat; r++) out.push({ key: `run ${key}`, cost: once + (i === 0 && r === 0 ? s.samples * s.cells * SAMPLE_NS_PER_CELL : 0) })
+    out.push({ key: `check ${key}`, cost: s.cells * CHECK_NS_PER_CELL })
   }
   out.push({ key: 'maps', cost: s.cells * MAPS_NS_PER_CELL })
   if (s.keep) out.push({ key: 'keeping', cost: s.cells * KEEP_NS_PER_CELL })

@@ -91,17 +91,14 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   // Progress: reading the grids, every run's steps, checks and maps weighed by what they cost
   // (progress-steps.ts), the grid's cells guessed from the files' size until they are read.
   const plan = new ProgressPlan((p) => ctx.progress(p), [])
-  const weigh = (cells: number, order: Planned[], bands: number) =>
+  const weigh = (cells: number, runs: Planned[], bands: number) =>
     stepsAfterReading({
       cells,
+      runs,
+      bands,
+      activeFirst: !runs.some((q) => q.backend !== 'gpu') && !given.reference,
       steps: params.steps,
       repeat: params.repeat,
-      // GPU kernels alone are compared with an `active` run first.
-      runs: [...(order.some((q) => q.backend !== 'gpu') || given.reference ? [] : [{ backend: 'active' as const }]), ...order].map((q) => ({
-        key: runKey(q.backend, q.variant),
-        backend: q.backend,
-        compiles: q.backend === 'gpu' && bands <= 1,
-      })),
       samples: Math.ceil(params.steps / every) + 1,
       arithmetic,
       threads: ranks,

@@ -1,5 +1,6 @@
 // Numbers in tables: the charts' notation (shared), with units where the dashboard shows them.
 import { formatNumber } from '../shared/charts/format'
+import { progressPercent } from '../shared/jobs'
 
 export { formatNumber }
 
@@ -18,8 +19,9 @@ export function formatMs(ms: number | undefined): string {
   return ms === undefined ? '—' : `${formatNumber(ms, 3)} ms`
 }
 
+/** A job's or a phase's progress (rounded down: 100 % only when done). */
 export function formatPercent(fraction: number): string {
-  return `${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`
+  return `${progressPercent(fraction)}%`
 }
 
 /** A job's throughput as the backend reports it, e.g. "412 MB/s" or "8.2 M rows/s". */

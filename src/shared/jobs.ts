@@ -14,6 +14,12 @@ export interface JobProgress {
   throughput?: { value: number; unit: string }
 }
 
+/** A job's fraction as the whole percent shown: rounded down, so that only a job done reads 100 %. */
+export function progressPercent(fraction: number): number {
+  // The nudge keeps 0.29 (28.999… × 100) at 29.
+  return Math.floor(Math.min(1, Math.max(0, fraction)) * 100 + 1e-9)
+}
+
 /** A phase without its changing figures: "loading a.csv · 1.2 M rows" and "… 3.4 M rows" are one phase. */
 export function phaseKey(phase: string): string {
   return phase.replace(/\d[\d.,]*/g, '#')

@@ -3,7 +3,11 @@
 // phase (31 s of cross products are not one tick, 38 s of ranking not a bar at 100 %). Costs are
 // estimates in any one unit (e.g. nanoseconds on a typical core); steps not yet begun can be
 // weighed again once the input is known (its shape after loading), without the bar going back.
+// Only `finish` reaches 1: the last step's end still has the results to hand over.
 import type { JobProgress } from './jobs'
+
+/** The most the bar shows before `finish`, shown as 99 %: a step's own 100 % is not the job's. */
+export const BEFORE_DONE = 0.999
 
 export interface PlanStep {
   /** Names the step for `begin`; several steps may share one (a backend's repeated runs). */
@@ -27,6 +31,7 @@ export class ProgressPlan {
   private last = 0
   /** The current step's own fraction as its work reports it. */
   private reported = 0
+  private done = false
 
   constructor(
     private readonly report: (p: JobProgress) => void,
@@ -36,11 +41,11 @@ export class ProgressPlan {
     this.total = sum(steps)
   }
 
-  /** The job's fraction now (0…1), never less than any reported before. */
+  /** The job's fraction now (0…1), never less than any reported before, and 1 only once finished. */
   get fraction(): number {
     const inStep = this.current ? this.current.step.cost * this.current.fraction : 0
     const f = this.total > 0 ? this.base + (this.span * (this.costDone + inStep)) / this.total : this.base
-    return (this.last = Math.min(1, Math.max(this.last, f)))
+    return (this.last = Math.min(this.done ? 1 : BEFORE_DONE, Math.max(this.last, f)))
   }
 
   /**
@@ -59,13 +64,17 @@ export class ProgressPlan {
     this.send()
   }
 
-  /** The current step's own fraction (0…1), and what it goes through, e.g. { value: 80, unit: 'MB/s' }. */
-  update(fraction: number, throughput?: JobProgress['throughput']): void {
+  /**
+   * The current step's own fraction (0…1); `phase` names it anew where its figures change ("step
+   * 800 of 4000", "1.2 M rows"), `throughput` is what it goes through, e.g. { value: 80, unit: 'MB/s' }.
+   */
+  update(fraction: number, detail: { phase?: string; throughput?: JobProgress['throughput'] } = {}): void {
     if (!this.current) return
     const own = this.offset < 1 ? (Math.min(1, fraction) - this.offset) / (1 - this.offset) : 1
     this.current.fraction = Math.min(1, Math.max(this.current.fraction, own))
     this.reported = Math.min(1, Math.max(this.reported, fraction))
-    this.send(throughput)
+    if (detail.phase !== undefined) this.current.phase = detail.phase
+    this.send(detail.throughput)
   }
 
   /**
@@ -102,6 +111,7 @@ export class ProgressPlan {
   finish(phase: string): void {
     this.finishCurrent()
     this.steps = []
+    this.done = true
     this.last = 1
     this.report({ phase, fraction: 1, phaseFraction: 1 })
   }

@@ -88,8 +88,10 @@ describe('paralab conventions', () => {
     expect(lines.some((l) => /^paralab: +\d+%  loading p\.csv/.test(l))).toBe(true)
     expect(lines.filter((l) => /serial f64/.test(l))).toHaveLength(1)
     expect(lines.filter((l) => /simd f64/.test(l))).toHaveLength(1)
-    // The log ends with a line that says the run is done.
+    // The log ends with a line that says the run is done, said once; no line before it reads 100 %.
     expect(lines.at(-1)).toMatch(/^paralab: 100%  done in \d+\.\d s$/)
+    expect(lines.filter((l) => /done/.test(l))).toHaveLength(1)
+    expect(lines.filter((l) => l.startsWith('paralab: 100%'))).toHaveLength(1)
     const events = paralab(['stats', file, '--backend', 'serial', '--repeat', '3', '--progress', 'json']).stderr.trim().split('\n').map((l) => JSON.parse(l))
     expect(events.length).toBeGreaterThan(2)
     const done = events.pop()

@@ -2,7 +2,7 @@
 // separate processes would, both on the software adapter) each run their band on the GPU with 2·S
 // halo rows exchanged as the GPU holds them. Double-float gives the f64 reference's md5 whatever S;
 // f32 gives the one-device grid bit for bit and lies within the GPU's deviation of the reference;
-// checkpoints with gpu ranks are refused, saying why.
+// checkpoints with gpu ranks are refused, saying why; rank 0's progress goes on through its reference.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +18,7 @@ import { initialState } from '../../src/main/workloads/landslide/simulation'
 import { landslideWorkload, type LandslideParams } from '../../src/shared/workloads/landslide'
 import { validateParams } from '../../src/shared/workloads/schema'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
+import type { JobProgress } from '../../src/shared/jobs'
 import { valley } from '../helpers/landslide-valley'
 
 const ROWS = 46
@@ -38,8 +39,8 @@ afterAll(async () => {
 const paramsOf = (extra: Record<string, unknown>) =>
   validateParams('landslide', landslideWorkload.params, { grids: ['valley-dem.asc', 'valley-source.asc'], steps: STEPS, backends: ['gpu'], variants: ['fused'], stepsPerSubmit: 7, ...extra }) as LandslideParams
 
-/** Every rank's results from `size` ranks run side by side in this process. */
-async function inRanks(size: number, extra: Record<string, unknown>): Promise<LandslideResult[]> {
+/** Every rank's results from `size` ranks run side by side in this process; `events` gets rank 0's progress. */
+async function inRanks(size: number, extra: Record<string, unknown>, events: JobProgress[] = []): Promise<LandslideResult[]> {
   const folder = mkdtempSync(join(tmpdir(), 'paralab-gpu-ranks-'))
   folders.push(folder)
   const job = `gpu-ranks-${folders.length}`
@@ -48,7 +49,7 @@ async function inRanks(size: number, extra: Record<string, unknown>): Promise<La
   const runs = Array.from({ length: size }, (_, rank) =>
     runLandslideRanks(paramsOf(extra), {
       signal: new AbortController().signal,
-      progress: () => {},
+      progress: (p) => void (rank === 0 && events.push(p)),
       input: async (p) => p,
       gpu: getGpu,
       ranks: { rank, size, job, folder },
@@ -93,8 +94,16 @@ describe('landslide gpu ranks', () => {
     ['fused', 2, 4],
     ['fused2', 3, 3],
   ] as const)('f32 %s on %i ranks is the one-device grid bit for bit, within the GPU\'s deviation of the f64 reference', async (variant, size, every) => {
-    const all = await inRanks(size, { precision: 'f32', exchangeEvery: every, variants: [variant] })
+    const events: JobProgress[] = []
+    const all = await inRanks(size, { precision: 'f32', exchangeEvery: every, variants: [variant] }, events)
     const r = all[0]
+    // Rank 0's bar: its band's steps, then the f64 reference over the whole grid, never back and never at 100 % before the end.
+    const fractions = events.map((e) => e.fraction)
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b))
+    const reference = events.filter((e) => e.phase === 'reference: active (f64) on rank 0')
+    expect(reference.length).toBeGreaterThan(1)
+    expect(reference.at(-1)!.fraction).toBeLessThan(1)
+    expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1 })
     const one = await GpuSimulation.create(gpu, initialState(input), variant, 7)
     await one.advance(STEPS)
     const grid = (await one.thickness()).slice()

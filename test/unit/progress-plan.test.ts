@@ -2,7 +2,7 @@
 // costs, steps weighed again once the input is known never move the bar back.
 import { describe, expect, it } from 'vitest'
 import type { JobProgress } from '../../src/shared/jobs'
-import { ProgressPlan } from '../../src/shared/progress-plan'
+import { BEFORE_DONE, ProgressPlan } from '../../src/shared/progress-plan'
 
 function plan(steps: { key: string; cost: number }[]) {
   const events: JobProgress[] = []
@@ -22,7 +22,7 @@ describe('ProgressPlan', () => {
     p.begin('run', 'cross products')
     expect(events.at(-1)).toMatchObject({ phase: 'cross products', phaseFraction: 0 })
     expect(events.at(-1)!.fraction).toBeCloseTo(0.1, 12)
-    p.update(0.5, { value: 3, unit: 'GFLOP/s' })
+    p.update(0.5, { throughput: { value: 3, unit: 'GFLOP/s' } })
     expect(events.at(-1)!.fraction).toBeCloseTo(0.4, 12)
     expect(events.at(-1)!.throughput).toEqual({ value: 3, unit: 'GFLOP/s' })
     // Ranking is a phase of its own with work ahead: the bar is not at 100 % while it runs.
@@ -49,10 +49,27 @@ describe('ProgressPlan', () => {
     expect(events.at(-1)!.phaseFraction).toBe(0.5)
     p.begin('ranking', 'ranking')
     expect(events.at(-1)!.fraction).toBeCloseTo(0.5, 12)
-    // A step the plan does not hold shows its phase and holds the bar.
+    // A step the plan does not hold shows its phase and holds the bar, short of 100 % until the job is done.
     p.begin('writing', 'writing the matrix')
-    expect(events.at(-1)).toMatchObject({ phase: 'writing the matrix' })
-    expect(events.at(-1)!.fraction).toBeCloseTo(1, 12)
+    expect(events.at(-1)).toMatchObject({ phase: 'writing the matrix', fraction: BEFORE_DONE })
+    p.finish('done')
+    expect(events.at(-1)).toMatchObject({ phase: 'done', fraction: 1 })
+  })
+
+  it('reaches 1 only when finished, and names a step anew as its figures change', () => {
+    const { p, events } = plan([
+      { key: 'loading', cost: 1 },
+      { key: 'run', cost: 9 },
+    ])
+    p.begin('run', 'simulating serial')
+    p.update(0.5, { phase: 'simulating serial · step 2000 of 4000' })
+    expect(events.at(-1)).toMatchObject({ phase: 'simulating serial · step 2000 of 4000', phaseFraction: 0.5 })
+    expect(events.at(-1)!.fraction).toBeCloseTo(0.55, 12)
+    // The last step's own 100 %: results are still to be handed over.
+    p.update(1, { phase: 'simulating serial · step 4000 of 4000' })
+    expect(events.at(-1)).toMatchObject({ phase: 'simulating serial · step 4000 of 4000', fraction: BEFORE_DONE, phaseFraction: 1 })
+    p.finish('done')
+    expect(events.at(-1)).toEqual({ phase: 'done', fraction: 1, phaseFraction: 1 })
   })
 
   it('weighed again once the input is known, goes on from where the bar was, the current step by its new cost', () => {

@@ -4,6 +4,7 @@
 import type { ChartSize } from '../../shared/api'
 import { ApiError } from '../../shared/errors'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
+import { progressPercent } from '../../shared/jobs'
 import type { ParamSpec } from '../../shared/workloads/schema'
 import { localRankGpus, runLocally } from '../cluster/local-executor'
 import { type MergeOutcome } from '../cluster/merge-run'
@@ -86,7 +87,7 @@ export async function runOnCluster(mode: ClusterMode, c: ClusterCommand): Promis
       }
       process.stderr.write(`paralab: submitted job ${record.jobId} (${tasks} task${tasks === 1 ? '' : 's'}) and its merge job ${record.mergeJobId}; waiting\n`)
       await waitForJob(dir, record, (e) => {
-        const p = e.progress ? `  ${(e.progress.fraction * 100).toFixed(0).padStart(3)}%  ${e.progress.phase}` : ''
+        const p = e.progress ? `  ${String(progressPercent(e.progress.fraction)).padStart(3)}%  ${e.progress.phase}` : ''
         process.stderr.write(`paralab: task ${e.index} (${commentText(e.files.join(' '))}) ${e.state}${e.reason ? ` (${e.reason})` : ''}${p}\n`)
       }, controller.signal)
     }

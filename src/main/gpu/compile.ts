@@ -6,6 +6,12 @@ import { ApiError } from '../../shared/errors'
 import { COMPILING_KERNELS } from '../../shared/phases'
 
 /**
+ * What a compilation weighs on a job's progress plan (src/shared/progress-plan.ts), in nanoseconds:
+ * not known ahead (seconds on a software adapter, a fraction of one with a GPU's driver).
+ */
+export const COMPILE_COST_NS = 500e6
+
+/**
  * Reports the "compiling kernels · `what`" phase, waits for `compile`, and gives the milliseconds
  * waited. A cancel ends the wait at once: Dawn compiles off the JavaScript thread and cannot be
  * stopped, so the compilations still running finish in the background into the device's cache.

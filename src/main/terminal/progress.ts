@@ -2,7 +2,7 @@
 // and, within a long phase, a line at least every LOG_EVERY_MS (what it is doing, its rate, the time
 // so far and left), so that a log or a batch job's output shows the work going on; or with
 // `--progress json` every event as one JSON line (NDJSON).
-import { phaseKey, type JobProgress } from '../../shared/jobs'
+import { phaseKey, progressPercent, type JobProgress } from '../../shared/jobs'
 import { TimeLeft } from '../../shared/time-left'
 
 /** Without a terminal, a line at least this often while the work goes on. */
@@ -41,12 +41,12 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, style: 
       const left = timeLeft.ms(now)
       const width = 30
       const fraction = Math.max(0, Math.min(1, p.fraction))
-      const filled = Math.round(fraction * width)
+      const filled = Math.floor(fraction * width)
       const elapsed = (now - started) / 1000
       // The remaining time at the pace so far, once there is a pace to go by.
       const eta = left === null ? '' : `  ETA ${clock(Math.ceil(left / 1000))}`
       const rate = p.throughput ? `  ${p.throughput.value.toFixed(1)} ${p.throughput.unit}` : ''
-      const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${clock(elapsed)}${eta}  ${p.phase}${rate}`
+      const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(progressPercent(fraction)).padStart(3)}%  ${clock(elapsed)}${eta}  ${p.phase}${rate}`
       stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`)
       drawn = true
     },
@@ -64,7 +64,7 @@ function progressLog(stream: NodeJS.WriteStream, started: number, every: number)
   const timeLeft = new TimeLeft(started)
   const line = (p: JobProgress, now: number, periodic: boolean) => {
     printed = now
-    let text = `paralab: ${(Math.max(0, Math.min(1, p.fraction)) * 100).toFixed(0).padStart(3)}%  ${p.phase}`
+    let text = `paralab: ${String(progressPercent(p.fraction)).padStart(3)}%  ${p.phase}`
     if (periodic) {
       const left = timeLeft.ms(now)
       if (p.throughput) text += `  ${p.throughput.value.toPrecision(3)} ${p.throughput.unit}`
@@ -83,6 +83,8 @@ function progressLog(stream: NodeJS.WriteStream, started: number, every: number)
       const now = performance.now()
       latest = p
       timeLeft.observe(p, now)
+      // The job's end (its phase `done`) is said once, by the final line.
+      if (p.fraction >= 1) return
       const key = phaseKey(p.phase)
       if (key !== lastKey) {
         lastKey = key

@@ -4,6 +4,7 @@
 // series of 512 samples ranking weighs as much as the cross products, as it takes as long.
 import { availableParallelism } from 'node:os'
 import type { PlanStep } from '../../../shared/progress-plan'
+import { COMPILE_COST_NS } from '../../gpu/compile'
 import type { CorrelationBackend, InputFormat } from '../../../shared/workloads/correlation/types'
 
 /** Reading, per byte of the file: text is parsed, binary copied. */
@@ -44,7 +45,7 @@ export function stepsAfterLoading(s: StepsAfterLoading): PlanStep[] {
   const out: PlanStep[] = []
   if (s.reference) out.push({ key: 'reference', cost: runCost(s.reference, s.m, s.n) })
   for (const b of s.backends) {
-    if (b === 'gpu') out.push({ key: 'compile', cost: 0 })
+    if (b === 'gpu') out.push({ key: 'compile', cost: COMPILE_COST_NS })
     for (let r = 0; r < s.repeat; r++) out.push({ key: `run ${b}`, cost: runCost(b, s.m, s.n) })
     for (const size of s.sweep) for (let r = 0; r < s.repeat; r++) out.push({ key: `sweep ${b}`, cost: runCost(b, size.m, size.n) })
   }
@@ -52,4 +53,9 @@ export function stepsAfterLoading(s: StepsAfterLoading): PlanStep[] {
   if (s.keep) out.push({ key: 'keeping', cost: cells * KEEP_NS_PER_CELL })
   if (s.matrix) out.push({ key: 'writing', cost: cells * (s.matrix === 'csv' ? CSV_NS_PER_CELL : KEEP_NS_PER_CELL) })
   return out
+}
+
+/** A view of a run's series: a pair's overlay (next to nothing), or a zoom's cells, each a pair's r over n samples. */
+export function viewStep(view: { zoomCells?: number; n: number }): PlanStep {
+  return { key: 'view', cost: (view.zoomCells ?? 0) * view.n * PAIR_SAMPLE_NS.serial }
 }

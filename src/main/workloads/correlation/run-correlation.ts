@@ -40,10 +40,8 @@ import { type SeriesMatrix, seriesMatrix } from './series-matrix'
 import { WASM_MAX_BYTES, wasmBytes } from './simd/wasm-module'
 import { maxOf, minOf } from '../../../shared/extent'
 import { ProgressPlan } from '../../../shared/progress-plan'
-import { loadCost, stepsAfterLoading, type StepsAfterLoading } from './progress-steps'
+import { loadCost, stepsAfterLoading, type StepsAfterLoading, viewStep } from './progress-steps'
 
-/** Share of the progress bar a view's job (a pair, a zoom) spends loading. */
-const LOAD_SHARE = 0.2
 /** Characters a CSV spends on a value with its comma, to guess a series' length from the file's size. */
 const CSV_VALUE_BYTES = 12
 
@@ -63,7 +61,8 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
   const path = await ctx.input(shown)
 
   // Loading, then every step after it weighed by its cost once the file's header tells the shape
-  // (until then, loading is guessed at a fifth of the job).
+  // (until then, loading is guessed at a fifth of the job). A view (a pair, a zoom) is loading and
+  // the view itself.
   const bytes = (await stat(path)).size
   const viewJob = !!(params.pair || params.zoom)
   const plan = new ProgressPlan(
@@ -73,6 +72,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       { key: 'rest', cost: 4 * loadCost(bytes, undefined) },
     ],
   )
+  const view = (m: number, n: number) => viewStep({ n, ...(params.zoom && { zoomCells: zoomCells(parseZoom(params.zoom, m)) }) })
   const after = (m: number, n: number, backends: readonly CorrelationBackend[], reference?: CorrelationBackend): StepsAfterLoading => ({
     m,
     n,
@@ -94,12 +94,12 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       dataset: params.dataset,
       names: params.names,
       signal,
-      progress: (f) => (viewJob ? ctx.progress({ phase: `loading ${baseName(shown)}`, fraction: LOAD_SHARE * f }) : plan.update(f)),
+      progress: (f) => plan.update(f),
       shape: ({ m, n, format }) => {
-        if (viewJob) return
         const length = n ?? Math.max(2, Math.round(bytes / (m * CSV_VALUE_BYTES)))
         const reference = params.precision === 'f64' && !params.backends.some((b) => b !== 'gpu') ? 'workers-simd' : undefined
-        plan.replan([{ key: 'loading', cost: loadCost(bytes, format) }, ...stepsAfterLoading(after(m, length, params.backends, reference))])
+        const load = { key: 'loading', cost: loadCost(bytes, format) }
+        plan.replan(viewJob ? [load, view(m, length)] : [load, ...stepsAfterLoading(after(m, length, params.backends, reference))])
       },
     })
     await keepSeries(path, params, loaded)
@@ -127,17 +127,17 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
     top: params.top,
     skipped: [],
   }
-  if (params.pair) {
-    const [a, b] = pairIndices(series, params.pair, shown)
-    result.pair = pairOverlay(series, a, b)
-    ctx.progress({ phase: 'pair', fraction: 1 })
-    return { results: result, timings: {} }
-  }
-  if (params.zoom) {
-    const { rows, cols } = parseZoom(params.zoom, series.m)
-    ctx.progress({ phase: 'zoom', fraction: LOAD_SHARE })
-    result.zoom = zoomHeatmap(series, rows, cols, undefined, signal)
-    ctx.progress({ phase: 'zoom', fraction: 1 })
+  if (viewJob) {
+    plan.replan([view(series.m, series.n)])
+    plan.begin('view', params.pair ? 'pair' : 'zoom')
+    if (params.pair) {
+      const [a, b] = pairIndices(series, params.pair, shown)
+      result.pair = pairOverlay(series, a, b)
+    } else {
+      const { rows, cols } = parseZoom(params.zoom!, series.m)
+      result.zoom = zoomHeatmap(series, rows, cols, undefined, signal)
+    }
+    plan.finish('done')
     return { results: result, timings: {} }
   }
 
@@ -179,7 +179,7 @@ export async function runCorrelationJob(params: CorrelationParams, ctx: JobConte
       if (backend === 'gpu') plan.begin('compile', 'gpu: preparing')
       const outcome =
         backend === 'gpu'
-          ? await runGpu(series, params.precision, gpuMeans, cross, params.repeat, ctx, hostMeans, () => reference, track(backend), (p) => ctx.progress({ phase: p, fraction: plan.fraction }))
+          ? await runGpu(series, params.precision, gpuMeans, cross, params.repeat, ctx, hostMeans, () => reference, track(backend), (p) => plan.update(0, { phase: p }))
           : await runCpu(backend, series, params.precision, params.repeat, ctx, track(backend))
       if (backend === referenceBackend) {
         reference = Float64Array.from(outcome.matrix)
@@ -460,4 +460,9 @@ async function runSweep(
   } finally {
     await engine.dispose()
   }
+}
+
+/** Cells of a zoom's block range. */
+function zoomCells({ rows, cols }: ReturnType<typeof parseZoom>): number {
+  return (rows[1] - rows[0] + 1) * (cols[1] - cols[0] + 1)
 }

@@ -30,7 +30,8 @@ export interface RankTimes {
 
 /**
  * Rank 0 of a gpu run: the f64 grid after the steps (the caller's, or an `active` run of the whole
- * grid here), with the series and maps sampled from it as a job on one machine samples its reference.
+ * grid here), with the series and maps sampled from it as a job on one machine samples its reference;
+ * `progress` hears the fraction of its steps done.
  */
 export async function gpuReference(
   params: LandslideParams,
@@ -38,7 +39,8 @@ export async function gpuReference(
   state: InitialState,
   samples: { series: LandslideSeries; snapshots: Snapshot[] },
   given: GivenToJob,
-  ctx: JobContext,
+  ctx: Pick<JobContext, 'signal'>,
+  progress: (fraction: number) => void,
 ): Promise<Float64Array> {
   const { rows, cols } = input
   const add = (step: number, grid: Float64Array) => {
@@ -57,7 +59,7 @@ export async function gpuReference(
     const next = Math.min(params.steps, (Math.floor(sim.done / every) + 1) * every)
     await sim.advance(next - sim.done, ctx.signal)
     add(sim.done, await sim.thickness())
-    ctx.progress({ phase: 'reference: active (f64) on rank 0', fraction: sim.done / Math.max(1, params.steps) })
+    progress(sim.done / Math.max(1, params.steps))
   }
   return (await sim.thickness()).slice()
 }

@@ -41,6 +41,8 @@ import { gridSummary, readLandslideInput, type LandslideInput } from './inputs'
 import { referenceMd5InTurns } from './reference-format'
 import { initialStateInTurns, ThreadSimulation, type InitialState, type Simulation } from './simulation'
 import { WorkersSimulation } from './workers-simulation'
+import { ProgressPlan } from '../../../shared/progress-plan'
+import { stepsAfterReading, weighGridFiles } from './progress-steps'
 
 /** Samples over a run when `frames` is 0. */
 const DEFAULT_SAMPLES = 20
@@ -84,8 +86,36 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const lacking = params.backends.includes('gpu') ? params.variants.filter((v) => unusable(v) !== undefined) : []
   if (lacking.length > 0 && lacking.length === params.variants.length) throw new ApiError('invalid-argument', unusable(lacking[0])!)
   const tile = params.tile === undefined ? given.tile : tilingOf(params.tile)
-  ctx.progress({ phase: 'loading grids', fraction: 0 })
-  const input = given.input ?? (await readJobInput(params, ctx))
+  const ranks = params.ranks ?? availableParallelism()
+  const every = sampleEvery(params.steps, params.frames)
+
+  // Progress: reading the grids, every run's steps, checks and maps weighed by what they cost
+  // (progress-steps.ts), the grid's cells guessed from the files' size until they are read.
+  const plan = new ProgressPlan((p) => ctx.progress(p), [])
+  const weigh = (cells: number, runs: Planned[], bands: number) =>
+    stepsAfterReading({
+      cells,
+      runs,
+      bands,
+      activeFirst: !runs.some((q) => q.backend !== 'gpu') && !given.reference,
+      steps: params.steps,
+      repeat: params.repeat,
+      samples: Math.ceil(params.steps / every) + 1,
+      arithmetic,
+      threads: ranks,
+      warmupMs: params.warmup ?? 0,
+      keep: !!ctx.keep,
+    })
+  const asked = runOrder(params.backends, params.variants)
+  const input =
+    given.input ??
+    (await readJobInput(params, ctx, async (files) => {
+      const { cost, cells } = await weighGridFiles(files, params.grids)
+      plan.replan([{ key: 'loading', cost }, ...weigh(cells, asked, params.gpuBands ?? 1)])
+      plan.begin('loading', 'loading grids')
+    }))
+  if (given.input) plan.replan(weigh(input.rows * input.cols, asked, params.gpuBands ?? 1))
+  plan.begin('preparing', 'preparing the grids')
   // Each of these passes over a big grid takes a good part of a second: a turn for others between them.
   await turn()
   const state = await initialStateInTurns(input, turn)
@@ -100,23 +130,20 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const backends = await withoutUnusableGpu(params.backends, (b) => b === 'gpu', ctx, skipped)
   if (backends.includes('gpu')) for (const v of lacking) skipped.push({ backend: runKey('gpu', v), reason: unusable(v)! })
   const variants = params.variants.filter((v) => !lacking.includes(v))
-  const plan: Planned[] = backends.flatMap((b): Planned[] => (b === 'gpu' ? variants.map((variant) => ({ backend: b, variant })) : [{ backend: b }]))
+  // The reference (the first CPU backend) runs first, whatever the order asked: GPU runs are measured against it.
+  const order = runOrder(backends, variants)
   const firstCpu = backends.find((b): b is CpuBackend => b !== 'gpu')
   const referenceBackend: CpuBackend = firstCpu ?? 'active'
-  const ranks = params.ranks ?? availableParallelism()
   const mostRanks = availableParallelism() * MAX_THREADS_PER_CORE
   if (ranks > mostRanks && backends.some((b) => b === 'workers' || b === 'workers-active'))
     throw new ApiError('invalid-argument', `--ranks ${ranks}: the workers backends run a thread a rank, and this machine runs at most ${mostRanks} (${MAX_THREADS_PER_CORE} per core)`)
-  const every = sampleEvery(params.steps, params.frames)
 
-  // Progress: every run's steps, the reference's once more when it is not one of them.
-  const total = Math.max(1, (plan.length * params.repeat + (firstCpu || given.reference ? 0 : 1)) * params.steps)
-  let finished = 0
+  // The grid and the runs are known now: every step weighed by them.
   const cells = input.rows * input.cols
+  plan.replan(weigh(cells, order, bands))
   const progress = (key: string, done: number, ms: number) =>
-    ctx.progress({
+    plan.update(params.steps > 0 ? done / params.steps : 1, {
       phase: `simulating ${key} · step ${done} of ${params.steps}`,
-      fraction: Math.min(1, (finished + done) / total),
       ...(ms > 0 && { throughput: { value: (cells * done) / ms / 1e3, unit: 'M cell-steps/s' } }),
     })
 
@@ -195,10 +222,13 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
 
   /** Untimed steps of a GPU kernel for `params.warmup` ms, so that its timed runs find the GPU's clock up. */
   const warmUpGpu = async (p: Planned): Promise<void> => {
-    ctx.progress({ phase: `warming up ${runKey(p.backend, p.variant)}`, fraction: Math.min(1, finished / total) })
+    const key = runKey(p.backend, p.variant)
+    plan.begin(`warm-up ${key}`, `warming up ${key}`)
     const sim = await createSimulation(p, state, params, ranks, ctx)
+    const ms = params.warmup ?? 0
+    const t0 = performance.now()
     try {
-      await warmUp(() => sim.advance(Math.max(1, Math.min(params.steps, 100)), signal), params.warmup ?? 0, signal)
+      await warmUp(() => sim.advance(Math.max(1, Math.min(params.steps, 100)), signal).then(() => plan.update((performance.now() - t0) / ms)), ms, signal)
     } finally {
       await sim.dispose()
     }
@@ -211,7 +241,6 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   const runInBands = async (p: Planned): Promise<{ ms: number; grid: Float64Array; run: BandsRun }> => {
     const files: string[] = []
     for (const path of params.grids) files.push(await ctx.input(path))
-    ctx.progress({ phase: `simulating ${runKey(p.backend, p.variant)} in ${bands} band processes`, fraction: Math.min(1, finished / total) })
     return runBandProcesses({
       recipe: { files, ...(tile && { tile }) },
       bands,
@@ -235,24 +264,26 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     const banded = p.backend === 'gpu' && bands > 1
     // Band processes compile and warm up their own devices.
     const compile_ms =
-      p.backend === 'gpu' && !banded ? await compileAhead((phase) => ctx.progress({ phase, fraction: Math.min(1, finished / total) }), key, () => compileGpuKernels(p, params, ctx)) : undefined
+      p.backend === 'gpu' && !banded ? await compileAhead((phase) => plan.begin(`compile ${key}`, phase), key, () => compileGpuKernels(p, params, ctx)) : undefined
     if (p.backend === 'gpu' && !banded && (params.warmup ?? 0) > 0) await warmUpGpu(p)
     for (let r = 0; r < params.repeat; r++) {
       if (banded) {
+        // Heard of when it ends: the band processes report to nobody meanwhile.
+        plan.begin(`run ${key}`, `simulating ${key} in ${bands} band processes`)
         const once = await runInBands(p)
         samples.push(once.ms)
         grid = once.grid
         inBands = once.run
-        finished += params.steps
         continue
       }
+      plan.begin(`run ${key}`, `simulating ${key}`)
       const once = await runOnce(p, isReference && r === 0)
       samples.push(once.ms)
       grid = once.grid
       sim = once.sim
-      finished += params.steps
       if (stoppedAt !== undefined) break
     }
+    plan.begin(`check ${key}`, `checking ${key}`)
     const timing = timingOf(samples)
     timings[key] = timing
     const precision = p.backend === 'gpu' ? arithmetic : 'f64'
@@ -292,8 +323,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     // Cancelled within it: no run the user asked for had finished.
     if (stoppedAt !== undefined) throwIfAborted(signal)
   }
-  // The reference (the first CPU backend) runs first, whatever the order asked: GPU runs are measured against it.
-  for (const p of [...plan.filter((q) => q.backend === firstCpu), ...plan.filter((q) => q.backend !== firstCpu)]) {
+  for (const p of order) {
     try {
       await runPlanned(p, p.backend === firstCpu && reference === undefined)
       if (stoppedAt !== undefined) {
@@ -308,6 +338,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
     }
   }
   if (!reference) throw new ApiError('internal', 'landslide: no reference run')
+  plan.begin('maps', 'maps')
   // Kept for the files made after the job (the final grid's downloads, the full-resolution frame).
   keepFinalGrid(input, steps(), reference.md5, reference.grid)
 
@@ -348,14 +379,15 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
   }
   // A dashboard's run keeps its final grid on disk, for its result files (kept-grid.ts).
   if (ctx.keep) {
-    ctx.progress({ phase: 'keeping the final grid', fraction: 1 })
+    plan.begin('keeping', 'keeping the final grid')
     await keepFinalGridFiles(ctx.keep, results, { input, h: reference.grid })
   }
   // What was asked and did not finish: the runs not made, and the steps a reference stopped midway lacks.
   const missing = [
     ...(stoppedAt !== undefined ? [`steps ${stoppedAt + 1}–${params.steps}`] : []),
-    ...plan.map((p) => runKey(p.backend, p.variant)).filter((key) => !(key in runs)),
+    ...order.map((p) => runKey(p.backend, p.variant)).filter((key) => !(key in runs)),
   ]
+  plan.finish('done')
   return { results, timings, ...(partial && { partial, missing }) }
 }
 
@@ -367,13 +399,28 @@ function tilingOf(text: string): Tiling {
   return t
 }
 
-/** The grids named by `grids`, through the job's inputs (one at a time: they are listed in order), tiled as `tile` asks. */
-export async function readJobInput(params: Pick<LandslideParams, 'grids' | 'tile'>, ctx: Pick<JobContext, 'input' | 'signal'>): Promise<LandslideInput> {
+/**
+ * The grids named by `grids`, through the job's inputs (one at a time: they are listed in order),
+ * tiled as `tile` asks; `reading` is told their real paths before they are read (to weigh the job by their size).
+ */
+export async function readJobInput(
+  params: Pick<LandslideParams, 'grids' | 'tile'>,
+  ctx: Pick<JobContext, 'input' | 'signal'>,
+  reading?: (files: string[]) => Promise<void>,
+): Promise<LandslideInput> {
   const tile = params.tile === undefined ? undefined : tilingOf(params.tile)
   const real: string[] = []
   for (const path of params.grids) real.push(await ctx.input(path))
+  await reading?.(real)
   const input = await readLandslideInput(params.grids, real, ctx.signal)
   return tile ? tileInput(input, tile) : input
+}
+
+/** The runs in the order a job makes them: the reference (the first CPU backend) first, whatever the order asked. */
+function runOrder(backends: readonly LandslideBackend[], variants: readonly GpuVariant[]): Planned[] {
+  const firstCpu = backends.find((b) => b !== 'gpu')
+  const all = backends.flatMap((b): Planned[] => (b === 'gpu' ? variants.map((variant) => ({ backend: b, variant })) : [{ backend: b }]))
+  return [...all.filter((q) => q.backend === firstCpu), ...all.filter((q) => q.backend !== firstCpu)]
 }
 
 /** A GPU run's kernels, compiled on the job's device ahead of its simulations (bands on other devices compile theirs as they open). */

@@ -29,6 +29,8 @@ import type { RankPhases } from '../../../shared/workloads/landslide/types'
 import { type RankBand, cpuBand, gpuBand } from './rank-band'
 import { overlapsExchanges, pipelinesBlocks, planRanks } from './rank-plan'
 import { finishRanks, gpuReference, type RankTimes } from './rank-results'
+import { ProgressPlan } from '../../../shared/progress-plan'
+import { rankStepsAfterReading, type RankSteps, weighGridFiles } from './progress-steps'
 
 /** Message tags of the halo exchange. */
 const HALO = 1
@@ -50,14 +52,36 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   if (params.checkpointEvery !== undefined && !checkpointDir)
     throw new ApiError('invalid-argument', '--checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a run in ranks defaults to checkpoints/ in its job folder)')
 
-  ctx.progress({ phase: 'loading grids', fraction: 0 })
-  const input = given.input ?? (await readJobInput(params, ctx))
+  // Progress: reading the grids, this rank's steps, rank 0's reference and results, weighed by what
+  // they cost (progress-steps.ts), the grid's cells guessed from the files' size until they are read.
+  const { rank, size } = placement
+  const plan = new ProgressPlan((e) => ctx.progress(e), [])
+  const arithmetic = gpuArithmetic(params.precision)
+  const every = sampleEvery(params.steps, params.frames)
+  const weigh = (cells: number, bandCells: number, backend: RankSteps['backend'], steps: number) =>
+    rankStepsAfterReading({
+      cells,
+      bandCells,
+      steps,
+      backend,
+      arithmetic,
+      warmupMs: params.warmup ?? 0,
+      ...(rank === 0 && backend === 'gpu' && !hooks.withoutReference && !given.reference && { reference: { steps: params.steps, samples: Math.ceil(params.steps / every) + 1 } }),
+      finish: rank === 0,
+    })
+  const input =
+    given.input ??
+    (await readJobInput(params, ctx, async (files) => {
+      const { cost, cells } = await weighGridFiles(files, params.grids)
+      plan.replan([{ key: 'loading', cost }, ...weigh(cells, cells / size, params.backends[0], params.steps)])
+      plan.begin('loading', 'loading grids')
+    }))
+  plan.begin('preparing', 'preparing the grids')
   const state = initialState(input)
   const p = planRanks(params, placement, state)
   // A folder where no checkpoint can be written is refused now, not after the first interval's work
   // (and after the parameters: a run refused for them makes no folder).
   if (checkpointDir) await prepareCheckpointFolder(checkpointDir)
-  const { rank, size } = placement
   const { rows, cols } = state
   const own = p.bands[rank]
   // The band's grid: global rows a … b−1; the first and last bands reach the grid's border rows.
@@ -66,6 +90,8 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   const identity = checkpointIdentity(input, 'f64')
   const resumed: Checkpoint | undefined = checkpointDir ? await latestCheckpoint(checkpointDir, identity, params.steps) : undefined
   throwIfAborted(ctx.signal)
+  // The band and the steps left are known now.
+  plan.replan(weigh(rows * cols, (b - a) * cols, p.backend, params.steps - (resumed?.manifest.step ?? 0)))
 
   const sub = stateRows(state, a, b)
   // The GPU band is made (and its kernels compiled, and the GPU warmed up) before the ranks meet, so no rank waits on another's start.
@@ -74,7 +100,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
   let warmUpGpu: (() => Promise<void>) | undefined
   let gpuInfo: Pick<LandslideRun, 'steps_per_submit' | 'passes_per_step' | 'gpus_note' | keyof GpuPlacement> = {}
   if (p.backend === 'gpu') {
-    ctx.progress({ phase: 'opening the rank\'s GPU', fraction: 0 })
+    plan.begin('opening', 'opening the rank\'s GPU')
     device = await rankGpu(ctx.gpu)
     try {
       const stepsPerSubmit = params.stepsPerSubmit ?? defaultStepsPerSubmit(device.gpu)
@@ -83,9 +109,11 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
         const gpu = device.gpu
         // Run once every rank is connected, just before the timed steps: a GPU left idle while its rank waits for the others drops its clock again.
         warmUpGpu = async () => {
-          ctx.progress({ phase: `warming up ${runKey('gpu', p.variant)}`, fraction: 0 })
+          plan.begin('warm-up', `warming up ${runKey('gpu', p.variant)}`)
           const spare = await GpuHaloBand.create(gpu, sub, p.variant!, stepsPerSubmit, opts)
-          await warmUp(() => spare.advance(Math.max(1, Math.min(params.steps, 100)), ctx.signal), params.warmup!, ctx.signal).finally(() => spare.dispose())
+          const t0 = performance.now()
+          const advance = () => spare.advance(Math.max(1, Math.min(params.steps, 100)), ctx.signal).then(() => plan.update((performance.now() - t0) / params.warmup!))
+          await warmUp(advance, params.warmup!, ctx.signal).finally(() => spare.dispose())
         }
       }
       const gpuBandOf = await GpuHaloBand.create(device.gpu, sub, p.variant!, stepsPerSubmit, opts)
@@ -116,7 +144,6 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       band.done = start
     }
 
-    const every = sampleEvery(params.steps, params.frames)
     const samples = resumed ? unpackSamples(resumed.manifest.samples) : { series: { step: [], mass: [], flooded: [], max_thickness: [], active: [] } as LandslideSeries, snapshots: [] as Snapshot[] }
     // Rows this rank reports: its own, and the grid's border rows with the first and last band.
     const from = rank === 0 ? 0 : own.r0
@@ -194,10 +221,10 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     }
 
     const key = runKey(p.backend, p.variant)
+    const simulating = (done: number) => `simulating ${key}${size > 1 ? ` on ${size} ranks` : ''} · step ${done} of ${params.steps}`
     const progress = (ms: number) =>
-      ctx.progress({
-        phase: `simulating ${key}${size > 1 ? ` on ${size} ranks` : ''} · step ${band.done} of ${params.steps}`,
-        fraction: params.steps > 0 ? band.done / params.steps : 1,
+      plan.update(params.steps > start ? (band.done - start) / (params.steps - start) : 1, {
+        phase: simulating(band.done),
         ...(ms > 0 && { throughput: { value: (rows * cols * (band.done - start)) / ms / 1e3, unit: 'M cell-steps/s' } }),
       })
 
@@ -236,6 +263,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       phases.compute_wait_ms += performance.now() - t
     }
     await warmUpGpu?.()
+    plan.begin('simulating', simulating(band.done))
     // Every rank starts its clock together.
     await ranks?.barrier()
     let ms = 0
@@ -299,7 +327,11 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
     let results: LandslideResult | undefined
     if (rank === 0) {
       let reference: Float64Array | undefined
-      if (!sampling && !hooks.withoutReference) reference = await gpuReference(params, input, state, samples, given, ctx)
+      if (!sampling && !hooks.withoutReference) {
+        plan.begin('reference', 'reference: active (f64) on rank 0')
+        reference = await gpuReference(params, input, state, samples, given, ctx, (f) => plan.update(f))
+      }
+      plan.begin('finishing', 'finishing the results')
       await hooks.finalGrid?.(finalGrid!)
       results = finishRanks(params, input, state, p, finalGrid!, samples.series, samples.snapshots, every, times!, ms, p.backend === 'gpu' ? { grid: reference, run: gpuInfo } : undefined)
       if (checkpointDir) results.checkpoints = { every: params.checkpointEvery!, folder: checkpointDir, resumed_from: start, last: lastCheckpoint }
@@ -310,6 +342,7 @@ export async function runLandslideRanks(params: LandslideParams, ctx: JobContext
       results = JSON.parse(new TextDecoder().decode(bytes)) as LandslideResult
       await ranks.close()
     }
+    plan.finish('done')
     return { results: results!, timings: { [key]: timingOf([ms]) } }
   } catch (e) {
     if (pending && rank === 0) await discardPending(pending).catch(() => {})

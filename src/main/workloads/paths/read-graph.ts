@@ -44,8 +44,11 @@ export function graphFormatOfName(path: string): GraphFormat {
 /** Bytes parsed between checks of the signal: well under a second of parsing on a loaded core. */
 const CANCEL_SLICE_BYTES = 2 ** 20
 
-/** `signal` ends the read between pieces (a piece of READ_CHUNK_BYTES parses in well under a second). */
-export async function readGraph(path: string, shown: string, chunkBytes = READ_CHUNK_BYTES, signal?: AbortSignal): Promise<Graph> {
+/**
+ * `signal` ends the read between pieces (a piece of READ_CHUNK_BYTES parses in well under a second);
+ * `progress` hears the fraction of the file's bytes read after each piece.
+ */
+export async function readGraph(path: string, shown: string, chunkBytes = READ_CHUNK_BYTES, signal?: AbortSignal, progress?: (fraction: number) => void): Promise<Graph> {
   let file: FileHandle
   let size: number
   let kind: ContentKind
@@ -81,6 +84,7 @@ export async function readGraph(path: string, shown: string, chunkBytes = READ_C
         decoder.push(piece.subarray(at, Math.min(piece.length, at + CANCEL_SLICE_BYTES)))
         if (signal) await new Promise((resolve) => setImmediate(resolve))
       }
+      progress?.(offset / size)
     }
     throwIfAborted(signal)
     return decoder.finish()

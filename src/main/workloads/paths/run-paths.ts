@@ -21,7 +21,7 @@ import { prepareProblem } from './prepare-problem'
 import { type Problem } from './problem'
 import { f32Gamma, REAL_BACKENDS, REAL_BACKENDS_REASON, realResultsAgree } from './real'
 import { followPath } from './query'
-import { readGraph } from './read-graph'
+import { graphFormatOfName, readGraph } from './read-graph'
 import { runName, type Solved } from './solver-contract'
 import { createSolver } from './pick-solver'
 import { summarize } from './summary'
@@ -30,10 +30,8 @@ import { maxOf, minOf } from '../../../shared/extent'
 import { parseZoomRange } from '../../../shared/workloads/zoom-range'
 import { keepDistances, keptDistances, zoomKept } from './kept-distances'
 import { rowsOf, zoomDistances } from './zoom'
-
-/** Shares of a graph's progress bar. */
-const READ_SHARE = 0.03
-const WRITE_SHARE = 0.03
+import { ProgressPlan } from '../../../shared/progress-plan'
+import { graphSteps } from './progress-steps'
 
 export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise<EngineOutcome<PathsResult>> {
   const { signal } = ctx
@@ -49,21 +47,28 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   // A run's label says what it computed: keeping successors costs several times the distances alone.
   const labelOf = (spec: Parameters<typeof runName>[0]) => (paths ? `${runName(spec)} with successors` : runName(spec))
 
-  const plan = planRuns(params)
-  checkCheckpointRun(params, plan.runs)
+  const planned = planRuns(params)
+  checkCheckpointRun(params, planned.runs)
   // As the landslide's: a cluster task checkpoints into its task folder unless told otherwise.
   const checkpointDir = params.checkpointEvery === undefined ? undefined : (params.checkpointDir ?? (ctx.ranks?.folder ? join(ctx.ranks.folder, 'checkpoints') : undefined))
   if (params.checkpointEvery !== undefined && !checkpointDir)
     throw new ApiError('invalid-argument', '--checkpoint-every needs a folder for the checkpoints: --checkpoint-dir DIR (a cluster task defaults to checkpoints/ in its task folder)')
   // A folder where no checkpoint can be written is refused now, not after the first interval's work.
   if (checkpointDir) await prepareCheckpointFolder(checkpointDir)
-  const result: PathsResult = { graphs: [], skipped: plan.skipped }
-  const runs = await withoutUnusableGpu(plan.runs, (r) => r.backend === 'gpu', ctx, result.skipped)
+  const result: PathsResult = { graphs: [], skipped: planned.skipped }
+  const runs = await withoutUnusableGpu(planned.runs, (r) => r.backend === 'gpu', ctx, result.skipped)
   const inputs: { shown: string; path: string; bytes: number }[] = []
   for (const shown of params.files) {
     const path = await ctx.input(shown)
     inputs.push({ shown, path, bytes: (await stat(path)).size })
   }
+
+  // Progress: every graph's reading, runs, checks and files weighed by what they cost
+  // (progress-steps.ts), a graph's vertices guessed from its size until it is read, then weighed again.
+  const shape = { runs, repeat: params.repeat, successors: paths, ...(output !== undefined && { output: params.format }), keep: !!ctx.keep }
+  const stepsOf = (n: number, known?: Pick<Graph, 'V' | 'format'> & { runs: RunSpec[] }) =>
+    graphSteps(inputs[n].bytes, known?.format ?? graphFormatOfName(inputs[n].shown), { ...shape, ...(known && { V: known.V, runs: known.runs }) })
+  const plan = new ProgressPlan((p) => ctx.progress(p), inputs.flatMap((_, n) => stepsOf(n)))
 
   // A zoom of a graph whose run the dashboard kept reads the block range from that matrix: no solving.
   if (zoom !== undefined) {
@@ -71,10 +76,11 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     const found = await keptDistances(inputs[0].path)
     if (found) {
       const { rows, cols } = parseZoomRange(zoom, found.V, 'vertices')
-      ctx.progress({ phase: 'zoom', fraction: 0 })
+      plan.replan([{ key: 'zoom', cost: 1 }])
+      plan.begin('zoom', 'zoom')
       const cells = await zoomKept(found.file, found.V, rows, cols, signal, found.real)
       result.zoom = { path: inputs[0].shown, vertices: found.V, ...cells, kept: true }
-      ctx.progress({ phase: 'zoom', fraction: 1 })
+      plan.finish('done')
       return { results: result, timings: {} }
     }
   }
@@ -84,15 +90,15 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
   let partial = false
   let missing: string[] = []
   for (const [n, input] of inputs.entries()) {
-    const report = (fraction: number, phase: string) => ctx.progress({ phase, fraction: (n + fraction) / inputs.length })
     const name = basename(input.shown)
-    report(0, `reading ${name}`)
+    plan.begin('reading', `reading ${name}`)
     const t0 = performance.now()
-    const graph = await readGraph(input.path, input.shown)
+    const graph = await readGraph(input.path, input.shown, undefined, undefined, (f) => plan.update(f))
     const problem = prepareProblem(graph, input.shown, signal)
     const read_ms = performance.now() - t0
     const real = problem.real !== undefined
     const graphRuns = real ? realRuns(runs, problem, result.skipped) : runs
+    plan.replan([...stepsOf(n, { V: graph.V, format: graph.format, runs: graphRuns }), ...inputs.slice(n + 1).flatMap((_, j) => stepsOf(n + 1 + j))])
     const ends = from !== undefined ? [vertexIndex(graph, from, input.shown, '--from'), vertexIndex(graph, to!, input.shown, '--to')] : undefined
     if (paths && graph.V > MAX_PATHS_VERTICES) throw new ApiError('invalid-input', `${input.shown}: successors are kept for at most ${MAX_PATHS_VERTICES} vertices; this graph has ${graph.V}`)
     if (output !== undefined) await checkOutput(output, params.format, graph.V, paths, params.force ?? false, real)
@@ -119,8 +125,6 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     } & Pick<PathsRun, 'arithmetic' | 'relative_error_bound'>)[] = []
     let checkpoints: PathsGraphResult['checkpoints']
     let reference: Solved | undefined
-    const steps = graphRuns.length * params.repeat
-    let step = 0
     const V = graph.V
     const agrees = (a: Solved, b: Solved) => (a.d instanceof Float64Array && b.d instanceof Float64Array ? realResultsAgree({ ...a, d: a.d }, { ...b, d: b.d }, V, problem.potential, () => sameResult(a, b)) : sameResult(a, b))
     for (const [k, spec] of graphRuns.entries()) {
@@ -139,21 +143,20 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
           continue
         }
         try {
-          const compile_ms = solver.compile && (await compileAhead((phase) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * step) / steps, `${phase} · ${name}`), label, () => solver.compile!(problem, paths), ctx.signal))
+          const compile_ms = solver.compile && (await compileAhead((phase) => plan.begin(`compile ${k}`, `${phase} · ${name}`), label, () => solver.compile!(problem, paths), ctx.signal))
           const samples: number[] = []
           const upload: number[] = []
           const readback: number[] = []
           const exchange: number[] = []
           let solved!: Solved
           for (let r = 0; r < params.repeat; r++) {
-            const phase = `${label} · ${name}${params.repeat > 1 ? ` · run ${r + 1} of ${params.repeat}` : ''}`
+            plan.begin(`run ${k}`, `${label} · ${name}${params.repeat > 1 ? ` · run ${r + 1} of ${params.repeat}` : ''}`)
             solved = await solver.solve(problem, paths, {
               signal,
-              progress: (f) => report(READ_SHARE + ((1 - READ_SHARE - WRITE_SHARE) * (step + f)) / steps, phase),
+              progress: (f) => plan.update(f),
               ...(checkpoint && { checkpoint }),
             })
             if (checkpoint && solved.checkpoints) checkpoints = { every: checkpoint.every, folder: checkpoint.dir, ...solved.checkpoints }
-            step++
             samples.push(solved.compute_ms)
             if (solved.upload_ms !== undefined) upload.push(solved.upload_ms)
             if (solved.readback_ms !== undefined) readback.push(solved.readback_ms)
@@ -222,6 +225,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
       }
     })
 
+    plan.begin('checking', `checking and summarizing · ${name}`)
     const d = ref.d
     await checkReached(graph, problem, d, input.shown, (v) => vertexName(graph, v), signal)
     if (problem.potential) unweight(d, V, problem.potential, input.shown, (v) => vertexName(graph, v))
@@ -245,7 +249,7 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     }
     // Nothing is written from a cancelled run, nor from results that disagree.
     if (output !== undefined && !partial && runsOut.every((r) => r.matches)) {
-      report(1 - WRITE_SHARE, `writing ${basename(output)}`)
+      plan.begin('writing', `writing ${basename(output)}`)
       const t1 = performance.now()
       const written = await writeMatrices(output, params.format, V, (v) => vertexName(graph, v), d, next, params.force ?? false, undefined, ref.arithmetic)
       graphResult.output = { path: output, format: params.format, ...written, write_ms: performance.now() - t1 }
@@ -256,13 +260,13 @@ export async function runPathsJob(params: PathsParams, ctx: JobContext): Promise
     }
     // The dashboard's backends keep the distances on disk for the zooms of this run.
     if (ctx.keep) {
-      report(1, `keeping the distances · ${name}`)
+      plan.begin('keeping', `keeping the distances · ${name}`)
       await keepDistances(ctx.keep, input.path, n, d, V, graph.names)
     }
     result.graphs.push(graphResult)
-    report(1, `done · ${name}`)
     if (partial) break
   }
+  plan.finish('done')
   return { results: result, timings, ...(partial && { partial, missing }) }
 }
 

@@ -17,11 +17,22 @@ import { type RadixSource, radixSelect } from './radix-select'
 import { type SliceRunner, slicesFor } from './slice-runner'
 import { maxOf, minOf } from '../../../shared/extent'
 
-/** `host` views the column's values (f64), for the wide-range sums when the fast ones leave the range (wide-range.ts). */
-export async function columnStats(runner: SliceRunner, column: ColumnRef, n: number, host: () => ArrayLike<number>): Promise<BackendColumnStats> {
+/**
+ * `host` views the column's values (f64), for the wide-range sums when the fast ones leave the range
+ * (wide-range.ts); `progress` hears of each pass over the column, as a fraction of the most it takes.
+ */
+export async function columnStats(
+  slices: SliceRunner,
+  column: ColumnRef,
+  n: number,
+  host: () => ArrayLike<number>,
+  progress?: (fraction: number) => void,
+): Promise<BackendColumnStats> {
   const precision = column.precision
   const round = precision === 'f64' ? (x: number) => x : Math.fround
   if (n === 0) return { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
+  // The scan, then at most a pass per key level for the median and as many for the MAD.
+  const runner = progress ? reportingPasses(slices, 1 + 2 * keyLevels(precision), progress) : slices
 
   const scans = await runner.scan(column, n)
   const mean = round(combineSums(scans, precision) / n)
@@ -36,6 +47,23 @@ export async function columnStats(runner: SliceRunner, column: ColumnRef, n: num
 async function selectMedian(source: RadixSource, n: number, precision: Precision): Promise<number> {
   const [a, b] = await radixSelect(source, n, middleRanks(n))
   return midpoint(keyToValue(a, precision), keyToValue(b, precision), precision)
+}
+
+/** The runner, telling `progress` after each of its passes over the column (of at most `passes`). */
+function reportingPasses(runner: SliceRunner, passes: number, progress: (fraction: number) => void): SliceRunner {
+  let done = 0
+  const counted = async <T>(pass: Promise<T>): Promise<T> => {
+    const out = await pass
+    progress(Math.min(1, ++done / passes))
+    return out
+  }
+  return {
+    slices: runner.slices,
+    scan: (column, n) => counted(runner.scan(column, n)),
+    pass: (column, n, spec) => counted(runner.pass(column, n, spec)),
+    region: (slice) => runner.region(slice),
+    warm: () => runner.warm(),
+  }
 }
 
 /** Sums the slices' window counts over the column's [min, max]. */

@@ -47,10 +47,10 @@ export interface CpuStatsEngine {
   readonly threads: number
   readonly columnsTogether: boolean
   prepare(values: Float64Array, precision: Precision): Promise<PreparedColumn>
-  /** Statistics of the column's first `length` values (default all). */
-  compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
+  /** Statistics of the column's first `length` values (default all); `progress` hears of each pass over them. */
+  compute(column: PreparedColumn, length?: number, progress?: (fraction: number) => void): Promise<BackendColumnStats>
   /** Statistics of several columns, one after another (each uses every thread). */
-  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
+  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[], progress?: (fraction: number) => void): Promise<BackendColumnStats[]>
   /** Frees the column's copy, if the engine made one. */
   release(column: PreparedColumn): void
   dispose(): Promise<void>
@@ -141,27 +141,27 @@ class Engine implements CpuStatsEngine {
     return new Column(this, ref, bytes)
   }
 
-  compute(column: PreparedColumn, length = column.n): Promise<BackendColumnStats> {
+  compute(column: PreparedColumn, length = column.n, progress?: (fraction: number) => void): Promise<BackendColumnStats> {
     // One computation at a time: they share the slices' scratch regions.
-    const run = this.queue.then(() => this.computeNow(column, length))
+    const run = this.queue.then(() => this.computeNow(column, length, progress))
     this.queue = run.catch(() => undefined)
     return run
   }
 
-  async computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]> {
+  async computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[], progress?: (fraction: number) => void): Promise<BackendColumnStats[]> {
     if (lengths && lengths.length !== columns.length) throw new ApiError('invalid-argument', `${lengths.length} lengths for ${columns.length} columns`)
     const out: BackendColumnStats[] = []
-    for (const [i, column] of columns.entries()) out.push(await this.compute(column, lengths?.[i]))
+    for (const [i, column] of columns.entries()) out.push(await this.compute(column, lengths?.[i], progress && ((f) => progress((i + f) / columns.length))))
     return out
   }
 
-  private async computeNow(column: PreparedColumn, length: number): Promise<BackendColumnStats> {
+  private async computeNow(column: PreparedColumn, length: number, progress?: (fraction: number) => void): Promise<BackendColumnStats> {
     this.assertLive()
     if (this.signal?.aborted) throw new ApiError('cancelled', 'cancelled')
     const c = this.own(column)
     if (!Number.isInteger(length) || length < 0 || length > c.n)
       throw new ApiError('invalid-argument', `length ${length} is outside 0…${c.n} (the prepared column's values)`)
-    return columnStats(this.runner, c.ref, length, () => this.store.view(c.ref, length))
+    return columnStats(this.runner, c.ref, length, () => this.store.view(c.ref, length), progress)
   }
 
   release(column: PreparedColumn): void {

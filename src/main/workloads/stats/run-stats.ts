@@ -24,7 +24,7 @@ import { median } from '../../../shared/median'
 import { type EngineOutcome, type JobContext, withoutUnusableGpu } from '../../engine'
 import { compileAhead } from '../../gpu/compile'
 import type { CsvTable } from '../../io/csv-loader'
-import { loadTable, readTableHeader } from '../../io/table-loader'
+import { loadTable, readTableHeader, tableFormat } from '../../io/table-loader'
 import { nameList } from '../../io/quote'
 import { createStatsEngine, type StatsEngine } from './stats-engine'
 import type { CpuStatsBackend, PreparedColumn } from './cpu-engine'
@@ -34,11 +34,11 @@ import { failureText } from './describe'
 import { type ArrayFormat, arrayFormatOf } from '../../io/hdf5/array-file'
 import { readDatasetColumns } from './read-datasets'
 import { addSpan } from '../../timeline'
+import { ProgressPlan } from '../../../shared/progress-plan'
+import { fileSteps, type LoadFormat } from './progress-steps'
 
 /** The backend of the f64 reference for f32 runs: exact, and the fastest on the CPU. */
 const REFERENCE_BACKEND: StatsBackend = 'workers-simd'
-/** Share of a file's progress bar spent loading it. */
-const LOAD_SHARE = 0.3
 
 export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise<EngineOutcome<StatsResult>> {
   const { signal } = ctx
@@ -63,21 +63,26 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
   }
   const backends = await withoutUnusableGpu(params.backends, (b) => b === 'gpu', ctx, result.skipped)
 
-  // Progress is shared among files by size, so a big file moves the bar as much as it takes.
-  const weight = (bytes: number) => Math.max(bytes, 1)
-  const total = inputs.reduce((sum, f) => sum + weight(f.bytes), 0)
-  let before = 0
+  // Progress: every file's loading and runs weighed by what they cost (progress-steps.ts), a file's
+  // rows guessed from its size until it is read, then weighed again.
+  const formats: LoadFormat[] = []
+  for (const input of inputs) formats.push((await arrayFormatOf(input.shown, input.path)) ?? (await tableFormat(input.path)))
+  const shape = { columns: params.columns?.length ?? DEFAULT_STATS_COLUMNS.length, backends, precision: params.precision, reference: REFERENCE_BACKEND, batches: params.batches, repeat: params.repeat }
+  const stepsOf = (k: number, known?: { rows: number; columns: number }) => fileSteps(inputs[k].bytes, formats[k], { ...shape, ...known })
+  const plan = new ProgressPlan((p) => ctx.progress(p), inputs.flatMap((_, k) => stepsOf(k)))
   let partial = false
   let missing: string[] = []
   // Several files: runs are named by file and backend, as the timings name them.
   const named = (shown: string, backends: string[]) => (params.files.length === 1 ? backends : backends.map((b) => `${shown}: ${b}`))
   for (const [k, input] of inputs.entries()) {
-    const report: Report = (fraction, phase, throughput) =>
-      ctx.progress({ phase, fraction: (before + fraction * weight(input.bytes)) / total, throughput })
     // Phases name the file, and which of several it is.
     const label = `${basename(input.shown)}${inputs.length > 1 ? ` (file ${k + 1} of ${inputs.length})` : ''}`
+    const progress: FileProgress = {
+      plan,
+      loaded: (known) => plan.replan([...stepsOf(k, known), ...inputs.slice(k + 1).flatMap((_, j) => stepsOf(k + 1 + j))]),
+    }
     try {
-      const file = await statsForFile(input.shown, input.path, label, { ...params, backends }, ctx, report)
+      const file = await statsForFile(input.shown, input.path, label, { ...params, backends }, ctx, progress)
       result.files.push(file.result)
       partial = file.partial
       if (partial) missing = named(input.shown, file.missing)
@@ -94,9 +99,9 @@ export async function runStatsJob(params: StatsParams, ctx: JobContext): Promise
       missing.push(...inputs.slice(k + 1).map((i) => i.shown))
       break
     }
-    before += weight(input.bytes)
   }
   if (result.files.length === 0 && result.failed.length > 0) throw noFileAnalysed(result.failed)
+  plan.finish('done')
   return { results: result, timings, ...(partial && { partial, missing }) }
 }
 
@@ -107,7 +112,20 @@ function noFileAnalysed(failed: StatsResult['failed']): ApiError {
 }
 
 
-type Report = (fraction: number, phase: string, throughput?: { value: number; unit: string }) => void
+/** A file's part of the job's progress plan. */
+interface FileProgress {
+  plan: ProgressPlan
+  /** The file is read: its steps weighed again by its rows and columns. */
+  loaded(known: { rows: number; columns: number }): void
+}
+
+/** What a backend's runs tell of themselves (runBackend). */
+interface BackendTrack {
+  /** Its kernels compile, before any timed run (`phase` names it). */
+  compiling(phase: string): void
+  /** The fraction of its runs' work done, in its repeat `repeat` (from 1). */
+  running(fraction: number, repeat: number): void
+}
 
 /** One file's statistics, and per backend the milliseconds of each repeat over all its columns (whole column). */
 async function statsForFile(
@@ -116,8 +134,9 @@ async function statsForFile(
   label: string,
   params: StatsParams,
   ctx: JobContext,
-  report: Report,
+  progress: FileProgress,
 ): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean; missing: string[] }> {
+  progress.plan.begin('loading', `loading ${label}`)
   // HDF5 and NetCDF (known by content): each column a 1-D dataset, named with --columns.
   const arrays = await arrayFormatOf(shown, path)
   const columns = arrays ? (params.columns ?? []).map((c) => '/' + c.replace(/^\/+/, '')) : await chooseColumns(shown, path, params.columns)
@@ -128,7 +147,7 @@ async function statsForFile(
   const firstCpu = params.precision !== 'f64' ? REFERENCE_BACKEND : params.backends.find((b) => b !== 'gpu')
   const cpuStart = firstCpu && firstCpu !== 'gpu' ? new CpuHeadStart(firstCpu, ctx.signal) : undefined
   try {
-    return await statsForTable(shown, path, label, columns, params, ctx, report, { gpu: headStart, cpu: cpuStart, loaderThreads: gpu?.loaderThreadsBesideGpu, arrays })
+    return await statsForTable(shown, path, label, columns, params, ctx, progress, { gpu: headStart, cpu: cpuStart, loaderThreads: gpu?.loaderThreadsBesideGpu, arrays })
   } finally {
     await Promise.all([headStart?.cancel(), cpuStart?.cancel()])
   }
@@ -151,10 +170,11 @@ async function statsForTable(
   columns: string[],
   params: StatsParams,
   ctx: JobContext,
-  report: Report,
+  progress: FileProgress,
   starts: HeadStarts,
 ): Promise<{ result: StatsFileResult; samples: Record<string, number[]>; partial: boolean; missing: string[] }> {
   const { signal } = ctx
+  const { plan } = progress
   const headStart = starts.gpu
   const t0 = performance.now()
   const table = starts.arrays
@@ -163,7 +183,7 @@ async function statsForTable(
         progress: (f) => {
           headStart?.loading()
           starts.cpu?.loading()
-          report(LOAD_SHARE * f, `loading ${label}`)
+          plan.update(f)
         },
       })
     : await loadTable(path, {
@@ -174,30 +194,35 @@ async function statsForTable(
           headStart?.loading()
           starts.cpu?.loading()
           const s = (performance.now() - t0) / 1000
-          report((LOAD_SHARE * p.bytesRead) / p.totalBytes, `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, s > 0 ? { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } : undefined)
+          plan.update(p.bytesRead / p.totalBytes, { phase: `loading ${label} · ${(p.rows / 1e6).toFixed(1)} M rows`, ...(s > 0 && { throughput: { value: p.bytesRead / 1e6 / s, unit: 'MB/s' } }) })
         },
         placed: headStart && ((prefixes) => headStart.grow(prefixes)),
       })
 
   addSpan(`load ${basename(shown)}`, t0, performance.now(), true)
+  progress.loaded({ rows: table.rows, columns: columns.length })
 
   // Every backend is exact in f64, so an f64 run is itself the reference; f32 runs need one.
   const needReference = params.precision !== 'f64'
-  const steps = columns.length * ((needReference ? 1 : 0) + params.backends.length * params.batches * params.repeat)
-  let done = 0
-  // The last step is exactly 1: rounding must not leave the bar just short of done.
-  const fraction = () => (done === steps ? 1 : LOAD_SHARE + ((1 - LOAD_SHARE) * done) / steps)
-  const step = (phase: string) => {
-    done++
-    report(fraction(), phase)
+  /** A backend's runs as steps of the plan: a GPU's begin with its preparation (the device, the upload, the kernels). */
+  const track = (key: string, phaseOf: (repeat: number) => string, preparing?: string): BackendTrack => {
+    plan.begin(preparing ? 'compile' : key, preparing ?? phaseOf(1))
+    let running = !preparing
+    return {
+      compiling: (phase) => plan.update(0, { phase: `${phase} · ${label}` }),
+      running: (fraction, repeat) => {
+        if (!running) plan.begin(key, phaseOf(repeat))
+        running = true
+        plan.update(fraction, { phase: phaseOf(repeat) })
+      },
+    }
   }
-  const phase = (name: string) => report(fraction(), `${name} · ${label}`)
 
   const backends: Record<string, BackendRun> = {}
   const batches: BatchPoint[] = prefixes(table.rows, params.batches).map((rows) => ({ rows, backends: {} }))
   let reference: Record<string, BackendColumnStats> | undefined
   if (needReference) {
-    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, () => step(`f64 reference · ${label}`), phase, starts)).full
+    reference = (await runBackend(REFERENCE_BACKEND, 'f64', table, columns, 1, 1, ctx, track('reference', () => `f64 reference · ${label}`), starts)).full
   }
   const samples: Record<string, number[]> = {}
   let partial = false
@@ -213,8 +238,7 @@ async function statsForTable(
         params.batches,
         params.repeat,
         ctx,
-        (r) => step(`${backend} ${params.precision} · ${label} · repeat ${r} of ${params.repeat}`),
-        phase,
+        track(`run ${backend}`, (r) => `${backend} ${params.precision} · ${label} · repeat ${r} of ${params.repeat}`, backend === 'gpu' ? `gpu: preparing · ${label}` : undefined),
         starts,
       )
     } catch (e) {
@@ -284,10 +308,7 @@ async function runBackend(
   batches: number,
   repeat: number,
   ctx: JobContext,
-  /** Called after each run of each column with its repeat number, from 1. */
-  step: (repeat: number) => void,
-  /** Reports a phase between the runs (compiling kernels). */
-  phase: (phase: string) => void,
+  track: BackendTrack,
   /** Engines begun with the load: the gpu backend's (with its columns), a CPU backend's. */
   starts: HeadStarts = {},
 ): Promise<BackendOutcome> {
@@ -304,6 +325,12 @@ async function runBackend(
   const times = new Array<number>(batches).fill(0)
   const perBatch: BackendOutcome['perBatch'] = Array.from({ length: batches }, () => ({ compute_ms: 0, columns: {} }))
   const full: Record<string, BackendColumnStats> = {}
+  // Progress by values computed: every repeat of every prefix of every column.
+  const prefixOf = (n: number, k: number) => Math.max(Math.min(n, 1), Math.round((n * k) / batches))
+  let work = 0
+  for (const c of columns) for (let k = 1; k <= batches; k++) work += repeat * prefixOf(table.columns[c].values.length, k)
+  let done = 0
+  const share = (values: number) => (work > 0 ? values / work : 1)
   try {
     let compile_ms: number | undefined
     for (const group of engine.columnsTogether ? [columns] : columns.map((c) => [c])) {
@@ -315,20 +342,23 @@ async function runBackend(
         if (!started) addSpan(`${backend}: preparing columns (copies, uploads)`, t)
         const tc = performance.now()
         // Compiled (begun beside the upload) before any timed run.
-        if (engine.compileKernels) compile_ms = (compile_ms ?? 0) + (await compileAhead(phase, `${backend} ${precision}`, () => engine.compileKernels!(precision)))
+        if (engine.compileKernels) compile_ms = (compile_ms ?? 0) + (await compileAhead(track.compiling, `${backend} ${precision}`, () => engine.compileKernels!(precision)))
         if (engine.compileKernels) addSpan(`${backend}: waiting for its pipelines`, tc)
         for (let k = 1; k <= batches; k++) {
-          const lengths = prepared.map((p) => Math.max(Math.min(p.n, 1), Math.round((p.n * k) / batches)))
+          const lengths = prepared.map((p) => prefixOf(p.n, k))
+          const cost = lengths.reduce((a, b) => a + b, 0)
           const samples: number[] = []
           let stats!: BackendColumnStats[]
           for (let r = 0; r < repeat; r++) {
             throwIfAborted(signal)
+            track.running(share(done), r + 1)
             const t = performance.now()
-            stats = await engine.computeMany(prepared, lengths)
+            stats = await engine.computeMany(prepared, lengths, (f) => track.running(share(done + f * cost), r + 1))
             samples.push(performance.now() - t)
             addSpan(`${backend} ${precision}: compute`, t)
             if (k === batches) fullSamples[r] += samples[r]
-            for (let i = 0; i < group.length; i++) step(r + 1)
+            done += cost
+            track.running(share(done), r + 1)
           }
           times[k - 1] += median(samples)
           group.forEach((c, i) => {

@@ -17,8 +17,9 @@ export interface StatsEngine {
   /**
    * Statistics of several columns (each one's first `lengths[i]` values, default all). The GPU
    * computes them together, sharing its submits and round trips; CPU engines one by one.
+   * `progress` hears of the passes over them as they end, as a fraction of the whole.
    */
-  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
+  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[], progress?: (fraction: number) => void): Promise<BackendColumnStats[]>
   release(column: PreparedColumn): void
   dispose(): Promise<void>
   /** GPU: compiles every kernel of `precision`, for the job to wait on before its timed runs. */

@@ -87,8 +87,8 @@ export interface GpuStatsEngine {
   stream(precision: Precision): ColumnStream
   /** Statistics of the column's first `length` values (default all). */
   compute(column: PreparedColumn, length?: number): Promise<BackendColumnStats>
-  /** Statistics of several columns (of each one's first `lengths[i]` values, default all), computed together. */
-  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]>
+  /** Statistics of several columns (of each one's first `lengths[i]` values, default all), computed together; `progress` hears of each pass read back. */
+  computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[], progress?: (fraction: number) => void): Promise<BackendColumnStats[]>
   release(column: PreparedColumn): void
   dispose(): Promise<void>
   /** Compiles every kernel of `precision` (at once when already compiled). */
@@ -256,7 +256,7 @@ class Engine implements GpuStatsEngine {
     return (await this.computeMany([column], [length]))[0]
   }
 
-  async computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[]): Promise<BackendColumnStats[]> {
+  async computeMany(columns: readonly PreparedColumn[], lengths?: readonly number[], progress?: (fraction: number) => void): Promise<BackendColumnStats[]> {
     this.assertLive()
     if (lengths && lengths.length !== columns.length) throw new ApiError('invalid-argument', `${lengths.length} lengths for ${columns.length} columns`)
     const jobs = columns.map((column, i) => {
@@ -267,7 +267,7 @@ class Engine implements GpuStatsEngine {
       return { c, n }
     })
     // Computes share the columns' working buffers: one at a time.
-    const run = this.queue.then(() => this.computeNow(jobs))
+    const run = this.queue.then(() => this.computeNow(jobs, progress))
     this.queue = run.catch(() => {})
     return run
   }
@@ -287,14 +287,17 @@ class Engine implements GpuStatsEngine {
     this.columns.clear()
   }
 
-  private async computeNow(columns: { c: GpuColumn; n: number }[]): Promise<BackendColumnStats[]> {
+  private async computeNow(columns: { c: GpuColumn; n: number }[], progress?: (fraction: number) => void): Promise<BackendColumnStats[]> {
     throwIfAborted(this.signal)
     const empty: BackendColumnStats = { mean: NaN, std: NaN, cv: NaN, median: NaN, mad: NaN }
     const jobs: Job[] = columns.filter((j) => j.n > 0).map((j) => ({ ...j, spec: { deviation: false, mean: 0, center: 0 } }))
     // Every column's work ends before the compute does (so the next one, or a release, finds the
     // buffers idle); then the first failure, in column order, is the compute's.
     const done: ColumnOutcome[] = []
-    for (const s of await Promise.allSettled(jobs.map((job) => this.computeColumn(job)))) {
+    // Two passes a column (its values, then its deviations).
+    let passes = 0
+    const passed = progress && (() => progress(++passes / (2 * jobs.length)))
+    for (const s of await Promise.allSettled(jobs.map((job) => this.computeColumn(job, passed)))) {
       if (s.status === 'rejected') throw s.reason
       done.push(s.value)
     }
@@ -303,12 +306,14 @@ class Engine implements GpuStatsEngine {
   }
 
   /** Both passes of one column, the deviation pass submitted as soon as the values pass is read. */
-  private async computeColumn(job: Job): Promise<ColumnOutcome> {
+  private async computeColumn(job: Job, passed?: () => void): Promise<ColumnOutcome> {
     const { c, n } = job
     const found = this.valuesOutcome(job, await this.pass(job))
+    passed?.()
     job.spec = found.spec
     throwIfAborted(this.signal)
     const second = await this.pass(job)
+    passed?.()
     const { mean, median } = found
     const round = c.precision === 'f64' ? (x: number) => x : Math.fround
     const squares = this.sumValue(second, c.precision)

@@ -36,7 +36,8 @@ describe('the difference of two grids', () => {
     // A: 1 + 0.5 + 2 + 2 (and (2, 3), a wall in B only, holds 0 in A); B: 0.25 + 1 + 0.4999 + 3, its walls left out.
     expect(stats.sum[0]).toBeCloseTo(5.5, 12)
     expect(stats.sum[1]).toBeCloseTo(4.7499, 12)
-    expect(stats.volume).toEqual([stats.sum[0] * 100, stats.sum[1] * 100])
+    expect(stats.volume[0]).toBeCloseTo(550, 9)
+    expect(stats.volume[1]).toBeCloseTo(474.99, 9)
     // Cell by cell: +0.25, −0.0001, −2, +1; (2, 3) a wall in B only counts −A's 0.
     expect(stats.delta.sum).toBeCloseTo(-0.7501, 12)
     expect(stats.delta.volume).toBeCloseTo(-75.01, 9)

@@ -5,7 +5,7 @@
 // compare as walls, never as 0 m of debris.
 import type { DifferenceMap, GridDifferenceStats } from '../../../shared/grid-difference'
 import type { MapWindow } from '../../../shared/workloads/landslide/map-frame'
-import { P_EPSILON } from '../../../shared/workloads/landslide/types'
+import { debrisVolume, P_EPSILON } from '../../../shared/workloads/landslide/types'
 import { squareWindow } from './grid-stats'
 
 /** Map cells a side at most of the difference map. */
@@ -86,13 +86,12 @@ export class DifferenceStats {
     }
   }
 
-  /** The statistics, with the volumes of a grid of `cellsize` m cells. */
+  /** The statistics, with the volumes of a grid of `cellsize` m cells (Σh × a cell's area, as the run's results have them). */
   stats(cellsize: number): GridDifferenceStats {
-    const area = cellsize * cellsize
     return {
       sum: [this.sumA, this.sumB],
-      volume: [this.sumA * area, this.sumB * area],
-      delta: { sum: this.deltaSum, volume: this.deltaSum * area },
+      volume: [debrisVolume(this.sumA, cellsize), debrisVolume(this.sumB, cellsize)],
+      delta: { sum: this.deltaSum, volume: debrisVolume(this.deltaSum, cellsize) },
       compared: this.compared,
       differing: this.differing,
       over: this.over,

@@ -74,10 +74,17 @@ function differences(a: Found, b: Found): string[] {
   return out
 }
 
+/**
+ * Bytes of each grid read at a time (a quarter of a million cells): a block's comparison holds the
+ * event loop, which a dashboard's other requests share, for tens of milliseconds at most.
+ */
+const COMPARE_BLOCK_BYTES = 2 * 2 ** 20
+
 /** Both grids' rows `from` … `to` − 1, a block at a time (one grid, so their blocks are the same rows). */
 async function* bothGrids(a: Found, b: Found, signal?: AbortSignal, from = 0, to = a.info.rows): AsyncGenerator<RowBlock> {
-  const ga = gridBlocks(a.kept, a.info, signal, from, to)
-  const gb = gridBlocks(b.kept, b.info, signal, from, to)
+  const rows = { from, to, blockBytes: COMPARE_BLOCK_BYTES }
+  const ga = gridBlocks(a.kept, a.info, signal, rows)
+  const gb = gridBlocks(b.kept, b.info, signal, rows)
   try {
     let row0 = Math.max(0, from)
     for (;;) {

@@ -140,15 +140,15 @@ async function* tifFile(kept: KeptFileOpener, info: KeptInfo, head: Uint8Array, 
 }
 
 /**
- * The kept grid a block of whole rows at a time (rows `from` … `to` − 1), with their walls (1 a wall)
- * when the grid has any; each block's arrays are valid until the next is asked for.
+ * The kept grid a block of whole rows at a time (rows `from` … `to` − 1, about `blockBytes` of the
+ * grid a block), with their walls (1 a wall) when the grid has any; each block's arrays are valid
+ * until the next is asked for.
  */
 export async function* gridBlocks(
   kept: KeptFileOpener,
   info: KeptInfo,
   signal?: AbortSignal,
-  from = 0,
-  to = info.rows,
+  { from = 0, to = info.rows, blockBytes = BLOCK_BYTES }: { from?: number; to?: number; blockBytes?: number } = {},
 ): AsyncGenerator<{ rows: number; h: Float64Array; walls: Uint8Array | null }> {
   const { cols } = info
   const rows = Math.min(to, info.rows)
@@ -156,7 +156,7 @@ export async function* gridBlocks(
   let bits: Awaited<ReturnType<KeptFileOpener>> | null = null
   try {
     bits = await openWalls(kept, info)
-    const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (cols * 8)))
+    const perBlock = Math.max(1, Math.floor(blockBytes / (cols * 8)))
     const h = new Float64Array(Math.max(0, Math.min(rows - from, perBlock)) * cols)
     const walls = bits ? new Uint8Array(h.length) : null
     for (let i0 = Math.max(0, from); i0 < rows; i0 += perBlock) {

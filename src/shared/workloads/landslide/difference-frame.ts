@@ -50,9 +50,7 @@ export function differenceCellColors(source: Pick<DifferenceSource, 'grid' | 'ma
   })
 }
 
-export function differenceTitle(): string {
-  return 'Final debris thickness, B − A'
-}
+export const DIFFERENCE_TITLE = 'Final debris thickness, B − A'
 
 /** `view`: the part of the map in sight (the dashboard's zoom). */
 export function paintDifference(p: Painter, source: DifferenceSource, layout: FrameLayout, view: MapView = FULL_VIEW): void {
@@ -60,7 +58,7 @@ export function paintDifference(p: Painter, source: DifferenceSource, layout: Fr
   const scale = differenceScale(source.maxAbs)
   const cells = map.block === 1 ? 'a grid cell' : `largest |Δh| of ${map.block} × ${map.block} grid cells`
   const subtitle = `B: ${names[1]} − A: ${names[0]} · map cell ${formatNumber(map.block * grid.cellsize, 4)} m (${cells})`
-  paintMapFrame(p, { title: differenceTitle(), subtitle, grid, window: map, colors: differenceCellColors(source, scale), bar: differenceBar(scale) }, layout, view)
+  paintMapFrame(p, { title: DIFFERENCE_TITLE, subtitle, grid, window: map, colors: differenceCellColors(source, scale), bar: differenceBar(scale) }, layout, view)
 }
 
 /** Ticks each side of 0, the same distances up and down. */

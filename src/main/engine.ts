@@ -10,6 +10,7 @@ import type { Command } from './terminal/command'
 import type { RankPlacement } from './ranks/placement'
 import type { FileHandle } from 'node:fs/promises'
 import type { FileData } from './io/atomic-write'
+import type { GridComparison } from '../shared/grid-difference'
 
 /** What a running job may use. */
 export interface JobContext {
@@ -43,6 +44,14 @@ export type MadeFile = { bytes: Uint8Array; mime: string } | { pieces: AsyncIter
 
 /** A kept file of the run asked about, opened for reading (the caller of `make` closes nothing: the pieces do). */
 export type KeptFileOpener = (name: string) => Promise<{ file: FileHandle; size: number }>
+
+/** A run of the history as an engine compares it: its results, whether it is partial, and its kept files (null: it kept none). */
+export interface HistoryRun<R> {
+  id: string
+  results: R
+  partial: boolean
+  kept: KeptFileOpener | null
+}
 
 export interface EngineOutcome<R> {
   results: R
@@ -138,6 +147,12 @@ export interface WorkloadEngine<Id extends WorkloadId = WorkloadId> {
     /** `signal`: the asker is gone (a closed connection), so work such as simulating again, or streaming, stops. */
     make(results: ResultsOf<Id>, name: string, input: (path: string) => Promise<string>, signal?: AbortSignal, kept?: KeptFileOpener): Promise<MadeFile>
   }
+  /**
+   * Two runs' final grids set against each other, B − A, from the files each kept (the API's
+   * compareGrids): statistics over the full grids, the difference reduced to a map, or why they
+   * cannot be compared. `signal`: the asker is gone.
+   */
+  compareGrids?(a: HistoryRun<ResultsOf<Id>>, b: HistoryRun<ResultsOf<Id>>, signal?: AbortSignal): Promise<GridComparison>
 }
 
 /** An engine of any workload, as the registry holds them. */

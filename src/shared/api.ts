@@ -5,6 +5,7 @@ import type { ClusterInfo, ClusterRequest, ClusterRun, ClusterSubmission } from 
 import type { JobEvent } from './jobs'
 import type { DeviceInfo } from './device'
 import type { ContentKind } from './formats'
+import type { GridComparison } from './grid-difference'
 import type { ResultEnvelope } from './workloads/envelope'
 import type { InputOf, WorkloadId } from './workloads'
 
@@ -182,6 +183,12 @@ export interface ParalabApi {
   openRun(id: string): Promise<ResultEnvelope>
   /** Names a run of the history (`''` removes its label); the label shows in the history and in Compare. */
   labelRun(id: string, label: string): Promise<void>
+  /**
+   * The final grids of two runs in the history set against each other, B − A, read from the files
+   * each run kept (the landslide's thickness): exact statistics over the full grids and the
+   * difference reduced to a map; or why they cannot be compared (see GridComparison).
+   */
+  compareGrids(a: string, b: string): Promise<GridComparison>
   /** Whether this backend can run workloads on a Slurm cluster (`serve` where Slurm's commands are on the PATH). */
   clusterInfo(): Promise<ClusterInfo>
   /**
@@ -200,5 +207,5 @@ export interface ParalabApi {
 }
 
 /** Request/response methods, in the order transports register them. */
-export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'exportRunFile', 'listDataFiles', 'openFiles', 'browseData', 'listDatasets', 'example', 'listRuns', 'openRun', 'labelRun', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
+export const API_METHODS = ['deviceInfo', 'startJob', 'startView', 'cancelJob', 'exportChart', 'exportResults', 'exportResultFile', 'exportRunFile', 'listDataFiles', 'openFiles', 'browseData', 'listDatasets', 'example', 'listRuns', 'openRun', 'labelRun', 'compareGrids', 'clusterInfo', 'submitClusterJob', 'listClusterJobs', 'cancelClusterJob'] as const
 export type ApiMethod = (typeof API_METHODS)[number]

@@ -209,6 +209,13 @@ const CHECKS: Record<ApiMethod, { arity: number; check?(args: unknown[]): void }
       if (typeof id !== 'string' || !RUN_ID_PATTERN.test(id)) fail(`id must be a run id from listRuns; got ${quote(id)}`)
     },
   },
+  compareGrids: {
+    arity: 2,
+    check(ids) {
+      // Each names a run's files in the history folder: only the shape listRuns gives, never a path.
+      for (const id of ids) if (typeof id !== 'string' || !RUN_ID_PATTERN.test(id)) fail(`each run must be a run id from listRuns; got ${quote(id)}`)
+    },
+  },
   labelRun: {
     arity: 2,
     check([id, label]) {

@@ -12,7 +12,7 @@ import { startServe, type ServeProcess } from '../helpers/serve'
 import { launchChromium } from '../helpers/browser'
 import { readGif } from '../helpers/gif'
 import { referenceMd5 } from '../../src/main/workloads/landslide/reference-format'
-import { frameLayout } from '../../src/shared/workloads/landslide/thickness-frame'
+import { frameLayout } from '../../src/shared/workloads/landslide/map-frame'
 
 // The GPU kernels compile and run on the software adapter, which is slow: the active variant works on
 // the debris' box only.

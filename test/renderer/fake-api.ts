@@ -3,6 +3,7 @@
 import type { ChartExportRequest, DataFile, DataFolder, DatasetEntry, ExampleSetup, ExportResult, ResultFileRequest,
   RunFileRequest, ResultsExportRequest, RunSummary } from '../../src/shared/api'
 import type { DeviceInfo } from '../../src/shared/device'
+import type { GridComparison } from '../../src/shared/grid-difference'
 import type { ClusterInfo, ClusterRequest, ClusterRun, ClusterSubmission } from '../../src/shared/cluster'
 import type { JobEvent } from '../../src/shared/jobs'
 import { workload as definitionOf, type InputOf, type WorkloadId } from '../../src/shared/workloads'
@@ -114,6 +115,13 @@ export class FakeApi implements DashboardApi {
     const run = this.runs.find((r) => r.summary.id === id)
     if (!run) throw { code: 'invalid-argument', message: `no run "${id}" in the history` }
     return run.envelope
+  }
+  /** What compareGrids answers, and the pairs of runs it was asked about. */
+  gridComparison: GridComparison = { outcome: 'missing', runs: [] }
+  readonly comparedGrids: [string, string][] = []
+  async compareGrids(a: string, b: string): Promise<GridComparison> {
+    this.comparedGrids.push([a, b])
+    return this.gridComparison
   }
   /** Adds a run to the history as the backend keeps a finished job's envelope (newest first). */
   keep(envelope: ResultEnvelope, more: Partial<RunSummary> = {}): RunSummary {

@@ -7,7 +7,8 @@ import { elevationMap } from '../../src/main/workloads/landslide/hillshade'
 import { mapReadout } from '../../src/renderer/workloads/landslide/map-readout'
 import { clampView, FULL_VIEW, MAX_ZOOM, panBy, viewExtent, viewPoint, zoomAbout, zoomCentre } from '../../src/shared/workloads/landslide/map-view'
 import type { Painter } from '../../src/shared/workloads/landslide/painters'
-import { frameCellColors, frameLayout, mapCoordinates, paintFrame, thicknessScale } from '../../src/shared/workloads/landslide/thickness-frame'
+import { frameCellColors, paintFrame, thicknessScale } from '../../src/shared/workloads/landslide/thickness-frame'
+import { frameLayout, mapCoordinates } from '../../src/shared/workloads/landslide/map-frame'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 
 describe('a map view', () => {

@@ -10,7 +10,8 @@ import { fullResolutionFrame } from '../../src/main/workloads/landslide/thicknes
 import { keptFinalGrid } from '../../src/main/workloads/landslide/final-grid'
 import { validateRequest } from '../../src/shared/validate'
 import { SvgPainter } from '../../src/shared/workloads/landslide/painters'
-import { frameLayout, mapCoordinates, paintFrame, roundLength } from '../../src/shared/workloads/landslide/thickness-frame'
+import { paintFrame } from '../../src/shared/workloads/landslide/thickness-frame'
+import { frameLayout, mapCoordinates, roundLength } from '../../src/shared/workloads/landslide/map-frame'
 import type { LandslideResult } from '../../src/shared/workloads/landslide/types'
 
 const D = '/work/shared/data/landslide'

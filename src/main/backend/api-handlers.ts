@@ -39,6 +39,7 @@ export function apiHandlers(backend: Backend, signal?: AbortSignal): ApiHandlers
     listRuns: () => backend.listRuns(),
     openRun: (id) => backend.openRun(id),
     labelRun: (id, label) => backend.labelRun(id, label),
+    compareGrids: (a, b) => backend.compareGrids(a, b, signal),
     clusterInfo: () => backend.clusterInfo(),
     submitClusterJob: (workload, params, request) => backend.submitClusterJob(workload, params, request),
     listClusterJobs: () => backend.listClusterJobs(),

@@ -5,11 +5,12 @@ import { checkClusterRequest, type ClusterInfo, type ClusterRequest, type Cluste
 import type { ChartExportRequest, DataFile, DatasetEntry, ExampleSetup, ResultFileRequest, ResultsExportRequest, RunFileRequest, RunSummary } from '../../shared/api'
 import type { AdapterInfo, DeviceInfo } from '../../shared/device'
 import { ApiError } from '../../shared/errors'
+import type { GridComparison } from '../../shared/grid-difference'
 import { workload, type InputOf, type WorkloadId } from '../../shared/workloads'
 import type { ResultEnvelope } from '../../shared/workloads/envelope'
 import { recordedParams, validateParams, type ParamSchema, type ParamValues } from '../../shared/workloads/schema'
 import { tableCsv } from '../../shared/workloads/tables'
-import type { AnyEngine, EngineOutcome, JobContext, KeptFileOpener, MadeFile } from '../engine'
+import type { AnyEngine, EngineOutcome, HistoryRun, JobContext, KeptFileOpener, MadeFile } from '../engine'
 import type { FileData } from '../io/atomic-write'
 import { KeptFiles } from './kept-files'
 import { makeManagedFolder, managedEntry, ownedHere } from '../io/managed-folder'
@@ -272,6 +273,22 @@ export class Backend {
   async openRun(id: string): Promise<ResultEnvelope> {
     if (!this.history) throw new ApiError('invalid-argument', 'this backend keeps no run history')
     return this.history.open(id)
+  }
+
+  /**
+   * Runs `a` and `b` of the history (ids checked, scope included, as openRun's), their final grids
+   * set against each other by their workload's engine from the files each kept.
+   */
+  async compareGrids(a: string, b: string, signal?: AbortSignal): Promise<GridComparison> {
+    if (!this.history || !this.kept) throw new ApiError('invalid-argument', 'this backend keeps no run history')
+    const [ea, eb] = [await this.history.open(a), await this.history.open(b)]
+    if (ea.workload !== eb.workload) throw new ApiError('invalid-argument', `run A is a ${ea.workload} run and run B a ${eb.workload} run: grids are compared between runs of one workload`)
+    const engine = this.engine(ea.workload)
+    if (!engine.compareGrids) throw new ApiError('invalid-argument', `${engine.definition.id} runs keep no grids to compare`)
+    const kept = this.kept
+    // The files are looked for under the run's own id (checked above), and only where its envelope says it kept some.
+    const run = (id: string, e: ResultEnvelope): HistoryRun<unknown> => ({ id, results: e.results, partial: e.partial === true, kept: e.kept ? (name) => kept.open(id, name) : null })
+    return (engine.compareGrids as (a: HistoryRun<unknown>, b: HistoryRun<unknown>, signal?: AbortSignal) => Promise<GridComparison>)(run(a, ea), run(b, eb), signal)
   }
 
   async labelRun(id: string, label: string): Promise<void> {

@@ -7,13 +7,19 @@ import StatsView from './stats/StatsView.vue'
 import PathsView from './paths/PathsView.vue'
 import CorrelationView from './correlation/CorrelationView.vue'
 import LandslideView from './landslide/LandslideView.vue'
+import GridDifference from './landslide/GridDifference.vue'
 
-const VIEW_COMPONENTS: { id: WorkloadId; component: Component }[] = [
+/**
+ * `comparison`: what Compare shows of the workload's runs beyond their timings, given the runs
+ * (`runs`: each run's id, its name as Compare shows it and when it started), e.g. the landslide's
+ * final grids, B − A.
+ */
+const VIEW_COMPONENTS: { id: WorkloadId; component: Component; comparison?: Component }[] = [
   { id: 'device', component: DeviceView },
   { id: 'stats', component: StatsView },
   { id: 'paths', component: PathsView },
   { id: 'correlation', component: CorrelationView },
-  { id: 'landslide', component: LandslideView },
+  { id: 'landslide', component: LandslideView, comparison: GridDifference },
 ]
 
-export const VIEWS = VIEW_COMPONENTS.map(({ id, component }) => ({ id, component, label: workload(id).title, hint: workload(id).summary }))
+export const VIEWS = VIEW_COMPONENTS.map(({ id, component, comparison }) => ({ id, component, comparison, label: workload(id).title, hint: workload(id).summary }))

@@ -11,7 +11,7 @@ import { asLineConfig } from './chart-type'
 import { type ChartConfigOptions, HEATMAP_ASPECT_RATIO, frameOptions } from './common'
 import { fitTitles, wrapText } from './fit-titles'
 import { formatNumber } from './format'
-import { AXIS_COLOR, type ColorStops, FONT_SIZES, MUTED_TEXT_COLOR, TEXT_COLOR, font, rampColor } from './theme'
+import { AXIS_COLOR, type ColorStops, DIVERGING_STOPS, FONT_SIZES, MUTED_TEXT_COLOR, TEXT_COLOR, font, rampColor } from './theme'
 
 export interface HeatmapChartData {
   title: string
@@ -42,14 +42,6 @@ export interface HeatmapChartData {
   note?: string
 }
 
-/** Diverging, light in the middle (ColorBrewer RdBu, reversed): low blue, high red, both readable in greyscale by lightness. */
-const STOPS: ColorStops = [
-  [0, [33, 102, 172]],
-  [0.25, [103, 169, 207]],
-  [0.5, [247, 247, 247]],
-  [0.75, [239, 138, 98]],
-  [1, [178, 24, 43]],
-]
 /** Viridis: lightness rises from min to max, readable in greyscale and with colour-vision deficiencies. */
 const SEQUENTIAL_STOPS: ColorStops = [
   [0, [68, 1, 84]],
@@ -67,7 +59,7 @@ const BAR_WIDTH = 14
 
 /** The colour of `t` in 0…1 along the scale. */
 export function heatColor(t: number, scale: HeatmapChartData['scale'] = 'diverging'): string {
-  return rampColor(scale === 'sequential' ? SEQUENTIAL_STOPS : STOPS, t)
+  return rampColor(scale === 'sequential' ? SEQUENTIAL_STOPS : DIVERGING_STOPS, t)
 }
 
 /** Cells whose value lies beyond min…max (they take the end colours). */

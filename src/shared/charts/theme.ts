@@ -45,6 +45,15 @@ export const FONT_SIZES = { title: 16, note: 12, axisTitle: 13, ticks: 11, legen
 /** Stops of a colour scale: positions 0…1 and their RGB colours. */
 export type ColorStops = readonly (readonly [number, readonly [number, number, number]])[]
 
+/** Diverging, light in the middle (ColorBrewer RdBu, reversed): low blue, high red, both readable in greyscale by lightness. */
+export const DIVERGING_STOPS: ColorStops = [
+  [0, [33, 102, 172]],
+  [0.25, [103, 169, 207]],
+  [0.5, [247, 247, 247]],
+  [0.75, [239, 138, 98]],
+  [1, [178, 24, 43]],
+]
+
 /** An RGB colour (0…255 each) as `#rrggbb`. */
 export function hexColor(rgb: readonly number[]): string {
   return `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`

@@ -3,6 +3,7 @@
 // for drawing around where the debris went.
 import { P_EPSILON, type GridDeviation, type LandslideSeries, type ThicknessMap } from '../../../shared/workloads/landslide/types'
 import { maxOf, minOf } from '../../../shared/extent'
+import type { MapWindow } from '../../../shared/workloads/landslide/map-frame'
 
 export interface GridSample {
   mass: number
@@ -106,9 +107,6 @@ export function snapshot(step: number, h: ArrayLike<number>, rows: number, cols:
   return { step, i0, j0, ...box, h: out }
 }
 
-/** Where the maps of a run lie: a square window of the grid and the grid cells a map cell covers. */
-export type MapWindow = Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>
-
 /**
  * The maps' window: the smallest square around every snapshot's debris (plus a margin of two
  * cells), centred on it, reduced to at most MAP_SIDE cells a side; null when no snapshot holds debris.
@@ -126,8 +124,13 @@ export function thicknessWindow(snapshots: Snapshot[], gridRows: number, gridCol
     j1 = Math.max(j1, s.j0 + s.cols + 2)
   }
   if (i1 < 0) return null
-  const side = Math.max(i1 - i0, j1 - j0)
-  const block = Math.ceil(side / MAP_SIDE)
+  return squareWindow(i0, i1, j0, j1, MAP_SIDE)
+}
+
+/** The smallest square around rows i0 … i1 − 1 and columns j0 … j1 − 1, centred on them, at most `most` map cells a side. */
+export function squareWindow(i0: number, i1: number, j0: number, j1: number, most: number): MapWindow {
+  const side = Math.max(1, i1 - i0, j1 - j0)
+  const block = Math.ceil(side / most)
   return { row0: i0 - Math.floor((side - (i1 - i0)) / 2), col0: j0 - Math.floor((side - (j1 - j0)) / 2), size: Math.ceil(side / block), block }
 }
 

@@ -34,5 +34,7 @@ export const landslideEngine: WorkloadEngine<'landslide'> = {
   },
   // The final grid as .asc and .npy and the final frame at full resolution, for the dashboard.
   resultFiles: landslideResultFiles,
+  // Two runs' final grids, B − A, from the files each kept (loaded when asked).
+  compareGrids: async (a, b, signal) => (await import('./kept-difference')).compareKeptGrids(a, b, signal),
   checkpoints: (params) => params.checkpointEvery !== undefined,
 }

@@ -32,7 +32,7 @@ type MapWindow = Pick<ThicknessMap, 'step' | 'row0' | 'col0' | 'size' | 'block'>
 type ReliefWindow = Omit<LandslideHillshade, 'values'>
 
 /** What the files made from the kept grid need besides its cells. */
-interface KeptInfo {
+export interface KeptInfo {
   rows: number
   cols: number
   steps: number
@@ -139,18 +139,28 @@ async function* tifFile(kept: KeptFileOpener, info: KeptInfo, head: Uint8Array, 
   for await (const block of gridBlocks(kept, info, signal)) yield (into = geoTiffCells(block.h, block.walls, tifLayout(info).nodata, into))
 }
 
-/** The kept grid a block of whole rows at a time, with their walls (1 a wall) when the grid has any. */
-async function* gridBlocks(kept: KeptFileOpener, info: KeptInfo, signal?: AbortSignal): AsyncGenerator<{ rows: number; h: Float64Array; walls: Uint8Array | null }> {
-  const { rows, cols } = info
+/**
+ * The kept grid a block of whole rows at a time (rows `from` … `to` − 1, about `blockBytes` of the
+ * grid a block), with their walls (1 a wall) when the grid has any; each block's arrays are valid
+ * until the next is asked for.
+ */
+export async function* gridBlocks(
+  kept: KeptFileOpener,
+  info: KeptInfo,
+  signal?: AbortSignal,
+  { from = 0, to = info.rows, blockBytes = BLOCK_BYTES }: { from?: number; to?: number; blockBytes?: number } = {},
+): AsyncGenerator<{ rows: number; h: Float64Array; walls: Uint8Array | null }> {
+  const { cols } = info
+  const rows = Math.min(to, info.rows)
   const grid = await openGrid(kept, info)
   let bits: Awaited<ReturnType<KeptFileOpener>> | null = null
   try {
     bits = await openWalls(kept, info)
-    const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (cols * 8)))
-    const h = new Float64Array(Math.min(rows, perBlock) * cols)
+    const perBlock = Math.max(1, Math.floor(blockBytes / (cols * 8)))
+    const h = new Float64Array(Math.max(0, Math.min(rows - from, perBlock)) * cols)
     const walls = bits ? new Uint8Array(h.length) : null
-    for (let i0 = 0; i0 < rows; i0 += perBlock) {
-      if (signal?.aborted) throw new ApiError('cancelled', 'the download was cancelled')
+    for (let i0 = Math.max(0, from); i0 < rows; i0 += perBlock) {
+      if (signal?.aborted) throw new ApiError('cancelled', 'the reading of the kept grid was cancelled')
       const n = Math.min(perBlock, rows - i0)
       const k0 = i0 * cols
       const cells = n * cols
@@ -170,7 +180,7 @@ async function* gridBlocks(kept: KeptFileOpener, info: KeptInfo, signal?: AbortS
 }
 
 /** The kept walls, opened, when the grid has any and they take a bit a cell of it. */
-async function openWalls(kept: KeptFileOpener, info: KeptInfo): Promise<Awaited<ReturnType<KeptFileOpener>> | null> {
+export async function openWalls(kept: KeptFileOpener, info: KeptInfo): Promise<Awaited<ReturnType<KeptFileOpener>> | null> {
   if (!info.walls) return null
   const bits = await kept(KEPT_WALLS)
   const expected = Math.ceil((info.rows * info.cols) / 8)
@@ -187,7 +197,7 @@ function packBits(walls: Uint8Array): Uint8Array {
 }
 
 /** The kept grid, opened, when its size and header are those of the run's rows × cols f64 grid. */
-async function openGrid(kept: KeptFileOpener, info: KeptInfo) {
+export async function openGrid(kept: KeptFileOpener, info: KeptInfo) {
   const header = npyGridHeader(info.rows, info.cols)
   const expected = header.length + info.rows * info.cols * 8
   const { file, size } = await kept(KEPT_GRID)
@@ -227,7 +237,7 @@ async function readFrame(r: LandslideResult, kept: KeptFileOpener, info: KeptInf
 }
 
 /** The run's kept description, checked against its results; null when the run kept none. */
-async function readInfo(r: LandslideResult, kept: KeptFileOpener): Promise<KeptInfo | null> {
+export async function readInfo(r: LandslideResult, kept: KeptFileOpener): Promise<KeptInfo | null> {
   let opened
   try {
     opened = await kept(KEPT_INFO)

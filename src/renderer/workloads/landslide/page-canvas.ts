@@ -2,7 +2,8 @@
 // the player shows (and `--out` makes on @napi-rs/canvas), at the size asked for.
 import { canvasPainter } from '../../../shared/workloads/landslide/painters'
 import type { Rasterize } from '../../../shared/workloads/landslide/thickness-animation'
-import { frameLayout, paintFrame, type ThicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
+import { paintFrame, type ThicknessScale } from '../../../shared/workloads/landslide/thickness-frame'
+import { frameLayout } from '../../../shared/workloads/landslide/map-frame'
 import type { LandslideResult } from '../../../shared/workloads/landslide/types'
 
 function context(canvas: HTMLCanvasElement): CanvasRenderingContext2D {

@@ -3,7 +3,7 @@
 // (each a block of grid cells), so the read-out says which block a value stands for.
 import type { LandslideGrid, ThicknessMap } from './types'
 
-/** Where a frame draws its map (thickness-frame.ts's FrameLayout has these): its corner, side and cell in pixels. */
+/** Where a frame draws its map (map-frame.ts's FrameLayout has these): its corner, side and cell in pixels. */
 export interface MapPlacement {
   cell: number
   mapX: number

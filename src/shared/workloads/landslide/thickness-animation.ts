@@ -2,7 +2,8 @@
 // canvas the side has (the page's, or @napi-rs/canvas in Node), encoded by the one GIF encoder.
 import { encodeGif, type RgbaImage } from '../../gif-encoder'
 import type { Painter } from './painters'
-import { type FrameSource, frameLayout, paintFrame, thicknessScale } from './thickness-frame'
+import { type FrameSource, paintFrame, thicknessScale } from './thickness-frame'
+import { frameLayout } from './map-frame'
 
 /** Milliseconds per frame, in the player and the GIF. */
 export const FRAME_MS = 400

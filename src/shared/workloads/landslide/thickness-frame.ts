@@ -1,17 +1,16 @@
 // One frame of the landslide's animation: the debris thickness of a recorded map in colour over the
-// DEM's hillshade in grey, NODATA walls in their own colour, with a title, map coordinates (easting
-// and northing from the grid's header) and a scale bar, the colour scale in metres and a legend. The dashboard's player, its PNG, SVG and GIF exports and `--out` all draw
-// it here, so they show the same picture.
+// DEM's hillshade in grey, NODATA walls in their own colour, with the colour scale in metres; the
+// frame around it (title, map coordinates, scale bar, legend) is map-frame.ts's. The dashboard's
+// player, its PNG, SVG and GIF exports and `--out` all draw it here, so they show the same picture.
 import { formatNumber } from '../../charts/format'
-import { AXIS_COLOR, BACKGROUND_COLOR, type ColorStops, MUTED_TEXT_COLOR, TEXT_COLOR, hexColor, rampColor } from '../../charts/theme'
-import { FULL_VIEW, type MapView, viewExtent } from './map-view'
+import { type ColorStops, hexColor, rampColor } from '../../charts/theme'
+import { beyondGrid, type ColorBar, frameLayout, type FrameLayout, type MapGrid, type MapWindow, paintMapFrame } from './map-frame'
+import { FULL_VIEW, type MapView } from './map-view'
 import { type Painter, SvgPainter } from './painters'
-import { crsText, P_EPSILON, type LandslideGrid, type LandslideResult, type ThicknessMap } from './types'
+import { P_EPSILON, type LandslideResult, type ThicknessMap } from './types'
 
 /** What a frame is drawn from: a job's results, or the frames `landslide simulate` recorded. */
-export type FrameSource = Pick<LandslideResult, 'steps' | 'maps' | 'hillshade'> & {
-  grid: Pick<LandslideGrid, 'rows' | 'cols' | 'cellsize' | 'xllcorner' | 'yllcorner' | 'crs'>
-}
+export type FrameSource = Pick<LandslideResult, 'steps' | 'maps' | 'hillshade'> & { grid: MapGrid }
 
 /** Thin debris light, thick dark (ColorBrewer YlOrRd): distinct from the grey relief, and ordered by lightness in greyscale too. */
 const STOPS: ColorStops = [
@@ -55,8 +54,12 @@ export function scalePosition(scale: ThicknessScale, h: number): number {
 export function thicknessScale(maps: readonly ThicknessMap[]): ThicknessScale {
   let max = 0
   for (const m of maps) for (const v of m.values) if (v !== null && v > max) max = v
-  if (!(max > P_EPSILON)) return { top: 1, ticks: [0, 0.25, 1] }
-  // The top: a step of 1, 2, 2.5 or 5 × 10ⁿ above the deepest debris, in at most five steps.
+  return max > P_EPSILON ? squareRootScale(max) : { top: 1, ticks: [0, 0.25, 1] }
+}
+
+/** A square-root scale from 0 to a round top at or above `max` (> 0), with ticks about evenly along the bar. */
+export function squareRootScale(max: number): ThicknessScale {
+  // The top: a step of 1, 2, 2.5 or 5 × 10ⁿ above `max`, in at most five steps.
   const raw = max / 5
   const power = 10 ** Math.floor(Math.log10(raw))
   const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw)!
@@ -86,65 +89,6 @@ function roundTo125(x: number): number {
   return candidates.reduce((best, c) => (Math.abs(c - x) < Math.abs(best - x) ? c : best))
 }
 
-/** Where everything goes, in output pixels (`scale` pixels per layout pixel). */
-export interface FrameLayout {
-  scale: number
-  width: number
-  height: number
-  /** Pixels per map cell: a whole number, so cells tile without seams. */
-  cell: number
-  mapX: number
-  mapY: number
-  mapSide: number
-  barX: number
-  barY: number
-  barWidth: number
-  barHeight: number
-}
-
-/** The map's side at scale 1, about: cells take whole pixels. */
-const MAP_TARGET = 448
-/** Below the map: the eastings, then the scale bar. */
-const MAP_FOOT = 58
-
-/** The frame's width beside the map's side, at scale 1: the northings left of the map, the colour bar and its legend right of it. */
-export const FRAME_MARGINS = 232
-
-/** `mapTarget`: the map's side about, at scale 1 (the dashboard's fills its panel; the exports keep MAP_TARGET). */
-export function frameLayout(mapSize: number, scale = 1, mapTarget = MAP_TARGET): FrameLayout {
-  const u = (v: number) => Math.round(v * scale)
-  const cell = Math.max(1, Math.round(Math.max(1, Math.floor(mapTarget / mapSize)) * scale))
-  const mapSide = cell * mapSize
-  // Room left of the map for the northings, below it for the eastings and the scale bar.
-  const mapX = u(78)
-  const mapY = u(64)
-  const barX = mapX + mapSide + u(28)
-  const barY = mapY + u(22)
-  const barWidth = u(16)
-  const barHeight = Math.max(u(120), Math.round(mapSide * 0.55))
-  const legendBottom = barY + barHeight + u(90)
-  return {
-    scale,
-    width: barX + barWidth + u(110),
-    height: Math.max(mapY + mapSide + u(MAP_FOOT), legendBottom) + u(16),
-    cell,
-    mapX,
-    mapY,
-    mapSide,
-    barX,
-    barY,
-    barWidth,
-    barHeight,
-  }
-}
-
-/** Whether map cell (r, c) covers no grid cell at all (the window reaches past the grid's edge). */
-function beyondGrid(map: ThicknessMap, rows: number, cols: number, r: number, c: number): boolean {
-  const i = map.row0 + r * map.block
-  const j = map.col0 + c * map.block
-  return i + map.block <= 0 || i >= rows || j + map.block <= 0 || j >= cols
-}
-
 /** The colour of every map cell, row-major: debris, relief, wall, or null (beyond the grid: background). */
 export function frameCellColors(result: FrameSource, map: ThicknessMap, scale: ThicknessScale): (string | null)[] {
   const relief = result.hillshade
@@ -171,19 +115,18 @@ export const FULL_SIDE = 1024
  * FULL_SIDE a side, and beyond that the smallest block that fits (each map cell the deepest of its
  * block), so the picture stays bounded whatever the grid (7 320 × 6 944 cells: 8 × 8 blocks).
  */
-export function fullFrameWindow(last: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>): Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'> {
+export function fullFrameWindow(last: MapWindow): MapWindow {
   const side = last.size * last.block
   const block = Math.ceil(side / FULL_SIDE)
   return { row0: last.row0, col0: last.col0, size: Math.ceil(side / block), block }
 }
 
-/** The frame's title: what the exports' and the dashboard's captions name. */
 /**
  * What part of the grid a map shows and how it was reduced: the window around where the debris
  * went (the rest of the grid is cropped) and the block of grid cells each map cell stands for (its
  * deepest), so a map is never read as the whole grid at full resolution.
  */
-export function mapExtent(map: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'block'>, grid: Pick<LandslideGrid, 'rows' | 'cols'>): string {
+export function mapExtent(map: MapWindow, grid: Pick<MapGrid, 'rows' | 'cols'>): string {
   const span = map.size * map.block
   const [r1, c1] = [Math.min(grid.rows, map.row0 + span) - 1, Math.min(grid.cols, map.col0 + span) - 1]
   const n = (v: number) => v.toLocaleString('en-US')
@@ -195,6 +138,7 @@ export function mapExtent(map: Pick<ThicknessMap, 'row0' | 'col0' | 'size' | 'bl
   return `${where}; ${cells}.`
 }
 
+/** The frame's title: what the exports' and the dashboard's captions name. */
 export function frameTitle(map: ThicknessMap, steps: number): string {
   return `Debris thickness after ${stepsText(map.step)} steps (of ${stepsText(steps)})`
 }
@@ -210,115 +154,22 @@ export function paintFrame(
 ): void {
   const map = result.maps[index]
   if (!map) throw new RangeError(`landslide frame ${index}: the run recorded ${result.maps.length} maps`)
-  const u = (v: number) => Math.round(v * layout.scale)
-  const { cell, mapX, mapY, mapSide } = layout
-  p.rect(0, 0, layout.width, layout.height, BACKGROUND_COLOR)
-
-  p.text(frameTitle(map, result.steps), mapX, u(16), { size: u(16), bold: true, color: TEXT_COLOR, baseline: 'top' })
   const metres = map.block * result.grid.cellsize
   const relief = result.hillshade ? `over the hillshaded DEM, sun from ${result.hillshade.azimuth}° at ${result.hillshade.altitude}°` : 'no relief recorded for this run'
   const cells = map.block === 1 ? 'a grid cell' : `max of ${map.block} × ${map.block} grid cells`
-  p.text(`${relief} · map cell ${formatNumber(metres, 4)} m (${cells})`, mapX, u(40), {
-    size: u(12),
-    color: MUTED_TEXT_COLOR,
-    baseline: 'top',
-  })
-
-  // Runs of one colour along a row as one rectangle: fewer elements in the SVG, no seams on canvas.
-  // Cell edges fall on whole pixels, cut to the map's square (a zoomed view shows part of the window).
-  const colors = frameCellColors(result, map, scale)
-  const per = cell * view.zoom
-  const edge = (origin: number, at: number, v0: number) => Math.min(origin + mapSide, Math.max(origin, origin + Math.round((at - v0) * per)))
-  const [r0, c0] = [Math.max(0, Math.floor(view.y0)), Math.max(0, Math.floor(view.x0))]
-  const last = (v0: number) => Math.min(map.size, Math.ceil(v0 + map.size / view.zoom))
-  for (let r = r0; r < last(view.y0); r++) {
-    const [y, y1] = [edge(mapY, r, view.y0), edge(mapY, r + 1, view.y0)]
-    let c = c0
-    while (c < last(view.x0)) {
-      const color = colors[r * map.size + c]
-      let end = c + 1
-      while (end < last(view.x0) && colors[r * map.size + end] === color) end++
-      const x = edge(mapX, c, view.x0)
-      const x1 = edge(mapX, end, view.x0)
-      if (color !== null && x1 > x && y1 > y) p.rect(x, y, x1 - x, y1 - y, color)
-      c = end
-    }
-  }
-  p.outline(mapX, mapY, mapSide, mapSide, AXIS_COLOR, Math.max(1, u(1)))
-  paintCoordinates(p, result, viewExtent(result.grid, map, view), layout, u)
-
-  paintLegend(p, layout, scale, u)
+  const subtitle = `${relief} · map cell ${formatNumber(metres, 4)} m (${cells})`
+  paintMapFrame(p, { title: frameTitle(map, result.steps), subtitle, grid: result.grid, window: map, colors: frameCellColors(result, map, scale), bar: thicknessBar(scale) }, layout, view)
 }
 
-/** A round length of 1, 2 or 5 × 10ⁿ at or below `v`. */
-export function roundLength(v: number): number {
-  const power = 10 ** Math.floor(Math.log10(v))
-  return [5, 2, 1].map((m) => m * power).find((s) => s <= v * (1 + 1e-9)) ?? power
-}
-
-const metresText = (m: number) => (m >= 1000 ? `${formatNumber(m / 1000, 4)} km` : `${formatNumber(m, 4)} m`)
-
-/**
- * The window's map coordinates from the grid's header (x = xllcorner + column · cellsize, y from the
- * grid's south edge up; row 0 is the north), ticked every round step on the left and bottom edges,
- * and a scale bar about a quarter of the map wide under them.
- */
-export function mapCoordinates(grid: FrameSource['grid'], map: ThicknessMap): { west: number; north: number; metres: number } {
-  return viewExtent(grid, map, FULL_VIEW)
-}
-
-/** `extent`: the part of the map drawn (mapCoordinates for the whole window). */
-function paintCoordinates(p: Painter, result: FrameSource, extent: { west: number; north: number; metres: number }, layout: FrameLayout, u: (v: number) => number): void {
-  const { mapX, mapY, mapSide } = layout
-  const { west, north, metres } = extent
-  const perPixel = metres / mapSide
-  const step = roundLength(metres / 4)
-  const tick = Math.max(1, u(1))
-  const style = { size: u(10), color: MUTED_TEXT_COLOR }
-  for (let x = Math.ceil(west / step) * step; x <= west + metres + 1e-9; x += step) {
-    const px = mapX + Math.round((x - west) / perPixel)
-    p.rect(px, mapY + mapSide, tick, u(4), AXIS_COLOR)
-    p.text(formatNumber(x, 9), px, mapY + mapSide + u(6), { ...style, align: 'center', baseline: 'top' })
+/** The thickness's colour bar: square-root, the clear threshold and the walls' colour under it. */
+function thicknessBar(scale: ThicknessScale): ColorBar {
+  return {
+    label: 'h (m)',
+    color: thicknessColor,
+    ticks: scale.ticks.map((t) => ({ value: t, at: scalePosition(scale, t) })),
+    notes: ['square-root scale', `clear: h ≤ ${P_EPSILON} m`],
+    swatches: [{ color: WALL_COLOR, label: 'NODATA' }],
   }
-  for (let y = Math.floor(north / step) * step; y >= north - metres - 1e-9; y -= step) {
-    const py = mapY + Math.round((north - y) / perPixel)
-    p.rect(mapX - u(4), py, u(4), tick, AXIS_COLOR)
-    p.text(formatNumber(y, 9), mapX - u(6), py, { ...style, align: 'right', baseline: 'middle' })
-  }
-  p.text(`x, y (m; CRS ${crsText(result.grid.crs)})`, mapX, mapY + mapSide + u(22), { ...style, baseline: 'top' })
-  // The scale bar: two halves, dark and light, under the coordinates on the right.
-  const length = roundLength(metres / 4)
-  const width = Math.round(length / perPixel)
-  const barY = mapY + mapSide + u(40)
-  const x0 = mapX + mapSide - width
-  const half = Math.round(width / 2)
-  p.rect(x0, barY, half, u(5), TEXT_COLOR)
-  p.rect(x0 + half, barY, width - half, u(5), BACKGROUND_COLOR)
-  p.outline(x0, barY, width, u(5), TEXT_COLOR, tick)
-  p.text(metresText(length), x0 - u(6), barY + u(3), { ...style, color: TEXT_COLOR, align: 'right', baseline: 'middle' })
-}
-
-function paintLegend(p: Painter, layout: FrameLayout, scale: ThicknessScale, u: (v: number) => number): void {
-  const { barX, barY, barWidth, barHeight } = layout
-  p.text('h (m)', barX, barY - u(8), { size: u(12), color: TEXT_COLOR, baseline: 'alphabetic' })
-  const bands = 64
-  for (let i = 0; i < bands; i++) {
-    const y0 = barY + Math.round((i * barHeight) / bands)
-    const y1 = barY + Math.round(((i + 1) * barHeight) / bands)
-    p.rect(barX, y0, barWidth, y1 - y0, thicknessColor(1 - (i + 0.5) / bands))
-  }
-  p.outline(barX, barY, barWidth, barHeight, AXIS_COLOR, Math.max(1, u(1)))
-  for (const t of scale.ticks) {
-    const y = barY + Math.round((1 - scalePosition(scale, t)) * barHeight)
-    p.rect(barX + barWidth, y - Math.floor(Math.max(1, u(1)) / 2), u(4), Math.max(1, u(1)), AXIS_COLOR)
-    p.text(formatNumber(t, 3), barX + barWidth + u(7), y, { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
-  }
-  const noteY = barY + barHeight + u(22)
-  p.text('square-root scale', barX, noteY, { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
-  p.text(`clear: h ≤ ${P_EPSILON} m`, barX, noteY + u(18), { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
-  const swatchY = noteY + u(40)
-  p.rect(barX, swatchY - u(6), barWidth, u(12), WALL_COLOR)
-  p.text('NODATA', barX + barWidth + u(7), swatchY, { size: u(11), color: MUTED_TEXT_COLOR, baseline: 'middle' })
 }
 
 /** The frame as an SVG document. */

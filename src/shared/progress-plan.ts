@@ -16,6 +16,9 @@ export interface PlanStep {
   cost: number
 }
 
+/** What a part of a job needs of its plan: to begin its steps and report their own fractions. */
+export type PlanSteps = Pick<ProgressPlan, 'begin' | 'update'>
+
 export class ProgressPlan {
   /** Steps not yet begun, the one under way first once begun. */
   private steps: PlanStep[]

@@ -1,7 +1,8 @@
 // `bench device` on the software adapter, with tiny sizes: figures, their checks, cancellation.
 import { afterAll, describe, expect, it } from 'vitest'
 import type { JobProgress } from '../../src/shared/jobs'
-import { benchDevice } from '../../src/main/workloads/device/bench'
+import { ProgressPlan } from '../../src/shared/progress-plan'
+import { benchDevice, GPU_STEPS } from '../../src/main/workloads/device/bench'
 import { fmaThread, measureFma } from '../../src/main/workloads/device/fma'
 import { measureReadBandwidth, repeatedBuffer } from '../../src/main/workloads/device/read-bandwidth'
 import { getGpu, resetGpu } from '../../src/main/gpu/runtime'
@@ -18,7 +19,9 @@ const tiny = {
 describe('benchDevice', () => {
   it('returns positive finite figures with units in their keys, in phase order', async () => {
     const progress: JobProgress[] = []
-    const r = await benchDevice(tiny, { progress: (p) => progress.push(p) })
+    const plan = new ProgressPlan((p) => progress.push(p), GPU_STEPS)
+    const r = await benchDevice(tiny, { plan })
+    plan.finish('done')
 
     expect(r.adapter).toMatchObject({ architecture: 'swiftshader', isSoftware: true })
     expect(r.timing).toBe('wall clock to completion')
@@ -34,9 +37,10 @@ describe('benchDevice', () => {
     }
 
     const phases = [...new Set(progress.map((p) => p.phase))]
-    expect(phases).toEqual(['upload', 'read bandwidth', 'readback', 'fma f32'])
+    expect(phases).toEqual(['upload', 'read bandwidth', 'readback', 'fma f32', 'done'])
     const fractions = progress.map((p) => p.fraction)
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b))
+    expect(fractions.at(-2)).toBeLessThan(1)
     expect(fractions.at(-1)).toBe(1)
     expect(progress.filter((p) => p.throughput).map((p) => p.throughput!.unit)).toEqual(
       expect.arrayContaining(['GB/s', 'GFLOP/s']),
@@ -55,10 +59,10 @@ describe('benchDevice', () => {
     const seen: string[] = []
     const run = benchDevice(tiny, {
       signal: ac.signal,
-      progress: (p) => {
+      plan: new ProgressPlan((p) => {
         seen.push(p.phase)
         if (p.phase === 'read bandwidth') ac.abort()
-      },
+      }, GPU_STEPS),
     })
     await expect(run).rejects.toMatchObject({ code: 'cancelled', message: 'cancelled' })
     expect(seen).not.toContain('readback')

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { JobProgress } from '../../src/shared/jobs'
 import { deviceEngine } from '../../src/main/workloads/device'
-import { benchCpu, CPU_MEASUREMENTS, cpuReadBytes, MIN_READ_BYTES } from '../../src/main/workloads/device/cpu-bench'
+import { ProgressPlan } from '../../src/shared/progress-plan'
+import { benchCpu, CPU_MEASUREMENTS, CPU_STEPS, cpuReadBytes, MIN_READ_BYTES } from '../../src/main/workloads/device/cpu-bench'
 import { lastLevelCacheBytes } from '../../src/main/workloads/device/cpu-caches'
 import { scalarFma, scalarFmaSum } from '../../src/main/workloads/device/cpu-kernels'
 import { jobContext, NO_ADAPTER } from '../helpers/job-context'
@@ -21,7 +22,9 @@ describe('benchCpu', () => {
   it('measures read bandwidth and each CPU backend\'s FLOP/s: positive finite medians of the repeats, phase after phase', async () => {
     const progress: JobProgress[] = []
     const samples: Record<string, number[]> = {}
-    const r = await benchCpu(small, { progress: (p) => progress.push(p), sample: (m, ms) => (samples[m] ??= []).push(ms) })
+    const plan = new ProgressPlan((p) => progress.push(p), CPU_STEPS)
+    const r = await benchCpu(small, { plan, sample: (m, ms) => (samples[m] ??= []).push(ms) })
+    plan.finish('done')
     expect(r).toMatchObject({ threads: 2, repeats: 2, timing: expect.stringMatching(/^wall clock/) })
     expect(r.cpu.length).toBeGreaterThan(0)
     expect(['relaxed', 'simd128']).toContain(r.simd)
@@ -33,9 +36,12 @@ describe('benchCpu', () => {
     // Each measurement's repeats, as timings; the phases in order, the fraction never going back.
     expect(Object.keys(samples)).toEqual([...CPU_MEASUREMENTS])
     for (const m of CPU_MEASUREMENTS) expect(samples[m].length, m).toBe(2)
-    expect([...new Set(progress.map((p) => p.phase))]).toEqual([...CPU_MEASUREMENTS])
+    expect([...new Set(progress.map((p) => p.phase))]).toEqual([...CPU_MEASUREMENTS, 'done'])
     const fractions = progress.map((p) => p.fraction)
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b))
+    // Each measurement moves the bar by its weight as its repeats go.
+    expect(new Set(fractions).size).toBeGreaterThan(CPU_MEASUREMENTS.length * 2)
+    expect(fractions.at(-2)).toBeLessThan(1)
     expect(fractions.at(-1)).toBe(1)
     expect(progress.filter((p) => p.throughput).map((p) => p.throughput!.unit)).toEqual(expect.arrayContaining(['GB/s', 'GFLOP/s']))
   })
@@ -63,10 +69,10 @@ describe('benchCpu', () => {
     const seen: string[] = []
     const run = benchCpu(small, {
       signal: ac.signal,
-      progress: (p) => {
+      plan: new ProgressPlan((p) => {
         seen.push(p.phase)
         if (p.phase === 'cpu fma simd') ac.abort()
-      },
+      }, CPU_STEPS),
     })
     await expect(run).rejects.toMatchObject({ code: 'cancelled' })
     expect(seen).not.toContain('cpu fma workers')
@@ -78,9 +84,9 @@ describe('benchCpu', () => {
       { ...small, repeats: 3 },
       {
         signal: inside.signal,
-        progress: (p) => {
+        plan: new ProgressPlan((p) => {
           if (p.throughput) inside.abort()
-        },
+        }, CPU_STEPS),
         sample: (_, ms) => repeats.push(ms),
       },
     )

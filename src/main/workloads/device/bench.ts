@@ -2,7 +2,7 @@
 // the ceilings that workload timings and rooflines are compared with.
 import { ApiError } from '../../../shared/errors'
 import type { DeviceBenchResult } from '../../../shared/device'
-import type { JobProgress } from '../../../shared/jobs'
+import type { PlanStep, PlanSteps } from '../../../shared/progress-plan'
 import { throwIfAborted } from '../../../shared/cancel'
 import { benchData } from './data'
 import { measureFma } from './fma'
@@ -37,11 +37,12 @@ export interface BenchDeviceOptions {
 
 export interface BenchContext {
   signal?: AbortSignal
-  progress?(p: JobProgress): void
+  /** The job's plan, holding GPU_STEPS: each measurement begins its step and reports its own fraction. */
+  plan?: PlanSteps
   /** Defaults to the shared GPU. */
   gpu?: Gpu
   /** Gets the milliseconds of each timed repetition of each measurement. */
-  sample?(measurement: keyof typeof PHASES, ms: number): void
+  sample?(measurement: GpuMeasurement, ms: number): void
 }
 
 // Tuned on an H100 (132 SMs × 2048 threads; `bench read-bandwidth`, docs/benchmarks/history.md): reading
@@ -69,8 +70,15 @@ const SOFTWARE: typeof HARDWARE = {
 /** The most the host uploads and reads back per transfer measurement (and the read kernel's source). */
 export const TRANSFER_BYTES = 256e6
 
-// Share of the job's progress per phase, roughly in proportion to its time.
-const PHASES = { upload: [0, 0.15], 'read bandwidth': [0.15, 0.5], readback: [0.5, 0.65], 'fma f32': [0.65, 1] } as const
+type GpuMeasurement = 'upload' | 'read bandwidth' | 'readback' | 'fma f32'
+
+/** The measurements as steps of a job's plan, weighed roughly as their time, in tenths of the CPU part's (cpu-bench.ts CPU_STEPS). */
+export const GPU_STEPS: PlanStep[] = [
+  { key: 'upload', cost: 4.5 },
+  { key: 'read bandwidth', cost: 10.5 },
+  { key: 'readback', cost: 4.5 },
+  { key: 'fma f32', cost: 10.5 },
+]
 
 export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext = {}): Promise<DeviceBenchResult> {
   const { signal } = ctx
@@ -88,21 +96,18 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
   const transferBytes = Math.floor(asked / copies / 16) * 16
   const readBytes = transferBytes * copies
 
-  const report = (phase: keyof typeof PHASES, done: number, value?: number, unit?: string): void => {
-    const [from, to] = PHASES[phase]
-    ctx.progress?.({ phase, fraction: from + (to - from) * done, ...(value !== undefined && unit ? { throughput: { value, unit } } : {}) })
-  }
+  const begin = (phase: GpuMeasurement): void => ctx.plan?.begin(phase, phase)
   // Each repetition reports its throughput (per 10^9); the work of one dispatch or copy turns it into time.
-  const rates: Record<keyof typeof PHASES, number[]> = { upload: [], 'read bandwidth': [], readback: [], 'fma f32': [] }
-  const repeatHook = (phase: keyof typeof PHASES, unit: string) => (n: number, value: number) => {
-    report(phase, n / repeats, value, unit)
+  const rates: Record<GpuMeasurement, number[]> = { upload: [], 'read bandwidth': [], readback: [], 'fma f32': [] }
+  const repeatHook = (phase: GpuMeasurement, unit: string) => (n: number, value: number) => {
+    ctx.plan?.update(n / repeats, { throughput: { value, unit } })
     rates[phase].push(value)
   }
-  const sample = (phase: keyof typeof PHASES, work: number) => {
+  const sample = (phase: GpuMeasurement, work: number) => {
     for (const rate of rates[phase]) ctx.sample?.(phase, work / rate / 1e6)
   }
 
-  report('upload', 0)
+  begin('upload')
   const { data, sum } = benchData(transferBytes)
   throwIfAborted(signal)
   const buffer = await gpu.storage('device bench data', transferBytes)
@@ -111,7 +116,7 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
     const transfer = { repeats, chunkBytes: tuning.chunkBytes, signal }
     const upload = await measureUpload(gpu, buffer, data, { ...transfer, onRepeat: repeatHook('upload', 'GB/s') })
 
-    report('read bandwidth', 0)
+    begin('read bandwidth')
     readBuffer = copies > 1 ? await repeatedBuffer(gpu, buffer, transferBytes, copies) : buffer
     const read = await measureReadBandwidth(gpu, readBuffer, readBytes, sum * copies, {
       ...tuning.read,
@@ -122,10 +127,10 @@ export async function benchDevice(params: BenchDeviceOptions, ctx: BenchContext 
       onRepeat: repeatHook('read bandwidth', 'GB/s'),
     })
 
-    report('readback', 0)
+    begin('readback')
     const readback = await measureReadback(gpu, buffer, data, { ...transfer, onRepeat: repeatHook('readback', 'GB/s') })
 
-    report('fma f32', 0)
+    begin('fma f32')
     const fma = await measureFma(gpu, {
       ...tuning.fma,
       repeats,

@@ -8,7 +8,7 @@ import { availableParallelism, freemem } from 'node:os'
 import { ApiError } from '../../../shared/errors'
 import { throwIfAborted } from '../../../shared/cancel'
 import type { CpuBenchResult } from '../../../shared/device'
-import type { JobProgress } from '../../../shared/jobs'
+import type { PlanStep, PlanSteps } from '../../../shared/progress-plan'
 import { timeBatches } from '../../gpu/timing'
 import { hostInfo } from '../../results/envelope'
 import { withPool } from '../../workers/pool'
@@ -27,15 +27,8 @@ import {
 export const CPU_MEASUREMENTS = ['cpu read bandwidth', 'cpu fma serial', 'cpu fma simd', 'cpu fma workers', 'cpu fma workers-simd'] as const
 export type CpuMeasurement = (typeof CPU_MEASUREMENTS)[number]
 
-// Share of the CPU part's progress per measurement, roughly in proportion to its time (the read's
-// includes filling the buffer).
-const SHARES: Record<CpuMeasurement, [number, number]> = {
-  'cpu read bandwidth': [0, 0.4],
-  'cpu fma serial': [0.4, 0.55],
-  'cpu fma simd': [0.55, 0.7],
-  'cpu fma workers': [0.7, 0.85],
-  'cpu fma workers-simd': [0.85, 1],
-}
+/** The measurements as steps of a job's plan, weighed roughly as their time (the read's includes filling the buffer), in tenths of the CPU part. */
+export const CPU_STEPS: PlanStep[] = CPU_MEASUREMENTS.map((key) => ({ key, cost: key === 'cpu read bandwidth' ? 4 : 1.5 }))
 
 /** The read covers at least this much, and LLC_MULTIPLE times the last-level caches. */
 export const MIN_READ_BYTES = 256 * 2 ** 20
@@ -64,8 +57,8 @@ export interface BenchCpuOptions {
 
 export interface BenchCpuContext {
   signal?: AbortSignal
-  /** Fractions of the CPU part alone (0…1). */
-  progress?(p: JobProgress): void
+  /** The job's plan, holding CPU_STEPS: each measurement begins its step and reports its own fraction. */
+  plan?: PlanSteps
   /** Gets the milliseconds of each timed repetition of each measurement. */
   sample?(measurement: CpuMeasurement, ms: number): void
 }
@@ -101,15 +94,11 @@ export async function benchCpu(o: BenchCpuOptions = {}, ctx: BenchCpuContext = {
     return { first, ptr: BASE + first * 8, count: values / threads }
   })
 
-  const report = (m: CpuMeasurement, done: number, throughput?: JobProgress['throughput']) => {
-    const [from, to] = SHARES[m]
-    ctx.progress?.({ phase: m, fraction: from + (to - from) * done, ...(throughput && { throughput }) })
-  }
 
   return withPool('device-worker', threads, signal, async (pool) => {
     /** Times `work(count)` in batches; each repetition's rate (work units per ms × `perUnit`) is reported in `unit`. */
     const measure = async (m: CpuMeasurement, perUnit: number, unit: string, work: (count: number) => Promise<void>) => {
-      report(m, 0)
+      if (m !== 'cpu read bandwidth') ctx.plan?.begin(m, m)
       const rates: number[] = []
       const { count, medianMs } = await timeBatches(
         async (count) => {
@@ -125,7 +114,7 @@ export async function benchCpu(o: BenchCpuOptions = {}, ctx: BenchCpuContext = {
           onRepeat: (done, ms, n) => {
             const rate = (perUnit * n) / ms / 1e6
             rates.push(rate)
-            report(m, done / repeats, { value: rate, unit })
+            ctx.plan?.update(done / repeats, { throughput: { value: rate, unit } })
           },
         },
       )
@@ -133,7 +122,8 @@ export async function benchCpu(o: BenchCpuOptions = {}, ctx: BenchCpuContext = {
       return (perUnit * count) / medianMs / 1e6
     }
 
-    report('cpu read bandwidth', 0)
+    // The read's step covers filling the buffer it reads.
+    ctx.plan?.begin('cpu read bandwidth', 'cpu read bandwidth')
     const sums = await Promise.all(slices.map((s) => pool.run<number>('fill', { workspace, ...s })))
     const read_bandwidth_GB_per_s = await measure('cpu read bandwidth', values * 8, 'GB/s', async (passes) => {
       const got = await Promise.all(slices.map((s) => pool.run<number>('read', { workspace, ptr: s.ptr, count: s.count, passes })))

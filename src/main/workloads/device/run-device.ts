@@ -3,12 +3,9 @@
 import type { DeviceParams, DeviceResult } from '../../../shared/workloads/device'
 import { timingOf, type Timing } from '../../../shared/workloads/envelope'
 import { ApiError } from '../../../shared/errors'
-import type { JobProgress } from '../../../shared/jobs'
+import { ProgressPlan } from '../../../shared/progress-plan'
 import { hostGpus } from '../../gpu/host-gpus'
 import type { EngineOutcome, JobContext } from '../../engine'
-
-/** Share of a measuring job's progress the GPU's measurements take, when there is a GPU. */
-const GPU_SHARE = 0.75
 
 export async function runDeviceJob(params: DeviceParams, ctx: JobContext): Promise<EngineOutcome<DeviceResult>> {
   // Without a GPU the adapter report says why; the CPU is still measured.
@@ -20,23 +17,18 @@ export async function runDeviceJob(params: DeviceParams, ctx: JobContext): Promi
 
   const samples: Record<string, number[]> = {}
   const sample = (m: string, ms: number) => (samples[m] ??= []).push(ms)
-  // Each part reports its own fractions; the job's bar spans both.
-  const within = (from: number, to: number) => (p: JobProgress) => ctx.progress({ ...p, fraction: from + (to - from) * p.fraction })
-  const cpuShare = gpu instanceof ApiError ? 1 : 1 - GPU_SHARE
   const results: DeviceResult = { info }
   // The measurements (and the worker threads and GPU runtime they drive) load when a measurement
   // runs. The CPU first: a software adapter's threads, still winding down after its kernels, would take
   // cores from the CPU's measurement.
-  const { benchCpu } = await import('./cpu-bench')
-  results.cpu = await benchCpu({ repeats: params.repeat }, { signal: ctx.signal, progress: within(0, cpuShare), sample })
-  if (!(gpu instanceof ApiError)) {
-    const { benchDevice } = await import('./bench')
-    results.bench = await benchDevice(
-      { readBytes: params.readMb && params.readMb * 1e6, repeats: params.repeat },
-      { signal: ctx.signal, progress: within(cpuShare, 1), gpu, sample },
-    )
+  const [{ benchCpu, CPU_STEPS }, gpuPart] = await Promise.all([import('./cpu-bench'), gpu instanceof ApiError ? null : import('./bench')])
+  const plan = new ProgressPlan(ctx.progress, [...CPU_STEPS, ...(gpuPart?.GPU_STEPS ?? [])])
+  results.cpu = await benchCpu({ repeats: params.repeat }, { signal: ctx.signal, plan, sample })
+  if (gpuPart && !(gpu instanceof ApiError)) {
+    results.bench = await gpuPart.benchDevice({ readBytes: params.readMb && params.readMb * 1e6, repeats: params.repeat }, { signal: ctx.signal, plan, gpu, sample })
   }
   const timings: Record<string, Timing> = {}
   for (const [m, ms] of Object.entries(samples)) timings[m] = timingOf(ms)
+  plan.finish('done')
   return { results, timings }
 }

@@ -68,7 +68,7 @@ export interface SchemaSpec {
 }
 
 /** The footer's metadata: `schema` (root included) and the chunks each group's columns occupy. */
-export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { rows: number; chunks: { offset: number; size: number; dictionary: boolean }[] }[], numRows?: number, chunkValues?: number): Buffer {
+export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { rows: number; chunks: { offset: number; size: number; dictionary: boolean; encodings?: number[] }[] }[], numRows?: number, chunkValues?: number): Buffer {
   return new Thrift()
     .int(1, 1)
     .list(2, 12, schema, (t, e) => {
@@ -86,7 +86,7 @@ export function footer(schema: SchemaSpec[], columns: ColumnSpec[], groups: { ro
         const c = g.chunks.indexOf(chunk)
         cc.long(2, chunk.offset).struct(3, (m) => {
           m.int(1, columns[c].type)
-            .list(2, 5, [ENCODING.PLAIN, ENCODING.RLE, ENCODING.RLE_DICTIONARY], (l, e) => l.rawInt(e))
+            .list(2, 5, chunk.encodings ?? [ENCODING.PLAIN, ENCODING.RLE, ENCODING.RLE_DICTIONARY], (l, e) => l.rawInt(e))
             .list(3, 8, [columns[c].name], (l, name) => l.rawString(name))
             .int(4, columns[c].codec ?? CODEC.UNCOMPRESSED)
             .long(5, chunkValues ?? g.rows)
@@ -110,7 +110,9 @@ export function parquetFile(columns: ColumnSpec[], groups: GroupSpec[], opts: { 
     chunks: g.pages.map((pages) => {
       const bytes = Buffer.concat(pages.map(pageBytes))
       parts.push(bytes)
-      const chunk = { offset, size: bytes.length, dictionary: pages[0]?.kind === 'dictionary' }
+      // The encodings its pages use, and RLE (their levels').
+      const encodings = [...new Set([...pages.map((p) => p.encoding), ENCODING.RLE])]
+      const chunk = { offset, size: bytes.length, dictionary: pages[0]?.kind === 'dictionary', encodings }
       offset += bytes.length
       return chunk
     }),

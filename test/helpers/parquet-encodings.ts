@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { snappyCompress } from 'hysnappy'
+import { lz4Block } from './lz4-encode'
 import {
   byteStreamSplit,
   CODEC,
@@ -85,7 +86,7 @@ function twosComplement(v: bigint, width: number): Uint8Array {
 
 const withNulls = <T>(values: T[], every: number): (T | null)[] => values.map((v, i) => (i % every === 3 ? null : v))
 
-/** Compresses a page's values as the chunk's codec says (LZ4 and LZ4_RAW as single literal runs: the containers are what is tested). */
+/** Compresses a page's values as the chunk's codec says (LZ4: Hadoop's framing, of two blocks). */
 function compress(codec: number, data: Uint8Array): Uint8Array {
   switch (codec) {
     case CODEC.SNAPPY:
@@ -95,28 +96,22 @@ function compress(codec: number, data: Uint8Array): Uint8Array {
     case CODEC.BROTLI:
       return brotliCompressSync(data)
     case CODEC.LZ4_RAW:
-      return lz4Literals(data)
+      return lz4Block(data)
     case CODEC.LZ4: {
-      const block = lz4Literals(data)
-      const sizes = Buffer.alloc(8)
-      sizes.writeUInt32BE(data.length, 0)
-      sizes.writeUInt32BE(block.length, 4)
-      return Buffer.concat([sizes, block])
+      const half = data.length >> 1
+      return Buffer.concat(
+        [data.subarray(0, half), data.subarray(half)].map((piece) => {
+          const block = lz4Block(piece)
+          const sizes = Buffer.alloc(8)
+          sizes.writeUInt32BE(piece.length, 0)
+          sizes.writeUInt32BE(block.length, 4)
+          return Buffer.concat([sizes, block])
+        }),
+      )
     }
     default:
       return data
   }
-}
-
-function lz4Literals(data: Uint8Array): Buffer {
-  const n = data.length
-  const extra: number[] = []
-  if (n >= 15) {
-    let rest = n - 15
-    for (; rest >= 255; rest -= 255) extra.push(255)
-    extra.push(rest)
-  }
-  return Buffer.concat([Buffer.from([Math.min(n, 15) << 4, ...extra]), data])
 }
 
 /** A column's pages: v1, or v2 with every other page's values stored uncompressed. */

@@ -66,6 +66,8 @@ function bodyReader(fd: number, path: string, bodyStart: number, codec: ArrowCod
     try {
       return decompress(codec === 'zstd' ? 'ZSTD' : 'LZ4_FRAME', raw.subarray(8), Number(size))
     } catch (e) {
+      // Arrow JS 21's writer states a compressed buffer's own length where the format has its length uncompressed.
+      if (size === BigInt(r.length - 8)) throw fail(`the compressed ${what} state the length of their compressed bytes (${size}), not their length uncompressed, as Arrow JS's writer does; Arrow's C++ reader refuses them too`, column)
       throw fail(`the ${what} cannot be decompressed: ${e instanceof PageError ? e.message : String(e)}`, column)
     }
   }

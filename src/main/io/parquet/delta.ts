@@ -46,15 +46,8 @@ function zigzag64(bytes: Uint8Array, p: number, end: number): [number, number, n
   return [l, h, next]
 }
 
-/** `w` (≤ 32) bits at bit `bit` of bytes, least significant first; bytes past `end` read as 0. */
-function bitsAt(bytes: Uint8Array, end: number, bit: number, w: number): number {
-  if (w === 0) return 0
-  let byte = bit >>> 3
-  const shift = bit & 7
-  let x = 0
-  for (let k = 0, scale = 1; k < 5 && k * 8 < shift + w; k++, scale *= 256, byte++) if (byte < end) x += bytes[byte] * scale
-  return Math.floor(x / 2 ** shift) % 2 ** w
-}
+const POW2 = Array.from({ length: 41 }, (_, k) => 2 ** k)
+const TWO_32 = 4294967296
 
 let loScratch = new Uint32Array(0)
 let hiScratch = new Uint32Array(0)
@@ -95,16 +88,56 @@ export function readDeltaBinaryPacked(bytes: Uint8Array, p: number, end: number,
       if (w > 64) throw new PageError(`a miniblock of ${w}-bit deltas`)
       const take = Math.min(perMiniblock, count - i)
       if (p + Math.ceil((take * w) / 8) > end) short()
-      let bit = p * 8
-      for (let k = 0; k < take; k++, bit += w) {
-        const rLo = bitsAt(bytes, end, bit, Math.min(w, 32))
-        const rHi = w > 32 ? bitsAt(bytes, end, bit + 32, w - 32) : 0
-        // value += minDelta + residual, modulo 2^64 (sums of three words are exact in a double).
-        const l = vLo + mLo + rLo
-        vHi = (vHi + mHi + rHi + Math.floor(l / 4294967296)) >>> 0
-        vLo = l >>> 0
-        lo[i] = vLo
-        hi[i++] = vHi
+      // Residuals are read least significant bit first: up to 24 bits in an int, up to 32 in a
+      // double of at most 40 bits, wider ones as 32 bits and the rest. value += minDelta +
+      // residual, modulo 2^64 (a sum of three words is exact in a double).
+      let q = p
+      let acc = 0
+      let bits = 0
+      if (w <= 24) {
+        const mask = (1 << w) - 1
+        for (let k = 0; k < take; k++) {
+          while (bits < w) {
+            acc |= bytes[q++] << bits
+            bits += 8
+          }
+          const l = vLo + mLo + (acc & mask)
+          acc >>>= w
+          bits -= w
+          vHi = (vHi + mHi + (l < TWO_32 ? 0 : l < 2 * TWO_32 ? 1 : 2)) >>> 0
+          vLo = l >>> 0
+          lo[i] = vLo
+          hi[i++] = vHi
+        }
+      } else {
+        const lowWidth = Math.min(w, 32)
+        const low = POW2[lowWidth]
+        const highWidth = w - lowWidth
+        for (let k = 0; k < take; k++) {
+          while (bits < lowWidth) {
+            acc += bytes[q++] * POW2[bits]
+            bits += 8
+          }
+          const rLo = acc % low
+          acc = (acc - rLo) / low
+          bits -= lowWidth
+          let rHi = 0
+          if (highWidth > 0) {
+            while (bits < highWidth) {
+              acc += (q < end ? bytes[q] : 0) * POW2[bits]
+              q++
+              bits += 8
+            }
+            rHi = acc % POW2[highWidth]
+            acc = (acc - rHi) / POW2[highWidth]
+            bits -= highWidth
+          }
+          const l = vLo + mLo + rLo
+          vHi = (vHi + mHi + rHi + (l < TWO_32 ? 0 : l < 2 * TWO_32 ? 1 : 2)) >>> 0
+          vLo = l >>> 0
+          lo[i] = vLo
+          hi[i++] = vHi
+        }
       }
       // A miniblock holding values is stored whole, padded; those after the last value are not stored.
       p = Math.min(end, p + (perMiniblock * w) / 8)

@@ -318,6 +318,8 @@ export function readValues(
   out: Float64Array,
   t: number,
 ): void {
+  // A page of nulls only has no values to read, whatever its values section holds (some writers leave it empty).
+  if (count === 0) return
   switch (encoding) {
     case 'PLAIN':
       readPlain(col, bytes, p, end, count, out, t)
@@ -325,7 +327,6 @@ export function readValues(
     case 'PLAIN_DICTIONARY':
     case 'RLE_DICTIONARY': {
       if (!dictionary) throw new PageError('a dictionary-encoded page comes before any dictionary page')
-      if (count === 0) return
       if (p >= end) short()
       readDictionaryIndexes(bytes, p + 1, end, bytes[p], count, dictionary, out, t)
       return

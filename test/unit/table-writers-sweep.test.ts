@@ -10,7 +10,8 @@
 // correlation read it): each numeric column equal to its writer's own reading, value for value and
 // bit for bit (integers past 2^53 as the double their exact value rounds to; −0 is not 0), its
 // nulls counted as missing, no numeric column left out; or, for a file holding what the readers
-// refuse (NaN, ±∞, no rows), refused naming the file and the feature.
+// refuse (NaN, ±∞, no rows, Arrow JS's compressed buffers), refused naming the file and the feature.
+// Each writer's files are checked to hold the codecs and encodings the test names.
 // Needs out/ (`npm run build`): the loader's threads run there.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -5,12 +5,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { footerMetadata, pageHeader } from '../../src/main/io/parquet/write-parquet'
 import { loadTable } from '../../src/main/io/table-loader'
 import { lit, sql } from '../helpers/duckdb'
 import { failure } from '../helpers/failure'
+import { lz4Block } from '../helpers/lz4-encode'
+import { CODEC, dataPage, ENCODING, parquetFile, TYPE } from '../helpers/parquet-build'
 
 const dir = mkdtempSync(join(tmpdir(), 'paralab-hostile-tables-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -37,8 +39,6 @@ let arrow: Buffer
 beforeAll(async () => {
   await sql(`COPY (SELECT range::DOUBLE AS v, 'x' || range AS s FROM range(5000)) TO ${lit(at('good.parquet'))} (FORMAT parquet, COMPRESSION zstd)`)
   good = readFileSync(at('good.parquet'))
-  await sql(`COPY (SELECT range::DOUBLE AS v FROM range(5000)) TO ${lit(at('brotli.parquet'))} (FORMAT parquet, COMPRESSION brotli)`)
-  await sql(`COPY (SELECT range::DOUBLE AS v FROM range(5000)) TO ${lit(at('lz4.parquet'))} (FORMAT parquet, COMPRESSION lz4_raw)`)
   const pl = createRequire(import.meta.url)('nodejs-polars')
   pl.DataFrame({ v: Array.from({ length: 5000 }, (_, k) => k / 3) }).writeIPC(at('good.arrow'))
   arrow = readFileSync(at('good.arrow'))
@@ -98,9 +98,18 @@ describe('hostile Parquet files', () => {
     expect(await refusal(lying)).toBe(`${lying} (row group 0, column "v", page 0): the page announces 1000 values; the row group has 10 rows left`)
   })
 
-  it('unsupported compressions, named', async () => {
-    expect(await refusal(at('brotli.parquet'))).toMatch(/brotli\.parquet \(row group 0, column "v"\): compression BROTLI is not supported; Paralab reads uncompressed, snappy, gzip, zstd/)
-    expect(await refusal(at('lz4.parquet'))).toMatch(/lz4\.parquet \(row group 0, column "v"\): compression LZ4_RAW is not supported/)
+  it('brotli and LZ4 bombs: a page expanding past the 80 bytes its header announces, refused before more is written; LZO, named', async () => {
+    // 16 MiB of zeros compressed to a few hundred bytes, in a page whose header announces 80.
+    const zeros = Buffer.alloc(16 << 20)
+    const file = (name: string, codec: number, body: Uint8Array) =>
+      write(name, parquetFile([{ name: 'v', type: TYPE.DOUBLE, codec }], [{ rows: 10, pages: [[{ ...dataPage(10, ENCODING.PLAIN, body), size: 80 }]] }]))
+    const place = '(row group 0, column "v", page 0)'
+    const brotli = file('brotli-bomb.parquet', CODEC.BROTLI, brotliCompressSync(zeros))
+    expect(await refusal(brotli)).toBe(`${brotli} ${place}: brotli data expands past the 80 bytes the page header announces`)
+    const lz4 = file('lz4-bomb.parquet', CODEC.LZ4_RAW, lz4Block(zeros))
+    expect(await refusal(lz4)).toBe(`${lz4} ${place}: LZ4 data expands past the 80 bytes announced`)
+    const lzo = file('lzo.parquet', 3, Buffer.alloc(80))
+    expect(await refusal(lzo)).toMatch(/lzo\.parquet \(row group 0, column "v"\): compression LZO is not supported; Paralab reads uncompressed, snappy, gzip, zstd, brotli, lz4, lz4_raw/)
   })
 
   it('a string column asked for by --columns', async () => {

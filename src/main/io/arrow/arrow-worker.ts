@@ -1,5 +1,5 @@
-// Worker thread entry: reads record batches of an Arrow IPC file into the loader's shared columns.
+// Worker thread entry: reads record batches of an Arrow IPC file into the loader's shared columns, and the dictionaries of its dictionary-encoded ones.
 import { serveTasks } from '../../workers/serve-tasks'
-import { readBatch } from './batch'
+import { readBatch, readDictionary } from './batch'
 
-serveTasks({ readBatch })
+serveTasks({ readBatch, readDictionary })

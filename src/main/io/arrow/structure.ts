@@ -3,12 +3,15 @@
 // the file, the metadata under a bound, and is read by a bounded reader (flatbuffer.ts); the schema
 // gives the columns, its byte order and their layout. For each record batch the place of every
 // numeric column's validity and value buffers is found and checked against the batch's body and
-// rows here, so the loader's threads read only checked ranges.
-import { Field, Message, type Schema, Type, UnionMode } from 'apache-arrow'
+// rows here, so the loader's threads read only checked ranges; likewise for each dictionary batch
+// of a dictionary-encoded numeric column (its values; the record batches hold its indexes).
+import { type Field, Message, type Schema, Type, UnionMode } from 'apache-arrow'
+import { numericDictionaries, storedWidth } from './column-kinds'
 import { Footer } from 'apache-arrow/ipc/metadata/file'
 import { throwIfAborted } from '../../../shared/cancel'
 import { ApiError } from '../../../shared/errors'
 import { refuseDuplicateNames } from '../column-names'
+import { quoteText } from '../quote'
 import { openForReading } from '../open-for-reading'
 import { FbTable, MetadataError } from './flatbuffer'
 
@@ -39,8 +42,23 @@ export interface ArrowBatchPlace {
   bodyStart: number
   rows: number
   codec: ArrowCodec
-  /** By field index: the places of the numeric top-level columns (undefined for the others). */
+  /** By field index: the places of the numeric top-level columns (undefined for the others); a dictionary-encoded column's are of its indexes. */
   columns: (ArrowColumnPlace | undefined)[]
+  /** Dictionary batches (of `dictionaries`) before it in the file. */
+  dictionariesBefore: number
+}
+
+/** A dictionary batch of a dictionary-encoded numeric column: where its values lie. */
+export interface ArrowDictionaryPlace {
+  /** Where its message starts. */
+  start: number
+  id: number
+  /** Its values are added to the dictionary's (else they replace them). */
+  isDelta: boolean
+  bodyStart: number
+  rows: number
+  codec: ArrowCodec
+  column: ArrowColumnPlace
 }
 
 export interface ArrowStructure {
@@ -49,12 +67,10 @@ export interface ArrowStructure {
   /** Whether the schema states big-endian buffers (each value is then read byte-swapped). */
   bigEndian: boolean
   batches: ArrowBatchPlace[]
-}
-
-export interface ArrowColumnKind {
-  name: string
-  /** What it holds, when not numbers. */
-  holds?: string
+  /** Dictionary batches of the numeric dictionary-encoded columns, in file order. */
+  dictionaries: ArrowDictionaryPlace[]
+  /** The file format (whose readers take every dictionary batch before any record batch), not a stream. */
+  file: boolean
 }
 
 export function arrowError(path: string, where: string | undefined, message: string): ApiError {
@@ -104,6 +120,8 @@ export async function readArrowStructure(path: string, signal?: AbortSignal): Pr
     let schema: DecodedSchema | undefined
     let layout: FieldStart[] | undefined
     const batches: ArrowBatchPlace[] = []
+    const dictionaries: ArrowDictionaryPlace[] = []
+    let dictionaryFields: Map<number, Field> | undefined
     for (let pos = start; pos + 4 <= dataEnd; ) {
       throwIfAborted(signal)
       const prefix = await read(pos, Math.min(8, dataEnd - pos))
@@ -139,11 +157,25 @@ export async function readArrowStructure(path: string, signal?: AbortSignal): Pr
         const s = schema ?? footerSchema
         if (!s) throw arrowError(path, where, 'a record batch before the schema')
         layout ??= fieldStarts(path, s)
-        batches.push({ start: pos, end, bodyStart, ...metadata(path, where, () => batchPlaces(header, s, layout!, Number(m.body), m.version)) })
+        const places = metadata(path, where, () => batchPlaces(header, s.schema.fields, layout!, Number(m.body), m.version))
+        batches.push({ start: pos, end, bodyStart, ...places, dictionariesBefore: dictionaries.length })
+      } else if (m.type === HEADER.DictionaryBatch) {
+        const s = schema ?? footerSchema
+        if (!s) throw arrowError(path, where, 'a dictionary batch before the schema')
+        // Only the dictionaries of numeric columns are read; the others' values are passed over.
+        const place = metadata(path, where, () => {
+          const id = header.i64(0)
+          dictionaryFields ??= numericDictionaries(s.schema)
+          const values = dictionaryFields.get(Number(id))
+          const data = header.table(1)
+          if (!values || !data) return undefined
+          const places = batchPlaces(data, [values], [{ node: 0, buffer: 0, views: 0 }], Number(m.body), m.version)
+          return { start: pos, id: Number(id), isDelta: header.u8(2) === 1, bodyStart, rows: places.rows, codec: places.codec, column: places.columns[0]! }
+        })
+        if (place) dictionaries.push(place)
       } else if (m.type === HEADER.Tensor || m.type === HEADER.SparseTensor) {
         throw arrowError(path, where, 'a tensor message: not a table')
-      } else if (m.type !== HEADER.DictionaryBatch) {
-        // Dictionary batches hold the values of dictionary-encoded columns, which are not read.
+      } else {
         throw arrowError(path, where, `a message of unknown type ${m.type}`)
       }
       pos = end
@@ -152,7 +184,7 @@ export async function readArrowStructure(path: string, signal?: AbortSignal): Pr
     const s = schema ?? footerSchema
     if (!s) throw arrowError(path, undefined, 'no schema message: not an Arrow IPC file or stream')
     refuseDuplicateNames(path, s.schema.fields.map((f) => f.name), ' (schema)')
-    return { bytes: size, fields: s.schema.fields, bigEndian: s.bigEndian, batches }
+    return { bytes: size, fields: s.schema.fields, bigEndian: s.bigEndian, batches, dictionaries, file: footerSchema !== undefined }
   } catch (e) {
     if (e instanceof ApiError) throw e
     throw new ApiError('io', `cannot read ${path}: ${(e as Error).message}`)
@@ -177,6 +209,9 @@ function metadata<T>(path: string, where: string, decode: () => T): T {
   }
 }
 
+/** Type ids of the schema's Type union that Arrow JS does not decode, and what they hold. */
+const UNDECODED_TYPES: Record<number, string> = { 22: 'run-end encoded values', 25: 'list views', 26: 'large list views' }
+
 /**
  * Checks a Schema table's vectors before the library walks it: each lies within the metadata (so
  * none announces more elements than its bytes), fields nest at most MAX_FIELD_DEPTH deep, and the
@@ -191,8 +226,11 @@ function checkSchema(schema: FbTable, bytes: number): void {
     if (visited > bytes / 4) throw new MetadataError(`the schema names more fields than its ${bytes} bytes can describe`)
     for (let k = 0; k < vec.length; k++) {
       const field = table.tableAt(vec, k)
-      field.vector(0, 1)
+      const name = field.vector(0, 1)
       field.vector(6, 4)
+      // Layouts Arrow JS does not decode (it would refuse the schema as of an unknown type): named here.
+      const layout = UNDECODED_TYPES[field.u8(2)]
+      if (layout) throw new MetadataError(`column ${quoteText(new TextDecoder().decode(new Uint8Array(field.view.buffer, field.view.byteOffset + name.start, name.length)))} holds ${layout}, which are not read`)
       fields(field, 5, depth + 1)
     }
   }
@@ -261,19 +299,10 @@ function fieldStarts(path: string, s: DecodedSchema): FieldStart[] {
   })
 }
 
-/** Bytes a value takes in a numeric column this loader reads, or undefined for other columns. */
-export function arrowWidth(field: Field): number | undefined {
-  const t = field.type as unknown as { typeId: Type; bitWidth?: number; precision?: number }
-  if (t.typeId === Type.Int) return [8, 16, 32, 64].includes(t.bitWidth!) ? t.bitWidth! / 8 : undefined
-  if (t.typeId === Type.Decimal) return [32, 64, 128, 256].includes(t.bitWidth ?? 128) ? (t.bitWidth ?? 128) / 8 : undefined
-  if (t.typeId === Type.Float) return t.precision === 2 ? 8 : t.precision === 1 ? 4 : undefined
-  return undefined
-}
-
 const bitmapBytes = (rows: number) => Math.ceil(rows / 8)
 
 /** A record batch's rows, codec and the checked places of its numeric columns. */
-function batchPlaces(rb: FbTable, s: DecodedSchema, layout: FieldStart[], body: number, version: number): Omit<ArrowBatchPlace, 'start' | 'end' | 'bodyStart'> {
+function batchPlaces(rb: FbTable, fields: Field[], layout: FieldStart[], body: number, version: number): Omit<ArrowBatchPlace, 'start' | 'end' | 'bodyStart' | 'dictionariesBefore'> {
   const length = rb.i64(0)
   const nodes = rb.vector(1, 16)
   const buffers = rb.vector(2, 16)
@@ -299,8 +328,8 @@ function batchPlaces(rb: FbTable, s: DecodedSchema, layout: FieldStart[], body: 
       throw new MetadataError(`the ${what}: ${size} bytes at byte ${offset}, past a body of ${body} bytes`)
     return { offset: Number(offset), length: Number(size) }
   }
-  const columns = s.schema.fields.map((f, i) => {
-    const width = arrowWidth(f)
+  const columns = fields.map((f, i) => {
+    const width = storedWidth(f)
     if (width === undefined) return undefined
     const at = layout[i]
     if (at.views >= viewBuffers.length) throw new MetadataError(`the batch announces buffers for ${variadic.length} view columns; the schema has more`)
@@ -313,8 +342,9 @@ function batchPlaces(rb: FbTable, s: DecodedSchema, layout: FieldStart[], body: 
     const validity = region(b, `validity of column "${f.name}"`)
     const data = region(b + 1, `values of column "${f.name}"`)
     if (codec === 'none') {
-      if (data.length < rows * width) throw new MetadataError(`column "${f.name}" holds ${data.length} bytes of values for ${rows} rows of ${width} bytes`)
-      if (nullCount > 0n && validity.length < bitmapBytes(rows)) throw new MetadataError(`column "${f.name}" has a validity bitmap of ${validity.length} bytes for ${rows} rows`)
+      // A column of nulls only needs no values (writers may leave its buffers empty).
+      if (nullCount < length && data.length < rows * width) throw new MetadataError(`column "${f.name}" holds ${data.length} bytes of values for ${rows} rows of ${width} bytes`)
+      if (nullCount > 0n && nullCount < length && validity.length < bitmapBytes(rows)) throw new MetadataError(`column "${f.name}" has a validity bitmap of ${validity.length} bytes for ${rows} rows`)
     } else {
       for (const [what, r] of [['values', data], ['validity', validity]] as const)
         if (r.length > 0 && r.length < 8) throw new MetadataError(`the compressed ${what} buffer of column "${f.name}" holds ${r.length} bytes, less than its 8-byte length`)
@@ -322,31 +352,4 @@ function batchPlaces(rb: FbTable, s: DecodedSchema, layout: FieldStart[], body: 
     return { nullCount: Number(nullCount), validity, data }
   })
   return { rows, codec, columns }
-}
-
-/** Whether a field holds numbers this loader reads, or what it holds. */
-export function arrowKind(field: Field): ArrowColumnKind {
-  const t = field.type
-  switch (t.typeId) {
-    case Type.Int:
-    case Type.Decimal:
-      return arrowWidth(field) ? { name: field.name } : { name: field.name, holds: `numbers of ${(t as unknown as { bitWidth: number }).bitWidth} bits (not a width Arrow defines)` }
-    case Type.Float:
-      return (t as unknown as { precision: number }).precision === 0 ? { name: field.name, holds: 'half-precision floats (not read)' } : arrowWidth(field) ? { name: field.name } : { name: field.name, holds: 'floats of an unknown precision' }
-    case Type.Utf8:
-    case Type.LargeUtf8:
-      return { name: field.name, holds: 'text' }
-    case Type.Bool:
-      return { name: field.name, holds: 'booleans' }
-    case Type.Date:
-    case Type.Time:
-    case Type.Timestamp:
-    case Type.Interval:
-    case Type.Duration:
-      return { name: field.name, holds: 'dates or times' }
-    case Type.Dictionary:
-      return { name: field.name, holds: 'dictionary-encoded values (not read)' }
-    default:
-      return { name: field.name, holds: `values of type ${t.toString()}` }
-  }
 }

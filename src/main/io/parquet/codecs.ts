@@ -2,10 +2,12 @@
 // announced size and never grows, a stream that would expand past it is refused, and one whose
 // own header (snappy's length, zstd's frame content size) or whose output disagrees with the page
 // header is refused too. Snappy and zstd in WebAssembly (hysnappy through hyparquet-compressors;
-// zstddec, the zstd library itself, five times fzstd's speed here), gzip through zlib.
-import { gunzipSync } from 'node:zlib'
+// zstddec, the zstd library itself, five times fzstd's speed here), gzip and brotli through zlib,
+// LZ4 in lz4.ts.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { compressors } from 'hyparquet-compressors'
 import { ZSTDDecoder } from 'zstddec'
+import { lz4Frame, lz4Hadoop, lz4Raw } from '../lz4'
 
 const zstd = new ZSTDDecoder()
 let zstdReady: Promise<void> | undefined
@@ -16,7 +18,7 @@ export function codecsReady(): Promise<void> {
   return zstdReady
 }
 
-export const SUPPORTED_CODECS = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'ZSTD'] as const
+export const SUPPORTED_CODECS = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'ZSTD', 'BROTLI', 'LZ4', 'LZ4_RAW'] as const
 
 export function codecSupported(codec: string): boolean {
   return (SUPPORTED_CODECS as readonly string[]).includes(codec)
@@ -25,7 +27,7 @@ export function codecSupported(codec: string): boolean {
 /** Thrown with a message the caller places (file, row group, column, page). */
 export class PageError extends Error {}
 
-/** The page's bytes, `size` of them, from its compressed `input`. */
+/** The page's bytes, `size` of them, from its compressed `input` (LZ4_FRAME: an Arrow IPC buffer's codec). */
 export function decompress(codec: string, input: Uint8Array, size: number): Uint8Array {
   switch (codec) {
     case 'UNCOMPRESSED':
@@ -41,18 +43,29 @@ export function decompress(codec: string, input: Uint8Array, size: number): Uint
         throw new PageError(`snappy data is corrupt: ${(e as Error).message}`)
       }
     }
-    case 'GZIP': {
+    case 'GZIP':
+    case 'BROTLI': {
+      const name = codec === 'GZIP' ? 'gzip' : 'brotli'
       let out: Buffer
       try {
-        out = gunzipSync(input, { maxOutputLength: Math.max(size, 1) })
+        const limit = { maxOutputLength: Math.max(size, 1) }
+        out = codec === 'GZIP' ? gunzipSync(input, limit) : brotliDecompressSync(input, limit)
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code
-        if (code === 'ERR_BUFFER_TOO_LARGE') throw new PageError(`gzip data expands past the ${size} bytes the page header announces`)
-        throw new PageError(`gzip data is corrupt: ${(e as Error).message}`)
+        if (code === 'ERR_BUFFER_TOO_LARGE') throw new PageError(`${name} data expands past the ${size} bytes the page header announces`)
+        throw new PageError(`${name} data is corrupt: ${(e as Error).message}`)
       }
-      if (out.length !== size) throw new PageError(`gzip data expands to ${out.length} bytes; the page header announces ${size}`)
+      if (out.length !== size) throw new PageError(`${name} data expands to ${out.length} bytes; the page header announces ${size}`)
       return out
     }
+    case 'LZ4_RAW':
+    case 'LZ4':
+    case 'LZ4_FRAME':
+      try {
+        return (codec === 'LZ4_RAW' ? lz4Raw : codec === 'LZ4' ? lz4Hadoop : lz4Frame)(input, size)
+      } catch (e) {
+        throw new PageError((e as Error).message)
+      }
     case 'ZSTD': {
       const said = zstdContentSize(input)
       if (said !== undefined && said !== size) throw new PageError(`the zstd frame says it expands to ${said} bytes; the page header announces ${size}`)

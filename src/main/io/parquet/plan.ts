@@ -64,7 +64,12 @@ function planGroups(path: string, footer: ParquetFooter, cols: NumericColumn[]):
         throw parquetError(path, where, `the column chunk is of column ${quoteText((meta.path_in_schema ?? []).join('.'))}`)
       // A flat column has one value (or null) a row.
       if (Number(meta.num_values) !== rows) throw parquetError(path, where, `the column chunk announces ${meta.num_values} values for the row group's ${rows} rows`)
-      const start = Number(meta.dictionary_page_offset || meta.data_page_offset)
+      // The dictionary page comes first where there is one; an offset of 0, or one past the data
+      // pages' (as some writers set it), is no dictionary's, as Arrow C++ reads chunks (unless the
+      // data pages' offset is no place in the file: a chunk of no rows).
+      const dictionary = Number(meta.dictionary_page_offset ?? 0)
+      const data = Number(meta.data_page_offset)
+      const start = dictionary >= 4 && (dictionary < data || data < 4) ? dictionary : data
       const size = Number(meta.total_compressed_size)
       const end = start + size
       if (!Number.isSafeInteger(start) || !Number.isSafeInteger(size) || start < 4 || size < 0 || end > footer.dataEnd)

@@ -43,6 +43,9 @@ export interface RowGroupResult {
   missing: number[]
 }
 
+/** Bytes a delta-encoded page may hold past its values: its last miniblock's padding. */
+const MINIBLOCK_ROOM = 2 ** 20
+
 let chunkBuffer = Buffer.alloc(0)
 let levels = new Uint8Array(0)
 let scratch = new Float64Array(0)
@@ -122,8 +125,13 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
         const n = v2 ? v2.num_values : (header.data_page_header?.num_values ?? -1)
         if (!(n >= 0) || n > task.rows - row) throw new PageError(`the page announces ${n} values; the row group has ${task.rows - row} rows left`)
         const encoding = (v2 ?? header.data_page_header)!.encoding
-        // Levels and values of n numbers take at most this much, however they are encoded.
-        bound(usize, 64 + (col.optional ? 12 + 2 * n : 0) + n * Math.max(plainWidth(col), 9))
+        if (typeof encoding !== 'string') throw new PageError('the page header names no encoding of its values')
+        // Levels and values of n numbers take at most this much, however they are encoded (a
+        // delta-encoded byte array: its prefix and suffix lengths of up to 9 bytes each, and its
+        // bytes), and a delta-encoded page stores its last miniblock whole, however few of its
+        // values it holds (writers' miniblocks hold 32 to 256; MINIBLOCK_ROOM allows 2^17 of 64 bits).
+        const byteArrays = col.physical === 'BYTE_ARRAY' || col.physical === 'FIXED_LEN_BYTE_ARRAY'
+        bound(usize, 64 + (col.optional ? 12 + 2 * n : 0) + n * (Math.max(plainWidth(col), 9) + (byteArrays ? 18 : 0)) + (encoding.startsWith('DELTA_') ? MINIBLOCK_ROOM : 0))
         let defined: number
         let data: Uint8Array
         let p: number
@@ -140,6 +148,9 @@ function readChunk(fd: number, task: RowGroupTask, chunk: ChunkTask): { count: n
         } else {
           data = decompress(chunk.codec, body, usize)
           p = 0
+          // The levels' deprecated BIT_PACKED encoding (no writer of this century's) is refused, not guessed at.
+          if (col.optional && header.data_page_header!.definition_level_encoding !== 'RLE')
+            throw new PageError(`definition levels in the ${header.data_page_header!.definition_level_encoding} encoding (RLE is read)`)
           if (col.optional) {
             if (data.length < 4) throw new PageError('the page ends before its definition levels')
             const length = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)

@@ -1,10 +1,10 @@
-// Parquet values as doubles: PLAIN, dictionary (RLE/bit-packed indices), BYTE_STREAM_SPLIT and
-// DELTA_BINARY_PACKED encodings of the numeric physical types, decimals divided by 10^scale
-// exactly as a CSV reader reads their text (an integer below 2^53 over an exact power of ten, else
-// the decimal text through Number). Every read is checked against the page's end.
-import { deltaBinaryUnpack } from 'hyparquet/src/delta.js'
+// Parquet values as doubles: PLAIN, dictionary (RLE/bit-packed indices), BYTE_STREAM_SPLIT and the
+// delta encodings (delta.ts) of the numeric physical types, decimals divided by 10^scale exactly as
+// a CSV reader reads their text (an integer below 2^53 over an exact power of ten, else the decimal
+// text through Number). Every read is checked against the page's end.
 import { POW10, TWO_53 } from '../csv/number'
 import { PageError } from './codecs'
+import { readDeltaByteArrays, readDeltaIntegers } from './delta'
 import type { NumericColumn } from './schema'
 
 /** The stored integer `u` (exact) of a decimal with `scale` places, as the double its text reads as. */
@@ -62,13 +62,8 @@ export function readPlain(col: NumericColumn, bytes: Uint8Array, p: number, end:
       return p
     case 'INT64': {
       if (p + 8 * count > end) short()
-      for (let i = 0; i < count; i++, p += 8) {
-        const lo = view.getUint32(p, true)
-        const hi = col.unsigned ? view.getUint32(p + 4, true) : view.getInt32(p + 4, true)
-        // hi · 2^32 is exact and the sum rounds once: the correctly rounded double of the integer.
-        const v = hi * 4294967296 + lo
-        out[t + i] = scale === 0 ? v : v > -TWO_53 && v < TWO_53 ? decimalValue(v, scale) : bigDecimal(col.unsigned ? view.getBigUint64(p, true) : view.getBigInt64(p, true), scale)
-      }
+      const value = integerValue(col)
+      for (let i = 0; i < count; i++, p += 8) out[t + i] = value(view.getUint32(p, true), view.getUint32(p + 4, true))
       return p
     }
     case 'FIXED_LEN_BYTE_ARRAY': {
@@ -92,7 +87,7 @@ export function readPlain(col: NumericColumn, bytes: Uint8Array, p: number, end:
 }
 
 /** A big-endian two's-complement integer of w bytes, scaled. */
-function bigEndianDecimal(bytes: Uint8Array, p: number, w: number, scale: number): number {
+export function bigEndianDecimal(bytes: Uint8Array, p: number, w: number, scale: number): number {
   if (w <= 6) {
     let v = bytes[p] & 0x80 ? -1 : 0
     for (let k = 0; k < w; k++) v = v * 256 + bytes[p + k]
@@ -297,6 +292,20 @@ export function countDefined(bytes: Uint8Array, p: number, end: number, n: numbe
 
 let split = new Uint8Array(0)
 
+/** An INT32 or INT64 column's integer, given as its low and high 32-bit words, as a double. */
+function integerValue(col: NumericColumn): (lo: number, hi: number) => number {
+  const { scale } = col
+  if (col.physical === 'INT32') return col.unsigned ? (lo) => decimalValue(lo, scale) : (lo) => decimalValue(lo | 0, scale)
+  return (lo, hi) => {
+    // hi · 2^32 is exact and the sum rounds once: the correctly rounded double of the integer.
+    const v = (col.unsigned ? hi : hi | 0) * 4294967296 + lo
+    if (scale === 0) return v
+    if (v > -TWO_53 && v < TWO_53) return decimalValue(v, scale)
+    const big = (BigInt(hi) << 32n) | BigInt(lo)
+    return bigDecimal(col.unsigned ? big : BigInt.asIntN(64, big), scale)
+  }
+}
+
 /** Decodes `count` values in `encoding` from bytes[p…end) into out[t…]. */
 export function readValues(
   col: NumericColumn,
@@ -309,6 +318,8 @@ export function readValues(
   out: Float64Array,
   t: number,
 ): void {
+  // A page of nulls only has no values to read, whatever its values section holds (some writers leave it empty).
+  if (count === 0) return
   switch (encoding) {
     case 'PLAIN':
       readPlain(col, bytes, p, end, count, out, t)
@@ -316,7 +327,6 @@ export function readValues(
     case 'PLAIN_DICTIONARY':
     case 'RLE_DICTIONARY': {
       if (!dictionary) throw new PageError('a dictionary-encoded page comes before any dictionary page')
-      if (count === 0) return
       if (p >= end) short()
       readDictionaryIndexes(bytes, p + 1, end, bytes[p], count, dictionary, out, t)
       return
@@ -332,14 +342,15 @@ export function readValues(
     }
     case 'DELTA_BINARY_PACKED': {
       if (col.physical !== 'INT32' && col.physical !== 'INT64') throw new PageError(`DELTA_BINARY_PACKED of ${col.physical} values`)
-      const ints = col.physical === 'INT32' ? new Int32Array(count) : new BigInt64Array(count)
-      try {
-        deltaBinaryUnpack({ view: new DataView(bytes.buffer, bytes.byteOffset + p, end - p), offset: 0 }, count, ints)
-      } catch {
-        short()
-      }
-      if (ints instanceof Int32Array) for (let i = 0; i < count; i++) out[t + i] = decimalValue(col.unsigned ? ints[i] >>> 0 : ints[i], col.scale)
-      else for (let i = 0; i < count; i++) out[t + i] = bigDecimal(col.unsigned ? BigInt.asUintN(64, ints[i]) : ints[i], col.scale)
+      readDeltaIntegers(bytes, p, end, count, out, t, integerValue(col))
+      return
+    }
+    case 'DELTA_LENGTH_BYTE_ARRAY':
+    case 'DELTA_BYTE_ARRAY': {
+      // Byte arrays here are decimals: BYTE_ARRAY of at most 32 bytes, or FIXED_LEN_BYTE_ARRAY of its length.
+      if (col.physical !== 'BYTE_ARRAY' && (col.physical !== 'FIXED_LEN_BYTE_ARRAY' || encoding !== 'DELTA_BYTE_ARRAY')) throw new PageError(`${encoding} of ${col.physical} values`)
+      const limits = col.physical === 'BYTE_ARRAY' ? { most: 32 } : { most: col.typeLength, exact: col.typeLength }
+      readDeltaByteArrays(bytes, p, end, count, encoding === 'DELTA_BYTE_ARRAY', limits, (b, start, w, i) => (out[t + i] = bigEndianDecimal(b, start, w, col.scale)))
       return
     }
     default:

@@ -276,7 +276,7 @@ export async function runLandslideJob(params: LandslideParams, ctx: JobContext, 
         inBands = once.run
         continue
       }
-      plan.begin(`run ${key}`, `simulating ${key}`)
+      plan.begin(`run ${key}`, `simulating ${key} · step 0 of ${params.steps}`)
       const once = await runOnce(p, isReference && r === 0)
       samples.push(once.ms)
       grid = once.grid

@@ -3,6 +3,7 @@
 // bits (GDAL's NBITS), most significant bit first, each row of a block starting on a byte (24-bit
 // ones least significant byte first in a big-endian file, as GDAL reads them). A 64-bit
 // integer is a double only within ±2^53; one beyond is refused by the caller unless it is NODATA.
+import { half } from '../half-float'
 
 export type SampleType = 'uint8' | 'int8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'uint64' | 'int64' | 'float16' | 'float32' | 'float64' | `uint${number}-packed`
 
@@ -100,14 +101,4 @@ export function sampleReader(view: DataView, s: Sample, le: boolean): { read: (a
     }
   })()
   return { read, big }
-}
-
-/** An IEEE half-precision float's bits as the number they stand for (GDAL reads them as Float32, exactly). */
-export function half(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1
-  const exponent = (h >> 10) & 0x1f
-  const mantissa = h & 0x3ff
-  if (exponent === 0) return sign * mantissa * 2 ** -24
-  if (exponent === 31) return mantissa ? NaN : sign * Infinity
-  return sign * (1024 + mantissa) * 2 ** (exponent - 25)
 }

@@ -200,6 +200,11 @@ for (const [type, text] of [
 ] as [TypeName, string][])
   add({ name: `${type}, GDAL_NODATA text ${JSON.stringify(text)}`, source: src(type), options: ['-a_nodata', '0'], nodataText: text })
 
+// Sparse tiles (never written, as SPARSE_OK leaves blocks all NODATA): NODATA as GDAL converts it to the
+// band's type (rounded and clamped), whichever cells it masks.
+for (const [type, text] of [['Byte', '300'], ['Byte', '1.5'], ['Byte', '-1'], ['Byte', 'nan'], ['Int16', '1e6'], ['Int16', '-2.5'], ['Float32', '1e40'], ['UInt64', '17']] as [TypeName, string][])
+  add({ name: `${type}, sparse tiles, GDAL_NODATA text ${JSON.stringify(text)}`, source: `${type}-sparse.vrt`, options: ['-a_nodata', '0', ...co('SPARSE_OK=TRUE', 'TILED=YES', 'BLOCKXSIZE=16', 'BLOCKYSIZE=16')], nodataText: text })
+
 // 64-bit integers beyond ±2^53: refused where a cell holds one, read where every such cell is NODATA.
 add({ name: 'Int64 beyond ±2^53', source: 'Int64-wide.vrt', options: [], expect: 'holds -9223372036854775808, beyond ±9007199254740992' })
 add({ name: 'UInt64 beyond 2^53', source: 'UInt64-wide.vrt', options: co('COMPRESS=DEFLATE', 'PREDICTOR=2'), expect: 'beyond ±9007199254740992: a 64-bit integer is read only where a double holds it exactly' })
@@ -303,6 +308,13 @@ beforeAll(() => {
     writeFileSync(at(`${type}-edge.raw`), edge)
     vrt(`${type}-edge.vrt`, type, `${type}-edge.raw`)
   }
+  for (const type of ['Byte', 'Int16', 'Float32', 'UInt64'] as TypeName[]) {
+    // Zeros but the lower-right cells: three of the six 16 × 16 tiles hold nothing but NODATA 0.
+    const b = Buffer.alloc(W * H * TYPES[type].bytes)
+    for (let r = 16; r < H; r++) for (let c = 16; c < W; c++) b.writeUInt8(9, (r * W + c) * TYPES[type].bytes + (type === 'Float32' ? 3 : 0))
+    writeFileSync(at(`${type}-sparse.raw`), b)
+    vrt(`${type}-sparse.vrt`, type, `${type}-sparse.raw`)
+  }
   vrt('Byte-3.vrt', 'Byte', 'Byte.raw', 3)
   vrt('Int16-2.vrt', 'Int16', 'Int16.raw', 2)
   vrt('Int16-3.vrt', 'Int16', 'Int16.raw', 3)
@@ -321,7 +333,7 @@ beforeAll(() => {
 describe('GeoTIFFs as GDAL writes them: read as GDAL reads them, or refused by name', () => {
   it('wrote every file', () => {
     expect(fixtures.filter((f) => !existsSync(fileOf(f))).map((f) => f.name)).toEqual([])
-    expect(fixtures.length).toBeGreaterThan(150)
+    expect(fixtures.length).toBeGreaterThan(160)
   })
 
   it.each(fixtures.map((f) => [f.name, f]))('%s', async (_name, f) => {
@@ -358,5 +370,9 @@ describe('GeoTIFFs as GDAL writes them: read as GDAL reads them, or refused by n
     expect(await nodataOf('Float32, GDAL_NODATA text "1e40"')).toBe(Infinity)
     expect(await nodataOf('Int64, GDAL_NODATA text "1e3"')).toBe(1)
     expect(await nodataOf('UInt64, GDAL_NODATA text "-4.5"')).toBe(2 ** 64)
+    // Sparse tiles hold NODATA converted to the type: 255 for "300", 2 for "1.5".
+    const cell = async (name: string) => (await readRaster(name, fileOf(fixtures.find((f) => f.name === name)!))).values[0]
+    expect(await cell('Byte, sparse tiles, GDAL_NODATA text "300"')).toBe(255)
+    expect(await cell('Byte, sparse tiles, GDAL_NODATA text "1.5"')).toBe(2)
   })
 })

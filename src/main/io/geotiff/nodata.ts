@@ -5,7 +5,9 @@
 // value rounded to float32 ("1e40" masks +∞); a 64-bit band reads the text as C's strtoll or
 // strtoull do (the leading integer, "1e3" is 1, "nan" is 0, saturating at the type's limits,
 // "-4" wrapping to 2^64 − 4 for UInt64). Signed bytes take Int8's range, as GDAL 3.7 and later
-// read them.
+// read them. A sparse block (never written) holds the value converted as GDAL converts a double to
+// the band's type: rounded half away from zero and clamped to the type's range, NaN as 0 ("300" on a
+// Byte band fills it with 255, "1.5" with 2, while masking no cell and the 1s).
 import type { Sample } from './samples'
 
 export interface Nodata {
@@ -13,6 +15,8 @@ export interface Nodata {
   value: number | null
   /** For 64-bit integers: the exact value (a cell equal to it is NODATA, whatever its magnitude). */
   exact?: bigint
+  /** What a sparse block's cells hold. */
+  fill: number
 }
 
 const RANGES: Partial<Record<Sample['gdal'], [number, number]>> = {
@@ -54,11 +58,15 @@ export function nodataOf(text: string, sample: Sample): Nodata | undefined {
   const t = text.replace(/\0+$/, '').trim()
   if (sample.gdal === 'Int64' || sample.gdal === 'UInt64') {
     const exact = parseInt64(t, sample.gdal === 'Int64')
-    return { value: Number(exact), exact }
+    return { value: Number(exact), exact, fill: Number(exact) }
   }
   const v = parseDouble(t)
   if (v === undefined) return undefined
   const range = RANGES[sample.gdal]
-  if (range) return { value: v >= range[0] && v <= range[1] ? Math.trunc(v) + 0 : null }
-  return { value: sample.gdal === 'Float32' ? Math.fround(v) : v }
+  if (range) {
+    const rounded = Number.isNaN(v) ? 0 : Math.min(range[1], Math.max(range[0], Math.sign(v) * Math.floor(Math.abs(v) + 0.5)))
+    return { value: v >= range[0] && v <= range[1] ? Math.trunc(v) + 0 : null, fill: rounded + 0 }
+  }
+  const value = sample.gdal === 'Float32' ? Math.fround(v) : v
+  return { value, fill: value }
 }

@@ -111,6 +111,8 @@ interface Layout {
   nodata: number | null
   /** A 64-bit integer NODATA, exactly. */
   exactNodata?: bigint
+  /** What a sparse block's cells hold: NODATA as GDAL converts it to the band's type, or 0. */
+  sparseFill: number
   geo: GeoTags
 }
 
@@ -258,17 +260,18 @@ async function rasterLayout(shown: string, path: string, file: FileHandle, s: Ti
   const nodataText = (await loadTag(shown, ifd, fd, 'GDAL_NODATA')) as string | undefined
   let nodata: number | null = null
   let exactNodata: bigint | undefined
+  let sparseFill = 0
   if (nodataText !== undefined) {
     const read = nodataOf(String(nodataText), sample)
     if (!read) throw tiffError(shown, at(42113), `${JSON.stringify(String(nodataText).replace(/\0+$/, '').trim())} is not a number`)
-    ;({ value: nodata, exact: exactNodata } = read)
+    ;({ value: nodata, exact: exactNodata, fill: sparseFill } = read)
   }
   // What GDAL would read beside the cells and NODATA, refused rather than left out.
   const extra = scaleOffsetRefusal(await entryText(file, s, 42112)) ?? maskIfdRefusal(await laterIfds(file, s), width, height)
   if (extra) throw tiffError(shown, ifd, extra)
   const side = await sideFileRefusal(path)
   if (side) throw tiffError(shown, undefined, side)
-  return { ifd, width, height, sample, compression, predictor, tiled, blockWidth, blockHeight, across, offsets, counts, placement, southUp, littleEndian: s.littleEndian, nodata, exactNodata, geo }
+  return { ifd, width, height, sample, compression, predictor, tiled, blockWidth, blockHeight, across, offsets, counts, placement, southUp, littleEndian: s.littleEndian, nodata, exactNodata, sparseFill, geo }
 }
 
 /**
@@ -289,7 +292,7 @@ async function readBlocks(shown: string, file: FileHandle, l: Layout, signal?: A
   const values = new Float64Array(width * height)
   const turns = new Turns(signal)
   const littleEndian = l.littleEndian
-  const fill = l.nodata ?? 0
+  const fill = l.sparseFill
   for (let b = 0; b < offsets.length; b++) {
     const { rows, inRows } = rowsIn(l, b)
     const row0 = Math.floor(b / across) * l.blockHeight

@@ -121,7 +121,7 @@ export interface DatasetEntry {
   /** `/group/name`. */
   path: string
   shape: number[]
-  /** int8–64, uint8–64, float32, float64, or what else the file says (string, compound, …). */
+  /** int8–64, uint8–64, float16, float32, float64, or what else the file says (string, compound, …). */
   dtype: string
   /** Why its elements are not read as numbers, when they are not. */
   unreadable?: string

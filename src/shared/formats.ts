@@ -121,7 +121,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     name: 'GeoTIFF',
     extensions: ['tif', 'tiff'],
     content: 'tiff',
-    workloads: { landslide: { reads: 'single-band DEM and source on one grid (int8–32, uint8–32, float32/64; none, deflate, LZW, PackBits; strips or tiles)', writes: '--tif' } },
+    workloads: { landslide: { reads: 'single-band DEM and source on one grid (int8–64, uint8–64, NBITS, float16/32/64; none, deflate, LZW, ZSTD, PackBits; strips, tiles, COG)', writes: '--tif' } },
     reader: 'src/main/io/geotiff (the geotiff package for the IFD and GeoKeys, bounded block decoding)',
   },
   {
@@ -129,7 +129,7 @@ export const FILE_FORMATS: readonly FileFormat[] = [
     name: 'Matrix Market',
     extensions: ['mtx'],
     content: 'mtx',
-    workloads: { paths: { reads: 'coordinate real, integer or pattern, general or symmetric: entry (i, j) is the arc i → j', writes: '--format mtx' } },
+    workloads: { paths: { reads: 'coordinate or array; real, integer or pattern; general, symmetric, skew-symmetric or hermitian: entry (i, j) is the arc i → j, duplicates summed (as SciPy)', writes: '--format mtx' } },
     reader: 'src/main/workloads/paths/read-mtx.ts',
   },
 ]

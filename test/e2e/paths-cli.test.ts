@@ -200,13 +200,13 @@ describe('Matrix Market', () => {
 
   it('names every workload\'s formats in `paralab workloads` and in its --help', () => {
     const list = paralab(['workloads'])
-    expect(list.stdout).toContain('format: Matrix Market (.mtx): reads coordinate real, integer or pattern, general or symmetric')
+    expect(list.stdout).toContain('format: Matrix Market (.mtx): reads coordinate or array; real, integer or pattern; general, symmetric, skew-symmetric or hermitian')
     const json = jsonOf(paralab(['workloads', '--json']))
     expect(json.find((w: any) => w.id === 'paths').formats.map((f: any) => f.id)).toEqual(['course', 'dimacs', 'csv-edges', 'mtx'])
     expect(json.find((w: any) => w.id === 'stats').formats.map((f: any) => f.id)).toContain('csv')
     const help = paralab(['paths', '--help']).stdout
     expect(help).toContain('File formats (a file\'s content decides')
-    expect(help).toContain('  Matrix Market (.mtx): reads coordinate real, integer or pattern, general or symmetric: entry (i, j) is the arc i → j; writes --format mtx')
+    expect(help).toContain('  Matrix Market (.mtx): reads coordinate or array; real, integer or pattern; general, symmetric, skew-symmetric or hermitian: entry (i, j) is the arc i → j, duplicates summed (as SciPy); writes --format mtx')
     expect(paralab(['generate', 'graph', '--help']).stdout).toContain('Matrix Market (coordinate integer general) in .mtx')
   })
 })

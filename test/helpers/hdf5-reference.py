@@ -9,7 +9,8 @@ def enc(x):
     if isinstance(x, (float, np.floating)):
         x = float(x)
         return x if math.isfinite(x) else ('NaN' if math.isnan(x) else ('Infinity' if x > 0 else '-Infinity'))
-    return int(x)
+    # Integers beyond ±2^53 as text: JSON's readers would round them.
+    return int(x) if abs(int(x)) <= 2 ** 53 else str(int(x))
 
 def flat(a):
     if np.ma.isMaskedArray(a):

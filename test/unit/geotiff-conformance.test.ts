@@ -22,6 +22,8 @@ const files = (function walk(d: string): string[] {
 
 /** The refusals expected, by path under the corpus: what each message must say. */
 const REFUSED: Record<string, string> = {
+  'cogeotiff+rio-cogeo/tests/fixtures/cog_band_tags.tif': 'its band is scaled (scale 0.0001, offset 1000 in GDAL_METADATA)',
+  'cogeotiff+rio-cogeo/tests/fixtures/image_with_offsets.tif': 'its band is scaled (scale 0.0001, offset 1000 in GDAL_METADATA)',
   'cogeotiff+rio-cogeo/tests/fixtures/dataset_namespace_metadata.tif': 'the raster has 3 bands',
   'cogeotiff+rio-cogeo/tests/fixtures/image_web.tif': 'the raster has 3 bands',
   'cogeotiff+rio-cogeo/tests/fixtures/image_webp.tif': 'the raster has 3 bands',

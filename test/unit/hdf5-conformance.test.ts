@@ -54,8 +54,6 @@ const REFUSED: Record<string, RegExp> = {
   'Unidata+netcdf-c/ncdump/ref_tst_irish_rover.nc /in_the_hold_of_the_Irish_Rover': /\(enum, 4\): not numeric/,
   // A variable of no rows holds no values for statistics.
   ...Object.fromEntries(['/Hdg_1215', '/P_1', '/Ptch_1216', '/Roll_1217', '/Tx_1211', '/time'].map((v) => [`Unidata+netcdf4-python/test/netcdf_dummy_file.nc ${v}`, /the datasets \/\w+ are empty/])),
-  // Packed values are not unpacked.
-  'tmp/corpora/src/scipy+scipy/scipy/io/tests/data/example_2.nc /Temperature': /variable \/Temperature \(int32, 15\): packed values \(scale_factor\/add_offset\)/,
   // _Unsigned = "false": signed to netcdf-c, unsigned to netCDF4-python.
   'Unidata+netcdf4-python/test/ubyte.nc /sb2': /variable \/sb2 \(int8, 2\): _Unsigned is not "true"/,
 }

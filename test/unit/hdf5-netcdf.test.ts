@@ -218,7 +218,7 @@ describe('bad HDF5 and NetCDF input', () => {
   })
 
   it('refuses strings, compounds and a 3-D dataset, naming the dataset', async () => {
-    expect((await failure(load(h5(), '/names'))).message).toBe('walks.h5: dataset /names (string, 2): not numeric; numbers (int8–64, uint8–64, float32, float64) are read')
+    expect((await failure(load(h5(), '/names'))).message).toBe('walks.h5: dataset /names (string, 2): not numeric; numbers (int8–64, uint8–64, float16, float32, float64) are read')
     expect((await failure(load(h5(), '/records'))).message).toContain('walks.h5: dataset /records (compound, 4): not numeric')
     expect((await failure(load(h5(), '/cube'))).message).toBe('walks.h5: dataset /cube (float64, 2 × 3 × 4) is 3-D; 2-D is read here')
     expect((await failure(loadSeries('w.nc', at('walks-cdf1.nc'), { layout: 'columns', precision: 'f64', dataset: 'label' }))).message).toContain('w.nc: variable /label (char, 12): text, not numbers')

@@ -42,7 +42,8 @@ const VARIANTS: Record<string, string[]> = {
   'float64, tiled, PackBits': ['-ot', 'Float64', '-co', 'TILED=YES', '-co', 'COMPRESS=PACKBITS'],
   'int32, tiled, deflate': ['-ot', 'Int32', '-co', 'TILED=YES', '-co', 'BLOCKXSIZE=128', '-co', 'BLOCKYSIZE=64', '-co', 'COMPRESS=DEFLATE'],
   'uint16, LZW, big-endian': ['-ot', 'UInt16', '-co', 'COMPRESS=LZW', '-co', 'ENDIANNESS=BIG'],
-  'float32, tiled, LZW, predictor, big-endian BigTIFF': ['-ot', 'Float32', '-co', 'BIGTIFF=YES', '-co', 'TILED=YES', '-co', 'COMPRESS=LZW', '-co', 'PREDICTOR=3', '-co', 'ENDIANNESS=BIG'],
+  // Horizontal differencing of the floats' bit patterns (the floating-point predictor is refused in big-endian files).
+  'float32, tiled, LZW, horizontal predictor, big-endian BigTIFF': ['-ot', 'Float32', '-co', 'BIGTIFF=YES', '-co', 'TILED=YES', '-co', 'COMPRESS=LZW', '-co', 'PREDICTOR=2', '-co', 'ENDIANNESS=BIG'],
 }
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
 
@@ -70,7 +71,7 @@ describe('GeoTIFF grids converted by GDAL from the study\'s text files', () => {
   })
 
   it('all 4000 steps of the study on int16 + tiled float32 GeoTIFFs give its published md5', async () => {
-    expect(await md5(at(`dem-${slug('int16, LZW, horizontal predictor')}.tif`), at(`source-${slug('float32, tiled, LZW, predictor, big-endian BigTIFF')}.tif`), 4000)).toBe(TESSINA_MD5_4000)
+    expect(await md5(at(`dem-${slug('int16, LZW, horizontal predictor')}.tif`), at(`source-${slug('float32, tiled, LZW, horizontal predictor, big-endian BigTIFF')}.tif`), 4000)).toBe(TESSINA_MD5_4000)
   }, 60_000)
 
   it('reads the grid\'s place, cell size and NODATA (walls) as the .asc gives them', async () => {

@@ -143,12 +143,14 @@ describe('Matrix Market graphs written by SciPy', () => {
     }
   })
 
-  it('keeps the smallest of duplicate entries, as DIMACS does, and counts them', async () => {
+  it("sums duplicate entries, as SciPy's sparse matrices do (a DIMACS file keeps the shortest of its parallel arcs)", async () => {
     writeFileSync(at('dup.mtx'), '%%MatrixMarket matrix coordinate integer general\n3 3 4\n1 2 9\n1 2 4\n2 3 1\n1 2 7\n')
     writeFileSync(at('dup.gr'), 'p sp 3 4\na 1 2 9\na 1 2 4\na 2 3 1\na 1 2 7\n')
+    writeFileSync(at('summed.gr'), 'p sp 3 2\na 1 2 20\na 2 3 1\n')
     const r = await run({ files: [at('dup.mtx')] })
-    expect(r.graphs[0]).toMatchObject({ duplicates: 2, minDistance: 1, maxDistance: 5 })
-    expect((await output(at('dup.mtx'), 'csv')).equals(await output(at('dup.gr'), 'csv'))).toBe(true)
+    expect(r.graphs[0]).toMatchObject({ duplicates: 0, minDistance: 1, maxDistance: 21 })
+    expect((await output(at('dup.mtx'), 'csv')).equals(await output(at('summed.gr'), 'csv'))).toBe(true)
+    expect((await run({ files: [at('dup.gr')] })).graphs[0]).toMatchObject({ duplicates: 2, maxDistance: 5 })
   })
 
   it('writes the distances as .mtx (by --format or by the extension), which SciPy reads back as the matrix', async () => {
@@ -193,11 +195,15 @@ describe('hostile Matrix Market files', () => {
     ['a file cut short', `${HEAD}3 3 3\n1 2 3\n2 3 4\n`, 'g.mtx: the size line (line 2) announces 3 entries but the file has 2: it is cut short'],
     ['a file cut inside an entry', `${HEAD}3 3 2\n1 2 3\n2 3`, 'g.mtx:4: expected "<row> <column> <weight>", got "2 3"'],
     ['more entries than announced', `${HEAD}3 3 1\n1 2 3\n2 3 4\n`, 'g.mtx:4: an entry past the 1 the size line (line 2) announces'],
-    ['a skew-symmetric matrix', '%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 1\n2 1 3\n', 'g.mtx:1: a skew-symmetric matrix is not read: a graph is general or symmetric'],
     ['a hermitian matrix', '%%MatrixMarket matrix coordinate complex hermitian\n3 3 1\n2 1 3 0\n', 'g.mtx:1: complex weights are not read: a graph\'s weights are real numbers'],
-    ['a dense array', '%%MatrixMarket matrix array integer general\n2 2\n1\n2\n3\n4\n', 'g.mtx:1: a dense (array) matrix is not read: a graph comes as a coordinate (sparse) matrix'],
-    ['a banner without a symmetry', '%%MatrixMarket matrix coordinate integer\n3 3 0\n', 'g.mtx:1: expected the banner "%%MatrixMarket matrix coordinate <field> <symmetry>", got "%%MatrixMarket matrix coordinate integer"'],
-    ['no size line', `${HEAD}% only comments\n`, 'g.mtx: no size line "<rows> <columns> <entries>" after the banner'],
+    ['a pattern array', '%%MatrixMarket matrix array pattern general\n2 2\n', 'g.mtx:1: a pattern matrix is a coordinate one: an array holds values'],
+    ['an array line of two values', '%%MatrixMarket matrix array real general\n2 2\n1 2\n3\n4\n', 'g.mtx:3: expected one value a line in an array, got "1 2"'],
+    ['an array cut short', '%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n', 'g.mtx: the size line (line 2) announces 6 values but the file has 2: it is cut short'],
+    ['a negative unsigned integer', '%%MatrixMarket matrix coordinate unsigned-integer general\n2 2 1\n1 2 -3\n', 'g.mtx:3: weight "-3" is not an unsigned integer in ±1073741823'],
+    ['duplicates summing past the int32 distances', `${HEAD}2 2 2\n1 2 1000000000\n1 2 1000000000\n`, 'g.mtx: the 2 entries of row 1, column 2 sum to 2000000000, beyond ±1073741823'],
+    ['a banner not spelled "%%MatrixMarket" (scipy refuses it)', '%%matrixmarket matrix coordinate integer general\n2 2 0\n', 'g.mtx:1: expected the banner'],
+    ['a banner without a symmetry', '%%MatrixMarket matrix coordinate integer\n3 3 0\n', 'g.mtx:1: expected the banner "%%MatrixMarket matrix coordinate|array <field> <symmetry>", got "%%MatrixMarket matrix coordinate integer"'],
+    ['no size line', `${HEAD}% only comments\n`, 'g.mtx: no size line after the banner'],
   ])('refuses %s, naming the place', async (_, text, message) => {
     // Read 5 bytes at a time: a size line is refused as soon as it is whole, before any room is made for what it announces.
     await expect(readGraph(file('g.mtx', text), 'g.mtx', 5)).rejects.toThrow(message)
@@ -224,7 +230,8 @@ describe('hostile Matrix Market files', () => {
 
   it('reads a pattern matrix, comments and blank lines, and names its vertices from 1', () => {
     const g = parseMtxGraph('%%MatrixMarket matrix coordinate pattern symmetric\n% a comment\n\n3 3 2\n2 1\n3 3\n', 'p.mtx')
-    expect({ V: g.V, src: [...g.src], dst: [...g.dst], w: [...g.w] }).toEqual({ V: 3, src: [1, 0, 2], dst: [0, 1, 2], w: [1, 1, 1] })
+    // The file's entries, then their mirrors (a diagonal entry has none), as scipy.io.mmread orders them.
+    expect({ V: g.V, src: [...g.src], dst: [...g.dst], w: [...g.w] }).toEqual({ V: 3, src: [1, 2, 0], dst: [0, 2, 1], w: [1, 1, 1] })
     expect(vertexName(g, 0)).toBe('1')
   })
 })

@@ -93,9 +93,9 @@ describe('readers', () => {
     expect(() => parseMtxGraph('%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1E310\n', 'g.mtx')).toThrow('g.mtx:3: weight "1E310" is beyond ±1e+300')
     const sym = parseMtxGraph('%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 0.25\n3 2 1.5\n', 'g.mtx')
     expect([Array.from(sym.src), Array.from(sym.dst), Array.from(sym.w)]).toEqual([
-      [1, 0, 2, 1],
+      [1, 2, 0, 1],
       [0, 1, 1, 2],
-      [0.25, 0.25, 1.5, 1.5],
+      [0.25, 1.5, 0.25, 1.5],
     ])
   })
 })

@@ -259,10 +259,10 @@ function* lzw(data: Uint8Array, want: number, full: number): Generator<void, Uin
 
 /**
  * Undoes a TIFF predictor in place over `rows` rows of `width` samples of `bytes` bytes each:
- * 2 adds each integer sample to the one before it (in the file's byte order); 3 (floating point)
- * adds byte to byte, then regathers each sample's bytes from their planes, last plane first, which
- * leaves them in the file's byte order (libtiff, and so GDAL, split them in that order: checked on
- * big- and little-endian files).
+ * 2 adds each sample's bits, as an integer of its size, to the one before it (in the file's byte
+ * order; floats' bit patterns too, as libtiff does); 3 (floating point) adds byte to byte, then
+ * regathers each sample's bytes from their planes, last plane first, which leaves them little-endian
+ * (the reader refuses it in big-endian files, whose writers disagree).
  */
 export function unpredict(block: Uint8Array, predictor: number, width: number, rows: number, bytes: number, littleEndian: boolean): void {
   const rowBytes = width * bytes

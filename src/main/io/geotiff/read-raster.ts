@@ -13,31 +13,20 @@ import { ApiError } from '../../../shared/errors'
 import { Turns } from '../../workers/in-turns'
 import { notAFile } from '../file-kind'
 import { BlockError, COMPRESSIONS, decompress, EXPANSION, unpredict } from './decode-block'
-import { entryIntegers, TAG_NAMES, tagName, tiffError, tiffStructure, type TiffStructure } from './tiff-structure'
+import { type Directory, loadTag, numbers } from './directory'
+import { entryIntegers, entryText, laterIfds, TAG_NAMES, tagName, tiffError, tiffStructure, type TiffStructure } from './tiff-structure'
+import { type GeoTags, type Placement, placementOf } from './placement'
 import { hashAlongside } from '../input-digest'
+import { maskIfdRefusal, scaleOffsetRefusal, sideFileRefusal } from './gdal-extras'
+import { nodataOf } from './nodata'
+import { EXACT_LIMIT, rowBytes, type Sample, sampleOf, sampleReader, type SampleType } from './samples'
 
 /** At most this many cells a raster (2 GiB as float64). */
 export const MAX_RASTER_CELLS = 2 ** 28
 
-export type SampleType = 'uint8' | 'int8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64'
+export type { SampleType }
 
-/** The georeferencing tags as the file holds them, to be written unchanged beside derived grids. */
-export interface GeoTags {
-  pixelScale?: number[]
-  tiepoint?: number[]
-  transformation?: number[]
-  geoKeyDirectory?: number[]
-  geoDoubleParams?: number[]
-  geoAsciiParams?: string
-}
-
-/** Where the raster lies: its upper-left corner and its cells' sizes (positive), north up. */
-export interface Placement {
-  west: number
-  north: number
-  cellWidth: number
-  cellHeight: number
-}
+export type { GeoTags, Placement } from './placement'
 
 export interface Raster {
   width: number
@@ -47,13 +36,12 @@ export interface Raster {
   tiled: boolean
   /** Row-major, north row first. */
   values: Float64Array
-  /** The GDAL_NODATA value in the samples' precision (NaN possible), or null. */
+  /** The GDAL_NODATA value as GDAL's mask compares cells with it (NaN possible), or null when no cell is NODATA. */
   nodata: number | null
   placement: Placement | null
   geo: GeoTags
 }
 
-const SAMPLE_TYPES: Record<string, SampleType> = { '1:8': 'uint8', '2:8': 'int8', '1:16': 'uint16', '2:16': 'int16', '1:32': 'uint32', '2:32': 'int32', '3:32': 'float32', '3:64': 'float64' }
 const SAMPLE_FORMATS: Record<number, string> = { 1: 'unsigned integer', 2: 'signed integer', 3: 'floating point', 4: 'undefined', 5: 'complex integer', 6: 'complex floating point' }
 
 /** Opens `path` for reading if it is a regular file (a FIFO would hold the open forever). */
@@ -98,27 +86,6 @@ function fileSource(file: FileHandle, size: number) {
   }
 }
 
-type Directory = Awaited<ReturnType<GeoTIFF['getImage']>>['fileDirectory']
-
-const TAG_OF: Record<string, number> = Object.fromEntries(Object.entries(TAG_NAMES).map(([tag, name]) => [name, Number(tag)]))
-
-/** A tag's values through the `geotiff` package; whatever it throws becomes a refusal naming the tag. */
-async function loadTag(shown: string, ifd: string, fd: Directory, name: string): Promise<unknown> {
-  try {
-    return await fd.loadValue(name as never)
-  } catch (e) {
-    throw tiffError(shown, `${ifd}, ${tagName(TAG_OF[name])}`, `cannot be read (${(e as Error).message})`)
-  }
-}
-
-async function numbers(shown: string, ifd: string, fd: Directory, name: string): Promise<number[] | undefined> {
-  const v = await loadTag(shown, ifd, fd, name)
-  if (v === undefined || v === null) return undefined
-  if (typeof v === 'number') return [v]
-  if (typeof v === 'string') return undefined
-  return Array.from(v as ArrayLike<number | bigint>, Number)
-}
-
 /** Field types a count or size may have: SHORT, LONG, LONG8. */
 const INTEGER_TYPES = new Set([3, 4, 16])
 const TYPE_NAMES: Record<number, string> = { 1: 'BYTE', 2: 'ASCII', 3: 'SHORT', 4: 'LONG', 5: 'RATIONAL', 6: 'SBYTE', 7: 'UNDEFINED', 8: 'SSHORT', 9: 'SLONG', 10: 'SRATIONAL', 11: 'FLOAT', 12: 'DOUBLE', 13: 'IFD', 16: 'LONG8', 17: 'SLONG8', 18: 'IFD8' }
@@ -128,8 +95,7 @@ interface Layout {
   ifd: string
   width: number
   height: number
-  sampleType: SampleType
-  bytes: number
+  sample: Sample
   compression: number
   predictor: number
   tiled: boolean
@@ -143,6 +109,10 @@ interface Layout {
   southUp: boolean
   littleEndian: boolean
   nodata: number | null
+  /** A 64-bit integer NODATA, exactly. */
+  exactNodata?: bigint
+  /** What a sparse block's cells hold: NODATA as GDAL converts it to the band's type, or 0. */
+  sparseFill: number
   geo: GeoTags
 }
 
@@ -153,7 +123,7 @@ export async function readRaster(shown: string, path: string, opts: { signal?: A
   hashAlongside(path, opts.signal)
   try {
     const structure = await tiffStructure(shown, file, size)
-    const layout = await rasterLayout(shown, file, structure, opts)
+    const layout = await rasterLayout(shown, path, file, structure, opts)
     return await readBlocks(shown, file, layout, opts.signal)
   } finally {
     await file.close()
@@ -168,7 +138,7 @@ export async function tiffRefusal(path: string): Promise<string | undefined> {
   try {
     const { file, size } = await openRegular(path, path)
     try {
-      await rasterLayout(path, file, await tiffStructure(path, file, size), {})
+      await rasterLayout(path, path, file, await tiffStructure(path, file, size), {})
     } finally {
       await file.close()
     }
@@ -192,7 +162,7 @@ function rowsIn(l: Pick<Layout, 'tiled' | 'blockHeight' | 'height' | 'across'>, 
  */
 export const BLOCK_SLACK_BYTES = 16 * 2 ** 20
 
-async function rasterLayout(shown: string, file: FileHandle, s: TiffStructure, opts: { signal?: AbortSignal; maxCells?: number; memory?: number }): Promise<Layout> {
+async function rasterLayout(shown: string, path: string, file: FileHandle, s: TiffStructure, opts: { signal?: AbortSignal; maxCells?: number; memory?: number }): Promise<Layout> {
   const ifd = `IFD at byte ${s.ifdOffset}`
   const at = (tag: number) => `${ifd}, ${tagName(tag)}`
   const entry = (tag: number) => s.entries.find((e) => e.tag === tag)
@@ -225,16 +195,20 @@ async function rasterLayout(shown: string, file: FileHandle, s: TiffStructure, o
   if (bitsEntry && !INTEGER_TYPES.has(bitsEntry.type)) throw tiffError(shown, at(258), `has field type ${TYPE_NAMES[bitsEntry.type] ?? bitsEntry.type}; a size is a SHORT or LONG`)
   const bits = (await numbers(shown, ifd, fd, 'BitsPerSample')) ?? [1]
   const format = ((await numbers(shown, ifd, fd, 'SampleFormat')) ?? [1])[0]
-  const sampleType = SAMPLE_TYPES[`${format}:${bits[0]}`]
-  if (!sampleType) throw tiffError(shown, at(format === 1 ? 258 : 339), `${bits[0]}-bit ${SAMPLE_FORMATS[format] ?? `format ${format}`} samples are not read (8, 16 or 32-bit integers, 32 or 64-bit floats are)`)
-  const bytes = bits[0] / 8
+  const sample = sampleOf(format, bits[0])
+  if (!sample)
+    throw tiffError(shown, at(format === 1 ? 258 : 339), `${bits[0]}-bit ${SAMPLE_FORMATS[format] ?? `format ${format}`} samples are not read (8, 16, 32 or 64-bit integers, unsigned ones of 1 to 32 bits, 16, 32 or 64-bit floats are)`)
+  if ((await one(266, 1)) === 2) throw tiffError(shown, at(266), 'FillOrder 2 (bits stored least significant first) is not read')
   const compression = await one(259, 1)
   if (EXPANSION[compression] === undefined)
     throw tiffError(shown, at(259), `compression ${COMPRESSIONS[compression] ?? 'unknown'} (${compression}) is not supported: uncompressed, deflate, LZW, ZSTD or PackBits are`)
   const predictor = await one(317, 1)
   if (predictor !== 1 && predictor !== 2 && predictor !== 3) throw tiffError(shown, at(317), `predictor ${predictor} is not supported (1, 2 or 3 are)`)
-  if (predictor === 3 && !sampleType.startsWith('float')) throw tiffError(shown, at(317), `the floating-point predictor on ${sampleType} samples`)
-  if (predictor === 2 && sampleType.startsWith('float')) throw tiffError(shown, at(317), `the integer predictor on ${sampleType} samples`)
+  if (predictor === 3 && !sample.type.startsWith('float')) throw tiffError(shown, at(317), `the floating-point predictor on ${sample.type} samples`)
+  if (predictor === 3 && !s.littleEndian)
+    throw tiffError(shown, at(317), 'the floating-point predictor in a big-endian file is not read: writers disagree on its byte order (GDAL 3.6 with libtiff 4.5 does not read back the files it writes so)')
+  // Horizontal differencing (2) works on any whole-byte sample, floats' bit patterns included, as libtiff's does.
+  if (predictor !== 1 && !sample.bytes) throw tiffError(shown, at(317), `predictor ${predictor} on ${sample.bits}-bit samples (libtiff applies predictors to 8 to 64-bit samples only)`)
   const maxCells = opts.maxCells ?? MAX_RASTER_CELLS
   checkCells(shown, ifd, width, height, maxCells, opts.memory)
 
@@ -263,6 +237,7 @@ async function rasterLayout(shown: string, file: FileHandle, s: TiffStructure, o
   }
   const name = COMPRESSIONS[compression]
   const layout = { tiled, blockHeight, height, across }
+  const blockRow = rowBytes(sample, blockWidth)
   // Before anything is allocated: every block lies in the file, can expand to what is read of it,
   // and what is read of it is bounded by the raster cells it holds.
   const turns = new Turns(opts.signal)
@@ -273,9 +248,9 @@ async function rasterLayout(shown: string, file: FileHandle, s: TiffStructure, o
     if (offsets[b] < 8) throw tiffError(shown, place, `its ${counts[b]} bytes at byte ${offsets[b]} lie in the file's header`)
     if (offsets[b] + counts[b] > s.size) throw tiffError(shown, place, `its ${counts[b]} bytes at byte ${offsets[b]} run past the end of the file (${s.size} bytes)`)
     const { rows, inRows } = rowsIn(layout, b)
-    const want = blockWidth * inRows * bytes
+    const want = blockRow * inRows
     const cols = Math.min(blockWidth, width - (b % across) * blockWidth)
-    if (want > BLOCK_SLACK_BYTES + cols * inRows * bytes)
+    if (want > BLOCK_SLACK_BYTES + rowBytes(sample, cols) * inRows)
       throw tiffError(shown, place, `${blockWidth} × ${rows} cells of which ${cols} × ${inRows} lie in the raster: its rows there take ${want} bytes, more than ${BLOCK_SLACK_BYTES} beyond the raster's cells (gdal_translate -co TILED=YES rewrites it in 256 × 256 tiles)`)
     if (counts[b] * EXPANSION[compression] < want)
       throw tiffError(shown, place, compression === 1 ? `holds ${counts[b]} bytes, ${want} expected` : `holds ${counts[b]} bytes, which ${name} cannot expand to the ${want} its IFD announces`)
@@ -284,13 +259,19 @@ async function rasterLayout(shown: string, file: FileHandle, s: TiffStructure, o
   const { placement, southUp, geo } = await placementOf(shown, ifd, fd, width, height)
   const nodataText = (await loadTag(shown, ifd, fd, 'GDAL_NODATA')) as string | undefined
   let nodata: number | null = null
+  let exactNodata: bigint | undefined
+  let sparseFill = 0
   if (nodataText !== undefined) {
-    const t = String(nodataText).replace(/\0+$/, '').trim()
-    nodata = /^[+-]?nan$/i.test(t) ? NaN : Number(t)
-    if (t === '' || Number.isNaN(nodata) && !/nan/i.test(t)) throw tiffError(shown, at(42113), `${JSON.stringify(t)} is not a number`)
-    if (sampleType === 'float32') nodata = Math.fround(nodata)
+    const read = nodataOf(String(nodataText), sample)
+    if (!read) throw tiffError(shown, at(42113), `${JSON.stringify(String(nodataText).replace(/\0+$/, '').trim())} is not a number`)
+    ;({ value: nodata, exact: exactNodata, fill: sparseFill } = read)
   }
-  return { ifd, width, height, sampleType, bytes, compression, predictor, tiled, blockWidth, blockHeight, across, offsets, counts, placement, southUp, littleEndian: s.littleEndian, nodata, geo }
+  // What GDAL would read beside the cells and NODATA, refused rather than left out.
+  const extra = scaleOffsetRefusal(await entryText(file, s, 42112)) ?? maskIfdRefusal(await laterIfds(file, s), width, height)
+  if (extra) throw tiffError(shown, ifd, extra)
+  const side = await sideFileRefusal(path)
+  if (side) throw tiffError(shown, undefined, side)
+  return { ifd, width, height, sample, compression, predictor, tiled, blockWidth, blockHeight, across, offsets, counts, placement, southUp, littleEndian: s.littleEndian, nodata, exactNodata, sparseFill, geo }
 }
 
 /**
@@ -305,12 +286,13 @@ export function checkCells(shown: string, ifd: string, width: number, height: nu
 
 /** The blocks of a raster laid out by `rasterLayout`, one at a time, north row first. */
 async function readBlocks(shown: string, file: FileHandle, l: Layout, signal?: AbortSignal): Promise<Raster> {
-  const { ifd, width, height, bytes, blockWidth, across, offsets, counts, compression, predictor } = l
+  const { ifd, width, height, sample, blockWidth, across, offsets, counts, compression, predictor } = l
+  const blockRow = rowBytes(sample, blockWidth)
   const unit = l.tiled ? 'tile' : 'strip'
   const values = new Float64Array(width * height)
   const turns = new Turns(signal)
   const littleEndian = l.littleEndian
-  const fill = l.nodata ?? 0
+  const fill = l.sparseFill
   for (let b = 0; b < offsets.length; b++) {
     const { rows, inRows } = rowsIn(l, b)
     const row0 = Math.floor(b / across) * l.blockHeight
@@ -329,97 +311,33 @@ async function readBlocks(shown: string, file: FileHandle, l: Layout, signal?: A
       if (bytesRead === 0) break
       got += bytesRead
     }
-    const want = blockWidth * inRows * bytes
+    const want = blockRow * inRows
     let block: Uint8Array
     try {
       if (got < raw.length) throw new BlockError(`the file ended after ${got} of its ${raw.length} bytes`)
-      block = await decompress(compression, raw, want, blockWidth * rows * bytes, signal)
+      block = await decompress(compression, raw, want, blockRow * rows, signal)
       if (predictor !== 1 && compression === 1) block = block.slice()
     } catch (e) {
       if (e instanceof BlockError) throw tiffError(shown, `${ifd}, ${unit} ${b} (${counts[b]} bytes at byte ${offsets[b]})`, e.message)
       throw e
     }
     const view = new DataView(block.buffer, block.byteOffset, block.byteLength)
-    const read = sampleReader(view, l.sampleType, littleEndian)
+    const { read, big } = sampleReader(view, sample, littleEndian)
     for (let r = 0; r < inRows; r++) {
-      if (predictor !== 1) unpredict(block.subarray(r * blockWidth * bytes, (r + 1) * blockWidth * bytes), predictor, blockWidth, 1, bytes, littleEndian)
+      if (predictor !== 1) unpredict(block.subarray(r * blockRow, (r + 1) * blockRow), predictor, blockWidth, 1, sample.bytes, littleEndian)
       const to = target(r)
-      const from = r * blockWidth
-      for (let c = 0; c < cols; c++) values[to + c] = read(from + c)
+      const from = r * blockRow
+      for (let c = 0; c < cols; c++) {
+        values[to + c] = read(from, c)
+        // A 64-bit integer beyond ±2^53 is no double exactly: read only where it is NODATA (which it then equals).
+        if (big.value !== null && big.value !== l.exactNodata) {
+          const row = l.southUp ? height - 1 - (row0 + r) : row0 + r
+          throw tiffError(shown, `${ifd}, ${unit} ${b}`, `the cell at row ${row + 1}, column ${col0 + c + 1} holds ${big.value}, beyond ±${EXACT_LIMIT}: a 64-bit integer is read only where a double holds it exactly`)
+        }
+      }
       if (r % 64 === 63) await turns.maybe()
     }
     await turns.maybe()
   }
-  return { width, height, sampleType: l.sampleType, compression: COMPRESSIONS[compression], tiled: l.tiled, values, nodata: l.nodata, placement: l.placement, geo: l.geo }
-}
-
-function sampleReader(v: DataView, type: SampleType, le: boolean): (i: number) => number {
-  switch (type) {
-    case 'uint8':
-      return (i) => v.getUint8(i)
-    case 'int8':
-      return (i) => v.getInt8(i)
-    case 'uint16':
-      return (i) => v.getUint16(i * 2, le)
-    case 'int16':
-      return (i) => v.getInt16(i * 2, le)
-    case 'uint32':
-      return (i) => v.getUint32(i * 4, le)
-    case 'int32':
-      return (i) => v.getInt32(i * 4, le)
-    case 'float32':
-      return (i) => v.getFloat32(i * 4, le)
-    case 'float64':
-      return (i) => v.getFloat64(i * 8, le)
-  }
-}
-
-/**
- * The upper-left corner and cell sizes from ModelPixelScale and one ModelTiepoint, or from a
- * ModelTransformation without rotation, as GDAL's geotransform. A raster of points
- * (GTRasterTypeGeoKey 2) has its tiepoint at a cell's centre, half a cell from the corner, as GDAL
- * reads it. A positive y cell size (rows stored south first) is read flipped, north row first, and
- * its tags are given as the north-up equivalent, for the grids written beside it.
- */
-async function placementOf(shown: string, ifd: string, fd: Directory, width: number, height: number): Promise<{ placement: Placement | null; southUp: boolean; geo: GeoTags }> {
-  const scale = await numbers(shown, ifd, fd, 'ModelPixelScale')
-  const tie = await numbers(shown, ifd, fd, 'ModelTiepoint')
-  const matrix = await numbers(shown, ifd, fd, 'ModelTransformation')
-  const keys = await numbers(shown, ifd, fd, 'GeoKeyDirectory')
-  const geo: GeoTags = {
-    pixelScale: scale,
-    tiepoint: tie,
-    transformation: matrix,
-    geoKeyDirectory: keys,
-    geoDoubleParams: await numbers(shown, ifd, fd, 'GeoDoubleParams'),
-    geoAsciiParams: ((await loadTag(shown, ifd, fd, 'GeoAsciiParams')) as string | undefined) ?? undefined,
-  }
-  let pointShift = 0
-  if (keys) for (let i = 4; i + 3 < keys.length; i += 4) if (keys[i] === 1025 && keys[i + 1] === 0 && keys[i + 3] === 2) pointShift = 0.5
-  // GDAL's geotransform: x0, dx, y0, dy (dy < 0 north up).
-  let x0: number, dx: number, y0: number, dy: number
-  if (scale && tie) {
-    if (tie.length !== 6) throw tiffError(shown, `${ifd}, ${tagName(33922)}`, `${tie.length / 6} tiepoints; a grid is placed by one`)
-    if (scale.length < 2 || !(scale[0] > 0) || !(scale[1] !== 0)) throw tiffError(shown, `${ifd}, ${tagName(33550)}`, `cell sizes ${scale.slice(0, 2).join(' × ')}; a positive width and a non-zero height expected`)
-    const [i, j, , x, y] = tie
-    ;[dx, dy] = [scale[0], -scale[1]]
-    ;[x0, y0] = [x - i * dx, y - j * dy]
-  } else if (matrix) {
-    if (matrix.length !== 16) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, `${matrix.length} values, 16 expected`)
-    const [a, b, , d, e, f, , h] = matrix
-    if (b !== 0 || e !== 0) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, 'the grid is rotated or sheared; a north-up grid is read (gdalwarp makes one)')
-    if (!(a > 0) || !(f !== 0)) throw tiffError(shown, `${ifd}, ${tagName(34264)}`, `cell sizes ${a} × ${f}; a positive width and a non-zero height expected`)
-    ;[x0, dx, y0, dy] = [d, a, h, f]
-  } else return { placement: null, southUp: false, geo }
-  x0 -= pointShift * dx
-  y0 -= pointShift * dy
-  const southUp = dy > 0
-  const p: Placement = { west: x0, north: southUp ? y0 + height * dy : y0, cellWidth: dx, cellHeight: Math.abs(dy) }
-  if (![p.west, p.north, p.cellWidth, p.cellHeight].every(Number.isFinite) || !Number.isFinite(p.north - height * p.cellHeight) || !Number.isFinite(p.west + width * p.cellWidth))
-    throw tiffError(shown, ifd, 'its georeferencing is not finite')
-  if (southUp) {
-    const shift = pointShift
-    Object.assign(geo, { pixelScale: [p.cellWidth, p.cellHeight, 0], tiepoint: [0, 0, 0, p.west + shift * p.cellWidth, p.north - shift * p.cellHeight, 0], transformation: undefined })
-  }
-  return { placement: p, southUp, geo }
+  return { width, height, sampleType: sample.type, compression: COMPRESSIONS[compression], tiled: l.tiled, values, nodata: l.nodata, placement: l.placement, geo: l.geo }
 }

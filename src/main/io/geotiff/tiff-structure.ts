@@ -25,6 +25,9 @@ export const TAG_NAMES: Record<number, string> = {
   324: 'TileOffsets',
   325: 'TileByteCounts',
   339: 'SampleFormat',
+  254: 'NewSubfileType',
+  266: 'FillOrder',
+  42112: 'GDAL_METADATA',
   33550: 'ModelPixelScale',
   33922: 'ModelTiepoint',
   34264: 'ModelTransformation',
@@ -130,6 +133,56 @@ export async function entryIntegers(file: FileHandle, s: TiffStructure, tag: num
   for (let i = 0; i < e.count; i++) {
     const at = i * size
     out[i] = size === 2 ? (le ? buf.readUInt16LE(at) : buf.readUInt16BE(at)) : size === 4 ? (le ? buf.readUInt32LE(at) : buf.readUInt32BE(at)) : Number(le ? buf.readBigUInt64LE(at) : buf.readBigUInt64BE(at))
+  }
+  return out
+}
+
+/** An ASCII entry's text (NULs at its end dropped), or undefined when the IFD has none. */
+export async function entryText(file: FileHandle, s: TiffStructure, tag: number): Promise<string | undefined> {
+  const e = s.entries.find((x) => x.tag === tag)
+  if (!e || e.type !== 2) return undefined
+  return (await readExactly(file, e.at, e.count)).toString('latin1').replace(/\0+$/, '')
+}
+
+/** IFDs after the first read at most: a COG holds one per overview and mask, a few dozen. */
+const MAX_LATER_IFDS = 256
+
+/**
+ * The IFDs after the first (overviews, masks), each with its NewSubfileType and size; the chain
+ * is followed while it stays inside the file, moves forward or back without repeating, and its
+ * entries fit, up to MAX_LATER_IFDS.
+ */
+export async function laterIfds(file: FileHandle, s: TiffStructure): Promise<{ at: number; subfileType: number; width: number; height: number }[]> {
+  const big = s.bigTiff
+  const le = s.littleEndian
+  const countBytes = big ? 8 : 2
+  const entryBytes = big ? 20 : 12
+  const seen = new Set([s.ifdOffset])
+  const out: { at: number; subfileType: number; width: number; height: number }[] = []
+  const nextOf = async (at: number, n: number) => {
+    const b = await readExactly(file, at + countBytes + n * entryBytes, big ? 8 : 4)
+    if (b.length < (big ? 8 : 4)) return 0
+    return big ? Number(le ? b.readBigUInt64LE(0) : b.readBigUInt64BE(0)) : le ? b.readUInt32LE(0) : b.readUInt32BE(0)
+  }
+  let next = await nextOf(s.ifdOffset, s.entries.length)
+  while (next >= (big ? 16 : 8) && next + countBytes <= s.size && !seen.has(next) && out.length < MAX_LATER_IFDS) {
+    seen.add(next)
+    const head = await readExactly(file, next, countBytes)
+    const n = big ? Number(le ? head.readBigUInt64LE(0) : head.readBigUInt64BE(0)) : le ? head.readUInt16LE(0) : head.readUInt16BE(0)
+    if (n === 0 || n > MAX_ENTRIES || next + countBytes + n * entryBytes + (big ? 8 : 4) > s.size) break
+    const table = await readExactly(file, next + countBytes, n * entryBytes)
+    const value = (tag: number) => {
+      for (let i = 0; i < n; i++) {
+        const e = i * entryBytes
+        if ((le ? table.readUInt16LE(e) : table.readUInt16BE(e)) !== tag) continue
+        const type = le ? table.readUInt16LE(e + 2) : table.readUInt16BE(e + 2)
+        const v = e + (big ? 12 : 8)
+        return type === 3 ? (le ? table.readUInt16LE(v) : table.readUInt16BE(v)) : type === 4 ? (le ? table.readUInt32LE(v) : table.readUInt32BE(v)) : 0
+      }
+      return 0
+    }
+    out.push({ at: next, subfileType: value(254), width: value(256), height: value(257) })
+    next = await nextOf(next, n)
   }
   return out
 }

@@ -8,7 +8,7 @@ import { throwIfAborted } from '../../../shared/cancel'
 import { ioError, openForReading } from '../open-for-reading'
 import { sniffFile } from '../sniff'
 import { WorkerPool } from '../../workers/pool'
-import { type DatasetInfo, applyRule, datasetKey, isNumeric, listingText, shapeText } from './datasets'
+import { type Beyond, type DatasetInfo, applyRule, datasetKey, isNumeric, listingText, shapeText } from './datasets'
 import { checkInFile, type NetcdfHeader, type NetcdfVariable, readNetcdfHeader, readNetcdfRows, readNetcdfStrings } from './netcdf-classic'
 import { hashAlongside } from '../input-digest'
 
@@ -23,8 +23,8 @@ export interface ArrayFile {
   shown: string
   bytes: number
   datasets: DatasetInfo[]
-  /** Rows [first, first + count) of a dataset, each row every element of the other dimensions; an abort of `signal` ends it. */
-  readRows(d: DatasetInfo, first: number, count: number, signal?: AbortSignal): Promise<Float64Array>
+  /** Rows [first, first + count) of a dataset, each row every element of the other dimensions, and its 64-bit integers beyond ±2^53; an abort of `signal` ends it. */
+  readRows(d: DatasetInfo, first: number, count: number, signal?: AbortSignal): Promise<{ values: Float64Array; beyond: Beyond }>
   /** Refuses a dataset whose data the file cannot hold where its header places it. */
   checkData(d: DatasetInfo): void
   /** A dataset of strings (HDF5: 1-D strings or 2-D one-byte strings; NetCDF: 2-D characters), a string a row. */
@@ -96,7 +96,7 @@ export async function openArrayFile(shown: string, path: string, format: ArrayFo
         const stop = () => void pool.terminate()
         signal?.addEventListener('abort', stop, { once: true })
         try {
-          return await pool.run<Float64Array>('readHdf5Rows', { path, dataset: d.path, first, count })
+          return await pool.run<{ values: Float64Array; beyond: Beyond }>('readHdf5Rows', { path, dataset: d.path, first, count, rows: d.shape[0], pad: d.pad })
         } catch (e) {
           throwIfAborted(signal)
           throw named(e)
@@ -167,7 +167,7 @@ export function findDataset(f: ArrayFile, name: string | undefined, ranks: reado
   const d = f.datasets.find((x) => x.path === datasetKey(name))
   if (!d) throw new ApiError('invalid-argument', `${f.shown}: no ${kind} ${datasetKey(name)}; name one with ${how}. Its ${kind}s: ${listingText(f.datasets)}`)
   const where = `${f.shown}: ${kind} ${d.path} (${d.dtype}, ${shapeText(d.shape)})`
-  if (d.unreadable) throw new ApiError('invalid-input', `${where}: ${d.unreadable}${isNumeric(d.dtype) ? '' : '; numbers (int8–64, uint8–64, float32, float64) are read'}`)
+  if (d.unreadable) throw new ApiError('invalid-input', `${where}: ${d.unreadable}${isNumeric(d.dtype) ? '' : '; numbers (int8–64, uint8–64, float16, float32, float64) are read'}`)
   if (!ranks.includes(d.shape.length)) throw new ApiError('invalid-input', `${where} is ${d.shape.length}-D; ${ranks.join('- or ')}-D is read here`)
   return d
 }
@@ -223,9 +223,12 @@ export async function readPieces(f: ArrayFile, d: DatasetInfo, opts: PieceOption
   for (let first = 0; first < rows; first += step) {
     throwIfAborted(opts.signal)
     const count = Math.min(step, rows - first)
-    let values = await f.readRows(d, first, count, opts.signal)
+    const read = await f.readRows(d, first, count, opts.signal)
+    let values = read.values
     if (values.length !== count * per) throw new ApiError('internal', `${f.shown}: ${d.path}: ${values.length} values read for ${count} rows of ${per}`)
-    const mask = applyRule(values, d.dtype, d.missing)
+    const { mask, inexact } = applyRule(values, d.dtype, d.missing, read.beyond)
+    if (inexact)
+      throw new ApiError('invalid-input', `${f.shown}: ${kind} ${d.path}, element ${at(inexact.at, first)} is ${inexact.value}, beyond ±9007199254740992: no double holds it exactly, and a 64-bit integer is read only within that range`)
     for (let i = 0; i < values.length; i++)
       if (!Number.isFinite(values[i]) && !mask?.[i]) throw new ApiError('invalid-input', `${f.shown}: ${kind} ${d.path}, element ${at(i, first)} is ${values[i]}; every value must be a finite number`)
     let missing = 0

@@ -5,7 +5,11 @@
 import fs from 'node:fs'
 import { resolve } from 'node:path'
 import { ApiError } from '../../../shared/errors'
-import { type DatasetInfo, MAX_CHUNK_BYTES, MAX_STRING_BYTES, MAX_STRINGS, type MissingRule, type NumericDtype, isNumeric, netcdfRule, shapeText, sizeText, storageBound } from './datasets'
+import { type AttrValue, type Beyond, type DatasetInfo, MAX_CHUNK_BYTES, MAX_STRING_BYTES, MAX_STRINGS, type MissingRule, type NumericDtype, bytesOf, isNumeric, netcdfRule, ruleMatters, shapeText, sizeText, storageBound } from './datasets'
+import { ElementReader } from './elements'
+import { attrValue, dtypeOf, isLink, netcdfDimension } from './hdf5-objects'
+import { netcdf4Shapes } from './netcdf4-shapes'
+import { type HeaderFacts, openHeaders } from './object-header'
 
 type H5 = typeof import('h5wasm/node').default
 type H5Module = Awaited<H5['ready']>
@@ -102,6 +106,8 @@ export async function listHdf5(payload: { path: string }): Promise<DatasetInfo[]
   const bytes = fs.statSync(payload.path).size
   return withFile(lib, payload.path, (file) => {
     const found: [InstanceType<H5['Dataset']>, string][] = []
+    const dimensions: InstanceType<H5['Dataset']>[] = []
+    const unopened: DatasetInfo[] = []
     let visited = 0
     let netcdf = NETCDF4_ROOT.some((a) => a in file.attrs)
     const walk = (group: InstanceType<H5['Group']>, prefix: string, depth: number) => {
@@ -110,22 +116,57 @@ export async function listHdf5(payload: { path: string }): Promise<DatasetInfo[]
         // Links are not followed: one to another file would read that file, and what a soft link
         // names inside this file is listed under its own path.
         if (isLink(group, `${prefix}${name}`)) continue
-        const entity = group.get(name)
-        if (entity instanceof lib.Group) {
-          if (depth < MAX_DEPTH) walk(entity, `${prefix}${name}/`, depth + 1)
-        } else if (entity instanceof lib.Dataset) {
-          if (netcdfDimension(entity)) netcdf = true
-          else {
-            if (!netcdf && NETCDF4_VARIABLE.some((a) => a in entity.attrs)) netcdf = true
-            found.push([entity, `${prefix}${name}`])
+        try {
+          const entity = group.get(name)
+          if (entity instanceof lib.Group) {
+            if (depth < MAX_DEPTH) walk(entity, `${prefix}${name}/`, depth + 1)
+          } else if (entity instanceof lib.Dataset) {
+            // Its type and shape first: what the library cannot open fails here, not in the listing.
+            void entity.metadata
+            if (netcdfDimension(entity)) {
+              netcdf = true
+              dimensions.push(entity)
+            } else {
+              if (!netcdf && NETCDF4_VARIABLE.some((a) => a in entity.attrs)) netcdf = true
+              found.push([entity, `${prefix}${name}`])
+            }
           }
+        } catch (e) {
+          // One object the library refuses to open (an integer type of 12 bits in 32, which HDF5 1.14
+          // takes for damage) leaves the others readable.
+          if (isTrap(e)) throw e
+          unopened.push({ path: `${prefix}${name}`, shape: [], dtype: 'unknown', unreadable: `the HDF5 library cannot open it (${reason(e)})` })
         }
       }
     }
     walk(file, '/', 0)
     const listed = new Set(found.map(([, path]) => path))
-    return found.map(([d, path]) => ({ ...describe(d, path, bytes, netcdf), ...coordinatesOf(d, listed) }))
+    const headers = headerReader(payload.path)
+    try {
+      const infos = found.map(([d, path]) => ({ ...describe(d, path, bytes, netcdf, headers.facts(d)), ...coordinatesOf(d, listed) }))
+      // A NetCDF-4 variable spans its dimensions' lengths, an unlimited one's being its longest variable's.
+      if (netcdf) netcdf4Shapes(found.map(([d], k) => ({ d, info: infos[k], attr: (name: string) => attrValue(d, name) })), dimensions)
+      return [...infos, ...unopened]
+    } finally {
+      headers.close()
+    }
   })
+}
+
+/** The file's object headers, read for what the library keeps from its callers (object-header.ts), a dataset by its address. */
+function headerReader(path: string): { facts(d: InstanceType<H5['Dataset']>): HeaderFacts; close(): void } {
+  const headers = openHeaders(path)
+  return {
+    facts: (d) => {
+      try {
+        return headers.facts(Number(Buffer.from(module.create_object_reference(d.file_id, d.path)).readBigUInt64LE(0)))
+      } catch (e) {
+        if (isTrap(e)) throw e
+        return {}
+      }
+    },
+    close: headers.close,
+  }
 }
 
 /** The dimension scale attached to each dimension (NetCDF-4's coordinate variables), where it is a listed dataset. */
@@ -187,71 +228,41 @@ export async function readHdf5Strings(req: { path: string; dataset: string }): P
 const NETCDF4_ROOT = ['_NCProperties', '_nc3_strict']
 const NETCDF4_VARIABLE = ['_Netcdf4Dimid', '_Netcdf4Coordinates']
 
-/** The numbers of an attribute, `_Unsigned = "true"` as [1]; undefined when absent or not numbers. */
-function attrNumbers(d: InstanceType<H5['Dataset']>, name: string): number[] | undefined {
-  if (!(name in d.attrs)) return undefined
-  try {
-    const v = d.get_attribute(name, true) as unknown
-    if (typeof v === 'string') return name === '_Unsigned' ? [v === 'true' ? 1 : 0] : undefined
-    const list = (Array.isArray(v) ? v.flat(4) : [v]).map((x) => (typeof x === 'bigint' ? Number(x) : x))
-    return list.length > 0 && list.every((x) => typeof x === 'number') ? (list as number[]) : undefined
-  } catch {
-    return undefined
-  }
-}
+/** Filters every HDF5 library has (deflate, shuffle, Fletcher-32, szip, n-bit, scale-offset); others are plugins, which h5wasm lacks. */
+const BUILT_IN_FILTERS = new Set([1, 2, 3, 4, 5, 6])
 
-/** NetCDF-4 keeps a dimension without a variable as an empty dataset so named: no data. */
-function netcdfDimension(d: InstanceType<H5['Dataset']>): boolean {
-  try {
-    const name = 'NAME' in d.attrs ? d.get_attribute('NAME', true) : null
-    return typeof name === 'string' && name.startsWith('This is a netCDF dimension but not a netCDF variable')
-  } catch {
-    return false
-  }
-}
-
-/** A soft or external link (h5wasm's lookups follow both). */
-function isLink(group: InstanceType<H5['Group']>, path: string): boolean {
-  try {
-    return group.get_link(path) != null || 'filename' in (group.get_external_link(path) ?? {})
-  } catch {
-    return true
-  }
-}
-
-function describe(d: InstanceType<H5['Dataset']>, path: string, fileBytes: number, netcdf: boolean): DatasetInfo {
+function describe(d: InstanceType<H5['Dataset']>, path: string, fileBytes: number, netcdf: boolean, facts: HeaderFacts): DatasetInfo {
   const meta = d.metadata
   const shape = meta.shape ?? []
   const dtype = dtypeOf(meta)
   const elements = shape.reduce((p, n) => p * n, 1)
   const chunkBytes = (meta.chunks ?? []).reduce((p, n) => p * n, meta.size)
+  let filters: { id: number; name: string }[] = []
   let filtered = false
   try {
-    filtered = d.filters.length > 0
+    filters = d.filters
+    filtered = filters.length > 0
   } catch {
     filtered = true
   }
+  const plugin = filters.find((f) => !BUILT_IN_FILTERS.has(f.id))
+  // netcdf-c reads a variable whose fill value the writer did not set as one of fill mode off, whose bytes' default fill is no missing value.
+  const fillMode = !netcdf ? 'none' : facts.fill === undefined || facts.fill === 'user' ? 'all' : 'not bytes'
   let rule: MissingRule | string | undefined
-  if (isNumeric(dtype) && (netcdf || '_FillValue' in d.attrs)) rule = netcdfRule(dtype, (a) => attrNumbers(d, a), netcdf ? 'all' : 'none')
+  if (isNumeric(dtype) && (netcdf || '_FillValue' in d.attrs)) rule = netcdfRule(dtype, (a) => attrValue(d, a), fillMode)
   const unreadable =
     meta.virtual_sources?.length ? 'a virtual dataset, mapped from other files' :
     meta.shape === null ? 'no dataspace' :
     !/^(u?int|float)\d+$/.test(dtype) ? 'not numeric' :
     !isNumeric(dtype) ? `${dtype} is not read` :
     typeof rule === 'string' ? rule :
+    plugin ? `compressed with the ${plugin.name || 'unnamed'} filter (${plugin.id}), a plugin the HDF5 library here does not have (h5repack -f NONE writes a copy without it)` :
     meta.chunks && chunkBytes > MAX_CHUNK_BYTES ? `chunks of ${shapeText(meta.chunks)} (${sizeText(chunkBytes)} each, decompressed whole) are larger than the ${sizeText(MAX_CHUNK_BYTES)} read at once` :
     undefined
   const unstored = storageBound(elements, meta.size, fileBytes, filtered)
-  const missing = typeof rule === 'object' && (rule.values.length || rule.nan || rule.unsigned || rule.min !== undefined || rule.max !== undefined) ? rule : undefined
+  const missing = ruleMatters(rule) ? rule : undefined
   const chunkRows = meta.chunks?.[0]
   return { path, shape, dtype, ...(unreadable && { unreadable }), ...(chunkRows && { chunkRows }), ...(missing && { missing }), ...(unstored && { unstored }) }
-}
-
-/** HDF5 type classes: 0 integer, 1 float, 3 string, 6 compound, 8 enum, 9 vlen, 10 array. */
-function dtypeOf(meta: { type: number; size: number; signed: boolean; vlen: boolean }): string {
-  if (meta.type === 0) return `${meta.signed ? 'int' : 'uint'}${meta.size * 8}`
-  if (meta.type === 1) return `float${meta.size * 8}`
-  return ({ 2: 'time', 3: 'string', 4: 'bitfield', 5: 'opaque', 6: 'compound', 7: 'reference', 8: 'enum', 9: 'vlen', 10: 'array' } as Record<number, string>)[meta.type] ?? `class ${meta.type}`
 }
 
 export interface RowsRequest {
@@ -259,51 +270,75 @@ export interface RowsRequest {
   dataset: string
   first: number
   count: number
+  /** The rows the variable spans (a NetCDF-4 variable, its dimension's length), where they pass the dataset's own. */
+  rows?: number
+  /** The value of the rows past the dataset's own (netcdf-c's fill value for them), as text. */
+  pad?: string
 }
 
-/** Rows [first, first + count) of a numeric dataset (a row: every element of the other dimensions), as f64. */
-export async function readHdf5Rows(req: RowsRequest): Promise<Float64Array> {
+/** Rows [first, first + count) of a numeric dataset (a row: every element of the other dimensions), as f64, and its 64-bit integers beyond ±2^53. */
+export async function readHdf5Rows(req: RowsRequest): Promise<{ values: Float64Array; beyond: Beyond }> {
   const lib = await h5()
   return withFile(lib, req.path, (file) => {
     const parts = req.dataset.split('/').filter(Boolean)
     const linked = parts.some((_, i) => isLink(file, '/' + parts.slice(0, i + 1).join('/')))
     const d = linked ? null : file.get(req.dataset)
     if (!(d instanceof lib.Dataset)) throw new ApiError('invalid-input', `${req.path}: no dataset ${req.dataset}`)
-    const info = describe(d, req.dataset, fs.statSync(req.path).size, false)
+    const headers = headerReader(req.path)
+    let facts: HeaderFacts
+    try {
+      facts = headers.facts(d)
+    } finally {
+      headers.close()
+    }
+    const info = describe(d, req.dataset, fs.statSync(req.path).size, false, facts)
     const why = info.unreadable ?? info.unstored
     if (why) throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset} (${info.dtype}): ${why}`)
-    const rows = info.shape.length === 0 ? 1 : info.shape[0]
+    const stored = info.shape.length === 0 ? 1 : info.shape[0]
+    const rows = req.pad !== undefined && req.rows !== undefined ? Math.max(req.rows, stored) : stored
     if (!(Number.isSafeInteger(req.first) && Number.isSafeInteger(req.count) && req.first >= 0 && req.count > 0 && req.first + req.count <= rows))
       throw new ApiError('internal', `${req.path}: dataset ${req.dataset}: rows ${req.first} + ${req.count} asked of ${rows}`)
     const per = info.shape.slice(1).reduce((p, n) => p * n, 1)
-    const item = bytesOfDtype(info.dtype as NumericDtype)
-    const hyperslab = info.shape.length === 0 ? null : {
-      count: [BigInt(req.count), ...info.shape.slice(1).map(BigInt)],
-      offset: [BigInt(req.first), ...info.shape.slice(1).map(() => 0n)],
-      strides: info.shape.map(() => 1n),
-    }
-    const read = (fill: number) => {
-      try {
-        return readRaw(d, hyperslab, req.count * per * item, fill)
-      } catch (e) {
-        if (isTrap(e)) throw e
-        const why = reason(printed || e)
-        if (/no data can be read/.test(why)) throw unwritten(req, rows, per, info.shape.length, 0, per)
-        throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset}, rows ${req.first}–${req.first + req.count - 1} cannot be read (${why})`)
+    const dtype = info.dtype as NumericDtype
+    const item = bytesOf(dtype)
+    const reader = new ElementReader(dtype, true, facts.bits)
+    const values = new Float64Array(req.count * per)
+    // The rows the dataset stores, then those past its end at the fill value.
+    const count = Math.max(0, Math.min(req.count, stored - req.first))
+    if (count > 0) {
+      const hyperslab = info.shape.length === 0 ? null : {
+        count: [BigInt(count), ...info.shape.slice(1).map(BigInt)],
+        offset: [BigInt(req.first), ...info.shape.slice(1).map(() => 0n)],
+        strides: info.shape.map(() => 1n),
       }
+      const read = (fill: number) => {
+        try {
+          return readRaw(d, hyperslab, count * per * item, fill)
+        } catch (e) {
+          if (isTrap(e)) throw e
+          const why = reason(printed || e)
+          if (/no data can be read/.test(why)) throw unwritten(req, rows, per, info.shape.length, 0, per)
+          throw new ApiError('invalid-input', `${req.path}: dataset ${req.dataset}, rows ${req.first}–${req.first + count - 1} cannot be read (${why})`)
+        }
+      }
+      // What the library leaves unwritten (storage never allocated, and no fill value to read in its
+      // place) is told from what it wrote by reading into bytes of 0xff, and where an element is all
+      // 0xff, again into zeros: an element it wrote is the same both times.
+      const first = read(0xff)
+      const suspect = allBytes(first, item, 0xff)
+      if (suspect >= 0) {
+        const second = read(0x00)
+        for (let i = suspect; i < first.length / item; i++)
+          for (let b = 0; b < item; b++)
+            if (first[i * item + b] !== second[i * item + b]) throw unwritten(req, rows, per, info.shape.length, i, first.length / item)
+      }
+      reader.readAll(first, values)
     }
-    // What the library leaves unwritten (storage never allocated, and no fill value to read in its
-    // place) is told from what it wrote by reading into bytes of 0xff, and where an element is all
-    // 0xff, again into zeros: an element it wrote is the same both times.
-    const first = read(0xff)
-    const suspect = allBytes(first, item, 0xff)
-    if (suspect >= 0) {
-      const second = read(0x00)
-      for (let i = suspect; i < first.length / item; i++)
-        for (let b = 0; b < item; b++)
-          if (first[i * item + b] !== second[i * item + b]) throw unwritten(req, rows, per, info.shape.length, i, first.length / item)
+    if (count < req.count) {
+      values.fill(Number(req.pad), count * per)
+      if (/^-?\d+$/.test(req.pad!) && (dtype === 'int64' || dtype === 'uint64') && Math.abs(Number(req.pad)) >= 2 ** 53) reader.beyond.push({ at: count * per, value: req.pad! })
     }
-    return toF64(first, info.dtype as NumericDtype)
+    return { values, beyond: reader.beyond }
   })
 }
 
@@ -334,28 +369,4 @@ function readRaw(d: InstanceType<H5['Dataset']>, slab: { count: bigint[]; offset
   } finally {
     module._free(at)
   }
-}
-
-function bytesOfDtype(dtype: NumericDtype): number {
-  return Number(dtype.replace(/^u?(int|float)/, '')) / 8
-}
-
-/** Little-endian elements of `dtype` as f64 (64-bit integers beyond 2^53 round). */
-function toF64(b: Uint8Array, dtype: NumericDtype): Float64Array {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
-  const item = bytesOfDtype(dtype)
-  const out = new Float64Array(b.length / item)
-  const get: (i: number) => number =
-    dtype === 'int8' ? (i) => view.getInt8(i) :
-    dtype === 'uint8' ? (i) => view.getUint8(i) :
-    dtype === 'int16' ? (i) => view.getInt16(i * 2, true) :
-    dtype === 'uint16' ? (i) => view.getUint16(i * 2, true) :
-    dtype === 'int32' ? (i) => view.getInt32(i * 4, true) :
-    dtype === 'uint32' ? (i) => view.getUint32(i * 4, true) :
-    dtype === 'int64' ? (i) => Number(view.getBigInt64(i * 8, true)) :
-    dtype === 'uint64' ? (i) => Number(view.getBigUint64(i * 8, true)) :
-    dtype === 'float32' ? (i) => view.getFloat32(i * 4, true) :
-    (i) => view.getFloat64(i * 8, true)
-  for (let i = 0; i < out.length; i++) out[i] = get(i)
-  return out
 }

@@ -7,6 +7,6 @@ serveTasks({
   readHdf5Strings,
   readHdf5Rows: async (req: RowsRequest) => {
     const rows = await readHdf5Rows(req)
-    return transferable(rows, [rows.buffer as ArrayBuffer])
+    return transferable(rows, [rows.values.buffer as ArrayBuffer])
   },
 })

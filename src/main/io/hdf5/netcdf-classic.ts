@@ -5,7 +5,8 @@
 // (netcdfjs reads CDF-1 and CDF-2 only, and wants the whole file in memory.)
 import type { FileHandle } from 'node:fs/promises'
 import { ApiError } from '../../../shared/errors'
-import { type DatasetInfo, MAX_STRING_BYTES, MAX_STRINGS, type NumericDtype, netcdfRule } from './datasets'
+import { type AttrValue, type Beyond, type DatasetInfo, MAX_STRING_BYTES, MAX_STRINGS, type NumericDtype, netcdfRule, ruleMatters } from './datasets'
+import { ElementReader } from './elements'
 
 /** Bytes read at once across interleaved records at most. */
 const SPAN_BYTES = 8 * 1024 * 1024
@@ -125,7 +126,7 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
     dims.push({ name, length })
   })
   listOf(c, 0x0c, size, 'global attributes', () => skipAttribute(c, size))
-  const raw: { name: string; dimIds: number[]; type: number; begin: number; attrs: Map<string, number[] | string> }[] = []
+  const raw: { name: string; dimIds: number[]; type: number; begin: number; attrs: Map<string, AttrValue> }[] = []
   listOf(c, 0x0b, size, 'variables', () => {
     const name = c.name(size)
     const rank = c.items(c.count(), c.wide ? 8 : 4, size, 'dimensions of a variable')
@@ -135,7 +136,7 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
       if (id >= dims.length) throw new RangeError(`variable "${name}" names dimension ${id}; there are ${dims.length}`)
       dimIds.push(id)
     }
-    const attrs = new Map<string, number[] | string>()
+    const attrs = new Map<string, AttrValue>()
     listOf(c, 0x0c, size, 'attributes', () => skipAttribute(c, size, attrs))
     const type = c.u32()
     c.count() // vsize: recomputed from the shape (it saturates for large variables)
@@ -159,9 +160,10 @@ function parseHeader(b: Buffer, size: number): NetcdfHeader {
     const type = TYPES[v.type]
     const record = recordDim >= 0 && v.dimIds[0] === recordDim
     const shape = v.dimIds.map((id, i) => (record && i === 0 ? records : dims[id].length))
-    const rule = type ? netcdfRule(type.dtype, (a) => attrValues(v.attrs.get(a), a), 'not bytes') : undefined
+    // netCDF4 reads a classic file with fill mode on: every type's default fill is a missing value, bytes' too.
+    const rule = type && type.dtype !== 'char' ? netcdfRule(type.dtype as NumericDtype, (a) => v.attrs.get(a), 'all') : undefined
     const unreadable = !type ? `element type ${v.type} unknown` : type.dtype === 'char' ? 'text, not numbers' : v.dimIds.slice(1).includes(recordDim) ? 'record dimension not first' : typeof rule === 'string' ? rule : undefined
-    const missing = typeof rule === 'object' && (rule.values.length || rule.nan || rule.unsigned || rule.min !== undefined || rule.max !== undefined) ? rule : undefined
+    const missing = ruleMatters(rule) ? rule : undefined
     const coordinates = v.dimIds.map((id) => coordinateOf(id, v.name))
     return {
       info: {
@@ -201,7 +203,7 @@ function listOf(c: Cursor, tag: number, size: number, what: string, item: () => 
 /** The attributes that say which cells hold no value (a handful of numbers each); the rest are skipped. */
 const KEPT_ATTRIBUTES = new Set(['_FillValue', 'missing_value', 'valid_min', 'valid_max', 'valid_range', 'scale_factor', 'add_offset', '_Unsigned'])
 
-function skipAttribute(c: Cursor, size: number, kept?: Map<string, number[] | string>): void {
+function skipAttribute(c: Cursor, size: number, kept?: Map<string, AttrValue>): void {
   const name = c.name(size)
   const code = c.u32()
   const type = TYPES[code]
@@ -210,20 +212,16 @@ function skipAttribute(c: Cursor, size: number, kept?: Map<string, number[] | st
   c.need(pad4(n * type.bytes))
   if (kept && KEPT_ATTRIBUTES.has(name) && n <= 16) {
     const b = c.b.subarray(c.at, c.at + n * type.bytes)
-    if (type.dtype === 'char') kept.set(name, b.toString('latin1').replace(/\0+$/, ''))
+    if (type.dtype === 'char') kept.set(name, { dtype: 'text', values: [], text: b.toString('latin1').replace(/\0+$/, '') })
     else {
-      const out = new Float64Array(n)
-      decode(b, type.dtype as NumericDtype, out, 0)
-      kept.set(name, [...out])
+      // 64-bit integers exactly, as bigints: a fill value beyond ±2^53 is matched exactly.
+      const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
+      const values = Array.from({ length: n }, (_, k): number | bigint =>
+        type.dtype === 'int64' ? view.getBigInt64(8 * k) : type.dtype === 'uint64' ? view.getBigUint64(8 * k) : new ElementReader(type.dtype as NumericDtype, false).read(view, k * type.bytes, k))
+      kept.set(name, { dtype: type.dtype, values })
     }
   }
   c.skip(pad4(n * type.bytes))
-}
-
-/** An attribute's numbers; `_Unsigned` as [1] ("true") or [0] (anything else); other text as none. */
-function attrValues(v: number[] | string | undefined, name: string): number[] | undefined {
-  if (typeof v === 'string') return name === '_Unsigned' ? [v === 'true' ? 1 : 0] : undefined
-  return v
 }
 
 /** Values of one row (first index) of a variable: the product of its other dimensions. */
@@ -240,16 +238,17 @@ export function checkInFile(shown: string, header: NetcdfHeader, v: NetcdfVariab
     throw new ApiError('invalid-input', `${shown}: variable ${v.info.path} (${v.info.dtype}, ${v.info.shape.join(' × ')}) announces data up to byte ${end}; the file has ${size} (truncated?)`)
 }
 
-/** Rows [first, first + count) of a variable, as numbers. */
-export async function readNetcdfRows(file: FileHandle, header: NetcdfHeader, v: NetcdfVariable, first: number, count: number): Promise<Float64Array> {
+/** Rows [first, first + count) of a variable, as numbers, and its 64-bit integers beyond ±2^53. */
+export async function readNetcdfRows(file: FileHandle, header: NetcdfHeader, v: NetcdfVariable, first: number, count: number): Promise<{ values: Float64Array; beyond: Beyond }> {
   const per = rowItems(v)
   const rowBytes = per * v.itemBytes
   const out = new Float64Array(count * per)
+  const reader = new ElementReader(v.info.dtype as NumericDtype, false)
   if (!v.record) {
     const bytes = Buffer.alloc(count * rowBytes)
     await readFully(file, bytes, v.begin + first * rowBytes)
-    decode(bytes, v.info.dtype as NumericDtype, out, 0)
-    return out
+    reader.readAll(bytes, out)
+    return { values: out, beyond: reader.beyond }
   }
   // Records interleave the record variables: a read spans several records, each row picked from
   // it, with at most SPAN_BYTES read at once (other variables' records may be far larger than this one's).
@@ -259,11 +258,10 @@ export async function readNetcdfRows(file: FileHandle, header: NetcdfHeader, v: 
     const span = Buffer.alloc((rows - 1) * header.recordBytes + rowBytes)
     await readFully(file, span, v.begin + (first + r0) * header.recordBytes)
     const view = new DataView(span.buffer, span.byteOffset, span.byteLength)
-    const get = getter(v.info.dtype as NumericDtype)
     for (let r = 0, o = r0 * per; r < rows; r++)
-      for (let k = 0, b = r * header.recordBytes; k < per; k++, b += v.itemBytes) out[o++] = get(view, b)
+      for (let k = 0, b = r * header.recordBytes; k < per; k++, b += v.itemBytes, o++) out[o] = reader.read(view, b, o)
   }
-  return out
+  return { values: out, beyond: reader.beyond }
 }
 
 /**
@@ -295,59 +293,5 @@ async function readFully(file: FileHandle, b: Buffer, at: number): Promise<void>
     const { bytesRead } = await file.read(b, got, b.length - got, at + got)
     if (bytesRead === 0) throw new RangeError('the file got shorter while it was read')
     got += bytesRead
-  }
-}
-
-/** A reader of one big-endian element of `dtype` at a byte offset. */
-function getter(dtype: NumericDtype): (v: DataView, at: number) => number {
-  switch (dtype) {
-    case 'int8': return (v, at) => v.getInt8(at)
-    case 'uint8': return (v, at) => v.getUint8(at)
-    case 'int16': return (v, at) => v.getInt16(at)
-    case 'uint16': return (v, at) => v.getUint16(at)
-    case 'int32': return (v, at) => v.getInt32(at)
-    case 'uint32': return (v, at) => v.getUint32(at)
-    case 'float32': return (v, at) => v.getFloat32(at)
-    case 'float64': return (v, at) => v.getFloat64(at)
-    case 'int64': return (v, at) => Number(v.getBigInt64(at))
-    case 'uint64': return (v, at) => Number(v.getBigUint64(at))
-  }
-}
-
-/** Big-endian elements into `out` from `at`. */
-function decode(b: Buffer, dtype: NumericDtype, out: Float64Array, at: number): void {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
-  const n = b.length
-  switch (dtype) {
-    case 'int8':
-      for (let i = 0; i < n; i++) out[at + i] = view.getInt8(i)
-      break
-    case 'uint8':
-      for (let i = 0; i < n; i++) out[at + i] = view.getUint8(i)
-      break
-    case 'int16':
-      for (let i = 0; 2 * i < n; i++) out[at + i] = view.getInt16(2 * i)
-      break
-    case 'uint16':
-      for (let i = 0; 2 * i < n; i++) out[at + i] = view.getUint16(2 * i)
-      break
-    case 'int32':
-      for (let i = 0; 4 * i < n; i++) out[at + i] = view.getInt32(4 * i)
-      break
-    case 'uint32':
-      for (let i = 0; 4 * i < n; i++) out[at + i] = view.getUint32(4 * i)
-      break
-    case 'float32':
-      for (let i = 0; 4 * i < n; i++) out[at + i] = view.getFloat32(4 * i)
-      break
-    case 'float64':
-      for (let i = 0; 8 * i < n; i++) out[at + i] = view.getFloat64(8 * i)
-      break
-    case 'int64':
-      for (let i = 0; 8 * i < n; i++) out[at + i] = Number(view.getBigInt64(8 * i))
-      break
-    case 'uint64':
-      for (let i = 0; 8 * i < n; i++) out[at + i] = Number(view.getBigUint64(8 * i))
-      break
   }
 }

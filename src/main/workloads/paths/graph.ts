@@ -134,6 +134,20 @@ export class EdgeBuilder {
     return this.n
   }
 
+  /**
+   * Appends each edge's mirror (target → source) but a self-loop's, in the order they were pushed,
+   * its weight negated for a skew-symmetric matrix: as scipy.io.mmread expands a symmetric one.
+   */
+  mirror(negate: boolean): void {
+    const n = this.n
+    for (let k = 0; k < n; k++) {
+      const [s, d] = [this.a.src[k], this.a.dst[k]]
+      if (s === d) continue
+      const w = this.real ? this.real[k] : this.a.w[k]
+      this.push(d, s, negate ? 0 - w : w)
+    }
+  }
+
   /** The edges, and with real weights the largest; no copy when the room was exactly filled (as reserved). */
   finish(): Pick<Graph, 'src' | 'dst' | 'w' | 'largest'> {
     const n = this.n

@@ -16,7 +16,7 @@ export const pathsWorkload = defineWorkload<PathsResult>()({
       type: 'files',
       label: 'Graphs',
       extensions: ['1', 'bin', 'gr', 'csv', 'mtx'],
-      help: 'weighted directed graphs: the course binary format (int32 V, E, then E × src, dst, w), DIMACS .gr, a .csv edge list source,target,weight, or a Matrix Market .mtx matrix (coordinate real, integer or pattern; general or symmetric); a Matrix Market file is known by its content, whatever its name. Weights that are all integers in ±(2^30 − 1) are computed exactly in int32; any other weight (0.37, 3e9) makes the graph real: serial computes it in f64 (SciPy\'s floyd_warshall bit for bit), the GPU in f32 within the bound each run reports (relative_error_bound); the other CPU backends are int32 only and are skipped',
+      help: 'weighted directed graphs: the course binary format (int32 V, E, then E × src, dst, w), DIMACS .gr, a .csv edge list source,target,weight, or a Matrix Market .mtx matrix (coordinate or array; real, integer or pattern; general, symmetric, skew-symmetric or hermitian; duplicate entries summed, as SciPy reads the matrix); a Matrix Market file is known by its content, whatever its name. Weights that are all integers in ±(2^30 − 1) are computed exactly in int32; any other weight (0.37, 3e9) makes the graph real: serial computes it in f64 (SciPy\'s floyd_warshall bit for bit), the GPU in f32 within the bound each run reports (relative_error_bound); the other CPU backends are int32 only and are skipped',
     },
     backends: {
       type: 'choices',

@@ -121,10 +121,8 @@ describe('landslide', () => {
     expect(phases()).toEqual([
       'loading grids',
       'preparing the grids',
-      'simulating serial',
       'simulating serial · step # of #',
       'checking serial',
-      'simulating active',
       'simulating active · step # of #',
       'checking active',
       'maps',
